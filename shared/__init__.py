@@ -1,0 +1,1 @@
+"""Contracts every part of the platform speaks: models, statuses, manifests, errors, settings, db."""

@@ -1,0 +1,226 @@
+"""A small SDK for domain services: declare capabilities and goals in Python, get
+``/health``, ``/manifest`` and ``/execute`` for free.
+
+>>> from shared.models import DomainOutput, ExecutionIntent
+>>> svc = DomainService("echo", "1.0", "Repeats what it is told")
+>>> @svc.capability("echo", "Repeat the text", role="fallback")
+... def echo(intent: ExecutionIntent) -> DomainOutput:
+...     return DomainOutput(status="success", explanation=intent.parameters.get("text", ""))
+>>> svc.add_goal({"goal": "ECHO", "description": "repeat text", "capabilities": ["echo"]})
+>>> svc.manifest().capabilities[0].name
+'echo'
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from shared.manifest import Capability, DomainManifest, Goal, validate_manifest
+from shared.models import DomainOutput, ExecutionIntent
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[ExecutionIntent], DomainOutput | Awaitable[DomainOutput]]
+Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
+
+
+def error_body(message: str, code: str, param: str | None = None, type_: str = "invalid_request_error") -> dict:
+    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
+
+
+class IdempotencyCache:
+    """Remembers the first result for each ``Idempotency-Key`` so a repeated call (a retry, a
+    duplicate delivery) returns it instead of running the capability again. Concurrent calls with
+    the same key wait for the first one."""
+
+    def __init__(self, max_entries: int = 10_000):
+        self._max = max_entries
+        self._entries: OrderedDict[str, asyncio.Future[DomainOutput]] = OrderedDict()
+
+    async def run(self, key: str | None, call: Callable[[], Awaitable[DomainOutput]]) -> tuple[DomainOutput, bool]:
+        """Return ``(output, replayed)``."""
+        if not key:
+            return await call(), False
+        existing = self._entries.get(key)
+        if existing is not None:
+            return await asyncio.shield(existing), True
+        future: asyncio.Future[DomainOutput] = asyncio.get_running_loop().create_future()
+        self._entries[key] = future
+        while len(self._entries) > self._max:
+            self._entries.popitem(last=False)
+        try:
+            output = await call()
+        except BaseException as exc:
+            # a failure is not remembered: the caller may retry with the same key
+            self._entries.pop(key, None)
+            future.set_exception(exc)
+            future.exception()  # mark retrieved
+            raise
+        future.set_result(output)
+        return output, False
+
+
+class DomainService:
+    def __init__(self, domain: str, version: str, description: str, *, confidence_gate: bool = True):
+        self.domain = domain
+        self.version = version
+        self.description = description
+        self.confidence_gate = confidence_gate
+        self._capabilities: list[dict[str, Any]] = []
+        self._handlers: dict[str, Handler] = {}
+        self._goals: list[dict[str, Any]] = []
+        self._manifest: DomainManifest | None = None
+        self.idempotency = IdempotencyCache()
+        #: how many times each capability actually ran (replays excluded), for ops and benchmarks
+        self.executions: dict[str, int] = {}
+
+    # -------------------------------------------------------------- declaring
+
+    def capability(
+        self,
+        name: str,
+        description: str,
+        *,
+        parameters: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        role: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            self._capabilities.append(
+                {
+                    "name": name,
+                    "description": description,
+                    "parameters": parameters or {"type": "object"},
+                    "output_schema": output_schema,
+                    "role": role,
+                    "metadata": metadata or {},
+                }
+            )
+            self._handlers[name] = handler
+            self._manifest = None
+            return handler
+
+        return register
+
+    def add_goal(self, goal: dict[str, Any] | Goal) -> None:
+        self._goals.append(goal.model_dump(exclude_none=True) if isinstance(goal, Goal) else goal)
+        self._manifest = None
+
+    def manifest(self) -> DomainManifest:
+        if self._manifest is None:
+            raw = {
+                "domain": self.domain,
+                "version": self.version,
+                "description": self.description,
+                "confidence_gate": self.confidence_gate,
+                "capabilities": [{k: v for k, v in c.items() if v is not None} for c in self._capabilities],
+                "goals": self._goals,
+            }
+            self._manifest = validate_manifest(raw)
+        return self._manifest
+
+    # -------------------------------------------------------------- running
+
+    async def execute(self, intent: ExecutionIntent, idempotency_key: str | None = None) -> DomainOutput:
+        handler = self._handlers.get(intent.capability)
+        if handler is None:
+            return DomainOutput(
+                status="failure",
+                explanation=f"The {self.domain} domain has no capability '{intent.capability}'.",
+                metadata={"error": "unknown_capability"},
+            )
+
+        async def call() -> DomainOutput:
+            self.executions[intent.capability] = self.executions.get(intent.capability, 0) + 1
+            result = handler(intent)
+            if inspect.isawaitable(result):
+                result = await result
+            assert isinstance(result, DomainOutput), f"{intent.capability} must return DomainOutput"
+            return result
+
+        output, replayed = await self.idempotency.run(idempotency_key, call)
+        if replayed:
+            output = output.model_copy(update={"metadata": {**output.metadata, "idempotent_replay": True}})
+        return output
+
+    def app(self, lifespan: Lifespan | None = None) -> FastAPI:
+        manifest = self.manifest()  # validate at start: a bad manifest never serves
+
+        @asynccontextmanager
+        async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+            if lifespan is None:
+                yield
+            else:
+                async with lifespan(app):
+                    yield
+
+        app = FastAPI(title=f"{self.domain} domain", version=self.version, lifespan=_lifespan)
+        app.state.service = self
+        started = time.monotonic()
+
+        @app.exception_handler(RequestValidationError)
+        async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+            first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid body"}
+            param = ".".join(str(p) for p in first["loc"] if p != "body") or None
+            return JSONResponse(error_body(f"{param}: {first['msg']}", "invalid_request", param), 422)
+
+        @app.exception_handler(Exception)
+        async def _crash(_: Request, exc: Exception) -> JSONResponse:
+            log.exception("domain %s failed", self.domain)
+            return JSONResponse(error_body("internal error in domain", "domain_error", None, "server_error"), 500)
+
+        @app.get("/health")
+        async def health() -> dict[str, Any]:
+            return {
+                "status": "ok",
+                "domain": self.domain,
+                "version": self.version,
+                "uptime_s": round(time.monotonic() - started, 3),
+            }
+
+        @app.get("/manifest")
+        async def get_manifest() -> dict[str, Any]:
+            return manifest.model_dump(mode="json", exclude_none=True)
+
+        @app.post("/execute")
+        async def execute(request: Request) -> JSONResponse:
+            try:
+                intent = ExecutionIntent.model_validate(await request.json())
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                param = ".".join(str(p) for p in first["loc"]) or None
+                return JSONResponse(error_body(f"{param}: {first['msg']}", "invalid_request", param), 422)
+            except ValueError:
+                return JSONResponse(error_body("body is not valid JSON", "invalid_json"), 400)
+            output = await self.execute(intent, request.headers.get("idempotency-key"))
+            return JSONResponse(output.model_dump(mode="json"))
+
+        return app
+
+
+def serve(service: DomainService, app: FastAPI | None = None, *, default_port: int = 0) -> None:
+    """Command-line entry for ``python -m domains.<name> --host H --port P``."""
+    import os
+
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=f"Run the {service.domain} domain service")
+    parser.add_argument("--host", default=os.environ.get("DOMAIN_HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("DOMAIN_PORT", default_port)))
+    parser.add_argument("--log-level", default=os.environ.get("LOG_LEVEL", "warning"))
+    args = parser.parse_args()
+    uvicorn.run(app or service.app(), host=args.host, port=args.port, log_level=args.log_level.lower())

@@ -1,0 +1,241 @@
+"""The domain manifest: what a domain can do (capabilities) and what people ask of it (goals).
+
+The JSON Schema published at ``shared/schemas/domain_manifest.schema.json`` is generated from
+these models (``python -m shared.manifest > shared/schemas/domain_manifest.schema.json``) and every
+manifest the registry fetches is validated against it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
+IDENTIFIER = r"^[a-z][a-z0-9_\-]*$"
+GOAL_NAME = r"^[A-Z][A-Z0-9_]*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- capabilities
+
+
+class IntentHints(_Strict):
+    keywords: list[str] = Field(default_factory=list)
+    examples: list[str] = Field(default_factory=list)
+
+
+class ArrayParamRule(_Strict):
+    """A parameter that may hold several values: one step per value (seed 003 decomposition)."""
+
+    param_name: str
+    single_param_name: str
+    max_concurrency: int = Field(default=4, ge=1)
+
+
+class Decomposition(_Strict):
+    array_params: list[ArrayParamRule] = Field(default_factory=list)
+
+
+class EnabledIf(_Strict):
+    path: str = Field(description="Dotted path into the execution intent, e.g. parameters.notify")
+    equals: Any = True
+
+
+class ParamSource(_Strict):
+    """Where a follow-up parameter comes from. ``_step_explanation`` / ``_step_result`` are the
+    primary step's output; any other name is read from the primary step's parameters."""
+
+    from_parameters: list[str] = Field(default_factory=list)
+
+
+class Composition(_Strict):
+    followup_roles: list[str] = Field(default_factory=list)
+    enabled_if: EnabledIf | None = None
+    param_map: dict[str, ParamSource] = Field(default_factory=dict)
+
+
+class PreFlowStep(_Strict):
+    type: str
+    param: str
+    search_capability: str | None = None
+
+
+class Flow(_Strict):
+    pre: list[PreFlowStep] = Field(default_factory=list)
+
+
+class ExecutionPolicy(_Strict):
+    """How the engine may call a capability: attempts, timeout, and whether a repeat is safe."""
+
+    attempts: int = Field(default=2, ge=1, le=10)
+    timeout_s: float = Field(default=10.0, gt=0)
+    idempotent: bool = True
+    backoff_s: float = Field(default=0.05, ge=0)
+
+
+class CapabilityMetadata(_Strict):
+    intent_hints: IntentHints = Field(default_factory=IntentHints)
+    decomposition: Decomposition = Field(default_factory=Decomposition)
+    composition: Composition | None = None
+    flow: Flow = Field(default_factory=Flow)
+    policy: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
+
+
+class Capability(_Strict):
+    name: str = Field(pattern=IDENTIFIER)
+    description: str
+    #: JSON Schema of the parameters the capability accepts.
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    #: JSON Schema of ``DomainOutput.result`` on success (validated by the engine when present).
+    output_schema: dict[str, Any] | None = None
+    #: A role other parts can look capabilities up by ("notifier", "fallback", ...).
+    role: str | None = None
+    metadata: CapabilityMetadata = Field(default_factory=CapabilityMetadata)
+
+
+# ----------------------------------------------------------------------- goals
+
+
+class EntitySpec(_Strict):
+    type: Literal["string", "enum", "boolean"]
+    description: str = ""
+    required: bool = False
+    default: Any = None
+    #: enum: the allowed values.
+    values: list[str] | None = None
+    #: enum: value -> words people use for it ("altas", "subiram" -> GAINERS).
+    #: boolean: {"true": [...]} words that switch it on.
+    synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    #: enum: value -> capability (or several) this value resolves to.
+    capability_map: dict[str, str | list[str]] | None = None
+    #: string: the person may name several ("Apple, Microsoft e Nvidia") -> a list.
+    multiple: bool = False
+
+    @model_validator(mode="after")
+    def _enum_has_values(self) -> EntitySpec:
+        if self.type == "enum":
+            if not self.values:
+                raise ValueError("an enum entity needs 'values'")
+            unknown = set(self.synonyms) - set(self.values)
+            if unknown:
+                raise ValueError(f"synonyms for unknown enum values: {sorted(unknown)}")
+            if self.capability_map and set(self.capability_map) - set(self.values):
+                raise ValueError("capability_map keys must be enum values")
+        elif self.capability_map:
+            raise ValueError("only enum entities may have a capability_map")
+        return self
+
+
+class GoalExample(_Strict):
+    """An example utterance, optionally with the entities it contains (annotated spans)."""
+
+    text: str
+    entities: dict[str, Any] = Field(default_factory=dict)
+
+
+class Goal(_Strict):
+    goal: str = Field(pattern=GOAL_NAME)
+    description: str
+    entities_schema: dict[str, EntitySpec] = Field(default_factory=dict)
+    #: The capability (or, in order, capabilities) when no enum entity's capability_map decides.
+    capabilities: list[str] = Field(default_factory=list)
+    examples: list[str | GoalExample] = Field(default_factory=list)
+
+    def example_texts(self) -> list[str]:
+        return [e if isinstance(e, str) else e.text for e in self.examples]
+
+
+class DomainManifest(_Strict):
+    domain: str = Field(pattern=IDENTIFIER)
+    version: str
+    description: str
+    #: False exempts this domain from the orchestrator's confidence gate (help, small talk).
+    confidence_gate: bool = True
+    capabilities: list[Capability]
+    goals: list[Goal] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> DomainManifest:
+        names = {c.name for c in self.capabilities}
+        if len(names) != len(self.capabilities):
+            raise ValueError("capability names must be unique")
+        goals = [g.goal for g in self.goals]
+        if len(set(goals)) != len(goals):
+            raise ValueError("goal names must be unique")
+        for goal in self.goals:
+            mapped: list[str] = list(goal.capabilities)
+            for spec in goal.entities_schema.values():
+                for target in (spec.capability_map or {}).values():
+                    mapped.extend([target] if isinstance(target, str) else target)
+            missing = sorted(set(mapped) - names)
+            if missing:
+                raise ValueError(f"goal {goal.goal} maps to unknown capabilities {missing}")
+            if not mapped:
+                raise ValueError(f"goal {goal.goal} maps to no capability")
+        return self
+
+    def capability(self, name: str) -> Capability | None:
+        return next((c for c in self.capabilities if c.name == name), None)
+
+
+class ManifestInvalid(ValueError):
+    """A manifest broke the published schema; ``errors`` carry field paths."""
+
+    def __init__(self, errors: list[dict[str, str]]):
+        self.errors = errors
+        super().__init__("; ".join(f"{e['path']}: {e['message']}" for e in errors))
+
+
+def manifest_json_schema() -> dict[str, Any]:
+    schema = DomainManifest.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://agent-orchestrator.dev/schemas/domain_manifest.schema.json"
+    return schema
+
+
+@cache
+def _published_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+
+
+def validate_manifest(data: Any) -> DomainManifest:
+    """Validate against the published JSON Schema, then the model's cross-references.
+
+    >>> validate_manifest({"domain": "x", "version": "1", "description": "d", "capabilities": "no"})
+    Traceback (most recent call last):
+    ...
+    shared.manifest.ManifestInvalid: capabilities: 'no' is not of type 'array'
+    """
+    errors = [
+        {"path": ".".join(str(p) for p in err.absolute_path) or "$", "message": err.message}
+        for err in sorted(_published_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    ]
+    if errors:
+        raise ManifestInvalid(errors)
+    try:
+        return DomainManifest.model_validate(data)
+    except Exception as exc:  # pydantic ValidationError -> same error shape
+        from pydantic import ValidationError
+
+        if not isinstance(exc, ValidationError):
+            raise
+        raise ManifestInvalid(
+            [
+                {"path": ".".join(str(p) for p in e["loc"]) or "$", "message": e["msg"]}
+                for e in exc.errors()
+            ]
+        ) from None
+
+
+if __name__ == "__main__":
+    json.dump(manifest_json_schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")

@@ -1,0 +1,108 @@
+"""The unified status vocabulary (seed 004) shared by runs and steps.
+
+Every status change of a run or a step goes through :func:`transition`, so the table of
+valid transitions below is enforced in exactly one place.
+
+>>> transition(RunStatus.PENDING, RunStatus.EXECUTING)
+<RunStatus.EXECUTING: 'executing'>
+>>> transition(RunStatus.COMPLETED, RunStatus.EXECUTING)
+Traceback (most recent call last):
+...
+shared.status.InvalidTransition: completed -> executing is not a valid status transition
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RunStatus(StrEnum):
+    # basic
+    PENDING = "pending"
+    EXECUTING = "executing"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    # control
+    REPLANNING = "replanning"
+    WAITING_INPUT = "waiting_input"
+    PAUSED = "paused"
+    CANCELLED = "cancelled"
+    SKIPPED = "skipped"
+    # ReWOO
+    REWRITING = "rewriting"
+    OBSERVING = "observing"
+    PARALLEL = "parallel"
+    # problems
+    STAGNATED = "stagnated"
+    TIMEOUT = "timeout"
+    DEADLOCK = "deadlock"
+
+
+# Steps use the same vocabulary; this alias keeps signatures readable.
+StepStatus = RunStatus
+
+TERMINAL: frozenset[RunStatus] = frozenset(
+    {
+        RunStatus.COMPLETED,
+        RunStatus.FAILED,
+        RunStatus.CANCELLED,
+        RunStatus.SKIPPED,
+        RunStatus.STAGNATED,
+        RunStatus.TIMEOUT,
+        RunStatus.DEADLOCK,
+    }
+)
+
+_S = RunStatus
+_ACTIVE = {_S.EXECUTING, _S.PARALLEL, _S.OBSERVING, _S.REWRITING, _S.REPLANNING}
+_PROBLEMS = {_S.STAGNATED, _S.TIMEOUT, _S.DEADLOCK}
+
+#: from-status -> the statuses it may move to.
+VALID_TRANSITIONS: dict[RunStatus, frozenset[RunStatus]] = {
+    _S.PENDING: frozenset({*_ACTIVE, _S.SKIPPED, _S.CANCELLED, _S.FAILED, *_PROBLEMS}),
+    _S.EXECUTING: frozenset(
+        {
+            _S.COMPLETED,
+            _S.FAILED,
+            _S.WAITING_INPUT,
+            _S.PAUSED,
+            _S.CANCELLED,
+            _S.REPLANNING,
+            _S.PARALLEL,
+            _S.OBSERVING,
+            _S.REWRITING,
+            *_PROBLEMS,
+        }
+    ),
+    _S.PARALLEL: frozenset(
+        {_S.EXECUTING, _S.COMPLETED, _S.FAILED, _S.WAITING_INPUT, _S.CANCELLED, _S.REPLANNING, *_PROBLEMS}
+    ),
+    _S.OBSERVING: frozenset({_S.EXECUTING, _S.COMPLETED, _S.FAILED, _S.REPLANNING, _S.REWRITING, *_PROBLEMS}),
+    _S.REWRITING: frozenset({_S.EXECUTING, _S.FAILED, _S.CANCELLED, *_PROBLEMS}),
+    _S.REPLANNING: frozenset({_S.EXECUTING, _S.FAILED, _S.WAITING_INPUT, _S.CANCELLED, *_PROBLEMS}),
+    _S.WAITING_INPUT: frozenset({_S.EXECUTING, _S.CANCELLED, _S.TIMEOUT, _S.COMPLETED, _S.FAILED}),
+    _S.PAUSED: frozenset({_S.EXECUTING, _S.CANCELLED, _S.TIMEOUT}),
+    # terminal statuses go nowhere
+    **{status: frozenset() for status in TERMINAL},
+}
+
+
+class InvalidTransition(ValueError):
+    """Raised when a status change is not in :data:`VALID_TRANSITIONS`."""
+
+
+def can_transition(current: RunStatus, new: RunStatus) -> bool:
+    return new in VALID_TRANSITIONS[current]
+
+
+def transition(current: RunStatus, new: RunStatus) -> RunStatus:
+    """Return ``new`` if moving from ``current`` is allowed, else raise :class:`InvalidTransition`."""
+    if current == new:
+        return new
+    if not can_transition(current, new):
+        raise InvalidTransition(f"{current.value} -> {new.value} is not a valid status transition")
+    return new
+
+
+def is_terminal(status: RunStatus) -> bool:
+    return status in TERMINAL
