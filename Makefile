@@ -1,0 +1,54 @@
+# One venv, installed from pyproject.toml; every target works on a fresh machine.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install run migrate test lint typecheck unit bench bench-gateway bench-graph bench-intent compose-check clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python -m gateway.migrate
+
+## Start every domain of domains.bootstrap.json and the gateway on 127.0.0.1:$${GATEWAY_PORT:-8000}.
+run: migrate
+	$(BIN)/python -m gateway.launcher
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy shared gateway intent planner execution orchestrator domains
+
+unit: install
+	$(BIN)/pytest -q
+
+## The test command: lint, types, then the whole suite (unit + real-process integration).
+test: lint typecheck unit
+
+bench: bench-gateway bench-graph bench-intent
+
+bench-gateway: install
+	$(BIN)/python bench/gateway_overhead.py
+
+bench-graph: install
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/graph_bench.py
+
+bench-intent: install
+	$(BIN)/python bench/intent_eval.py --train ../shared/datasets/clinc150/data_full_train_val.json \
+		--eval ../shared/datasets/clinc150/data_full_train_val.json --split val
+
+compose-check:
+	docker-compose -f docker-compose.yml config -q
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

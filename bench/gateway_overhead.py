@@ -1,0 +1,172 @@
+"""Gateway overhead and DAG concurrency, measured side by side in one run.
+
+Command (from the repo root):  .venv/bin/python bench/gateway_overhead.py [--n 300]
+Writes bench/results/gateway.md and bench/results/gateway.json.
+
+1. The same GET_QUOTE ("qual o preço da Petrobras?") through the gateway (`POST /v1/runs`, real
+   process, SQLite) vs straight to the finance domain's `/execute` (real process), interleaved
+   request by request on loopback; medians, the difference and the ratio.
+2. 16 independent steps of a domain capability that sleeps 100 ms, run by the DAG executor +
+   orchestrator over real HTTP with max_concurrency=16: wall time median vs 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import free_port, start_domain, start_gateway, wait_http, write_bootstrap  # noqa: E402
+
+SLOW_DOMAIN = '''
+import asyncio
+from shared.domain_sdk import DomainService, serve
+from shared.models import DomainOutput, ExecutionIntent
+service = DomainService("slow", "1", "Sleeps")
+@service.capability("sleep_100ms", "Sleep 100 ms")
+async def sleep(intent: ExecutionIntent) -> DomainOutput:
+    await asyncio.sleep(0.1)
+    return DomainOutput(status="success", explanation="slept")
+service.add_goal({"goal": "SLEEP", "description": "sleep", "capabilities": ["sleep_100ms"]})
+serve(service)
+'''
+
+
+def overhead(n: int) -> dict[str, float]:
+    finance = start_domain("finance")
+    general = start_domain("general")
+    work = Path(tempfile.mkdtemp())
+    gateway = start_gateway(
+        {
+            "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'bench.sqlite3'}",
+            "BOOTSTRAP_FILE": str(write_bootstrap(work / "b.json", {"finance": finance.url, "general": general.url})),
+        }
+    )
+    intent = {
+        "domain": "finance",
+        "capability": "get_stock_price",
+        "parameters": {"symbol_text": "Petrobras"},
+        "confidence": 0.99,
+        "original_query": "qual o preço da Petrobras?",
+    }
+    direct_ms: list[float] = []
+    gateway_ms: list[float] = []
+    try:
+        with httpx.Client(timeout=30) as client:
+            for _ in range(30):  # warm-up: connections, caches, SQLite pages
+                client.post(f"{finance.url}/execute", json=intent).raise_for_status()
+                client.post(f"{gateway.url}/v1/runs", json={"input_text": intent["original_query"]}).raise_for_status()
+            for i in range(n):
+                order = (0, 1) if i % 2 == 0 else (1, 0)
+                for which in order:
+                    t0 = time.perf_counter()
+                    if which == 0:
+                        r = client.post(f"{finance.url}/execute", json=intent)
+                        direct_ms.append((time.perf_counter() - t0) * 1e3)
+                    else:
+                        r = client.post(
+                            f"{gateway.url}/v1/runs",
+                            json={"input_text": intent["original_query"], "session_id": f"bench-{i}"},
+                        )
+                        gateway_ms.append((time.perf_counter() - t0) * 1e3)
+                    r.raise_for_status()
+                    if which == 1:
+                        assert r.json()["status"] == "completed", r.text
+    finally:
+        for p in (gateway, finance, general):
+            p.stop()
+    d, g = statistics.median(direct_ms), statistics.median(gateway_ms)
+    return {"n": n, "direct_median_ms": d, "gateway_median_ms": g, "overhead_ms": g - d, "ratio": g / d}
+
+
+async def fan_out(repeats: int) -> dict[str, float]:
+    import subprocess
+
+    from execution.dag import DagExecutor
+    from orchestrator.client import DomainClient
+    from orchestrator.orchestrator import Orchestrator
+    from orchestrator.registry import DomainRegistry
+    from shared.models import ExecutionPlan, ExecutionStep
+
+    port = free_port()
+    script = Path(tempfile.mkdtemp()) / "slow_domain.py"
+    script.write_text(SLOW_DOMAIN)
+    proc = subprocess.Popen([sys.executable, str(script), "--port", str(port)], cwd=ROOT)
+    walls: list[float] = []
+    try:
+        wait_http(f"http://127.0.0.1:{port}/health", proc=proc)
+        async with httpx.AsyncClient(limits=httpx.Limits(max_connections=64)) as http:
+            client = DomainClient(http)
+            registry = DomainRegistry(client)
+            await registry.register("slow", f"http://127.0.0.1:{port}")
+            orchestrator = Orchestrator(registry, client, threshold=0.0)
+            plan = ExecutionPlan(
+                execution_mode="parallel",
+                combine_mode="report",
+                max_concurrency=16,
+                steps=[ExecutionStep(id=i, domain="slow", capability="sleep_100ms") for i in range(1, 17)],
+            )
+            executor = DagExecutor(orchestrator.execute)
+            for r in range(repeats + 3):
+                t0 = time.perf_counter()
+                report = await executor.execute(
+                    plan, original_query="sleep", confidence=1.0, context={"run_id": f"b{r}", "session_id": "b"}
+                )
+                wall = (time.perf_counter() - t0) * 1e3
+                assert report.status.value == "completed", report
+                if r >= 3:
+                    walls.append(wall)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    m = statistics.median(walls)
+    return {"repeats": repeats, "wall_median_ms": m, "ratio_to_100ms": m / 100.0}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=20)
+    args = parser.parse_args()
+    over = overhead(args.n)
+    fan = asyncio.run(fan_out(args.repeats))
+    results = {"gateway_overhead": over, "dag_16x100ms": fan}
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "gateway.json").write_text(json.dumps(results, indent=2) + "\n")
+    md = f"""# Gateway overhead and DAG concurrency
+
+Command: `.venv/bin/python bench/gateway_overhead.py --n {args.n} --repeats {args.repeats}` (2-core machine, loopback).
+
+## One-step GET_QUOTE: gateway vs direct domain call (interleaved, n={over['n']} each)
+
+| path | median ms |
+|------|-----------|
+| finance `/execute` directly | {over['direct_median_ms']:.2f} |
+| gateway `POST /v1/runs` (intent, plan, DAG, HTTP to finance, SQLite trace) | {over['gateway_median_ms']:.2f} |
+| **overhead** (target ≤ 5 ms) | **{over['overhead_ms']:.2f}** |
+| ratio | {over['ratio']:.2f}× |
+
+## 16 independent 100 ms steps (DAG executor + orchestrator over HTTP, max_concurrency=16)
+
+| repeats | wall median ms | ratio to 100 ms (target ≤ 1.2) |
+|---------|----------------|------------------------------|
+| {fan['repeats']} | {fan['wall_median_ms']:.1f} | {fan['ratio_to_100ms']:.3f} |
+"""
+    (out / "gateway.md").write_text(md)
+    print(md)
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The gateway: every channel normalised into an ``EntryRequest``; owns sessions and runs."""

@@ -1,0 +1,85 @@
+"""The gateway application: engines and clients built in ``lifespan`` and disposed on shutdown."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+from fastapi import Depends, FastAPI
+
+from gateway.auth import require_api_key
+from gateway.errors import install_error_handlers
+from gateway.middleware import BodySizeLimit
+from gateway.migrate import upgrade
+from gateway.routes import domains, health, openai, runs, telegram
+from gateway.runs import RunStore
+from gateway.settings import GatewaySettings
+from gateway.turn import TurnService
+from intent import build_adapter
+from intent.settings import IntentSettings
+from orchestrator.client import DomainClient
+from orchestrator.orchestrator import Orchestrator
+from orchestrator.registry import DomainRegistry
+from shared.db import create_engine, session_factory
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: GatewaySettings | None = None) -> FastAPI:
+    settings = settings or GatewaySettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings.database_url)
+        if settings.migrate_on_start:
+            await upgrade(engine)
+        http = httpx.AsyncClient(
+            timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
+            limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
+        )
+        client = DomainClient(http)
+        registry = DomainRegistry(client)
+        if settings.bootstrap_file.exists():
+            await registry.load_bootstrap(settings.bootstrap_file)
+        else:
+            log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
+        adapter = build_adapter(IntentSettings())
+        adapter.update_catalog(registry.catalog)
+        registry.subscribe(adapter.update_catalog)
+        orchestrator = Orchestrator(registry, client, threshold=settings.confidence_threshold)
+        store = RunStore(session_factory(engine))
+        app.state.engine = engine
+        app.state.registry = registry
+        app.state.store = store
+        app.state.turns = TurnService(adapter=adapter, registry=registry, orchestrator=orchestrator, store=store)
+        try:
+            yield
+        finally:
+            await http.aclose()
+            await engine.dispose()
+
+    app = FastAPI(title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.include_router(health.router)
+    v1 = [Depends(require_api_key)]
+    app.include_router(openai.router, dependencies=v1)
+    app.include_router(runs.router, dependencies=v1)
+    app.include_router(domains.router, dependencies=v1)
+    app.include_router(telegram.router)
+    return app
+
+
+def main() -> None:
+    import uvicorn
+
+    settings = GatewaySettings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(settings), host=settings.gateway_host, port=settings.gateway_port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

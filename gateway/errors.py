@@ -1,0 +1,97 @@
+"""Errors to HTTP in one place, one body shape (OpenAI's): ``{"error": {message, type, param, code}}``.
+
+No stack trace ever reaches a client; unexpected errors are logged with their traceback and
+answered with a plain 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from shared.errors import PlatformError
+
+log = logging.getLogger(__name__)
+
+_HTTP_TYPES = {
+    400: ("invalid_request_error", "invalid_request"),
+    401: ("authentication_error", "invalid_api_key"),
+    403: ("permission_error", "forbidden"),
+    404: ("not_found_error", "not_found"),
+    405: ("invalid_request_error", "method_not_allowed"),
+    409: ("conflict_error", "conflict"),
+    413: ("invalid_request_error", "payload_too_large"),
+    415: ("invalid_request_error", "unsupported_media_type"),
+    429: ("rate_limit_error", "rate_limited"),
+}
+
+
+def error_body(message: str, type_: str, code: str | None, param: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
+
+
+def error_response(
+    status: int,
+    message: str,
+    *,
+    type_: str | None = None,
+    code: str | None = None,
+    param: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    default_type, default_code = _HTTP_TYPES.get(status, ("server_error", "internal_error"))
+    return JSONResponse(
+        error_body(message, type_ or default_type, code or default_code, param), status, headers=headers
+    )
+
+
+def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
+    """``("body", "messages", 0, "role")`` -> ``messages[0].role``."""
+    out = ""
+    for part in loc:
+        if part in ("body", "query", "path", "header"):
+            continue
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def platform_error_response(exc: PlatformError) -> JSONResponse:
+    headers = {"x-should-retry": "false"} if exc.status_code == 409 else None
+    return error_response(
+        exc.status_code, exc.message, type_=exc.error_type, code=exc.code, param=exc.param, headers=headers
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(PlatformError)
+    async def _platform(_: Request, exc: PlatformError) -> JSONResponse:
+        if exc.status_code >= 500:
+            log.warning("%s: %s", exc.code, exc.message)
+        return platform_error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "invalid request body"}
+        param = field_path(first["loc"]) or None
+        message = f"{param}: {first['msg']}" if param else str(first["msg"])
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more: " + ", ".join(
+                field_path(e["loc"]) or "body" for e in errors[1:5]
+            ) + ")"
+        return error_response(400, message, param=param, code="invalid_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "request failed"
+        return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error")
+        return error_response(500, "The server had an error while processing your request.")

@@ -1,0 +1,102 @@
+"""Persistence of sessions and runs: one read when a turn starts, one transaction when it ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from gateway.storage import RunRow, RunStepRow, SessionRow, utcnow
+from shared.db import unit_of_work
+from shared.models import RunResult
+
+
+@dataclass
+class SessionSnapshot:
+    id: str
+    exists: bool
+    status: str = "pending"
+    memory: dict[str, Any] = field(default_factory=dict)
+    pending_question: dict[str, Any] | None = None
+    turn_count: int = 0
+
+
+class RunStore:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]):
+        self._sessions = sessions
+
+    async def load_session(self, session_id: str) -> SessionSnapshot:
+        async with self._sessions() as db:
+            row = await db.get(SessionRow, session_id)
+            if row is None:
+                return SessionSnapshot(id=session_id, exists=False)
+            return SessionSnapshot(
+                id=row.id,
+                exists=True,
+                status=row.status,
+                memory=dict(row.memory or {}),
+                pending_question=row.pending_question,
+                turn_count=row.turn_count,
+            )
+
+    async def save_turn(
+        self,
+        result: RunResult,
+        *,
+        input_text: str,
+        channel: str,
+        memory: dict[str, Any],
+        pending_question: dict[str, Any] | None,
+    ) -> None:
+        async with unit_of_work(self._sessions) as db:
+            session = await db.get(SessionRow, result.session_id)
+            if session is None:
+                session = SessionRow(id=result.session_id, channel=channel, memory={}, turn_count=0, event_count=0)
+                db.add(session)
+            session.status = result.status.value
+            session.memory = memory
+            session.pending_question = pending_question
+            session.turn_count = (session.turn_count or 0) + 1
+            session.updated_at = utcnow()
+            await db.flush()
+            db.add(
+                RunRow(
+                    id=result.run_id,
+                    session_id=result.session_id,
+                    status=result.status.value,
+                    input_text=input_text,
+                    answer=result.answer,
+                    trace=result.model_dump(mode="json"),
+                    created_at=result.created_at or utcnow(),
+                    finished_at=result.finished_at,
+                )
+            )
+            for step in result.steps:
+                db.add(
+                    RunStepRow(
+                        run_id=result.run_id,
+                        step_id=step.id,
+                        domain=step.domain,
+                        capability=step.capability,
+                        status=step.status.value,
+                        attempts=step.attempts,
+                        started_at=step.started_at,
+                        finished_at=step.finished_at,
+                        output=step.output.model_dump(mode="json") if step.output else None,
+                        error=step.error,
+                    )
+                )
+
+    async def get_run(self, run_id: str) -> RunResult | None:
+        async with self._sessions() as db:
+            row = await db.get(RunRow, run_id)
+            return RunResult.model_validate(row.trace) if row is not None else None
+
+    async def session_runs(self, session_id: str, limit: int = 50) -> list[RunResult]:
+        async with self._sessions() as db:
+            rows = await db.scalars(
+                select(RunRow).where(RunRow.session_id == session_id).order_by(RunRow.created_at).limit(limit)
+            )
+            return [RunResult.model_validate(r.trace) for r in rows]

@@ -1,0 +1,40 @@
+"""The gateway's one settings class, validated at start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+
+from shared.settings import ServiceSettings
+
+
+class GatewaySettings(ServiceSettings):
+    gateway_host: str = "127.0.0.1"
+    gateway_port: int = Field(default=8000, ge=1, le=65535)
+    database_url: str = "sqlite+aiosqlite:///var/orchestrator.sqlite3"
+    redis_url: str | None = None
+    #: Comma-separated bearer keys; when empty, /v1/* is open (local use).
+    api_keys: str = ""
+    #: Needed for POST/DELETE /v1/domains; when unset, runtime registration is disabled.
+    admin_token: SecretStr | None = None
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    confidence_threshold: float = Field(default=0.94, ge=0.0, le=1.0)
+    bootstrap_file: Path = Path("domains.bootstrap.json")
+    domain_timeout_s: float = Field(default=10.0, gt=0)
+    model_name: str = "orchestrator"
+    #: Enables the Telegram webhook channel; Telegram echoes it in a header on every update.
+    telegram_webhook_secret: SecretStr | None = None
+    #: Apply Alembic migrations at start (the default); tests of the migration itself turn it off.
+    migrate_on_start: bool = True
+
+    @field_validator("redis_url", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return value or None
+
+    def api_key_set(self) -> frozenset[str]:
+        keys = {k.strip() for k in self.api_keys.split(",") if k.strip()}
+        if self.admin_token is not None:
+            keys.add(self.admin_token.get_secret_value())
+        return frozenset(keys) if self.api_keys.strip() else frozenset()
