@@ -1,6 +1,8 @@
 """Turn the steps' outputs into the one ``DomainOutput`` a turn answers with.
 
-* ``last``   -> the last successful step's output (plan order).
+Steps arrive in topological order (dependencies first, then plan order).
+
+* ``last``   -> the last successful step's output.
 * ``report`` -> every step's explanation, one per line; ``result={"steps": [...]}``; success when
   any required step succeeded (so one unknown company in a list of three still answers).
 * ``merge``  -> the successful steps' results dict-merged (later steps win a key clash).

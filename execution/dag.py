@@ -69,6 +69,18 @@ def validate_plan(plan: ExecutionPlan) -> dict[int, set[int]]:
     return deps
 
 
+def topological_order(plan: ExecutionPlan, deps: dict[int, set[int]]) -> list[ExecutionStep]:
+    """Dependencies first; among ready steps, plan order. This is the order "last" and "report"
+    read outputs in, so a dependent listed before its dependency still comes after it."""
+    placed: set[int] = set()
+    order: list[ExecutionStep] = []
+    while len(order) < len(plan.steps):
+        step = next(s for s in plan.steps if s.id not in placed and deps[s.id] <= placed)
+        placed.add(step.id)
+        order.append(step)
+    return order
+
+
 def _reject_cycles(deps: dict[int, set[int]]) -> None:
     state: dict[int, int] = {}  # 1 = on the current path, 2 = done
 
@@ -98,7 +110,7 @@ class DagExecutor:
         deps = validate_plan(plan)
         run = _Run(self, plan, deps, original_query, confidence, context)
         await run.go()
-        output = combine(plan.combine_mode, plan.steps, run.traces)
+        output = combine(plan.combine_mode, topological_order(plan, deps), run.traces)
         status = RunStatus.EXECUTING
         if any(t.status is RunStatus.WAITING_INPUT for t in run.traces.values()):
             status = transition(status, RunStatus.WAITING_INPUT)
