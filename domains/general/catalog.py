@@ -1,0 +1,45 @@
+"""The catalog summary the caller passes in ``intent.context["catalog"]``.
+
+The general domain must not know other domains statically (a new domain would make it lie),
+so it describes only what the caller says is registered right now. Entries that are not
+``{domain, goal, description}`` are skipped rather than failing the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+class CatalogEntry(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    domain: str
+    goal: str
+    description: str = ""
+
+
+def catalog_from_context(context: dict[str, Any]) -> list[CatalogEntry] | None:
+    """The entries, or ``None`` when the caller passed no catalog at all."""
+    raw = context.get("catalog")
+    if not isinstance(raw, list):
+        return None
+    entries: list[CatalogEntry] = []
+    for item in raw:
+        try:
+            entries.append(CatalogEntry.model_validate(item))
+        except ValidationError:
+            continue
+    return entries
+
+
+def render(entries: list[CatalogEntry], *, exclude_domain: str | None = None) -> list[str]:
+    """One bullet per goal, grouped by domain in the caller's order."""
+    lines: list[str] = []
+    for entry in entries:
+        if entry.domain == exclude_domain:
+            continue
+        description = f": {entry.description}" if entry.description else ""
+        lines.append(f"• {entry.domain} · {entry.goal}{description}")
+    return lines

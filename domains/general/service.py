@@ -1,0 +1,209 @@
+"""The general domain: ``help``, ``small_talk`` and ``out_of_scope`` (role ``fallback``).
+
+It is exempt from the confidence gate (``confidence_gate=False``): a low-confidence "oi" should
+get a greeting, not a "did you mean...?". What the platform can do is read from the catalog the
+caller passes in ``intent.context["catalog"]``, never from a list written here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from domains.general.catalog import CatalogEntry, catalog_from_context, render
+from domains.general.talk import KIND_SYNONYMS, KINDS, Kind, detect_kind
+from shared.domain_sdk import DomainService
+from shared.models import DomainOutput, ExecutionIntent
+
+VERSION = "1.0.0"
+DOMAIN = "general"
+
+Lang = Literal["pt", "en"]
+
+TEXTS: dict[Lang, dict[str, str]] = {
+    "pt": {
+        "help_intro": "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo. Posso:",
+        "help_outro": "É só pedir, em português ou inglês.",
+        "help_unknown": (
+            "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo, "
+            "mas não recebi a lista dos serviços disponíveis agora."
+        ),
+        "oos_intro": "Não consigo fazer isso. O que posso fazer:",
+        "oos_unknown": (
+            "Não consigo fazer isso, e não recebi a lista do que está disponível agora. "
+            'Pergunte "o que você faz?" para ver as opções.'
+        ),
+        "oos_empty": "Não consigo fazer isso: nenhum serviço está registrado no momento.",
+        "GREETING": 'Olá! Como posso ajudar? Pergunte "o que você faz?" para ver o que sei fazer.',
+        "THANKS": "De nada! Se precisar de mais alguma coisa, é só falar.",
+        "GOODBYE": "Até mais! Quando precisar, estou por aqui.",
+        "WELLBEING": "Tudo bem por aqui, obrigado! Em que posso ajudar?",
+    },
+    "en": {
+        "help_intro": "I'm this platform's assistant and route each request to the right service. I can:",
+        "help_outro": "Just ask, in English or Portuguese.",
+        "help_unknown": (
+            "I'm this platform's assistant and route each request to the right service, "
+            "but I did not receive the list of available services just now."
+        ),
+        "oos_intro": "I can't do that. Here is what I can do:",
+        "oos_unknown": (
+            "I can't do that, and I did not receive the list of what is available right now. "
+            'Ask "what can you do?" to see the options.'
+        ),
+        "oos_empty": "I can't do that: no service is registered at the moment.",
+        "GREETING": 'Hi! How can I help? Ask "what can you do?" to see what I can do.',
+        "THANKS": "You're welcome! If you need anything else, just ask.",
+        "GOODBYE": "Bye! I'm here whenever you need me.",
+        "WELLBEING": "All good here, thanks! How can I help?",
+    },
+}
+
+
+def _lang(intent: ExecutionIntent) -> Lang:
+    return "en" if intent.context.get("language") == "en" else "pt"
+
+
+def _goals(entries: list[CatalogEntry] | None) -> list[dict[str, Any]]:
+    return [e.model_dump() for e in entries or [] if e.domain != DOMAIN]
+
+
+def help_(intent: ExecutionIntent) -> DomainOutput:
+    t = TEXTS[_lang(intent)]
+    entries = catalog_from_context(intent.context)
+    lines = render(entries or [], exclude_domain=DOMAIN)
+    if entries is None or not lines:
+        explanation = t["help_unknown"]
+    else:
+        explanation = "\n".join([t["help_intro"], *lines, t["help_outro"]])
+    return DomainOutput(
+        status="success",
+        result={"goals": _goals(entries), "catalog_received": entries is not None},
+        explanation=explanation,
+    )
+
+
+def small_talk(intent: ExecutionIntent) -> DomainOutput:
+    t = TEXTS[_lang(intent)]
+    given = intent.parameters.get("kind")
+    kind: Kind = (
+        given
+        if given in ("GREETING", "THANKS", "GOODBYE", "WELLBEING")
+        else detect_kind(intent.original_query)
+    )
+    return DomainOutput(status="success", result={"kind": kind}, explanation=t[kind])
+
+
+def out_of_scope(intent: ExecutionIntent) -> DomainOutput:
+    t = TEXTS[_lang(intent)]
+    entries = catalog_from_context(intent.context)
+    lines = render(entries or [], exclude_domain=DOMAIN)
+    if entries is None:
+        explanation = t["oos_unknown"]
+    elif not lines:
+        explanation = t["oos_empty"]
+    else:
+        explanation = "\n".join([t["oos_intro"], *lines])
+    return DomainOutput(
+        status="success",
+        result={"query": intent.original_query, "supported_goals": _goals(entries)},
+        explanation=explanation,
+        metadata={"out_of_scope": True},
+    )
+
+
+HELP_GOAL: dict[str, Any] = {
+    "goal": "HELP",
+    "description": "O que a plataforma sabe fazer, ajuda e instruções (what can you do, help, instructions)",
+    "capabilities": ["help"],
+    "examples": [
+        "o que você faz?",
+        "o que você sabe fazer?",
+        "ajuda",
+        "me ajuda, como funciona isso?",
+        "quais são suas funções?",
+        "com o que você pode me ajudar?",
+        "quais serviços estão disponíveis?",
+        "help",
+        "what can you do?",
+        "what are you able to help me with?",
+        "how does this work?",
+        "show me the available commands",
+        "which services do you offer?",
+    ],
+}
+
+SMALL_TALK_GOAL: dict[str, Any] = {
+    "goal": "SMALL_TALK",
+    "description": "Cumprimentos, agradecimentos e despedidas (greetings, thanks, goodbyes, small talk)",
+    "entities_schema": {
+        "kind": {
+            "type": "enum",
+            "values": list(KINDS),
+            "description": "Tipo de conversa: cumprimento, agradecimento, despedida, como vai",
+            "synonyms": KIND_SYNONYMS,
+        }
+    },
+    "capabilities": ["small_talk"],
+    "examples": [
+        {"text": "oi", "entities": {"kind": "GREETING"}},
+        {"text": "olá, tudo bem?", "entities": {"kind": "WELLBEING"}},
+        {"text": "bom dia", "entities": {"kind": "GREETING"}},
+        {"text": "boa noite!", "entities": {"kind": "GREETING"}},
+        {"text": "obrigado", "entities": {"kind": "THANKS"}},
+        {"text": "valeu pela ajuda", "entities": {"kind": "THANKS"}},
+        {"text": "tchau, até mais", "entities": {"kind": "GOODBYE"}},
+        {"text": "hello", "entities": {"kind": "GREETING"}},
+        {"text": "hi there", "entities": {"kind": "GREETING"}},
+        {"text": "good morning", "entities": {"kind": "GREETING"}},
+        {"text": "thanks a lot", "entities": {"kind": "THANKS"}},
+        {"text": "how are you?", "entities": {"kind": "WELLBEING"}},
+        {"text": "bye, see you", "entities": {"kind": "GOODBYE"}},
+    ],
+}
+
+
+def build_service() -> DomainService:
+    svc = DomainService(
+        DOMAIN,
+        VERSION,
+        "Ajuda, conversa e respostas para pedidos fora do escopo (help, small talk, out-of-scope answers)",
+        confidence_gate=False,
+    )
+    svc.capability(
+        "help",
+        "Explica o que a plataforma sabe fazer (explains what the platform can do)",
+        output_schema={
+            "type": "object",
+            "properties": {"goals": {"type": "array"}, "catalog_received": {"type": "boolean"}},
+            "required": ["goals"],
+        },
+    )(help_)
+    svc.capability(
+        "small_talk",
+        "Responde cumprimentos e agradecimentos (answers greetings and thanks)",
+        parameters={
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["GREETING", "THANKS", "GOODBYE", "WELLBEING"]}
+            },
+        },
+        output_schema={"type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"]},
+    )(small_talk)
+    svc.capability(
+        "out_of_scope",
+        "Diz com clareza que não consegue atender e lista o que a plataforma faz "
+        "(says plainly it cannot help and lists what the platform can do)",
+        role="fallback",
+        output_schema={
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "supported_goals": {"type": "array"}},
+            "required": ["supported_goals"],
+        },
+    )(out_of_scope)
+    svc.add_goal(HELP_GOAL)
+    svc.add_goal(SMALL_TALK_GOAL)
+    svc.manifest()
+    return svc
+
+
+service = build_service()

@@ -1,0 +1,194 @@
+"""The notifier domain: ``send_telegram_message`` (role ``notifier``) plus ``GET /outbox``.
+
+Other domains never call it directly: the planner adds it as a follow-up step when a capability's
+``composition`` metadata asks for the ``notifier`` role (e.g. "manda a cotação da Vale no meu
+telegram"). With ``TELEGRAM_BOT_TOKEN`` it delivers through the Bot API; without one it stores
+the message in a durable outbox, so the platform works offline and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, Query
+
+from domains.notifier.outbox import Outbox
+from domains.notifier.settings import NotifierSettings
+from domains.notifier.telegram import TelegramClient, TelegramError
+from shared.domain_sdk import DomainService
+from shared.models import DomainOutput, ExecutionIntent
+
+VERSION = "1.0.0"
+
+TEXTS: dict[str, dict[str, str]] = {
+    "pt": {
+        "sent": "Mensagem enviada pelo Telegram.",
+        "stored": "Telegram não configurado: guardei a mensagem na caixa de saída.",
+        "missing_message": "Não há mensagem para enviar.",
+        "missing_chat": "Não sei para qual chat do Telegram enviar (configure TELEGRAM_CHAT_ID).",
+        "failed": "Não consegui enviar pelo Telegram: {reason}",
+    },
+    "en": {
+        "sent": "Message sent via Telegram.",
+        "stored": "Telegram is not configured: I kept the message in the outbox.",
+        "missing_message": "There is no message to send.",
+        "missing_chat": "I don't know which Telegram chat to send to (set TELEGRAM_CHAT_ID).",
+        "failed": "I could not send it via Telegram: {reason}",
+    },
+}
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "message": {"type": "string", "minLength": 1, "description": "Text to send."},
+        "chat_id": {
+            "type": ["string", "integer"],
+            "description": "Telegram chat; defaults to TELEGRAM_CHAT_ID.",
+        },
+    },
+    "required": ["message"],
+}
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "delivered_via": {"type": "string", "enum": ["outbox", "telegram"]},
+        "outbox_id": {"type": "integer"},
+        "chat_id": {"type": ["string", "null"]},
+        "message_ids": {"type": "array", "items": {"type": "integer"}},
+        "created_at": {"type": "string"},
+    },
+    "required": ["delivered_via", "outbox_id"],
+}
+
+METADATA: dict[str, Any] = {
+    "intent_hints": {
+        "keywords": ["telegram", "notificar", "enviar mensagem", "notify", "send message"],
+        "examples": ["manda no meu telegram", "send it to my telegram"],
+    },
+    # sending twice means the person gets two messages: never retried blindly
+    "policy": {"idempotent": False, "attempts": 1, "timeout_s": 15.0},
+}
+
+
+def _failure(explanation: str, error: str, recoverable: bool) -> DomainOutput:
+    return DomainOutput(
+        status="failure", explanation=explanation, metadata={"error": error, "recoverable": recoverable}
+    )
+
+
+class Notifier:
+    def __init__(self, settings: NotifierSettings, http: httpx.AsyncClient | None = None):
+        self.settings = settings
+        self.outbox = Outbox(settings.notifier_outbox_path)
+        self._http = http
+        self._owns_http = http is None
+
+    def _telegram(self) -> TelegramClient:
+        token = self.settings.telegram_bot_token
+        if token is None:
+            raise RuntimeError("Telegram is not configured")
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=self.settings.telegram_timeout_s)
+        return TelegramClient(self._http, token, self.settings.telegram_api_base)
+
+    async def aclose(self) -> None:
+        if self._owns_http and self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    async def send(self, intent: ExecutionIntent) -> DomainOutput:
+        texts = TEXTS["en" if intent.context.get("language") == "en" else "pt"]
+        message = intent.parameters.get("message")
+        if not isinstance(message, str) or not message.strip():
+            return _failure(texts["missing_message"], "missing_parameter", recoverable=False)
+        raw_chat = intent.parameters.get("chat_id") or self.settings.telegram_chat_id
+        chat_id = str(raw_chat) if raw_chat not in (None, "") else None
+
+        if not self.settings.telegram_enabled:
+            entry = await asyncio.to_thread(self.outbox.add, message, chat_id=chat_id, delivered_via="outbox")
+            return DomainOutput(
+                status="success",
+                result={
+                    "delivered_via": "outbox",
+                    "outbox_id": entry.id,
+                    "chat_id": chat_id,
+                    "created_at": entry.created_at,
+                },
+                explanation=texts["stored"],
+            )
+
+        if chat_id is None:
+            return _failure(texts["missing_chat"], "missing_chat_id", recoverable=False)
+        try:
+            message_ids = await self._telegram().send_message(chat_id, message)
+        except TelegramError as exc:
+            return DomainOutput(
+                status="failure",
+                explanation=texts["failed"].format(reason=exc),
+                metadata={
+                    "error": "telegram_error",
+                    "recoverable": exc.recoverable,
+                    "status_code": exc.status_code,
+                },
+            )
+        entry = await asyncio.to_thread(self.outbox.add, message, chat_id=chat_id, delivered_via="telegram")
+        return DomainOutput(
+            status="success",
+            result={
+                "delivered_via": "telegram",
+                "outbox_id": entry.id,
+                "chat_id": chat_id,
+                "message_ids": message_ids,
+                "created_at": entry.created_at,
+            },
+            explanation=texts["sent"],
+        )
+
+
+@dataclass(frozen=True)
+class NotifierDomain:
+    service: DomainService
+    app: FastAPI
+    notifier: Notifier
+
+
+def build(settings: NotifierSettings | None = None, http: httpx.AsyncClient | None = None) -> NotifierDomain:
+    """The service and its app. ``http`` lets tests fake the Bot API (an outside service)."""
+    notifier = Notifier(settings or NotifierSettings(), http)
+    svc = DomainService(
+        "notifier",
+        VERSION,
+        "Envia mensagens às pessoas pelo Telegram, ou guarda numa caixa de saída "
+        "(sends messages by Telegram, or keeps them in an outbox)",
+    )
+    svc.capability(
+        "send_telegram_message",
+        "Envia uma mensagem pelo Telegram (send a Telegram message)",
+        parameters=PARAMETERS,
+        output_schema=OUTPUT_SCHEMA,
+        role="notifier",
+        metadata=METADATA,
+    )(notifier.send)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await notifier.aclose()
+
+    app = svc.app(lifespan=lifespan)
+
+    @app.get("/outbox")
+    async def read_outbox(limit: int | None = Query(default=None, ge=1, le=10_000)) -> dict[str, Any]:
+        """Every message handled, newest last (``limit``: only the most recent ones)."""
+        entries = await asyncio.to_thread(notifier.outbox.entries, limit)
+        return {"messages": [e.as_dict() for e in entries], "count": len(entries)}
+
+    return NotifierDomain(svc, app, notifier)
