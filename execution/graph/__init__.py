@@ -1,0 +1,85 @@
+"""A small explicit graph engine (seed 000): typed state, pure nodes, explicit edges, interrupts.
+
+Public API::
+
+    GraphBuilder(name, reducers={"messages": append}, max_steps=100)
+        .add_node(name, fn) / .add_interrupt(name, question=..., payload_key=...)
+        .add_edge(a, b) / .add_edge(a, [b, c]) / .add_edge([b, c], join)
+        .add_conditional_edges(a, router, {label: node})
+        .set_entry(name).compile() -> GraphDefinition   # to_json / from_json / to_mermaid
+    GraphEngine(graph, checkpointer=None, max_steps=None)
+        .run(initial_state, session_id=None) / .resume(session_id, new_input)
+        .get_session / .history / .get_version / .fork / .delete
+    run(graph, initial_state, ...) / resume(graph, session_id, new_input, checkpointer=...)
+    InMemoryCheckpointer() / SqlCheckpointer.from_url(url) ; checkpoint.metadata (SQL tables)
+"""
+
+from execution.graph.builder import GraphBuilder
+from execution.graph.checkpoint import (
+    Checkpointer,
+    Frontier,
+    InMemoryCheckpointer,
+    SessionRecord,
+    SqlCheckpointer,
+    VersionInfo,
+    VersionRecord,
+    metadata,
+)
+from execution.graph.definition import ConditionalEdge, GraphDefinition, Join, NodeSpec, function_ref
+from execution.graph.engine import (
+    GraphEngine,
+    GraphResult,
+    Interrupt,
+    SessionState,
+    generate_session_id,
+    resume,
+    run,
+)
+from execution.graph.errors import (
+    GraphRecursionError,
+    GraphRuntimeError,
+    GraphSetupError,
+    SessionConflictError,
+    SessionNotFoundError,
+    StateNotSerializableError,
+)
+from execution.graph.state import END, INPUT, START, StateView, add, append, merge, merge_delta, replace
+
+__all__ = [
+    "END",
+    "INPUT",
+    "START",
+    "Checkpointer",
+    "ConditionalEdge",
+    "Frontier",
+    "GraphBuilder",
+    "GraphDefinition",
+    "GraphEngine",
+    "GraphRecursionError",
+    "GraphResult",
+    "GraphRuntimeError",
+    "GraphSetupError",
+    "InMemoryCheckpointer",
+    "Interrupt",
+    "Join",
+    "NodeSpec",
+    "SessionConflictError",
+    "SessionNotFoundError",
+    "SessionRecord",
+    "SessionState",
+    "SqlCheckpointer",
+    "StateNotSerializableError",
+    "StateView",
+    "VersionInfo",
+    "VersionRecord",
+    "add",
+    "append",
+    "function_ref",
+    "generate_session_id",
+    "merge",
+    "merge_delta",
+    "metadata",
+    "replace",
+    "resume",
+    "run",
+]

@@ -1,0 +1,201 @@
+"""The fluent, declarative graph builder (seed 000, "O Construtor de Grafos").
+
+The builder runs nothing: it records nodes, edges and the entry, and :meth:`GraphBuilder.compile`
+turns them into a validated, immutable :class:`GraphDefinition`. Every mistake that can be found
+statically is a :class:`GraphSetupError` raised here, never halfway through a conversation.
+
+>>> from execution.graph import END, GraphBuilder, append, run
+>>> import asyncio
+>>> def draft(state):
+...     return {"messages": [f"draft {state['tries'] + 1}"], "tries": state["tries"] + 1}
+>>> def good_enough(state):
+...     return "ok" if state["tries"] >= 3 else "again"
+>>> graph = (
+...     GraphBuilder("writer", reducers={"messages": append})
+...     .add_node("draft", draft)
+...     .add_conditional_edges("draft", good_enough, {"ok": END, "again": "draft"})
+...     .set_entry("draft")
+...     .compile()
+... )
+>>> result = asyncio.run(run(graph, {"tries": 0, "messages": []}))
+>>> result.status, result.state["messages"]
+(<RunStatus.COMPLETED: 'completed'>, ['draft 1', 'draft 2', 'draft 3'])
+>>> GraphBuilder().add_node("a", draft).add_edge("a", "b").set_entry("a").compile()
+Traceback (most recent call last):
+...
+execution.graph.errors.GraphSetupError: edges.a points to unknown node 'b'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from execution.graph.definition import (
+    DEFAULT_MAX_STEPS,
+    ConditionalEdge,
+    GraphDefinition,
+    Join,
+    NodeFn,
+    NodeSpec,
+    RouterFn,
+    function_ref,
+)
+from execution.graph.errors import GraphSetupError
+from execution.graph.state import BUILTIN_REDUCERS, END, Reducer
+
+Targets = str | Sequence[str]
+
+
+def _as_tuple(targets: Targets) -> tuple[str, ...]:
+    return (targets,) if isinstance(targets, str) else tuple(targets)
+
+
+class GraphBuilder:
+    """Fluent builder: every method returns ``self``; :meth:`compile` validates and freezes."""
+
+    def __init__(
+        self,
+        name: str = "graph",
+        *,
+        reducers: Mapping[str, Reducer] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+    ):
+        self._name = name
+        self._max_steps = max_steps
+        self._nodes: dict[str, NodeSpec] = {}
+        self._edges: dict[str, list[str]] = {}
+        self._conditional: dict[str, ConditionalEdge] = {}
+        self._joins: list[Join] = []
+        self._entry: str | None = None
+        self._functions: dict[str, Callable[..., Any]] = {}
+        self._reducer_refs: dict[str, str] = {}
+        for key, reducer in (reducers or {}).items():
+            self.add_reducer(key, reducer)
+
+    # ------------------------------------------------------------------ registration
+
+    def _bind(self, fn: Callable[..., Any], what: str) -> str:
+        if not callable(fn):
+            raise GraphSetupError(f"{what} must be callable, got {type(fn).__name__}", param=what)
+        ref = function_ref(fn)
+        existing = self._functions.get(ref)
+        if existing is not None and existing is not fn:
+            raise GraphSetupError(
+                f"two different functions share the reference {ref!r} ({what}); "
+                "give them distinct names (lambdas cannot be told apart in JSON)",
+                param=what,
+            )
+        self._functions[ref] = fn
+        return ref
+
+    def _new_name(self, name: str) -> None:
+        if not isinstance(name, str) or not name:
+            raise GraphSetupError("node names must be non-empty strings", param="nodes")
+        if name == END:
+            raise GraphSetupError(f"{END!r} is reserved for the end of the run", param=f"nodes.{name}")
+        if name in self._nodes:
+            raise GraphSetupError(f"duplicate node name {name!r}", param=f"nodes.{name}")
+
+    def add_node(self, name: str | NodeFn, fn: NodeFn | None = None) -> GraphBuilder:
+        """Register ``fn`` under ``name`` (or ``add_node(fn)``: named after the function)."""
+        if fn is None:
+            if not callable(name):
+                raise GraphSetupError(f"node {name!r} needs a function", param=f"nodes.{name}")
+            fn, name = name, name.__name__
+        assert isinstance(name, str)
+        self._new_name(name)
+        self._nodes[name] = NodeSpec(name=name, kind="node", function=self._bind(fn, f"nodes.{name}"))
+        return self
+
+    def add_interrupt(
+        self, name: str, *, question: str | None = None, payload_key: str | None = None
+    ) -> GraphBuilder:
+        """A node that does no work: reaching it pauses the run with ``status="waiting_input"``.
+
+        ``question`` is a fixed text; ``payload_key`` names a state key whose value (written by an
+        earlier node, e.g. a domain clarification) becomes the interrupt's payload. The input given
+        to ``resume`` is merged as this node's delta, then its outgoing edges are followed.
+        """
+        self._new_name(name)
+        self._nodes[name] = NodeSpec(name=name, kind="interrupt", question=question, payload_key=payload_key)
+        return self
+
+    def add_reducer(self, key: str, reducer: Reducer | str) -> GraphBuilder:
+        """Make state key ``key`` accumulate through ``reducer`` (a function or a builtin name)."""
+        if isinstance(reducer, str):
+            if reducer not in BUILTIN_REDUCERS:
+                raise GraphSetupError(f"unknown builtin reducer {reducer!r}", param=f"reducers.{key}")
+            self._reducer_refs[key] = reducer
+            return self
+        builtin = next((n for n, f in BUILTIN_REDUCERS.items() if f is reducer), None)
+        self._reducer_refs[key] = builtin or self._bind(reducer, f"reducers.{key}")
+        return self
+
+    # ------------------------------------------------------------------ edges
+
+    def add_edge(self, source: Targets, target: Targets) -> GraphBuilder:
+        """Unconditional edge(s).
+
+        * ``add_edge("a", "b")`` — after ``a`` always ``b``;
+        * ``add_edge("a", ["b", "c"])`` — fan-out: ``b`` and ``c`` run concurrently;
+        * ``add_edge(["b", "c"], "j")`` — join barrier: ``j`` runs once, after both ``b`` and ``c``.
+        """
+        sources, targets = _as_tuple(source), _as_tuple(target)
+        if not sources or not targets:
+            raise GraphSetupError("add_edge needs a source and a target", param="edges")
+        if len(sources) > 1:
+            if len(targets) != 1:
+                raise GraphSetupError("a join has exactly one target", param="joins")
+            self._joins.append(Join(sources, targets[0]))
+            return self
+        src = sources[0]
+        current = self._edges.setdefault(src, [])
+        current.extend(t for t in targets if t not in current)
+        return self
+
+    def add_conditional_edges(
+        self,
+        source: str,
+        router: RouterFn,
+        path_map: Mapping[str, Targets] | Sequence[str],
+    ) -> GraphBuilder:
+        """A decision point after ``source``: ``router(state)`` returns a label, a node name, or a list.
+
+        ``path_map`` maps each label to its target(s); a plain list of node names means
+        "the router returns node names". Every possible target is declared here, which keeps the
+        definition static (validation, reachability and Mermaid all see them).
+        """
+        if source in self._conditional:
+            raise GraphSetupError(
+                f"node {source!r} already has conditional edges", param=f"conditional_edges.{source}"
+            )
+        mapping = (
+            {label: _as_tuple(t) for label, t in path_map.items()}
+            if isinstance(path_map, Mapping)
+            else {name: (name,) for name in path_map}
+        )
+        self._conditional[source] = ConditionalEdge(
+            source=source, router=self._bind(router, f"conditional_edges.{source}.router"), path_map=mapping
+        )
+        return self
+
+    def set_entry(self, name: str) -> GraphBuilder:
+        self._entry = name
+        return self
+
+    # ------------------------------------------------------------------ compile
+
+    def compile(self, *, max_steps: int | None = None) -> GraphDefinition:
+        """Validate everything and return the immutable :class:`GraphDefinition`."""
+        return GraphDefinition(
+            name=self._name,
+            entry=self._entry or "",
+            nodes=dict(self._nodes),
+            edges={src: tuple(t) for src, t in self._edges.items()},
+            conditional_edges=dict(self._conditional),
+            joins=tuple(self._joins),
+            reducer_refs=dict(self._reducer_refs),
+            max_steps=max_steps if max_steps is not None else self._max_steps,
+            functions=dict(self._functions),
+        )

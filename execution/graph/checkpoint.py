@@ -1,0 +1,486 @@
+"""Checkpointers: where sessions and their numbered state versions live (seed 000, "Pausar e Retomar").
+
+Storage model — **deltas, not copies**. Every merged state is a version; a version row stores the
+node's delta as JSON, and every ``snapshot_every`` versions (and always version 0) also a full
+snapshot. The state at version *n* is the latest snapshot ≤ *n* folded with the deltas after it
+(through the graph's reducers), so a growing ``messages`` list costs one message per version,
+while replay never reads more than ``snapshot_every`` rows.
+
+A version written at the end of a step also records the step's *frontier* (the nodes to run
+next and the join arrivals so far); that is what lets a session resume, or be forked, from it.
+
+Checkpointers are dumb stores: the engine encodes the JSON, decides the snapshots and folds the
+deltas, so :class:`InMemoryCheckpointer` and :class:`SqlCheckpointer` behave identically.
+
+Only JSON data can be checkpointed (dict, list, str, int, float, bool, None); anything else
+raises :class:`~execution.graph.errors.StateNotSerializableError` naming the key.
+
+The SQL tables are declared on :data:`metadata` (``graph_sessions``, ``graph_versions``) so the
+application's Alembic migrations can include them; tests use ``metadata.create_all``.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from execution.graph.errors import SessionConflictError
+from shared.status import RunStatus
+
+DEFAULT_SNAPSHOT_EVERY = 50
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class Frontier:
+    """What runs next: node names (in order) and, per join target, the sources that arrived."""
+
+    next: tuple[str, ...] = ()
+    joins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps({"next": list(self.next), "joins": {k: list(v) for k, v in self.joins.items()}})
+
+    @classmethod
+    def from_json(cls, text: str) -> Frontier:
+        data = json.loads(text)
+        return cls(tuple(data["next"]), {k: tuple(v) for k, v in data.get("joins", {}).items()})
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRecord:
+    """One stored version: the delta (JSON text), maybe a snapshot, maybe the frontier after it."""
+
+    version: int
+    node: str
+    delta: str
+    snapshot: str | None
+    frontier: Frontier | None
+    created_at: datetime
+
+    @property
+    def delta_bytes(self) -> int:
+        return len(self.delta.encode())
+
+
+@dataclass(frozen=True, slots=True)
+class VersionInfo:
+    """A line of a session's history (no payloads; :meth:`GraphEngine.get_version` has the state)."""
+
+    version: int
+    node: str
+    created_at: datetime
+    delta_bytes: int
+    snapshot: bool
+    #: True when the session can continue (resume / fork) from this version.
+    step_boundary: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """The session row: where the run is, not what the state is (that is in the versions)."""
+
+    session_id: str
+    graph_name: str
+    status: RunStatus
+    version: int
+    frontier: Frontier
+    current_node: str | None = None
+    interrupt: Mapping[str, Any] | None = None
+    created_at: datetime = field(default_factory=utcnow)
+    updated_at: datetime = field(default_factory=utcnow)
+
+
+class Checkpointer(ABC):
+    """The storage contract the engine needs; every method is one round trip to the store."""
+
+    snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+
+    @abstractmethod
+    async def save(
+        self,
+        session: SessionRecord,
+        versions: Sequence[VersionRecord],
+        *,
+        create: bool = False,
+        expected_version: int | None = None,
+    ) -> None:
+        """Atomically upsert the session row and append ``versions``.
+
+        ``create=True`` fails with :class:`SessionConflictError` if the id exists; otherwise the
+        row must still be at ``expected_version`` (optimistic concurrency: two writers on one
+        session never interleave silently).
+        """
+
+    @abstractmethod
+    async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
+        """The session row and the records needed to rebuild its current state (see :meth:`replay`)."""
+
+    @abstractmethod
+    async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
+        """Records from the latest snapshot ≤ ``upto`` through ``upto`` (empty if none)."""
+
+    @abstractmethod
+    async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
+        """Every record with version ≤ ``upto`` (used to fork a session)."""
+
+    @abstractmethod
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        """Every version of the session, oldest first, without payloads."""
+
+    @abstractmethod
+    async def delete(self, session_id: str) -> bool:
+        """Remove the session and its versions; ``False`` if it did not exist."""
+
+
+def _info(record: VersionRecord) -> VersionInfo:
+    return VersionInfo(
+        version=record.version,
+        node=record.node,
+        created_at=record.created_at,
+        delta_bytes=record.delta_bytes,
+        snapshot=record.snapshot is not None,
+        step_boundary=record.frontier is not None,
+    )
+
+
+# --------------------------------------------------------------------------- in memory
+
+
+class InMemoryCheckpointer(Checkpointer):
+    """Process-local store (tests, single-process tools). Same semantics as :class:`SqlCheckpointer`."""
+
+    def __init__(self, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY):
+        self.snapshot_every = snapshot_every
+        self._sessions: dict[str, SessionRecord] = {}
+        self._versions: dict[str, list[VersionRecord]] = {}
+
+    async def save(
+        self,
+        session: SessionRecord,
+        versions: Sequence[VersionRecord],
+        *,
+        create: bool = False,
+        expected_version: int | None = None,
+    ) -> None:
+        sid = session.session_id
+        if create:
+            if sid in self._sessions:
+                raise SessionConflictError(f"session {sid!r} already exists", param="session_id")
+            self._versions[sid] = []
+        else:
+            current = self._sessions.get(sid)
+            if current is None or (expected_version is not None and current.version != expected_version):
+                raise SessionConflictError(f"session {sid!r} changed concurrently", param="session_id")
+            session = replace(session, created_at=current.created_at)
+        self._sessions[sid] = session
+        self._versions[sid].extend(versions)
+
+    async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
+        session = self._sessions.get(session_id)
+        if session is None:
+            return None
+        return session, await self.replay(session_id, session.version)
+
+    async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
+        rows = [r for r in self._versions.get(session_id, ()) if r.version <= upto]
+        start = max((i for i, r in enumerate(rows) if r.snapshot is not None), default=None)
+        return [] if start is None else rows[start:]
+
+    async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
+        return [r for r in self._versions.get(session_id, ()) if r.version <= upto]
+
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        return [_info(r) for r in self._versions.get(session_id, ())]
+
+    async def delete(self, session_id: str) -> bool:
+        self._versions.pop(session_id, None)
+        return self._sessions.pop(session_id, None) is not None
+
+
+# --------------------------------------------------------------------------- SQL
+
+#: The graph tables; include ``execution.graph.checkpoint.metadata`` in the Alembic target.
+metadata = MetaData()
+
+
+class _Base(DeclarativeBase):
+    metadata = metadata
+
+
+class GraphSessionRow(_Base):
+    """``graph_sessions``: one row per session (status, where it stands, pending question)."""
+
+    __tablename__ = "graph_sessions"
+
+    session_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    graph_name: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(32), index=True)
+    current_node: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    #: JSON ``{"next": [...], "joins": {...}}`` — the node(s) to run next.
+    next_nodes: Mapped[str] = mapped_column(Text)
+    #: JSON interrupt ``{"name", "question", "payload"}`` while ``status == "waiting_input"``.
+    interrupt: Mapped[str | None] = mapped_column(Text, nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GraphVersionRow(_Base):
+    """``graph_versions``: one row per merged state (a delta; sometimes a full snapshot)."""
+
+    __tablename__ = "graph_versions"
+
+    session_id: Mapped[str] = mapped_column(
+        String(200), ForeignKey("graph_sessions.session_id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    node: Mapped[str] = mapped_column(String(200))
+    delta: Mapped[str] = mapped_column(Text)
+    snapshot: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: JSON frontier after this version; NULL inside a parallel step (not a resume point).
+    next_nodes: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+_sessions = cast(Table, GraphSessionRow.__table__)
+_versions = cast(Table, GraphVersionRow.__table__)
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL + synchronous=NORMAL: durable across process crashes (SIGKILL), one fsync per checkpoint.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class SqlCheckpointer(Checkpointer):
+    """SQLAlchemy 2 async store: ``sqlite+aiosqlite:///file.db`` or ``postgresql+asyncpg://...``.
+
+    Each :meth:`save` is one transaction (session row + new version rows), so a process killed
+    mid-run loses at most the step in flight, never a paused session.
+    """
+
+    def __init__(
+        self, engine: AsyncEngine, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, owns_engine: bool = False
+    ):
+        self.engine = engine
+        self.snapshot_every = snapshot_every
+        self._owns_engine = owns_engine
+
+    @classmethod
+    def from_url(
+        cls, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, **engine_kw: Any
+    ) -> SqlCheckpointer:
+        """Create (and own) an engine; SQLite gets WAL + ``synchronous=NORMAL`` + foreign keys."""
+        engine = create_async_engine(url, **engine_kw)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return cls(engine, snapshot_every=snapshot_every, owns_engine=True)
+
+    async def create_tables(self) -> None:
+        """``metadata.create_all`` — for tests and tools; the application uses Alembic."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(metadata.create_all)
+
+    async def close(self) -> None:
+        if self._owns_engine:
+            await self.engine.dispose()
+
+    @staticmethod
+    def _session_values(session: SessionRecord) -> dict[str, Any]:
+        return {
+            "graph_name": session.graph_name,
+            "status": session.status.value,
+            "current_node": session.current_node,
+            "next_nodes": session.frontier.to_json(),
+            "interrupt": None if session.interrupt is None else json.dumps(session.interrupt),
+            "version": session.version,
+            "updated_at": session.updated_at,
+        }
+
+    async def save(
+        self,
+        session: SessionRecord,
+        versions: Sequence[VersionRecord],
+        *,
+        create: bool = False,
+        expected_version: int | None = None,
+    ) -> None:
+        sid = session.session_id
+        values = self._session_values(session)
+        rows = [
+            {
+                "session_id": sid,
+                "version": r.version,
+                "node": r.node,
+                "delta": r.delta,
+                "snapshot": r.snapshot,
+                "next_nodes": None if r.frontier is None else r.frontier.to_json(),
+                "created_at": r.created_at,
+            }
+            for r in versions
+        ]
+        try:
+            async with self.engine.begin() as conn:
+                if create:
+                    await conn.execute(
+                        insert(_sessions).values(session_id=sid, created_at=session.created_at, **values)
+                    )
+                else:
+                    cond = _sessions.c.session_id == sid
+                    if expected_version is not None:
+                        cond = and_(cond, _sessions.c.version == expected_version)
+                    result = await conn.execute(update(_sessions).where(cond).values(**values))
+                    if result.rowcount != 1:
+                        raise SessionConflictError(
+                            f"session {sid!r} changed concurrently (expected version {expected_version})",
+                            param="session_id",
+                        )
+                if rows:
+                    await conn.execute(insert(_versions), rows)
+        except IntegrityError as exc:
+            raise SessionConflictError(
+                f"session {sid!r} already exists or was written concurrently", param="session_id"
+            ) from exc
+
+    _version_cols = (
+        _versions.c.version,
+        _versions.c.node,
+        _versions.c.delta,
+        _versions.c.snapshot,
+        _versions.c.next_nodes,
+        _versions.c.created_at,
+    )
+
+    @staticmethod
+    def _record(row: Any) -> VersionRecord:
+        return VersionRecord(
+            version=row.version,
+            node=row.node,
+            delta=row.delta,
+            snapshot=row.snapshot,
+            frontier=None if row.next_nodes is None else Frontier.from_json(row.next_nodes),
+            created_at=_aware(row.created_at),
+        )
+
+    def _replay_query(self, session_id: str, upto: int) -> Any:
+        last_snapshot = (
+            select(func.max(_versions.c.version))
+            .where(
+                _versions.c.session_id == session_id,
+                _versions.c.version <= upto,
+                _versions.c.snapshot.is_not(None),
+            )
+            .scalar_subquery()
+        )
+        return (
+            select(*self._version_cols)
+            .where(
+                _versions.c.session_id == session_id,
+                _versions.c.version <= upto,
+                _versions.c.version >= last_snapshot,
+            )
+            .order_by(_versions.c.version)
+        )
+
+    async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(_sessions).where(_sessions.c.session_id == session_id))).first()
+            if row is None:
+                return None
+            session = SessionRecord(
+                session_id=row.session_id,
+                graph_name=row.graph_name,
+                status=RunStatus(row.status),
+                version=row.version,
+                frontier=Frontier.from_json(row.next_nodes),
+                current_node=row.current_node,
+                interrupt=None if row.interrupt is None else json.loads(row.interrupt),
+                created_at=_aware(row.created_at),
+                updated_at=_aware(row.updated_at),
+            )
+            result = await conn.execute(self._replay_query(session_id, session.version))
+            return session, [self._record(r) for r in result]
+
+    async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
+        async with self.engine.connect() as conn:
+            result = await conn.execute(self._replay_query(session_id, upto))
+            return [self._record(r) for r in result]
+
+    async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
+        query = (
+            select(*self._version_cols)
+            .where(_versions.c.session_id == session_id, _versions.c.version <= upto)
+            .order_by(_versions.c.version)
+        )
+        async with self.engine.connect() as conn:
+            return [self._record(r) for r in await conn.execute(query)]
+
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        query = (
+            select(
+                _versions.c.version,
+                _versions.c.node,
+                _versions.c.created_at,
+                _versions.c.snapshot.is_not(None).label("has_snapshot"),
+                _versions.c.next_nodes.is_not(None).label("boundary"),
+                _versions.c.delta,
+            )
+            .where(_versions.c.session_id == session_id)
+            .order_by(_versions.c.version)
+        )
+        async with self.engine.connect() as conn:
+            return [
+                VersionInfo(
+                    version=r.version,
+                    node=r.node,
+                    created_at=_aware(r.created_at),
+                    delta_bytes=len(r.delta.encode()),
+                    snapshot=bool(r.has_snapshot),
+                    step_boundary=bool(r.boundary),
+                )
+                for r in await conn.execute(query)
+            ]
+
+    async def delete(self, session_id: str) -> bool:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(_versions).where(_versions.c.session_id == session_id))
+            result = await conn.execute(delete(_sessions).where(_sessions.c.session_id == session_id))
+            return bool(result.rowcount)

@@ -1,0 +1,636 @@
+"""The execution engine (seed 000, "O Motor de Execução"): follow the definition, merge deltas.
+
+The loop works in *steps*. A step runs the current frontier — usually one node, several after a
+fan-out — merges each node's delta in frontier order (deterministic, whatever finished first),
+numbers every merged state as a new version, then asks the edges for the next frontier (routers
+see the state after the whole step). ``__end__`` ends a branch; the run completes when the
+frontier is empty.
+
+* **Sync nodes run inline** on the event loop: they are expected to be cheap (formatting,
+  routing decisions). Anything that does I/O or heavy CPU must be ``async`` (or offload itself
+  with ``asyncio.to_thread``). Async nodes of one step run concurrently.
+* **Interrupts**: when the next frontier contains an interrupt node the run stops *before* that
+  step, the session is persisted with ``status="waiting_input"`` and the interrupt's question /
+  payload, and :meth:`GraphEngine.resume` later merges the new input as the interrupt's delta and
+  continues from exactly that frontier — completed nodes never run again.
+* **Without a checkpointer** nothing is encoded or stored (the in-memory fast path); a run that
+  reaches an interrupt still returns ``waiting_input``, but only a checkpointer can resume it.
+* With a checkpointer, each step is one ``save`` (one transaction on SQL) and the state must be
+  JSON data.
+
+>>> import asyncio
+>>> from execution.graph import END, GraphBuilder, GraphEngine, InMemoryCheckpointer, append
+>>> calls = []
+>>> def plan(state):
+...     calls.append("plan")
+...     return {"messages": ["which ticker: NDA-SE.ST or NDA-FI.HE?"]}
+>>> def answer(state):
+...     calls.append("answer")
+...     return {"messages": [f"quote for {state['choice']}"]}
+>>> graph = (
+...     GraphBuilder("turn", reducers={"messages": append})
+...     .add_node("plan", plan)
+...     .add_interrupt("ask", question="Which one?")
+...     .add_node("answer", answer)
+...     .add_edge("plan", "ask").add_edge("ask", "answer").add_edge("answer", END)
+...     .set_entry("plan")
+...     .compile()
+... )
+>>> engine = GraphEngine(graph, InMemoryCheckpointer())
+>>> first = asyncio.run(engine.run({"messages": []}, session_id="s1"))
+>>> first.status, first.interrupt.name, first.interrupt.question
+(<RunStatus.WAITING_INPUT: 'waiting_input'>, 'ask', 'Which one?')
+>>> done = asyncio.run(engine.resume("s1", {"choice": "NDA-SE.ST"}))
+>>> done.status, done.state["messages"][-1], calls
+(<RunStatus.COMPLETED: 'completed'>, 'quote for NDA-SE.ST', ['plan', 'answer'])
+>>> [(v.version, v.node) for v in asyncio.run(engine.history("s1"))]
+[(0, '__start__'), (1, 'plan'), (2, 'ask'), (3, 'answer')]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from execution.graph.checkpoint import (
+    Checkpointer,
+    Frontier,
+    SessionRecord,
+    VersionInfo,
+    VersionRecord,
+    utcnow,
+)
+from execution.graph.definition import GraphDefinition
+from execution.graph.errors import GraphRecursionError, GraphRuntimeError, SessionNotFoundError
+from execution.graph.state import END, INPUT, START, State, StateView, decode, encode, merge_delta
+from shared.status import InvalidTransition, RunStatus, transition
+
+
+@dataclass(frozen=True, slots=True)
+class Interrupt:
+    """Why a run is waiting: the interrupt node, its fixed question and its payload from the state."""
+
+    name: str
+    question: str | None = None
+    payload: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "question": self.question, "payload": self.payload}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Interrupt:
+        return cls(name=data["name"], question=data.get("question"), payload=data.get("payload"))
+
+
+@dataclass(frozen=True, slots=True)
+class GraphResult:
+    """What one ``run`` / ``resume`` call returns."""
+
+    session_id: str
+    status: RunStatus
+    state: State
+    #: Number of the last merged version (0 = the initial state).
+    version: int
+    #: Nodes run by *this call*, in merge order (interrupts answered by ``resume`` included).
+    path: tuple[str, ...]
+    steps: int
+    #: The frontier left to run (the interrupt(s) when waiting; empty when completed).
+    next: tuple[str, ...] = ()
+    interrupt: Interrupt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """A stored session and its current state (what ``GET /v1/sessions/{id}`` needs)."""
+
+    session: SessionRecord
+    state: State
+
+
+def generate_session_id() -> str:
+    """A fresh session id (``gs-<32 hex>``) for runs started without one."""
+    return f"gs-{uuid.uuid4().hex}"
+
+
+class GraphEngine:
+    """Runs one :class:`GraphDefinition`, optionally persisting sessions through a :class:`Checkpointer`."""
+
+    def __init__(
+        self,
+        graph: GraphDefinition,
+        checkpointer: Checkpointer | None = None,
+        *,
+        max_steps: int | None = None,
+    ):
+        self.graph = graph
+        self.checkpointer = checkpointer
+        self.max_steps = max_steps if max_steps is not None else graph.max_steps
+
+    # ------------------------------------------------------------------ public API
+
+    async def run(
+        self, initial_state: Mapping[str, Any] | None = None, *, session_id: str | None = None
+    ) -> GraphResult:
+        """Start a new run at the entry node (a new session when a checkpointer is set)."""
+        sid = session_id or generate_session_id()
+        state: State = dict(initial_state or {})
+        frontier = Frontier((self.graph.entry,), {})
+        ck = self.checkpointer
+        if ck is not None:
+            text = encode(state, what="initial state")
+            now = utcnow()
+            record = VersionRecord(0, START, text, text, frontier, now)
+            session = SessionRecord(
+                sid, self.graph.name, RunStatus.EXECUTING, 0, frontier, None, None, now, now
+            )
+            await ck.save(session, [record], create=True)
+        return await self._drive(sid, state, 0, frontier, answer=None, status=RunStatus.EXECUTING)
+
+    async def resume(self, session_id: str, new_input: Mapping[str, Any] | None = None) -> GraphResult:
+        """Load a session, merge ``new_input`` (through the reducers) and continue where it stopped.
+
+        A session waiting on an interrupt gets ``new_input`` as that interrupt's delta and follows
+        its edges (a router after the interrupt can tell an answer from a fresh request). A
+        forked / interrupted-by-crash session just continues its stored frontier.
+        """
+        ck = self._require_checkpointer("resume")
+        loaded = await ck.load(session_id)
+        if loaded is None:
+            raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
+        session, records = loaded
+        self._check_graph(session)
+        try:
+            transition(session.status, RunStatus.EXECUTING)
+        except InvalidTransition as exc:
+            raise GraphRuntimeError(
+                f"session {session_id!r} is {session.status.value} and cannot be resumed; "
+                "fork it from a version to continue",
+                param="session_id",
+            ) from exc
+        state = self._fold(records)
+        waiting = session.status == RunStatus.WAITING_INPUT
+        frontier = session.frontier
+        version = session.version
+        if not waiting and new_input:
+            # Not waiting on a question: the input is its own version, then the frontier runs.
+            delta_text = encode(new_input, what="resume input")
+            state = merge_delta(state, new_input, self.graph.reducers)
+            version += 1
+            record = VersionRecord(
+                version, INPUT, delta_text, self._snapshot(version, state), frontier, utcnow()
+            )
+            await ck.save(
+                self._session(session_id, RunStatus.EXECUTING, version, frontier, INPUT, None, session),
+                [record],
+                expected_version=session.version,
+            )
+        return await self._drive(
+            session_id,
+            state,
+            version,
+            frontier,
+            answer=dict(new_input or {}) if waiting else None,
+            status=session.status,
+            base=session,
+        )
+
+    async def get_session(self, session_id: str) -> SessionState:
+        """The session row and its current state."""
+        ck = self._require_checkpointer("get_session")
+        loaded = await ck.load(session_id)
+        if loaded is None:
+            raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
+        return SessionState(loaded[0], self._fold(loaded[1]))
+
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        """Every version of the session: number, node, timestamp, delta size."""
+        versions = await self._require_checkpointer("history").history(session_id)
+        if not versions:
+            raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
+        return versions
+
+    async def get_version(self, session_id: str, version: int) -> State:
+        """The full state as it was right after ``version`` was merged."""
+        records = await self._require_checkpointer("get_version").replay(session_id, version)
+        if not records or records[-1].version != version:
+            raise SessionNotFoundError(
+                f"session {session_id!r} has no version {version}",
+                param="version",
+                details={"version": version},
+            )
+        return self._fold(records)
+
+    async def fork(self, session_id: str, version: int, new_session_id: str | None = None) -> SessionRecord:
+        """Time travel: a new session whose history is ``session_id``'s up to ``version``.
+
+        The fork continues from that version's frontier: ``waiting_input`` if it stood before an
+        interrupt (answer it with :meth:`resume`), ``pending`` otherwise (``resume`` runs it).
+        Versions inside a parallel step are not resume points; fork from the step's last version.
+        """
+        ck = self._require_checkpointer("fork")
+        records = await ck.records(session_id, version)
+        if not records or records[-1].version != version:
+            raise SessionNotFoundError(
+                f"session {session_id!r} has no version {version}",
+                param="version",
+                details={"version": version},
+            )
+        last = records[-1]
+        if last.frontier is None:
+            raise GraphRuntimeError(
+                f"version {version} of {session_id!r} is inside a parallel step; "
+                "fork from the step's last version",
+                param="version",
+            )
+        start = max(i for i, r in enumerate(records) if r.snapshot is not None)
+        state = self._fold(records[start:])
+        interrupt = self._pending_interrupt(last.frontier.next, state)
+        if interrupt is not None:
+            status = RunStatus.WAITING_INPUT
+        elif last.frontier.next:
+            status = RunStatus.PENDING
+        else:
+            status = RunStatus.COMPLETED
+        new_sid = new_session_id or generate_session_id()
+        now = utcnow()
+        session = SessionRecord(
+            new_sid,
+            self.graph.name,
+            status,
+            version,
+            last.frontier,
+            last.node,
+            None if interrupt is None else interrupt.to_json(),
+            now,
+            now,
+        )
+        await ck.save(session, records, create=True)
+        return session
+
+    async def delete(self, session_id: str) -> bool:
+        return await self._require_checkpointer("delete").delete(session_id)
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _drive(
+        self,
+        sid: str,
+        state: State,
+        version: int,
+        frontier: Frontier,
+        *,
+        answer: dict[str, Any] | None,
+        status: RunStatus,
+        base: SessionRecord | None = None,
+    ) -> GraphResult:
+        graph = self.graph
+        reducers = graph.reducers
+        interrupts = graph.interrupt_names
+        ck = self.checkpointer
+        snapshot_every = ck.snapshot_every if ck is not None else 0
+        next_nodes: list[str] = list(frontier.next)
+        joins: dict[str, set[str]] = {k: set(v) for k, v in frontier.joins.items()}
+        path: list[str] = []
+        steps = 0
+        saved_version = version
+        created_at = base.created_at if base is not None else None
+
+        if answer is None and any(n in interrupts for n in next_nodes):
+            # Entry is an interrupt, or resume() of a fork that stands before one.
+            return await self._pause(
+                sid, state, version, next_nodes, joins, path, steps, saved_version, status, created_at
+            )
+
+        while next_nodes:
+            if steps >= self.max_steps:
+                exc = GraphRecursionError(self.max_steps, path[-8:])
+                await self._fail(sid, version, next_nodes, joins, path, saved_version, [], created_at)
+                raise exc
+            steps += 1
+            step = next_nodes
+            view = StateView(state)
+            try:
+                deltas = await self._run_step(step, view, answer)
+            except BaseException:
+                await self._fail(sid, version, step, joins, path, saved_version, [], created_at)
+                raise
+            answer = None
+            pending: list[tuple[int, str, str, str | None]] = []
+            try:
+                for node, delta in zip(step, deltas, strict=True):
+                    if ck is not None:
+                        delta_text = encode(delta or {}, what=f"delta of node {node!r}")
+                    state = merge_delta(state, delta, reducers)
+                    version += 1
+                    path.append(node)
+                    if ck is not None:
+                        snapshot = encode(state, what="state") if version % snapshot_every == 0 else None
+                        pending.append((version, node, delta_text, snapshot))
+                view = StateView(state)
+                next_nodes = []
+                for node in step:
+                    await self._route(node, view, next_nodes, joins)
+            except BaseException:
+                if ck is not None:
+                    records = self._records(pending, None)
+                    await self._fail(
+                        sid,
+                        saved_version + len(records),
+                        step,
+                        joins,
+                        path,
+                        saved_version,
+                        records,
+                        created_at,
+                    )
+                raise
+            if not next_nodes:
+                status = RunStatus.COMPLETED
+            elif any(n in interrupts for n in next_nodes):
+                return await self._pause(
+                    sid,
+                    state,
+                    version,
+                    next_nodes,
+                    joins,
+                    path,
+                    steps,
+                    saved_version,
+                    status,
+                    created_at,
+                    self._records(pending, Frontier(tuple(next_nodes), _freeze_joins(joins))),
+                )
+            else:
+                status = RunStatus.EXECUTING
+            if ck is not None:
+                front = Frontier(tuple(next_nodes), _freeze_joins(joins))
+                session = SessionRecord(
+                    sid, graph.name, status, version, front, step[-1], None, created_at or utcnow(), utcnow()
+                )
+                await ck.save(session, self._records(pending, front), expected_version=saved_version)
+                saved_version = version
+        return GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
+
+    async def _run_step(
+        self, step: Sequence[str], view: StateView, answer: dict[str, Any] | None
+    ) -> list[Any]:
+        node_fns = self.graph.node_fns
+        if len(step) == 1:
+            node = step[0]
+            if node in self.graph.interrupt_names:
+                return [answer]
+            fn, is_async = node_fns[node]
+            out = fn(view)
+            if is_async or inspect.isawaitable(out):
+                out = await out
+            return [self._check_delta(node, out)]
+        results: list[Any] = [None] * len(step)
+        tasks: list[tuple[int, asyncio.Task[Any]]] = []
+        answered = False
+        try:
+            for i, node in enumerate(step):
+                if node in self.graph.interrupt_names:
+                    # One answer for the whole step, attributed to the first interrupt.
+                    results[i] = None if answered else answer
+                    answered = True
+                    continue
+                fn, is_async = node_fns[node]
+                if is_async:
+                    tasks.append((i, asyncio.ensure_future(fn(view))))
+                else:
+                    out = fn(view)
+                    if inspect.isawaitable(out):
+                        tasks.append((i, asyncio.ensure_future(out)))
+                    else:
+                        results[i] = self._check_delta(node, out)
+            if tasks:
+                outs = await asyncio.gather(*(t for _, t in tasks))
+                for (i, _), out in zip(tasks, outs, strict=True):
+                    results[i] = self._check_delta(step[i], out)
+        except BaseException:
+            for _, task in tasks:
+                task.cancel()
+            raise
+        return results
+
+    @staticmethod
+    def _check_delta(node: str, out: Any) -> Any:
+        if out is None or type(out) is dict or isinstance(out, Mapping):
+            return out
+        raise GraphRuntimeError(
+            f"node {node!r} returned {type(out).__name__}; a node returns a dict delta or None",
+            param=f"nodes.{node}",
+        )
+
+    async def _route(self, node: str, view: StateView, out: list[str], joins: dict[str, set[str]]) -> None:
+        graph = self.graph
+        targets = graph.edges.get(node)
+        if targets is None and node in graph.routers:
+            targets = await self._ask_router(node, view)
+        for target in targets or ():
+            if target != END and target not in out:
+                out.append(target)
+        for join in graph.joins_by_source.get(node, ()):
+            arrived = joins.setdefault(join.target, set())
+            arrived.add(node)
+            if len(arrived) == len(join.sources):
+                del joins[join.target]
+                if join.target not in out:
+                    out.append(join.target)
+
+    async def _ask_router(self, node: str, view: StateView) -> tuple[str, ...]:
+        fn, is_async = self.graph.routers[node]
+        label = fn(view)
+        if is_async or inspect.isawaitable(label):
+            label = await label
+        edge = self.graph.conditional_edges[node]
+        labels = (
+            [label] if isinstance(label, str) else list(label) if isinstance(label, list | tuple) else None
+        )
+        if labels is None:
+            raise GraphRuntimeError(
+                f"router of {node!r} returned {type(label).__name__}; "
+                "expected a label, a node name or a list",
+                param=f"conditional_edges.{node}",
+            )
+        resolved: list[str] = []
+        for item in labels:
+            if item in edge.path_map:
+                resolved.extend(edge.path_map[item])
+            elif item in edge.targets:
+                resolved.append(item)
+            else:
+                raise GraphRuntimeError(
+                    f"router of {node!r} returned {item!r}, which is not one of its labels "
+                    f"({', '.join(edge.path_map)}) or targets",
+                    param=f"conditional_edges.{node}",
+                    details={"label": item, "labels": list(edge.path_map)},
+                )
+        return tuple(resolved)
+
+    # ------------------------------------------------------------------ persistence helpers
+
+    async def _pause(
+        self,
+        sid: str,
+        state: State,
+        version: int,
+        next_nodes: list[str],
+        joins: dict[str, set[str]],
+        path: list[str],
+        steps: int,
+        saved_version: int,
+        status: RunStatus,
+        created_at: Any,
+        records: list[VersionRecord] | None = None,
+    ) -> GraphResult:
+        interrupt = self._pending_interrupt(next_nodes, state)
+        assert interrupt is not None
+        ck = self.checkpointer
+        if ck is not None:
+            payload = interrupt.to_json()
+            encode(payload, what=f"payload of interrupt {interrupt.name!r}")
+            front = Frontier(tuple(next_nodes), _freeze_joins(joins))
+            current = path[-1] if path else None
+            session = SessionRecord(
+                sid,
+                self.graph.name,
+                RunStatus.WAITING_INPUT,
+                version,
+                front,
+                current,
+                payload,
+                created_at or utcnow(),
+                utcnow(),
+            )
+            await ck.save(session, records or [], expected_version=saved_version)
+        return GraphResult(
+            sid, RunStatus.WAITING_INPUT, state, version, tuple(path), steps, tuple(next_nodes), interrupt
+        )
+
+    async def _fail(
+        self,
+        sid: str,
+        version: int,
+        next_nodes: Sequence[str],
+        joins: dict[str, set[str]],
+        path: list[str],
+        saved_version: int,
+        records: list[VersionRecord],
+        created_at: Any,
+    ) -> None:
+        ck = self.checkpointer
+        if ck is None:
+            return
+        front = Frontier(tuple(next_nodes), _freeze_joins(joins))
+        current = path[-1] if path else None
+        session = SessionRecord(
+            sid,
+            self.graph.name,
+            RunStatus.FAILED,
+            version,
+            front,
+            current,
+            None,
+            created_at or utcnow(),
+            utcnow(),
+        )
+        # Never hide the original error behind a storage one.
+        with contextlib.suppress(Exception):
+            await ck.save(session, records, expected_version=saved_version)
+
+    def _records(
+        self, pending: list[tuple[int, str, str, str | None]], front: Frontier | None
+    ) -> list[VersionRecord]:
+        now = utcnow()
+        last = len(pending) - 1
+        return [
+            VersionRecord(v, node, delta, snap, front if i == last else None, now)
+            for i, (v, node, delta, snap) in enumerate(pending)
+        ]
+
+    def _pending_interrupt(self, next_nodes: Sequence[str], state: Mapping[str, Any]) -> Interrupt | None:
+        for name in next_nodes:
+            spec = self.graph.nodes.get(name)
+            if spec is not None and spec.kind == "interrupt":
+                payload = state.get(spec.payload_key) if spec.payload_key else None
+                return Interrupt(name, spec.question, payload)
+        return None
+
+    def _snapshot(self, version: int, state: State) -> str | None:
+        ck = self.checkpointer
+        return encode(state, what="state") if ck is not None and version % ck.snapshot_every == 0 else None
+
+    def _session(
+        self,
+        sid: str,
+        status: RunStatus,
+        version: int,
+        frontier: Frontier,
+        current: str | None,
+        interrupt: Mapping[str, Any] | None,
+        base: SessionRecord,
+    ) -> SessionRecord:
+        return SessionRecord(
+            sid, self.graph.name, status, version, frontier, current, interrupt, base.created_at, utcnow()
+        )
+
+    def _fold(self, records: Sequence[VersionRecord]) -> State:
+        if not records or records[0].snapshot is None:
+            raise GraphRuntimeError("stored session has no snapshot to start from; the store is corrupt")
+        state = decode(records[0].snapshot)
+        reducers = self.graph.reducers
+        for record in records[1:]:
+            state = merge_delta(state, decode(record.delta), reducers)
+        return state
+
+    def _check_graph(self, session: SessionRecord) -> None:
+        if session.graph_name != self.graph.name:
+            raise GraphRuntimeError(
+                f"session {session.session_id!r} belongs to graph {session.graph_name!r}, "
+                f"not {self.graph.name!r}",
+                param="session_id",
+            )
+
+    def _require_checkpointer(self, what: str) -> Checkpointer:
+        if self.checkpointer is None:
+            raise GraphRuntimeError(f"{what} needs a checkpointer; build GraphEngine(graph, checkpointer)")
+        return self.checkpointer
+
+
+def _freeze_joins(joins: dict[str, set[str]]) -> dict[str, tuple[str, ...]]:
+    return {k: tuple(sorted(v)) for k, v in joins.items()}
+
+
+# ---------------------------------------------------------------------- module-level API
+
+
+async def run(
+    graph: GraphDefinition,
+    initial_state: Mapping[str, Any] | None = None,
+    *,
+    session_id: str | None = None,
+    checkpointer: Checkpointer | None = None,
+    max_steps: int | None = None,
+) -> GraphResult:
+    """``GraphEngine(graph, checkpointer).run(initial_state)`` in one call."""
+    return await GraphEngine(graph, checkpointer, max_steps=max_steps).run(
+        initial_state, session_id=session_id
+    )
+
+
+async def resume(
+    graph: GraphDefinition,
+    session_id: str,
+    new_input: Mapping[str, Any] | None = None,
+    *,
+    checkpointer: Checkpointer,
+    max_steps: int | None = None,
+) -> GraphResult:
+    """``GraphEngine(graph, checkpointer).resume(session_id, new_input)`` in one call."""
+    return await GraphEngine(graph, checkpointer, max_steps=max_steps).resume(session_id, new_input)
