@@ -1,0 +1,109 @@
+"""HTTP client for domain services (``/manifest``, ``/health``, ``/execute``).
+
+httpx's exceptions are translated into the platform's (``DomainUnavailable``,
+``DomainProtocolError``) in exactly one place, :func:`map_httpx_exceptions`, the way httpx itself
+maps httpcore's: nothing above this module ever sees an httpx exception.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from pydantic import ValidationError
+
+from shared.errors import DomainProtocolError, DomainUnavailable
+from shared.manifest import DomainManifest, validate_manifest
+from shared.models import DomainOutput, ExecutionIntent
+
+#: HTTP statuses that mean "the service is not able to answer right now" rather than "wrong call".
+_UNAVAILABLE_STATUSES = frozenset({502, 503, 504})
+
+
+@contextmanager
+def map_httpx_exceptions(url: str) -> Iterator[None]:
+    """Translate transport errors and malformed answers from ``url`` into platform errors with a
+    plain, one-line message (never a stack trace)."""
+    try:
+        yield
+    except httpx.TimeoutException as exc:
+        raise DomainUnavailable(f"{url} did not answer in time ({type(exc).__name__})") from None
+    except httpx.ConnectError:
+        raise DomainUnavailable(f"could not connect to {url}") from None
+    except httpx.TransportError as exc:
+        raise DomainUnavailable(f"connection to {url} failed ({type(exc).__name__})") from None
+    except httpx.HTTPStatusError as exc:
+        status = exc.response.status_code
+        message = f"{url} answered HTTP {status}{_error_message(exc.response)}"
+        if status in _UNAVAILABLE_STATUSES:
+            raise DomainUnavailable(message) from None
+        raise DomainProtocolError(message) from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise DomainProtocolError(f"{url} answered with a body that is not JSON") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "$"
+        raise DomainProtocolError(
+            f"{url} answered with an invalid body: {where}: {first['msg']}", param=where
+        ) from None
+
+
+def _error_message(response: httpx.Response) -> str:
+    """The ``{"error": {"message": ...}}`` a domain (built with the SDK) puts in its error bodies."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        message = body["error"].get("message")
+        if isinstance(message, str) and message:
+            return f": {message[:300]}"
+    return ""
+
+
+class DomainClient:
+    def __init__(self, http: httpx.AsyncClient):
+        self.http = http
+
+    async def manifest(self, base_url: str) -> DomainManifest:
+        """Fetch and validate ``/manifest``; an invalid one raises ``shared.manifest.ManifestInvalid``
+        (field paths in ``errors``)."""
+        return validate_manifest(await self._get_json(base_url, "/manifest"))
+
+    async def health(self, base_url: str) -> dict[str, Any]:
+        body = await self._get_json(base_url, "/health")
+        if not isinstance(body, dict):
+            raise DomainProtocolError(f"{_join(base_url, '/health')} answered with a non-object body")
+        return body
+
+    async def execute(
+        self,
+        base_url: str,
+        intent: ExecutionIntent,
+        idempotency_key: str,
+        timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
+    ) -> DomainOutput:
+        url = _join(base_url, "/execute")
+        with map_httpx_exceptions(url):
+            response = await self.http.post(
+                url,
+                json=intent.model_dump(mode="json"),
+                headers={"Idempotency-Key": idempotency_key},
+                timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
+            )
+            response.raise_for_status()
+            return DomainOutput.model_validate(json.loads(response.content))
+
+    async def _get_json(self, base_url: str, path: str) -> Any:
+        url = _join(base_url, path)
+        with map_httpx_exceptions(url):
+            response = await self.http.get(url)
+            response.raise_for_status()
+            return json.loads(response.content)
+
+
+def _join(base_url: str, path: str) -> str:
+    return base_url.rstrip("/") + path

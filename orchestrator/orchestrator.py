@@ -1,0 +1,137 @@
+"""Routes one ``ExecutionIntent`` to the domain that owns its capability and returns the domain's
+``DomainOutput``; every problem on the way becomes a ``failure`` output with a plain message.
+
+* Routing: capability -> owning domain through the catalog (preferred), else the intent's domain.
+* Confidence gate (seed 003): below ``threshold`` for a domain whose manifest does not opt out
+  (``confidence_gate: false``), answer ``clarification`` without calling the domain.
+* Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}``, so the retries the
+  capability's ``policy`` allows can never run it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from orchestrator.client import DomainClient
+from orchestrator.registry import DomainRegistry
+from shared.errors import DomainProtocolError, DomainUnavailable, NotFound, PlatformError
+from shared.manifest import ExecutionPolicy
+from shared.models import DomainOutput, ExecutionIntent, ExecutionStep
+
+DEFAULT_THRESHOLD = 0.94
+
+_TEXT = {
+    "gate": {
+        "pt": "Não tenho certeza se entendi o pedido (confiança {confidence:.0%}). Pode confirmar?",
+        "en": "I'm not sure I understood the request (confidence {confidence:.0%}). Can you confirm?",
+    },
+    "no_route": {
+        "pt": "Nenhum domínio registrado oferece '{capability}'.",
+        "en": "No registered domain offers '{capability}'.",
+    },
+    "unavailable": {
+        "pt": "O domínio '{domain}' está indisponível no momento ({reason}).",
+        "en": "The '{domain}' domain is unavailable right now ({reason}).",
+    },
+    "protocol": {
+        "pt": "O domínio '{domain}' respondeu de forma inválida ({reason}).",
+        "en": "The '{domain}' domain gave an invalid answer ({reason}).",
+    },
+}
+
+
+class Orchestrator:
+    def __init__(self, registry: DomainRegistry, client: DomainClient, threshold: float = DEFAULT_THRESHOLD):
+        self.registry = registry
+        self.client = client
+        self.threshold = threshold
+
+    def route(self, intent: ExecutionIntent) -> str | None:
+        """The domain that should run ``intent``: the capability's owner, else ``intent.domain`` if
+        registered, else ``None``."""
+        ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
+        if ref is not None:
+            return ref.domain
+        return intent.domain if self.registry.get(intent.domain) is not None else None
+
+    def gate_blocks(self, intent: ExecutionIntent) -> bool:
+        domain = self.route(intent) or intent.domain
+        return intent.confidence < self.threshold and self.registry.catalog.gate_applies(domain)
+
+    async def execute(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
+        language = _language(intent)
+        domain = self.route(intent)
+        if domain is None:
+            return _failure(
+                _TEXT["no_route"][language].format(capability=intent.capability),
+                error="unknown_capability",
+                capability=intent.capability,
+            )
+        if self.gate_blocks(intent):
+            return self._clarify(intent, domain, language)
+        try:
+            base_url = self.registry.endpoint(domain)
+        except NotFound as exc:  # unregistered between routing and calling
+            return _failure(exc.message, error=exc.code, domain=domain)
+        routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
+        return await self._call(
+            routed, base_url, _idempotency_key(intent, step), self._policy(routed), language
+        )
+
+    # ------------------------------------------------------------------ helpers
+
+    def _policy(self, intent: ExecutionIntent) -> ExecutionPolicy:
+        ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
+        return ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
+
+    async def _call(
+        self, intent: ExecutionIntent, base_url: str, key: str, policy: ExecutionPolicy, language: str
+    ) -> DomainOutput:
+        attempts = policy.attempts if policy.idempotent else 1
+        error: PlatformError | None = None
+        for attempt in range(1, attempts + 1):
+            try:
+                output = await self.client.execute(base_url, intent, key, policy.timeout_s)
+            except DomainUnavailable as exc:
+                error = exc
+                self.registry.mark(intent.domain, healthy=False, error=exc.message)
+                if attempt < attempts:
+                    await asyncio.sleep(policy.backoff_s * 2 ** (attempt - 1))
+                continue
+            except DomainProtocolError as exc:
+                error = exc
+                break
+            self.registry.mark(intent.domain, healthy=True)
+            return output
+        assert error is not None  # the loop only ends without returning after an error
+        kind = "unavailable" if isinstance(error, DomainUnavailable) else "protocol"
+        return _failure(
+            _TEXT[kind][language].format(domain=intent.domain, reason=error.message),
+            error=error.code,
+            domain=intent.domain,
+            attempts=attempt,
+        )
+
+    def _clarify(self, intent: ExecutionIntent, domain: str, language: str) -> DomainOutput:
+        return DomainOutput(
+            status="clarification",
+            explanation=_TEXT["gate"][language].format(confidence=intent.confidence),
+            confidence=intent.confidence,
+            result={"domain": domain, "capability": intent.capability, "parameters": intent.parameters},
+            metadata={"resolution": "confidence_gate", "threshold": self.threshold},
+        )
+
+
+def _idempotency_key(intent: ExecutionIntent, step: ExecutionStep | None) -> str:
+    run_id = intent.context.get("run_id") or f"adhoc-{uuid.uuid4().hex}"
+    step_id = intent.context.get("step_id", step.id if step is not None else 1)
+    return f"{run_id}:{step_id}"
+
+
+def _language(intent: ExecutionIntent) -> str:
+    return "en" if str(intent.context.get("language", "pt")).startswith("en") else "pt"
+
+
+def _failure(explanation: str, **metadata: object) -> DomainOutput:
+    return DomainOutput(status="failure", explanation=explanation, confidence=1.0, metadata=metadata)
