@@ -1,0 +1,198 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orchestrator import DomainClient, DomainRegistry, ManifestRejected
+from shared.catalog import Catalog
+from shared.errors import DomainUnavailable, NotFound, SetupError
+
+
+def _bootstrap(tmp_path: Path, domains: list[dict[str, Any]]) -> Path:
+    path = tmp_path / "domains.bootstrap.json"
+    path.write_text(json.dumps({"domains": domains}))
+    return path
+
+
+async def test_bootstrap_lists_down_domains_as_unhealthy_and_refresh_recovers_them(
+    tmp_path: Path, hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    hosts.serve("bakery.test", make["bakery"]().app())
+    path = _bootstrap(
+        tmp_path,
+        [
+            {"name": "bakery", "base_url": "http://bakery.test", "command": ["python", "-m", "x"]},
+            {"name": "lounge", "base_url": "http://lounge.test/"},
+        ],
+    )
+    seen: list[list[str]] = []
+    registry.subscribe(lambda catalog: seen.append(catalog.domains))
+
+    listed = await registry.load_bootstrap(path)
+    assert [(d.name, d.healthy) for d in listed] == [("bakery", True), ("lounge", False)]
+    assert listed[0].version == "1.2" and listed[0].goals == ["BAKE"]
+    assert listed[0].capabilities == ["bake_bread", "slow_cake"]
+    assert listed[1].last_error == "could not connect to http://lounge.test/manifest"
+    assert registry.catalog.domains == ["bakery"]
+    assert registry.endpoint("lounge") == "http://lounge.test"
+
+    hosts.serve("lounge.test", make["lounge"]().app())
+    refreshed = await registry.refresh()
+    assert [(d.name, d.healthy, d.last_error) for d in refreshed] == [
+        ("bakery", True, None),
+        ("lounge", True, None),
+    ]
+    assert registry.catalog.domains == ["bakery", "lounge"]
+    assert seen == [["bakery"], ["bakery", "lounge"]]
+
+
+async def test_env_overrides_bootstrap_urls(
+    tmp_path: Path, hosts: Any, client: DomainClient, make: dict[str, Any]
+) -> None:
+    hosts.serve("elsewhere.test", make["bakery"]().app())
+    registry = DomainRegistry(client, env={"DOMAIN_URL_BAKERY": "http://elsewhere.test"})
+    await registry.load_bootstrap(
+        _bootstrap(tmp_path, [{"name": "bakery", "base_url": "http://bakery.test"}])
+    )
+    assert registry.endpoint("bakery") == "http://elsewhere.test"
+    assert registry.list()[0].healthy
+
+
+@pytest.mark.parametrize(
+    ("content", "param"),
+    [
+        ({"domains": [{"name": "Bad Name", "base_url": "http://x"}]}, "domains.0.name"),
+        ({"domains": [{"name": "ok", "base_url": "ftp://x"}]}, "domains.0.base_url"),
+        (
+            {"domains": [{"name": "ok", "base_url": "http://x"}, {"name": "ok", "base_url": "http://y"}]},
+            "domains.1.name",
+        ),
+        ({"domain": []}, "domains"),
+    ],
+)
+async def test_malformed_bootstrap_is_a_setup_error(
+    tmp_path: Path, registry: DomainRegistry, content: dict[str, Any], param: str
+) -> None:
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(content))
+    with pytest.raises(SetupError) as err:
+        await registry.load_bootstrap(path)
+    assert err.value.param == param
+
+
+async def test_invalid_manifest_is_refused_with_field_paths(
+    hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    url = hosts.serve(
+        "broken.test",
+        make["raw"](
+            {
+                "domain": "broken",
+                "version": "1",
+                "description": "d",
+                "capabilities": [{"name": "ok", "description": "d"}],
+                "goals": [{"goal": "DO_IT", "description": "d", "capabilities": ["missing_cap"]}],
+            }
+        ),
+    )
+    with pytest.raises(ManifestRejected) as err:
+        await registry.register("broken", url)
+    assert err.value.status_code == 400 and err.value.code == "invalid_manifest"
+    # a cross-reference error is about the whole document (shared.manifest reports it at "$")
+    assert err.value.details == [
+        {"path": "$", "message": "Value error, goal DO_IT maps to unknown capabilities ['missing_cap']"}
+    ]
+    assert "manifest of domain 'broken' is invalid" in err.value.message
+    assert registry.list() == [] and registry.catalog.domains == []
+
+
+async def test_schema_errors_name_the_field(
+    hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    url = hosts.serve(
+        "broken.test", make["raw"]({"domain": "broken", "version": 1, "description": "d", "capabilities": []})
+    )
+    with pytest.raises(ManifestRejected) as err:
+        await registry.register("broken", url)
+    assert {"path": "version", "message": "1 is not of type 'string'"} in err.value.details
+
+
+async def test_manifest_domain_must_match_the_registered_name(
+    hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    url = hosts.serve("bakery.test", make["bakery"]().app())
+    with pytest.raises(ManifestRejected) as err:
+        await registry.register("pastry", url)
+    assert err.value.details == [
+        {"path": "domain", "message": "'bakery' does not match the registered name 'pastry'"}
+    ]
+
+
+async def test_registering_an_unreachable_domain_raises(registry: DomainRegistry) -> None:
+    with pytest.raises(DomainUnavailable, match="could not connect"):
+        await registry.register("ghost", "http://ghost.test")
+
+
+async def test_runtime_register_and_unregister_rebuild_the_catalog(
+    hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    catalogs: list[Catalog] = []
+
+    async def listener(catalog: Catalog) -> None:
+        catalogs.append(catalog)
+
+    unsubscribe = registry.subscribe(listener)
+    registered = await registry.register("bakery", hosts.serve("bakery.test", make["bakery"]().app()))
+    assert registered.healthy and registered.base_url == "http://bakery.test"
+    assert registry.catalog.find_capability("bake_bread") is not None
+    await registry.unregister("bakery")
+    assert registry.catalog.domains == [] and registry.list() == []
+    assert [c.domains for c in catalogs] == [["bakery"], []]
+    unsubscribe()
+    await registry.register("bakery", "http://bakery.test")
+    assert len(catalogs) == 2
+    with pytest.raises(NotFound):
+        await registry.unregister("nope")
+    with pytest.raises(NotFound):
+        registry.endpoint("nope")
+
+
+async def test_lint_hook_and_capability_clashes_become_warnings(
+    hosts: Any, client: DomainClient, make: dict[str, Any]
+) -> None:
+    calls: list[tuple[list[str], str]] = []
+
+    def lint(catalog: Catalog, name: str) -> list[dict[str, Any]]:
+        calls.append((catalog.domains, name))
+        return [{"type": "goal_overlap", "message": "BAKE looks like CHAT"}]
+
+    registry = DomainRegistry(client, lint=lint, env={})
+    await registry.register("lounge", hosts.serve("lounge.test", make["lounge"]().app()))
+    twin = make["raw"](
+        {
+            "domain": "twin",
+            "version": "1",
+            "description": "d",
+            "capabilities": [{"name": "chat", "description": "d"}],
+        }
+    )
+    registered = await registry.register("twin", hosts.serve("twin.test", twin))
+    assert calls == [(["lounge"], "lounge"), (["lounge", "twin"], "twin")]
+    assert [w["type"] for w in registered.warnings] == ["capability_clash", "goal_overlap"]
+    assert registered.warnings[0]["other_domain"] == "lounge"
+
+
+async def test_a_failing_subscriber_does_not_block_registration(
+    hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    def broken(catalog: Catalog) -> None:
+        raise RuntimeError("subscriber bug")
+
+    seen: list[str] = []
+    registry.subscribe(broken)
+    registry.subscribe(lambda catalog: seen.extend(catalog.domains))
+    await registry.register("bakery", hosts.serve("bakery.test", make["bakery"]().app()))
+    assert seen == ["bakery"]
