@@ -56,7 +56,7 @@ def failure(explanation: str, error: str, *, recoverable: bool = True, **extra: 
 class FinanceHandlers:
     def __init__(self, provider: MarketDataProvider):
         self.provider = provider
-        self.resolver = SymbolResolver(provider.instruments())
+        self.resolver = SymbolResolver(provider.instruments(), provider.markets())
 
     # ------------------------------------------------------------------ context
 

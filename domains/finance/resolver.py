@@ -9,13 +9,13 @@ ambiguous and the person must choose.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from rapidfuzz import fuzz, process
 
-from domains.finance.provider import Instrument
+from domains.finance.provider import Instrument, Market
 from domains.finance.text import normalize, strip_fillers
 
 #: Tier scores (0-100). Fuzzy scores are scaled below containment so a typo never beats a name.
@@ -60,7 +60,7 @@ def ticker_keys(instrument: Instrument) -> list[str]:
 
 
 class SymbolResolver:
-    def __init__(self, instruments: Sequence[Instrument]):
+    def __init__(self, instruments: Sequence[Instrument], markets: Mapping[str, Market] | None = None):
         self._by_symbol = {i.symbol: i for i in instruments}
         self._order = {i.symbol: n for n, i in enumerate(instruments)}  # ties keep universe order
         self._keys: dict[str, set[str]] = {}  # normalised alias -> symbols
@@ -71,6 +71,14 @@ class SymbolResolver:
             for key in [*ticker_keys(inst), normalize(inst.name), *(normalize(a) for a in inst.aliases)]:
                 if key:
                     self._keys.setdefault(key, set()).add(inst.symbol)
+        # words that tell same-named listings apart ("Nordea Stockholm", "Nordea Finlândia")
+        self._context: dict[str, frozenset[str]] = {}
+        for inst in instruments:
+            market = (markets or {}).get(inst.market)
+            words = [inst.name, inst.exchange, inst.currency, inst.timezone.rsplit("/", 1)[-1]]
+            if market is not None:
+                words += [*market.names.values(), *market.aliases]
+            self._context[inst.symbol] = frozenset(normalize(" ".join(words)).split())
         self._key_list = list(self._keys)
         self._key_tokens = {k: frozenset(k.split()) for k in self._key_list}
 
@@ -96,7 +104,22 @@ class SymbolResolver:
         if not ranked:
             return Resolution("not_found", query)
         top = tuple(m for m in ranked if m.score >= ranked[0].score - TIE_MARGIN)
+        if len(top) > 1:
+            top = self._break_tie(query, top)
         return Resolution("resolved" if len(top) == 1 else "ambiguous", query, top)
+
+    def _break_tie(self, query: str, tied: tuple[Match, ...]) -> tuple[Match, ...]:
+        """Keep the one listing the rest of the query points at (a city, country or exchange)."""
+        query_tokens = set(strip_fillers(query).split())
+        hits = {
+            m.instrument.symbol: len(
+                (query_tokens - set(m.matched.split())) & self._context[m.instrument.symbol]
+            )
+            for m in tied
+        }
+        best = max(hits.values())
+        winners = tuple(m for m in tied if hits[m.instrument.symbol] == best)
+        return winners if best > 0 and len(winners) == 1 else tied
 
     # ----------------------------------------------------------------- matching
 

@@ -85,11 +85,7 @@ def help_(intent: ExecutionIntent) -> DomainOutput:
 def small_talk(intent: ExecutionIntent) -> DomainOutput:
     t = TEXTS[_lang(intent)]
     given = intent.parameters.get("kind")
-    kind: Kind = (
-        given
-        if given in ("GREETING", "THANKS", "GOODBYE", "WELLBEING")
-        else detect_kind(intent.original_query)
-    )
+    kind: Kind = given if given in KINDS else detect_kind(intent.original_query)
     return DomainOutput(status="success", result={"kind": kind}, explanation=t[kind])
 
 
