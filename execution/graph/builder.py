@@ -78,14 +78,13 @@ class GraphBuilder:
     def _bind(self, fn: Callable[..., Any], what: str) -> str:
         if not callable(fn):
             raise GraphSetupError(f"{what} must be callable, got {type(fn).__name__}", param=what)
-        ref = function_ref(fn)
-        existing = self._functions.get(ref)
-        if existing is not None and existing is not fn:
-            raise GraphSetupError(
-                f"two different functions share the reference {ref!r} ({what}); "
-                "give them distinct names (lambdas cannot be told apart in JSON)",
-                param=what,
-            )
+        base = ref = function_ref(fn)
+        n = 1
+        while self._functions.get(ref, fn) is not fn:
+            # Two callables with one name (typically lambdas): keep both, suffix the reference.
+            # JSON round-trips of such graphs need a mapping registry (``{"mod.<lambda>#2": fn}``).
+            n += 1
+            ref = f"{base}#{n}"
         self._functions[ref] = fn
         return ref
 
