@@ -1,5 +1,6 @@
 """The DAG executor: validates a plan, runs its steps in dependency order with independent steps
-concurrently (up to ``plan.max_concurrency``), and reports every status change.
+concurrently (up to ``plan.max_concurrency``; one at a time when ``execution_mode="sequential"``),
+and reports every status change.
 
 Step statuses (``shared.status``, every change through ``transition``)::
 
@@ -153,7 +154,8 @@ class _Run:
             for s in plan.steps
         }
         self.outputs: dict[int, DomainOutput] = {}
-        self.semaphore = asyncio.Semaphore(plan.max_concurrency)
+        # "sequential" means one step at a time, in plan order among the ready ones
+        self.semaphore = asyncio.Semaphore(1 if plan.execution_mode == "sequential" else plan.max_concurrency)
 
     async def go(self) -> None:
         running: set[asyncio.Task[None]] = set()

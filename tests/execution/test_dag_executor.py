@@ -104,6 +104,14 @@ async def test_independent_steps_run_concurrently_up_to_the_limit(max_concurrenc
     assert report.status is RunStatus.COMPLETED and len(domains.calls) == 16
 
 
+async def test_sequential_mode_runs_one_step_at_a_time_in_plan_order() -> None:
+    domains = FakeDomains(delay=0.01)
+    plan = ExecutionPlan(execution_mode="sequential", max_concurrency=8, steps=[step(i) for i in (3, 1, 2)])
+    await run(plan, domains)
+    assert domains.max_in_flight == 1
+    assert [c.capability for c in domains.calls] == ["c3", "c1", "c2"]
+
+
 async def test_step_traces_and_events() -> None:
     events: list[StepTrace] = []
     report = await run(ExecutionPlan(steps=[step(1, a="b")]), FakeDomains(), events)
