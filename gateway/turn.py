@@ -150,8 +150,8 @@ class TurnService:
 
     async def _run_step(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
         ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
-        if ref is not None and ref.capability.role == "fallback":
-            # the out-of-scope answer lists what the platform can do: hand it the catalog
+        if ref is not None and (ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context):
+            # help and out-of-scope answers list what the platform can do: hand them the catalog
             intent.context["catalog"] = [
                 {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
                 for g in self.registry.catalog.goals()

@@ -88,6 +88,9 @@ class CapabilityMetadata(_Strict):
     composition: Composition | None = None
     flow: Flow = Field(default_factory=Flow)
     policy: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
+    #: Platform context the capability needs in ``ExecutionIntent.context`` ("catalog": the
+    #: registered goals, for help and out-of-scope answers). Fallback-role capabilities get it too.
+    context: list[Literal["catalog"]] = Field(default_factory=list)
 
 
 class Capability(_Strict):

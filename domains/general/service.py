@@ -168,6 +168,7 @@ def build_service() -> DomainService:
     svc.capability(
         "help",
         "Explica o que a plataforma sabe fazer (explains what the platform can do)",
+        metadata={"context": ["catalog"]},
         output_schema={
             "type": "object",
             "properties": {"goals": {"type": "array"}, "catalog_received": {"type": "boolean"}},
