@@ -162,13 +162,16 @@ class _Run:
         started: set[int] = set()
         try:
             while True:
-                for step in self.plan.steps:
-                    if step.id in started or not self._dependencies_settled(step):
-                        continue
-                    started.add(step.id)
-                    blocked = await self._blocked(step)
-                    if not blocked:
-                        running.add(asyncio.create_task(self._run(step), name=f"step-{step.id}"))
+                progressed = True
+                while progressed:  # a skip settles a step at once: it may unblock one listed earlier
+                    progressed = False
+                    for step in self.plan.steps:
+                        if step.id in started or not self._dependencies_settled(step):
+                            continue
+                        started.add(step.id)
+                        progressed = True
+                        if not await self._blocked(step):
+                            running.add(asyncio.create_task(self._run(step), name=f"step-{step.id}"))
                 if not running:
                     # steps still unstarted wait behind a waiting_input step: they stay pending
                     return

@@ -160,6 +160,18 @@ async def test_required_failure_fails_the_run_and_skips_dependents() -> None:
     assert (2, RunStatus.SKIPPED) in [(e.id, e.status) for e in events]
 
 
+async def test_skips_cascade_whatever_the_plan_order() -> None:
+    domains = FakeDomains({"c1": DomainOutput(status="failure", explanation="nope")})
+    plan = ExecutionPlan(steps=[step(4, deps=[3]), step(3, deps=[2]), step(2, deps=[1]), step(1)])
+    report = await run(plan, domains)
+    assert [(t.id, t.status) for t in report.steps] == [
+        (4, RunStatus.SKIPPED),
+        (3, RunStatus.SKIPPED),
+        (2, RunStatus.SKIPPED),
+        (1, RunStatus.FAILED),
+    ]
+
+
 async def test_required_step_fails_when_its_optional_dependency_failed() -> None:
     domains = FakeDomains({"c1": DomainOutput(status="failure", explanation="nope")})
     plan = ExecutionPlan(
