@@ -52,6 +52,7 @@ from execution.graph.errors import SessionConflictError
 from shared.status import RunStatus
 
 DEFAULT_SNAPSHOT_EVERY = 50
+_LATEST = 2**31 - 1  # "up to the newest version" (fits the INTEGER column)
 
 
 def utcnow() -> datetime:
@@ -134,17 +135,25 @@ class Checkpointer(ABC):
         *,
         create: bool = False,
         expected_version: int | None = None,
+        update_session: bool = True,
     ) -> None:
         """Atomically upsert the session row and append ``versions``.
 
         ``create=True`` fails with :class:`SessionConflictError` if the id exists; otherwise the
         row must still be at ``expected_version`` (optimistic concurrency: two writers on one
-        session never interleave silently).
+        session never interleave silently). ``update_session=False`` only appends versions (the
+        engine's intermediate steps: the latest version row carries the frontier, so the session
+        row is rewritten only when the run pauses, completes or fails); a version number that
+        already exists is a :class:`SessionConflictError` too.
         """
 
     @abstractmethod
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
-        """The session row and the records needed to rebuild its current state (see :meth:`replay`)."""
+        """The session row and the records rebuilding its *latest* version (see :meth:`replay`).
+
+        While a run is in flight (or after a crash mid-run) the latest version may be newer
+        than the row's ``version``; the engine then continues from that version's frontier.
+        """
 
     @abstractmethod
     async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
@@ -192,8 +201,12 @@ class InMemoryCheckpointer(Checkpointer):
         *,
         create: bool = False,
         expected_version: int | None = None,
+        update_session: bool = True,
     ) -> None:
         sid = session.session_id
+        existing = self._versions.get(sid)
+        if existing and versions and existing[-1].version >= versions[0].version:
+            raise SessionConflictError(f"session {sid!r} already has version {versions[0].version}")
         if create:
             if sid in self._sessions:
                 raise SessionConflictError(f"session {sid!r} already exists", param="session_id")
@@ -203,14 +216,15 @@ class InMemoryCheckpointer(Checkpointer):
             if current is None or (expected_version is not None and current.version != expected_version):
                 raise SessionConflictError(f"session {sid!r} changed concurrently", param="session_id")
             session = replace(session, created_at=current.created_at)
-        self._sessions[sid] = session
+        if update_session:
+            self._sessions[sid] = session
         self._versions[sid].extend(versions)
 
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
         session = self._sessions.get(session_id)
         if session is None:
             return None
-        return session, await self.replay(session_id, session.version)
+        return session, await self.replay(session_id, _LATEST)
 
     async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
         rows = [r for r in self._versions.get(session_id, ()) if r.version <= upto]
@@ -342,6 +356,7 @@ class SqlCheckpointer(Checkpointer):
         *,
         create: bool = False,
         expected_version: int | None = None,
+        update_session: bool = True,
     ) -> None:
         sid = session.session_id
         values = self._session_values(session)
@@ -363,7 +378,7 @@ class SqlCheckpointer(Checkpointer):
                     await conn.execute(
                         insert(_sessions).values(session_id=sid, created_at=session.created_at, **values)
                     )
-                else:
+                elif update_session:
                     cond = _sessions.c.session_id == sid
                     if expected_version is not None:
                         cond = and_(cond, _sessions.c.version == expected_version)
@@ -436,7 +451,7 @@ class SqlCheckpointer(Checkpointer):
                 created_at=_aware(row.created_at),
                 updated_at=_aware(row.updated_at),
             )
-            result = await conn.execute(self._replay_query(session_id, session.version))
+            result = await conn.execute(self._replay_query(session_id, _LATEST))
             return session, [self._record(r) for r in result]
 
     async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:

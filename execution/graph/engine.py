@@ -54,7 +54,7 @@ import contextlib
 import inspect
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from execution.graph.checkpoint import (
@@ -149,7 +149,9 @@ class GraphEngine:
                 sid, self.graph.name, RunStatus.EXECUTING, 0, frontier, None, None, now, now
             )
             await ck.save(session, [record], create=True)
-        return await self._drive(sid, state, 0, frontier, answer=None, status=RunStatus.EXECUTING)
+        return await self._drive(
+            sid, state, 0, frontier, answer=None, status=RunStatus.EXECUTING, row_version=0
+        )
 
     async def resume(self, session_id: str, new_input: Mapping[str, Any] | None = None) -> GraphResult:
         """Load a session, merge ``new_input`` (through the reducers) and continue where it stopped.
@@ -159,11 +161,7 @@ class GraphEngine:
         forked / interrupted-by-crash session just continues its stored frontier.
         """
         ck = self._require_checkpointer("resume")
-        loaded = await ck.load(session_id)
-        if loaded is None:
-            raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
-        session, records = loaded
-        self._check_graph(session)
+        session, records, row_version = await self._load(ck, session_id)
         try:
             transition(session.status, RunStatus.EXECUTING)
         except InvalidTransition as exc:
@@ -187,8 +185,9 @@ class GraphEngine:
             await ck.save(
                 self._session(session_id, RunStatus.EXECUTING, version, frontier, INPUT, None, session),
                 [record],
-                expected_version=session.version,
+                expected_version=row_version,
             )
+            row_version = version
         return await self._drive(
             session_id,
             state,
@@ -197,15 +196,28 @@ class GraphEngine:
             answer=dict(new_input or {}) if waiting else None,
             status=session.status,
             base=session,
+            row_version=row_version,
         )
 
     async def get_session(self, session_id: str) -> SessionState:
         """The session row and its current state."""
-        ck = self._require_checkpointer("get_session")
+        session, records, _ = await self._load(self._require_checkpointer("get_session"), session_id)
+        return SessionState(session, self._fold(records))
+
+    async def _load(
+        self, ck: Checkpointer, session_id: str
+    ) -> tuple[SessionRecord, list[VersionRecord], int]:
+        """Session (advanced to its latest version if a run wrote past the row), records, row version."""
         loaded = await ck.load(session_id)
         if loaded is None:
             raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
-        return SessionState(loaded[0], self._fold(loaded[1]))
+        session, records = loaded
+        self._check_graph(session)
+        row_version = session.version
+        last = records[-1] if records else None
+        if last is not None and last.version > session.version and last.frontier is not None:
+            session = replace(session, version=last.version, frontier=last.frontier, current_node=last.node)
+        return session, records, row_version
 
     async def history(self, session_id: str) -> list[VersionInfo]:
         """Every version of the session: number, node, timestamp, delta size."""
@@ -287,6 +299,7 @@ class GraphEngine:
         answer: dict[str, Any] | None,
         status: RunStatus,
         base: SessionRecord | None = None,
+        row_version: int = 0,
     ) -> GraphResult:
         graph = self.graph
         reducers = graph.reducers
@@ -297,7 +310,8 @@ class GraphEngine:
         joins: dict[str, set[str]] = {k: set(v) for k, v in frontier.joins.items()}
         path: list[str] = []
         steps = 0
-        saved_version = version
+        saved_version = row_version  # the session row's version: optimistic-concurrency token
+        written = version  # the newest version stored
         created_at = base.created_at if base is not None else None
 
         if answer is None and any(n in interrupts for n in next_nodes):
@@ -309,7 +323,7 @@ class GraphEngine:
         while next_nodes:
             if steps >= self.max_steps:
                 exc = GraphRecursionError(self.max_steps, path[-8:])
-                await self._fail(sid, version, next_nodes, joins, path, saved_version, [], created_at)
+                await self._fail(sid, written, next_nodes, joins, path, saved_version, [], created_at)
                 raise exc
             steps += 1
             step = next_nodes
@@ -317,7 +331,7 @@ class GraphEngine:
             try:
                 deltas = await self._run_step(step, view, answer)
             except BaseException:
-                await self._fail(sid, version, step, joins, path, saved_version, [], created_at)
+                await self._fail(sid, written, step, joins, path, saved_version, [], created_at)
                 raise
             answer = None
             pending: list[tuple[int, str, str, str | None]] = []
@@ -340,7 +354,7 @@ class GraphEngine:
                     records = self._records(pending, None)
                     await self._fail(
                         sid,
-                        saved_version + len(records),
+                        written + len(records),
                         step,
                         joins,
                         path,
@@ -372,8 +386,13 @@ class GraphEngine:
                 session = SessionRecord(
                     sid, graph.name, status, version, front, step[-1], None, created_at or utcnow(), utcnow()
                 )
-                await ck.save(session, self._records(pending, front), expected_version=saved_version)
-                saved_version = version
+                await ck.save(
+                    session,
+                    self._records(pending, front),
+                    expected_version=saved_version,
+                    update_session=status != RunStatus.EXECUTING,
+                )
+                written = version
         return GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
 
     async def _run_step(

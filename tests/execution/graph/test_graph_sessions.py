@@ -277,3 +277,33 @@ async def test_delta_storage_stays_constant_per_version_as_history_grows(tmp_pat
         assert len((await engine.get_version("chat", 137))["messages"]) == 137
     finally:
         await ck.close()
+
+
+async def test_a_run_in_flight_is_visible_at_its_latest_step(checkpointer: Checkpointer) -> None:
+    """Intermediate steps only append versions; readers still see the newest frontier."""
+    seen: list[Any] = []
+    engine: GraphEngine
+
+    async def peek(state: State) -> dict[str, Any]:
+        stored = await engine.get_session("live")
+        seen.append(
+            (stored.session.status, stored.session.version, stored.session.frontier.next, stored.state)
+        )
+        return {"peeked": True}
+
+    graph = (
+        GraphBuilder("live")
+        .add_node("one", lambda s: {"one": 1})
+        .add_node("two", lambda s: {"two": 2})
+        .add_node("peek", peek)
+        .add_edge("one", "two")
+        .add_edge("two", "peek")
+        .add_edge("peek", END)
+        .set_entry("one")
+        .compile()
+    )
+    engine = GraphEngine(graph, checkpointer)
+    result = await engine.run({}, session_id="live")
+    assert seen == [(RunStatus.EXECUTING, 2, ("peek",), {"one": 1, "two": 2})]
+    final = await engine.get_session("live")
+    assert final.session.status == RunStatus.COMPLETED and final.session.version == result.version == 3
