@@ -323,6 +323,10 @@ class SqlCheckpointer(Checkpointer):
         cls, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, **engine_kw: Any
     ) -> SqlCheckpointer:
         """Create (and own) an engine; SQLite gets WAL + ``synchronous=NORMAL`` + foreign keys."""
+        if url.startswith("sqlite"):
+            # pysqlite opens no transaction for SELECTs and every write path commits, so the
+            # rollback-on-checkin is a wasted thread hop per checkpoint.
+            engine_kw.setdefault("pool_reset_on_return", None)
         engine = create_async_engine(url, **engine_kw)
         if engine.dialect.name == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

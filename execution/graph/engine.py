@@ -15,8 +15,10 @@ frontier is empty.
   continues from exactly that frontier — completed nodes never run again.
 * **Without a checkpointer** nothing is encoded or stored (the in-memory fast path); a run that
   reaches an interrupt still returns ``waiting_input``, but only a checkpointer can resume it.
-* With a checkpointer, each step is one ``save`` (one transaction on SQL) and the state must be
-  JSON data.
+* With a checkpointer the state must be JSON data. ``durability`` (LangGraph's names) says when
+  intermediate steps are written: ``"sync"`` (default) each step before the next starts,
+  ``"async"`` group-committed in the background while the run goes on, ``"exit"`` not at all.
+  A pause, completion or failure is always written before ``run``/``resume`` return.
 
 >>> import asyncio
 >>> from execution.graph import END, GraphBuilder, GraphEngine, InMemoryCheckpointer, append
@@ -55,7 +57,7 @@ import inspect
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from execution.graph.checkpoint import (
     Checkpointer,
@@ -66,7 +68,12 @@ from execution.graph.checkpoint import (
     utcnow,
 )
 from execution.graph.definition import GraphDefinition
-from execution.graph.errors import GraphRecursionError, GraphRuntimeError, SessionNotFoundError
+from execution.graph.errors import (
+    GraphRecursionError,
+    GraphRuntimeError,
+    GraphSetupError,
+    SessionNotFoundError,
+)
 from execution.graph.state import END, INPUT, START, State, StateView, decode, encode, merge_delta
 from shared.status import InvalidTransition, RunStatus, transition
 
@@ -117,6 +124,52 @@ def generate_session_id() -> str:
     return f"gs-{uuid.uuid4().hex}"
 
 
+Durability = Literal["sync", "async", "exit"]
+
+
+class _Writer:
+    """Hands a run's version records to the checkpointer according to the durability mode.
+
+    * ``sync``  — every step is stored before the next step starts;
+    * ``async`` — group commit: while one write is in flight the following steps accumulate and
+      go out together in the next write (the run never waits for intermediate writes);
+    * ``exit``  — intermediate steps are only kept in memory.
+
+    Whatever the mode, a pause, a completion or a failure first drains every pending write and
+    then stores the rest with the session row, so a ``waiting_input`` session is always durable.
+    """
+
+    __slots__ = ("backlog", "ck", "mode", "task")
+
+    def __init__(self, ck: Checkpointer, mode: Durability):
+        self.ck = ck
+        self.mode = mode
+        self.backlog: list[VersionRecord] = []
+        self.task: asyncio.Future[None] | None = None
+
+    def _take(self) -> list[VersionRecord]:
+        records, self.backlog = self.backlog, []
+        return records
+
+    async def step(self, session: SessionRecord, records: list[VersionRecord]) -> None:
+        self.backlog.extend(records)
+        if self.mode == "sync":
+            await self.ck.save(session, self._take(), update_session=False)
+        elif self.mode == "async" and (self.task is None or self.task.done()):
+            if self.task is not None:
+                self.task.result()  # surface a failed write now
+            self.task = asyncio.ensure_future(self.ck.save(session, self._take(), update_session=False))
+
+    async def final(
+        self, session: SessionRecord, records: list[VersionRecord], expected_version: int
+    ) -> None:
+        if self.task is not None:
+            task, self.task = self.task, None
+            await task
+        self.backlog.extend(records)
+        await self.ck.save(session, self._take(), expected_version=expected_version)
+
+
 class GraphEngine:
     """Runs one :class:`GraphDefinition`, optionally persisting sessions through a :class:`Checkpointer`."""
 
@@ -126,10 +179,14 @@ class GraphEngine:
         checkpointer: Checkpointer | None = None,
         *,
         max_steps: int | None = None,
+        durability: Durability = "sync",
     ):
+        if durability not in ("sync", "async", "exit"):
+            raise GraphSetupError(f"unknown durability {durability!r}", param="durability")
         self.graph = graph
         self.checkpointer = checkpointer
         self.max_steps = max_steps if max_steps is not None else graph.max_steps
+        self.durability: Durability = durability
 
     # ------------------------------------------------------------------ public API
 
@@ -313,17 +370,18 @@ class GraphEngine:
         saved_version = row_version  # the session row's version: optimistic-concurrency token
         written = version  # the newest version stored
         created_at = base.created_at if base is not None else None
+        writer = _Writer(ck, self.durability) if ck is not None else None
 
         if answer is None and any(n in interrupts for n in next_nodes):
             # Entry is an interrupt, or resume() of a fork that stands before one.
             return await self._pause(
-                sid, state, version, next_nodes, joins, path, steps, saved_version, status, created_at
+                sid, state, version, next_nodes, joins, path, steps, saved_version, writer, created_at
             )
 
         while next_nodes:
             if steps >= self.max_steps:
                 exc = GraphRecursionError(self.max_steps, path[-8:])
-                await self._fail(sid, written, next_nodes, joins, path, saved_version, [], created_at)
+                await self._fail(sid, written, next_nodes, joins, path, saved_version, [], writer, created_at)
                 raise exc
             steps += 1
             step = next_nodes
@@ -331,7 +389,7 @@ class GraphEngine:
             try:
                 deltas = await self._run_step(step, view, answer)
             except BaseException:
-                await self._fail(sid, written, step, joins, path, saved_version, [], created_at)
+                await self._fail(sid, written, step, joins, path, saved_version, [], writer, created_at)
                 raise
             answer = None
             pending: list[tuple[int, str, str, str | None]] = []
@@ -360,6 +418,7 @@ class GraphEngine:
                         path,
                         saved_version,
                         records,
+                        writer,
                         created_at,
                     )
                 raise
@@ -375,23 +434,21 @@ class GraphEngine:
                     path,
                     steps,
                     saved_version,
-                    status,
+                    writer,
                     created_at,
                     self._records(pending, Frontier(tuple(next_nodes), _freeze_joins(joins))),
                 )
             else:
                 status = RunStatus.EXECUTING
-            if ck is not None:
+            if writer is not None:
                 front = Frontier(tuple(next_nodes), _freeze_joins(joins))
                 session = SessionRecord(
                     sid, graph.name, status, version, front, step[-1], None, created_at or utcnow(), utcnow()
                 )
-                await ck.save(
-                    session,
-                    self._records(pending, front),
-                    expected_version=saved_version,
-                    update_session=status != RunStatus.EXECUTING,
-                )
+                if status == RunStatus.EXECUTING:
+                    await writer.step(session, self._records(pending, front))
+                else:
+                    await writer.final(session, self._records(pending, front), saved_version)
                 written = version
         return GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
 
@@ -504,14 +561,13 @@ class GraphEngine:
         path: list[str],
         steps: int,
         saved_version: int,
-        status: RunStatus,
+        writer: _Writer | None,
         created_at: Any,
         records: list[VersionRecord] | None = None,
     ) -> GraphResult:
         interrupt = self._pending_interrupt(next_nodes, state)
         assert interrupt is not None
-        ck = self.checkpointer
-        if ck is not None:
+        if writer is not None:
             payload = interrupt.to_json()
             encode(payload, what=f"payload of interrupt {interrupt.name!r}")
             front = Frontier(tuple(next_nodes), _freeze_joins(joins))
@@ -527,7 +583,7 @@ class GraphEngine:
                 created_at or utcnow(),
                 utcnow(),
             )
-            await ck.save(session, records or [], expected_version=saved_version)
+            await writer.final(session, records or [], saved_version)
         return GraphResult(
             sid, RunStatus.WAITING_INPUT, state, version, tuple(path), steps, tuple(next_nodes), interrupt
         )
@@ -541,10 +597,10 @@ class GraphEngine:
         path: list[str],
         saved_version: int,
         records: list[VersionRecord],
+        writer: _Writer | None,
         created_at: Any,
     ) -> None:
-        ck = self.checkpointer
-        if ck is None:
+        if writer is None:
             return
         front = Frontier(tuple(next_nodes), _freeze_joins(joins))
         current = path[-1] if path else None
@@ -561,7 +617,7 @@ class GraphEngine:
         )
         # Never hide the original error behind a storage one.
         with contextlib.suppress(Exception):
-            await ck.save(session, records, expected_version=saved_version)
+            await writer.final(session, records, saved_version)
 
     def _records(
         self, pending: list[tuple[int, str, str, str | None]], front: Frontier | None
@@ -636,9 +692,10 @@ async def run(
     session_id: str | None = None,
     checkpointer: Checkpointer | None = None,
     max_steps: int | None = None,
+    durability: Durability = "sync",
 ) -> GraphResult:
     """``GraphEngine(graph, checkpointer).run(initial_state)`` in one call."""
-    return await GraphEngine(graph, checkpointer, max_steps=max_steps).run(
+    return await GraphEngine(graph, checkpointer, max_steps=max_steps, durability=durability).run(
         initial_state, session_id=session_id
     )
 
@@ -650,6 +707,9 @@ async def resume(
     *,
     checkpointer: Checkpointer,
     max_steps: int | None = None,
+    durability: Durability = "sync",
 ) -> GraphResult:
     """``GraphEngine(graph, checkpointer).resume(session_id, new_input)`` in one call."""
-    return await GraphEngine(graph, checkpointer, max_steps=max_steps).resume(session_id, new_input)
+    return await GraphEngine(graph, checkpointer, max_steps=max_steps, durability=durability).resume(
+        session_id, new_input
+    )

@@ -307,3 +307,35 @@ async def test_a_run_in_flight_is_visible_at_its_latest_step(checkpointer: Check
     assert seen == [(RunStatus.EXECUTING, 2, ("peek",), {"one": 1, "two": 2})]
     final = await engine.get_session("live")
     assert final.session.status == RunStatus.COMPLETED and final.session.version == result.version == 3
+
+
+@pytest.mark.parametrize("durability", ["async", "exit"])
+async def test_every_durability_mode_stores_every_version_by_the_pause(
+    checkpointer: Checkpointer, durability: Any
+) -> None:
+    def step(name: str) -> Any:
+        def fn(state: State) -> dict[str, Any]:
+            return {"log": [name]}
+
+        fn.__qualname__ = f"step_{name}"
+        return fn
+
+    b = GraphBuilder("durable", reducers={"log": append})
+    names = [f"s{i}" for i in range(6)]
+    for i, name in enumerate(names):
+        b.add_node(name, step(name)).add_edge(name, names[i + 1] if i + 1 < len(names) else "ask")
+    graph = (
+        b.add_interrupt("ask")
+        .add_node("after", step("after"))
+        .add_edge("ask", "after")
+        .add_edge("after", END)
+        .set_entry("s0")
+        .compile()
+    )
+    engine = GraphEngine(graph, checkpointer, durability=durability)
+    first = await engine.run({"log": []}, session_id="d")
+    assert first.status == RunStatus.WAITING_INPUT
+    assert [v.node for v in await engine.history("d")] == [START, *names]
+    done = await GraphEngine(graph, checkpointer, durability=durability).resume("d", {"log": ["answer"]})
+    assert done.state["log"] == [*names, "answer", "after"]
+    assert (await engine.get_session("d")).session.status == RunStatus.COMPLETED
