@@ -1,0 +1,142 @@
+"""CLINC150-style benchmark of the production embedded intent adapter.
+
+    python bench/intent_eval.py --train TRAIN.json --eval EVAL.json --split val
+
+Builds one synthetic domain manifest per CLINC domain (``domains.json`` next to TRAIN.json, else
+one domain per intent prefix group), one goal per intent with the training utterances as
+examples, registers them through ``Catalog`` + ``EmbeddedIntentAdapter.update_catalog`` (the
+production code path), then classifies EVAL.json's ``NAME`` (in scope) and ``oos_NAME`` items.
+``oos_train`` is used only to fit calibration (never as a goal). The last output line is one
+JSON object: {"split", "in_scope_accuracy", "oos_recall", "median_ms", "n"}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from intent.calibration import expected_calibration_error  # noqa: E402
+from intent.embedded import EmbeddedIntentAdapter  # noqa: E402
+from shared.catalog import Catalog  # noqa: E402
+from shared.manifest import DomainManifest  # noqa: E402
+
+#: Chosen on CLINC150 ``val`` (see bench/results/intent.md); the calibrated-confidence cut-off.
+DEFAULT_OOS_THRESHOLD = 0.5
+
+
+def _ident(name: str) -> str:
+    return re.sub(r"[^a-z0-9_]", "_", name.lower())
+
+
+def build_manifests(train: list[list[str]], domains_file: Path | None) -> list[DomainManifest]:
+    by_intent: dict[str, list[str]] = {}
+    for text, intent in train:
+        if intent != "oos":
+            by_intent.setdefault(intent, []).append(text)
+    if domains_file is not None and domains_file.exists():
+        domains: dict[str, list[str]] = json.loads(domains_file.read_text())
+    else:
+        domains = {"clinc": sorted(by_intent)}
+    manifests = []
+    for domain, intents in sorted(domains.items()):
+        intents = [i for i in intents if i in by_intent]
+        if not intents:
+            continue
+        manifests.append(
+            DomainManifest.model_validate(
+                {
+                    "domain": _ident(domain),
+                    "version": "1",
+                    "description": domain.replace("_", " "),
+                    "capabilities": [
+                        {"name": _ident(i), "description": i.replace("_", " ")} for i in intents
+                    ],
+                    "goals": [
+                        {
+                            "goal": _ident(i).upper(),
+                            "description": i.replace("_", " "),
+                            "capabilities": [_ident(i)],
+                            "examples": by_intent[i],
+                        }
+                        for i in intents
+                    ],
+                }
+            )
+        )
+    return manifests
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--train", required=True, type=Path)
+    ap.add_argument("--eval", required=True, type=Path)
+    ap.add_argument("--split", required=True)
+    ap.add_argument("--oos-threshold", type=float, default=DEFAULT_OOS_THRESHOLD)
+    ap.add_argument("--sweep", action="store_true", help="print accuracy/recall for several thresholds")
+    args = ap.parse_args()
+
+    train = json.loads(args.train.read_text())
+    data = json.loads(args.eval.read_text())
+    manifests = build_manifests(train["train"], args.train.parent / "domains.json")
+    negatives = [t for t, _ in train.get("oos_train", [])]
+    started = time.perf_counter()
+    adapter = EmbeddedIntentAdapter(oos_threshold=args.oos_threshold, negatives=negatives)
+    adapter.update_catalog(Catalog(manifests))
+    print(f"trained {sum(len(m.goals) for m in manifests)} goals in {time.perf_counter() - started:.1f}s")
+    cal = adapter.calibration
+    print(
+        f"held-out calibration: n={cal.heldout} (+{cal.negatives} oos_train) acc={cal.heldout_accuracy:.3f} "
+        f"T={cal.temperature:.3f} ECE before={cal.ece_before:.3f} after={cal.ece_after:.3f}"
+    )
+
+    inscope = data[args.split]
+    oos = data[f"oos_{args.split}"]
+    items = [(t, i) for t, i in inscope] + [(t, "oos") for t, _ in oos]
+    goal_of = {g.goal.goal: _ident(i) for g in adapter.catalog.goals() for i in [g.goal.description]}
+    times, predicted, confidence, top_goal = [], [], [], []
+    for text, _ in items:
+        t0 = time.perf_counter()
+        out = adapter.parse_sync(text)
+        times.append((time.perf_counter() - t0) * 1000)
+        top = out.alternatives[0].goal if out.alternatives else None
+        predicted.append(goal_of.get(out.goal or "", "oos"))
+        top_goal.append(goal_of.get(top or "", "oos"))
+        confidence.append(out.confidence)
+
+    gold = np.array([_ident(i) if i != "oos" else "oos" for _, i in items])
+    pred = np.array(predicted)
+    top = np.array(top_goal)
+    conf = np.array(confidence, dtype=np.float32)
+    is_in = gold != "oos"
+    correct_top = (top == gold) & is_in
+    print(f"top-1 accuracy without the threshold: {float(correct_top[is_in].mean()):.4f}")
+    print(f"ECE on {args.split} (confidence vs top goal right, oos counted wrong): "
+          f"{expected_calibration_error(conf, correct_top):.4f}; in-scope only: "
+          f"{expected_calibration_error(conf[is_in], correct_top[is_in]):.4f}")
+    if args.sweep:
+        for th in np.arange(0.2, 0.96, 0.05):
+            accepted = conf >= th
+            acc = float((correct_top & accepted)[is_in].mean())
+            rec = float((~accepted)[~is_in].mean())
+            print(f"  threshold {th:.2f}: in_scope_accuracy {acc:.4f} oos_recall {rec:.4f}")
+    result = {
+        "split": args.split,
+        "in_scope_accuracy": round(float((pred == gold)[is_in].mean()), 4),
+        "oos_recall": round(float((pred == "oos")[~is_in].mean()), 4),
+        "median_ms": round(statistics.median(times), 3),
+        "n": len(items),
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
