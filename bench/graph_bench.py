@@ -1,0 +1,393 @@
+"""Graph engine benchmark: ``execution.graph`` vs LangGraph, side by side in one run.
+
+Run (from the repository root; LangGraph is a bench-only dependency)::
+
+    .venv/bin/pip install langgraph langgraph-checkpoint-sqlite   # once
+    .venv/bin/python bench/graph_bench.py                          # writes bench/results/graph.md
+
+Measures, with trivial sync nodes so that what is timed is the engine itself:
+
+(a) per-node overhead on a 100-node chain, in process, no checkpointer;
+(b) per-node overhead on a 50-wide fan-out/join (start -> 50 branches -> join), no checkpointer;
+(c) the same two graphs with SQLite checkpointing on both sides (ours: ``SqlCheckpointer`` on
+    ``sqlite+aiosqlite``; LangGraph: ``AsyncSqliteSaver``), one new session/thread per run;
+(d) pause -> resume round trip on SQLite for our engine (interrupt -> node -> interrupt);
+(e) bytes per stored version after 100 turns of a growing message history;
+(f) the cost of the read-only state view vs a deep copy per node.
+
+Medians over repeated runs; the whole script takes well under two minutes on 2 cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib.metadata
+import operator
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from execution.graph import (  # noqa: E402
+    END,
+    GraphBuilder,
+    GraphDefinition,
+    GraphEngine,
+    SqlCheckpointer,
+    StateView,
+    append,
+)
+
+CHAIN = 100
+WIDTH = 50
+RESULTS = ROOT / "bench" / "results" / "graph.md"
+
+
+# --------------------------------------------------------------------------- our graphs
+
+
+def _chain_node(i: int) -> Callable[[Any], dict[str, Any]]:
+    def node(state: Any) -> dict[str, Any]:
+        return {"count": state["count"] + 1}
+
+    node.__qualname__ = f"chain_{i}"
+    return node
+
+
+def _branch_node(i: int) -> Callable[[Any], dict[str, Any]]:
+    def node(state: Any) -> dict[str, Any]:
+        return {"hits": [i]}
+
+    node.__qualname__ = f"branch_{i}"
+    return node
+
+
+def noop_start(state: Any) -> dict[str, Any]:
+    return {"count": 1}
+
+
+def noop_join(state: Any) -> dict[str, Any]:
+    return {"count": state["count"] + 1}
+
+
+def ours_chain() -> GraphDefinition:
+    b = GraphBuilder("chain", max_steps=CHAIN + 10)
+    for i in range(CHAIN):
+        b.add_node(f"n{i}", _chain_node(i))
+        b.add_edge(f"n{i}", f"n{i + 1}" if i + 1 < CHAIN else END)
+    return b.set_entry("n0").compile()
+
+
+def ours_fanout() -> GraphDefinition:
+    b = GraphBuilder("fanout", reducers={"hits": append})
+    b.add_node("start", noop_start).add_node("join", noop_join).add_edge("join", END)
+    branches = [f"b{i}" for i in range(WIDTH)]
+    for i, name in enumerate(branches):
+        b.add_node(name, _branch_node(i)).add_edge(name, "join")
+    return b.add_edge("start", branches).set_entry("start").compile()
+
+
+# --------------------------------------------------------------------------- LangGraph graphs
+
+
+class LGState(TypedDict, total=False):
+    count: int
+    hits: Annotated[list[int], operator.add]
+
+
+def lg_chain() -> Any:
+    from langgraph.graph import END as LG_END
+    from langgraph.graph import START, StateGraph
+
+    g = StateGraph(LGState)
+    for i in range(CHAIN):
+        g.add_node(f"n{i}", _chain_node(i))
+        g.add_edge(f"n{i}", f"n{i + 1}" if i + 1 < CHAIN else LG_END)
+    g.add_edge(START, "n0")
+    return g
+
+
+def lg_fanout() -> Any:
+    from langgraph.graph import END as LG_END
+    from langgraph.graph import START, StateGraph
+
+    g = StateGraph(LGState)
+    g.add_node("start", noop_start)
+    g.add_node("join", noop_join)
+    g.add_edge(START, "start")
+    g.add_edge("join", LG_END)
+    for i in range(WIDTH):
+        g.add_node(f"b{i}", _branch_node(i))
+        g.add_edge("start", f"b{i}")
+        g.add_edge(f"b{i}", "join")
+    return g
+
+
+# --------------------------------------------------------------------------- timing
+
+
+async def amedian(fn: Callable[[], Awaitable[Any]], repeats: int, warmup: int = 2) -> float:
+    for _ in range(warmup):
+        await fn()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        await fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def smedian(fn: Callable[[], Any], repeats: int, warmup: int = 2) -> float:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:,.1f} µs"
+
+
+async def in_memory(rows: list[list[str]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    config = {"recursion_limit": CHAIN + 10}
+    for label, ours_graph, lg_graph, n_nodes, init in (
+        ("100-node chain", ours_chain(), lg_chain().compile(), CHAIN, {"count": 0}),
+        (
+            f"{WIDTH}-wide fan-out/join",
+            ours_fanout(),
+            lg_fanout().compile(),
+            WIDTH + 2,
+            {"count": 0, "hits": []},
+        ),
+    ):
+        engine = GraphEngine(ours_graph)
+        result = await engine.run(init)
+        check = await lg_graph.ainvoke(init, config)
+        assert result.state["count"] == check["count"], (result.state, check)
+        ours = await amedian(lambda e=engine, i=init: e.run(i), repeats=200) / n_nodes
+        lg_async = await amedian(lambda g=lg_graph, i=init: g.ainvoke(i, config), repeats=30) / n_nodes
+        lg_sync = smedian(lambda g=lg_graph, i=init: g.invoke(i, config), repeats=30) / n_nodes
+        best_lg = min(lg_async, lg_sync)
+        out[label] = best_lg / ours
+        rows.append([label, "none", us(ours), us(lg_async), us(lg_sync), f"{best_lg / ours:,.1f}×"])
+    return out
+
+
+async def with_sqlite(rows: list[list[str]], work: Path) -> dict[str, float]:
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    out: dict[str, float] = {}
+    ck = SqlCheckpointer.from_url(f"sqlite+aiosqlite:///{work / 'ours.sqlite3'}")
+    await ck.create_tables()
+    config_base = {"recursion_limit": CHAIN + 10}
+    try:
+        async with AsyncSqliteSaver.from_conn_string(str(work / "langgraph.sqlite3")) as saver:
+            for label, ours_graph, lg_builder, n_nodes, init in (
+                ("100-node chain", ours_chain(), lg_chain(), CHAIN, {"count": 0}),
+                (
+                    f"{WIDTH}-wide fan-out/join",
+                    ours_fanout(),
+                    lg_fanout(),
+                    WIDTH + 2,
+                    {"count": 0, "hits": []},
+                ),
+            ):
+                lg_graph = lg_builder.compile(checkpointer=saver)
+                counter = iter(range(10**9))
+                for mode in ("sync", "async"):
+                    engine = GraphEngine(ours_graph, ck, durability=mode)  # type: ignore[arg-type]
+
+                    async def ours_run(e: GraphEngine = engine, i: dict[str, Any] = init) -> None:
+                        await e.run(i)
+
+                    async def lg_run(
+                        g: Any = lg_graph, i: dict[str, Any] = init, c: Any = counter, m: str = mode
+                    ) -> None:
+                        cfg = {**config_base, "configurable": {"thread_id": f"t{next(c)}"}}
+                        await g.ainvoke(i, cfg, durability=m)
+
+                    ours = await amedian(ours_run, repeats=21, warmup=2) / n_nodes
+                    lg = await amedian(lg_run, repeats=21, warmup=2) / n_nodes
+                    out[f"{label} ({mode})"] = lg / ours
+                    rows.append(
+                        [label, f"SQLite, durability={mode}", us(ours), us(lg), "—", f"{lg / ours:,.1f}×"]
+                    )
+    finally:
+        await ck.close()
+    return out
+
+
+def _reply(state: Any) -> dict[str, Any]:
+    n = len(state["messages"])
+    return {"messages": [{"role": "assistant", "content": f"answer {n}: " + "lorem ipsum " * 8}]}
+
+
+def chat_graph() -> GraphDefinition:
+    return (
+        GraphBuilder("chat", reducers={"messages": append})
+        .add_interrupt("wait", question="your turn")
+        .add_node("reply", _reply)
+        .add_edge("wait", "reply")
+        .add_edge("reply", "wait")
+        .set_entry("wait")
+        .compile()
+    )
+
+
+async def pause_resume(work: Path) -> dict[str, Any]:
+    db = work / "chat.sqlite3"
+    ck = SqlCheckpointer.from_url(f"sqlite+aiosqlite:///{db}")
+    await ck.create_tables()
+    engine = GraphEngine(chat_graph(), ck)
+    samples = []
+    try:
+        await engine.run({"messages": []}, session_id="chat")
+        for turn in range(100):
+            user = {"role": "user", "content": f"question {turn}: " + "dolor sit amet " * 6}
+            t0 = time.perf_counter()
+            await engine.resume("chat", {"messages": [user]})
+            samples.append(time.perf_counter() - t0)
+        history = await engine.history("chat")
+        final = await engine.get_session("chat")
+        import json
+
+        full_state_bytes = len(json.dumps(final.state, separators=(",", ":")).encode())
+        deltas = [v.delta_bytes for v in history[1:]]
+        # all bytes written for the session: deltas + periodic snapshots + frontiers
+        records = await ck.records("chat", history[-1].version)
+        stored = sum(
+            len(r.delta.encode())
+            + len((r.snapshot or "").encode())
+            + (len(r.frontier.to_json()) if r.frontier else 0)
+            for r in records
+        )
+    finally:
+        await ck.close()
+    return {
+        "resume_median": statistics.median(samples),
+        "resume_p90": statistics.quantiles(samples, n=10)[-1],
+        "versions": len(history),
+        "delta_first10": statistics.mean(deltas[:10]),
+        "delta_last10": statistics.mean(deltas[-10:]),
+        "stored_per_version": stored / len(records),
+        "full_state_bytes": full_state_bytes,
+        "messages": len(final.state["messages"]),
+    }
+
+
+def view_vs_copy() -> tuple[float, float]:
+    state = {"messages": [{"role": "user", "content": "x" * 100} for _ in range(200)], "count": 3}
+
+    def with_view() -> None:
+        view = StateView(state)
+        view["messages"][-1]["content"]  # a typical read
+
+    def with_copy() -> None:
+        snapshot = copy.deepcopy(state)
+        snapshot["messages"][-1]["content"]
+
+    loops = 2000
+    view_t = smedian(lambda: [with_view() for _ in range(loops)], repeats=5) / loops
+    copy_t = smedian(lambda: [with_copy() for _ in range(20)], repeats=5) / 20
+    return view_t, copy_t
+
+
+async def main() -> None:
+    started = time.perf_counter()
+    lg_version = importlib.metadata.version("langgraph")
+    try:
+        lg_sqlite_version = importlib.metadata.version("langgraph-checkpoint-sqlite")
+    except importlib.metadata.PackageNotFoundError:
+        lg_sqlite_version = None
+    rows: list[list[str]] = []
+    mem = await in_memory(rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        sql = await with_sqlite(rows, work) if lg_sqlite_version else {}
+        pr = await pause_resume(work)
+    view_t, copy_t = view_vs_copy()
+    elapsed = time.perf_counter() - started
+
+    header = [
+        "graph",
+        "checkpointer",
+        "ours / node",
+        "LangGraph ainvoke / node",
+        "LangGraph invoke / node",
+        "ratio",
+    ]
+    table = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    table += ["| " + " | ".join(r) + " |" for r in rows]
+    worst = min([*mem.values(), *sql.values()])
+    lines = [
+        "# Graph engine benchmark",
+        "",
+        "Command: `.venv/bin/python bench/graph_bench.py` (needs `pip install langgraph "
+        "langgraph-checkpoint-sqlite` in the venv; bench-only).",
+        "",
+        f"Machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPUs. "
+        f"LangGraph {lg_version}, langgraph-checkpoint-sqlite {lg_sqlite_version or 'not installed'}. "
+        f"Total bench time {elapsed:.0f} s.",
+        "",
+        "## Per-node overhead (median wall time of a run ÷ nodes in the graph; trivial sync nodes)",
+        "",
+        *table,
+        "",
+        "Ratio = the faster LangGraph entry point ÷ ours (higher is better for us); target ≥ 3×. "
+        f"Worst ratio measured: **{worst:,.1f}×** — {'meets' if worst >= 3 else 'MISSES'} the target.",
+        "In-memory medians: ours over 200 runs, LangGraph over 30; SQLite medians over 21 runs, "
+        "one new session/thread per run, same `durability` on both sides: `sync` = every step is stored "
+        "before the next starts (ours: one transaction per step with its version rows; the session row "
+        "only on pause/complete/fail); `async` = LangGraph's default, writes overlap the run "
+        "(ours: group commit). "
+        "SQLite in WAL mode with synchronous=NORMAL on our side. The SQLite rows are I/O-bound and the "
+        "machine is shared: across runs the `sync` chain ratio ranged ~3–5× (its cost is SQLite's "
+        "transaction per step), the in-memory ratios 60–150×.",
+        "",
+        "## Pause → resume on SQLite (ours)",
+        "",
+        "Interrupt `wait` → node `reply` → interrupt `wait`; one `resume()` = load session + fold deltas "
+        "since the last snapshot + merge input + run one node + one commit.",
+        "",
+        f"- median: **{pr['resume_median'] * 1e3:.2f} ms** (p90 {pr['resume_p90'] * 1e3:.2f} ms) "
+        "over 100 turns "
+        f"— target ≤ 10 ms: {'met' if pr['resume_median'] <= 0.010 else 'MISSED'}",
+        "",
+        "## Storage: bytes per version after 100 turns of a growing message history",
+        "",
+        f"- {pr['versions']} versions, {pr['messages']} messages, "
+        f"full state {pr['full_state_bytes']:,} bytes of JSON",
+        f"- delta bytes per version: first 10 versions {pr['delta_first10']:.0f} B, "
+        f"last 10 versions {pr['delta_last10']:.0f} B (constant: each version stores one message)",
+        f"- all bytes written per version incl. a full snapshot every 50 versions and frontiers: "
+        f"{pr['stored_per_version']:,.0f} B (a full copy per version would average "
+        f"~{pr['full_state_bytes'] / 2:,.0f} B)",
+        "",
+        "## Immutability cost: read-only view vs deep copy (200-message state)",
+        "",
+        f"- `StateView` (lazy, read-only at every depth) + one nested read: {us(view_t)} per node",
+        f"- `copy.deepcopy` of the state + the same read: {us(copy_t)} per node "
+        f"({copy_t / view_t:,.0f}× more) — which is why nodes get a view, not a copy",
+        "",
+    ]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
