@@ -216,7 +216,7 @@ class EmbeddedIntentAdapter:
         self,
         catalog: Catalog | None = None,
         *,
-        oos_threshold: float = 0.5,
+        oos_threshold: float = 0.8,
         choice_margin: float = DEFAULT_CHOICE_MARGIN,
         config: TrainConfig | None = None,
         negatives: Sequence[str] = (),

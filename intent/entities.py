@@ -23,7 +23,7 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 
 from shared.manifest import EntitySpec, Goal, GoalExample
-from intent.text import STOP_EN, STOP_PT, Token, normalise, tokens, words
+from intent.text import STOP_EN, STOP_PT, Token, tokens, words
 
 STOP = STOP_PT | STOP_EN
 #: Words that separate several named values ("Apple, Microsoft e Nvidia").
@@ -97,6 +97,8 @@ class GoalEntityExtractor:
                 self._strings.append(name)
         self._contexts = {name: _StringContext() for name in self._strings}
         self._carrier: set[str] = set()
+        #: joiners seen inside annotated spans ("bolo de cenoura"): allowed in lower-case names too
+        self._joiners: set[str] = set()
         entity_words: set[str] = set()
         for example in goal.examples:
             if isinstance(example, GoalExample) and example.entities:
@@ -124,6 +126,7 @@ class GoalEntityExtractor:
                     if target and norm_text[i : i + len(target)] == target:
                         for k in range(i, i + len(target)):
                             inside[k] = True
+                        self._joiners.update(w for w in target[1:-1] if w in NAME_JOINERS)
                         if i > 0:
                             self._contexts[name].left[norm_text[i - 1]] += 1
                         j = i + len(target)
@@ -190,8 +193,10 @@ class GoalEntityExtractor:
                 and not broken
                 and i + 1 < len(toks)
                 and cand[i + 1]
-                and text[current.start].isupper()
-                and text[toks[i + 1].start].isupper()
+                and (
+                    tok.text in self._joiners
+                    or (text[current.start].isupper() and text[toks[i + 1].start].isupper())
+                )
                 and not _BREAK.search(text[tok.end : toks[i + 1].start])
             ):
                 current.last, current.end = i, tok.end  # "Banco do" ... continues with "Brasil"
@@ -238,4 +243,4 @@ def _looks_like_name(span: str) -> bool:
 def normalised_in(value: str, text: str) -> bool:
     """Whether ``value`` occurs in ``text`` ignoring accents/case (used to distrust LLM spans)."""
     v = " ".join(words(value))
-    return bool(v) and f" {v} " in f" {' '.join(words(text))} " or normalise(value).strip() in normalise(text)
+    return bool(v) and f" {v} " in f" {' '.join(words(text))} "

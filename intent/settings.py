@@ -23,7 +23,7 @@ class IntentSettings(BaseSettings):
     llm_timeout_s: float = Field(default=8.0, gt=0)
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
     #: Calibrated confidence below this -> goal=None (out of scope).
-    intent_oos_threshold: float = Field(default=0.5, ge=0, le=1)
+    intent_oos_threshold: float = Field(default=0.8, ge=0, le=1)
     #: Top two goals closer than this (calibrated) -> "did you mean A or B?".
     intent_choice_margin: float = Field(default=0.2, ge=0, le=1)
 

@@ -1,0 +1,150 @@
+"""Small manifests, written here, that the intent tests learn from (no shipped domain needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from intent.embedded import EmbeddedIntentAdapter
+from shared.catalog import Catalog
+from shared.manifest import DomainManifest
+
+
+def _ex(text: str, **entities: Any) -> dict[str, Any]:
+    return {"text": text, "entities": entities}
+
+
+WEATHER: dict[str, Any] = {
+    "domain": "weather",
+    "version": "1",
+    "description": "Previsão do tempo (weather forecasts)",
+    "capabilities": [
+        {
+            "name": "get_forecast",
+            "description": "forecast for a city",
+            "metadata": {
+                "intent_hints": {
+                    "keywords": ["previsão", "tempo", "clima", "temperatura", "forecast", "weather"],
+                    "examples": ["como está o tempo em Recife?"],
+                }
+            },
+        },
+        {"name": "hottest_cities", "description": "hottest cities"},
+        {"name": "coldest_cities", "description": "coldest cities"},
+    ],
+    "goals": [
+        {
+            "goal": "GET_FORECAST",
+            "description": "Previsão do tempo de uma ou mais cidades (weather forecast for cities)",
+            "capabilities": ["get_forecast"],
+            "entities_schema": {
+                "city_text": {"type": "string", "required": True, "multiple": True},
+                "unit": {
+                    "type": "enum",
+                    "values": ["CELSIUS", "FAHRENHEIT"],
+                    "synonyms": {"CELSIUS": ["graus celsius", "celsius"], "FAHRENHEIT": ["fahrenheit"]},
+                },
+                "notify": {"type": "boolean", "synonyms": {"true": ["telegram", "manda", "envia"]}},
+            },
+            "examples": [
+                _ex("qual a previsão do tempo em Recife?", city_text="Recife"),
+                _ex("previsão para São Paulo amanhã", city_text="São Paulo"),
+                _ex("como vai estar o clima no Rio de Janeiro", city_text="Rio de Janeiro"),
+                _ex("temperatura em Curitiba, Porto Alegre e Florianópolis",
+                    city_text=["Curitiba", "Porto Alegre", "Florianópolis"]),
+                _ex("manda a previsão de Salvador no telegram", city_text="Salvador", notify=True),
+                _ex("vai chover em Belo Horizonte?", city_text="Belo Horizonte"),
+                _ex("what is the weather in London?", city_text="London"),
+                _ex("forecast for New York in fahrenheit", city_text="New York", unit="FAHRENHEIT"),
+                _ex("will it rain in Paris tomorrow", city_text="Paris"),
+                _ex("temperature in Berlin and Madrid", city_text=["Berlin", "Madrid"]),
+            ],
+        },
+        {
+            "goal": "EXTREME_CITIES",
+            "description": "Cidades mais quentes ou mais frias hoje (hottest or coldest cities)",
+            "capabilities": ["hottest_cities", "coldest_cities"],
+            "entities_schema": {
+                "direction": {
+                    "type": "enum",
+                    "values": ["HOTTEST", "COLDEST", "BOTH"],
+                    "synonyms": {
+                        "HOTTEST": ["mais quentes", "quentes", "esquentaram", "hottest"],
+                        "COLDEST": ["mais frias", "frias", "esfriaram", "coldest"],
+                        "BOTH": ["quentes e frias", "hottest and coldest", "extremos"],
+                    },
+                    "capability_map": {
+                        "HOTTEST": "hottest_cities",
+                        "COLDEST": "coldest_cities",
+                        "BOTH": ["hottest_cities", "coldest_cities"],
+                    },
+                },
+                "region_text": {"type": "string"},
+            },
+            "examples": [
+                _ex("quais as cidades mais quentes do Nordeste hoje?", direction="HOTTEST", region_text="Nordeste"),
+                _ex("cidades mais frias do Sul", direction="COLDEST", region_text="Sul"),
+                _ex("onde esfriaram mais as cidades na Europa?", direction="COLDEST", region_text="Europa"),
+                _ex("cidades quentes e frias do Brasil", direction="BOTH", region_text="Brasil"),
+                _ex("hottest cities in Europe", direction="HOTTEST", region_text="Europe"),
+                _ex("coldest places today", direction="COLDEST"),
+                _ex("ranking das cidades mais quentes", direction="HOTTEST"),
+            ],
+        },
+    ],
+}
+
+CHAT: dict[str, Any] = {
+    "domain": "chat",
+    "version": "1",
+    "description": "Conversa (small talk)",
+    "confidence_gate": False,
+    "capabilities": [{"name": "greet", "description": "greets", "role": "fallback"}],
+    "goals": [
+        {
+            "goal": "GREET",
+            "description": "Cumprimentos e despedidas (greetings and goodbyes)",
+            "capabilities": ["greet"],
+            "examples": ["oi", "olá, tudo bem?", "bom dia", "boa noite", "tchau", "hello", "hi there",
+                         "good morning", "bye"],
+        }
+    ],
+}
+
+RECIPES: dict[str, Any] = {
+    "domain": "recipes",
+    "version": "1",
+    "description": "Receitas de cozinha (cooking recipes)",
+    "capabilities": [{"name": "find_recipe", "description": "find a recipe"}],
+    "goals": [
+        {
+            "goal": "FIND_RECIPE",
+            "description": "Encontrar uma receita de cozinha (find a cooking recipe)",
+            "capabilities": ["find_recipe"],
+            "entities_schema": {"dish_text": {"type": "string", "required": True}},
+            "examples": [
+                _ex("receita de bolo de cenoura", dish_text="bolo de cenoura"),
+                _ex("como fazer lasanha", dish_text="lasanha"),
+                _ex("me ensina a fazer pão de queijo", dish_text="pão de queijo"),
+                _ex("recipe for pancakes", dish_text="pancakes"),
+                _ex("how do I cook risotto", dish_text="risotto"),
+            ],
+        }
+    ],
+}
+
+
+def manifest(raw: dict[str, Any]) -> DomainManifest:
+    return DomainManifest.model_validate(raw)
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return Catalog([manifest(WEATHER), manifest(CHAT)])
+
+
+@pytest.fixture(scope="session")
+def adapter(catalog: Catalog) -> EmbeddedIntentAdapter:
+    """Trained once for the whole intent suite (training is the slow part)."""
+    return EmbeddedIntentAdapter(catalog, oos_threshold=0.8)
