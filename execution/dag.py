@@ -10,20 +10,34 @@ Step statuses (``shared.status``, every change through ``transition``)::
 
 A failed ``required=False`` step never fails the plan; a failed required step skips its dependents.
 A reference ``${N.field}`` is an implicit dependency on step N.
+
+Beyond one-shot execution (used by :class:`execution.runner.RunController`):
+
+* ``call``: how one step is invoked (validation and retry live there); it counts ``attempts``.
+* ``preflight``: a reason not to start a step (its domain is known to be down): a required step
+  fails at once (``pending -> failed``), an optional one is ``skipped``.
+* ``deadline_s``: past it, in-flight steps are ``cancelled``, pending ones ``skipped`` and the
+  report says ``timeout``. A :class:`RunStopped` raised by ``call`` stops the run the same way
+  with the status and reason it carries (the context policy uses it).
+* ``resume``: completed traces of an earlier round (replanning) are kept, not re-run.
+* Independent branches run as forks over isolated state (``execution.forks``); the report
+  carries their :class:`~execution.forks.MergeState`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from execution.combine import combine
+from execution.forks import ContractKind, MergeState, independent_branches, merge
 from execution.references import references, resolve
 from shared.errors import PlanError, PlatformError
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
@@ -33,6 +47,10 @@ log = logging.getLogger(__name__)
 
 StepRunner = Callable[[ExecutionIntent, ExecutionStep], Awaitable[DomainOutput]]
 EventHook = Callable[[StepTrace], Awaitable[None]]
+#: Invokes one step (may retry); must add each try to ``trace.attempts``.
+StepCall = Callable[[ExecutionIntent, ExecutionStep, StepTrace], Awaitable[DomainOutput]]
+#: A reason not to start the step at all (e.g. its domain's circuit is open), or None.
+Preflight = Callable[[ExecutionStep], str | None]
 
 _SETTLED = frozenset({RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.SKIPPED})
 _BY_DOMAIN_STATUS = {
@@ -46,6 +64,32 @@ class ExecutionReport(BaseModel):
     status: RunStatus
     steps: list[StepTrace] = Field(default_factory=list)
     output: DomainOutput | None = None
+    #: Why the run ended the way it did when that is not obvious from the steps (timeout, policy,
+    #: deadlock, max_replans_exceeded, stagnated...), in plain words.
+    reason: str | None = None
+    #: How many times the run was replanned (``RunController``).
+    replans: int = 0
+    #: The final answer text, in the person's language (``RunController``).
+    answer: str = ""
+    #: ``SemanticSynthesis`` result for ``combine_mode="report"`` (``RunController``).
+    synthesis: Any = None
+    #: The forks' contracts when the plan had independent branches.
+    merge: MergeState | None = None
+    #: The last ``analyze_result`` decision of the run loop (``RunController``).
+    decision: str | None = None
+
+
+class RunStopped(Exception):
+    """Raised from a step call to stop the whole run cleanly with ``status`` and ``reason``."""
+
+    def __init__(self, status: RunStatus, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+class PlanDeadlock(PlanError):
+    """The plan can never finish: a ``depends_on`` cycle or a dependency on a missing step."""
 
 
 def validate_plan(plan: ExecutionPlan) -> dict[int, set[int]]:
@@ -60,11 +104,11 @@ def validate_plan(plan: ExecutionPlan) -> dict[int, set[int]]:
     for index, step in enumerate(plan.steps):
         declared, referenced = set(step.depends_on), references(step.params)
         for dep in sorted(declared - set(ids)):
-            raise PlanError(
+            raise PlanDeadlock(
                 f"step {step.id} depends on unknown step {dep}", param=f"steps.{index}.depends_on"
             )
         for ref in sorted(referenced - set(ids)):
-            raise PlanError(f"step {step.id} references unknown step {ref}", param=f"steps.{index}.params")
+            raise PlanDeadlock(f"step {step.id} references unknown step {ref}", param=f"steps.{index}.params")
         deps[step.id] = declared | referenced
     _reject_cycles(deps)
     return deps
@@ -90,7 +134,7 @@ def _reject_cycles(deps: dict[int, set[int]]) -> None:
         for dep in sorted(deps[node]):
             if state.get(dep) == 1:
                 cycle = [*path[path.index(dep) :], dep] if dep in path else [node, dep]
-                raise PlanError(f"the plan has a cycle: {' -> '.join(map(str, cycle))}", param="steps")
+                raise PlanDeadlock(f"the plan has a cycle: {' -> '.join(map(str, cycle))}", param="steps")
             if dep not in state:
                 visit(dep, [*path, dep])
         state[node] = 2
@@ -101,25 +145,99 @@ def _reject_cycles(deps: dict[int, set[int]]) -> None:
 
 
 class DagExecutor:
-    def __init__(self, run_step: StepRunner, *, on_event: EventHook | None = None):
+    def __init__(
+        self,
+        run_step: StepRunner,
+        *,
+        on_event: EventHook | None = None,
+        call: StepCall | None = None,
+        preflight: Preflight | None = None,
+        contract_strategy: ContractKind = "simple",
+    ):
         self._run_step = run_step
         self._on_event = on_event
+        self._call = call or self._call_once
+        self._preflight = preflight
+        self._contract_strategy: ContractKind = contract_strategy
+
+    async def _call_once(
+        self, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace
+    ) -> DomainOutput:
+        trace.attempts += 1
+        return await self._run_step(intent, step)
 
     async def execute(
-        self, plan: ExecutionPlan, *, original_query: str, confidence: float, context: dict[str, Any]
+        self,
+        plan: ExecutionPlan,
+        *,
+        original_query: str,
+        confidence: float,
+        context: dict[str, Any],
+        deadline_s: float | None = None,
+        resume: Mapping[int, StepTrace] | None = None,
     ) -> ExecutionReport:
+        """Run ``plan``; raises ``PlanError`` (``PlanDeadlock`` for cycles / missing steps) before
+        running anything when the plan cannot run."""
         deps = validate_plan(plan)
-        run = _Run(self, plan, deps, original_query, confidence, context)
-        await run.go()
-        output = combine(plan.combine_mode, topological_order(plan, deps), run.traces)
+        sequential = plan.execution_mode == "sequential"
+        semaphore = asyncio.Semaphore(1 if sequential else plan.max_concurrency)
+        branches = [list(plan.steps)] if sequential else independent_branches(plan.steps, deps)
+        kept = {i: t for i, t in (resume or {}).items() if t.status is RunStatus.COMPLETED and t.output}
+        runs = [
+            # ForkDispatch: each branch works on its own copy of the run state
+            _Run(self, branch, deps, original_query, confidence, copy.deepcopy(context), semaphore, kept)
+            for branch in branches
+        ]
+        stopped: RunStopped | None = None
+        try:
+            async with asyncio.timeout(deadline_s):
+                await _drive(runs)
+        except TimeoutError:
+            stopped = RunStopped(RunStatus.TIMEOUT, f"the plan did not finish within {deadline_s:g} s")
+        except RunStopped as exc:
+            stopped = exc
+        traces = {i: t for run in runs for i, t in run.traces.items()}
         status = RunStatus.EXECUTING
-        if any(t.status is RunStatus.WAITING_INPUT for t in run.traces.values()):
+        merged = (
+            merge([[r.traces[s.id] for s in r.steps] for r in runs], self._contract_strategy)
+            if len(runs) > 1
+            else None
+        )
+        if stopped is not None:
+            await self._settle_aborted(traces, stopped.reason)
+            output = combine(plan.combine_mode, topological_order(plan, deps), traces)
+            return ExecutionReport(
+                status=transition(status, stopped.status),
+                steps=[traces[s.id] for s in plan.steps],
+                output=output,
+                reason=stopped.reason,
+                merge=merged,
+            )
+        output = combine(plan.combine_mode, topological_order(plan, deps), traces)
+        if any(t.status is RunStatus.WAITING_INPUT for t in traces.values()):
             status = transition(status, RunStatus.WAITING_INPUT)
         elif output.status == "failure":
             status = transition(status, RunStatus.FAILED)
         else:
             status = transition(status, RunStatus.COMPLETED)
-        return ExecutionReport(status=status, steps=[run.traces[s.id] for s in plan.steps], output=output)
+        return ExecutionReport(
+            status=status, steps=[traces[s.id] for s in plan.steps], output=output, merge=merged
+        )
+
+    async def _settle_aborted(self, traces: dict[int, StepTrace], reason: str) -> None:
+        """In-flight steps are cancelled, steps that never started are skipped."""
+        for trace in traces.values():
+            if trace.status is RunStatus.EXECUTING:
+                trace.error = trace.error or f"cancelled: {reason}"
+                trace.finished_at = datetime.now(UTC)
+                await self._set(trace, RunStatus.CANCELLED)
+            elif trace.status is RunStatus.PENDING:
+                trace.error = trace.error or f"not started: {reason}"
+                await self._set(trace, RunStatus.SKIPPED)
+
+    async def _set(self, trace: StepTrace, status: RunStatus) -> None:
+        trace.status = transition(trace.status, status)
+        await self._emit(trace)
 
     async def _emit(self, trace: StepTrace) -> None:
         if self._on_event is None:
@@ -130,45 +248,65 @@ class DagExecutor:
             log.exception("on_event listener failed for step %s", trace.id)
 
 
+async def _drive(runs: list[_Run]) -> None:
+    """Run the forks together; the first ``RunStopped`` cancels the others and is re-raised."""
+    if len(runs) == 1:
+        await runs[0].go()
+        return
+    try:
+        async with asyncio.TaskGroup() as group:
+            for index, run in enumerate(runs, start=1):
+                group.create_task(run.go(), name=f"fork-{index}")
+    except* RunStopped as grouped:
+        raise grouped.exceptions[0] from None
+
+
 class _Run:
-    """One execution of one plan: the mutable state ``DagExecutor.execute`` works on."""
+    """One branch (fork) of one plan: the mutable state ``DagExecutor.execute`` works on."""
 
     def __init__(
         self,
         executor: DagExecutor,
-        plan: ExecutionPlan,
+        steps: list[ExecutionStep],
         deps: dict[int, set[int]],
         original_query: str,
         confidence: float,
         context: dict[str, Any],
+        semaphore: asyncio.Semaphore,
+        kept: Mapping[int, StepTrace],
     ):
         self.executor = executor
-        self.plan = plan
+        self.steps = steps
         self.deps = deps
         self.original_query = original_query
         self.confidence = confidence
         self.context = context
-        self.steps = {s.id: s for s in plan.steps}
-        self.traces = {
-            s.id: StepTrace(id=s.id, domain=s.domain, capability=s.capability, params=s.params)
-            for s in plan.steps
-        }
+        self.by_id = {s.id: s for s in steps}
+        self.traces: dict[int, StepTrace] = {}
         self.outputs: dict[int, DomainOutput] = {}
-        # "sequential" means one step at a time, in plan order among the ready ones
-        self.semaphore = asyncio.Semaphore(1 if plan.execution_mode == "sequential" else plan.max_concurrency)
+        self.started: set[int] = set()
+        for s in steps:
+            if s.id in kept:
+                self.traces[s.id] = kept[s.id].model_copy(deep=True)
+                self.outputs[s.id] = self.traces[s.id].output  # type: ignore[assignment]  # kept has outputs
+                self.started.add(s.id)
+            else:
+                self.traces[s.id] = StepTrace(
+                    id=s.id, domain=s.domain, capability=s.capability, params=s.params
+                )
+        self.semaphore = semaphore
 
     async def go(self) -> None:
         running: set[asyncio.Task[None]] = set()
-        started: set[int] = set()
         try:
             while True:
                 progressed = True
                 while progressed:  # a skip settles a step at once: it may unblock one listed earlier
                     progressed = False
-                    for step in self.plan.steps:
-                        if step.id in started or not self._dependencies_settled(step):
+                    for step in self.steps:
+                        if step.id in self.started or not self._dependencies_settled(step):
                             continue
-                        started.add(step.id)
+                        self.started.add(step.id)
                         progressed = True
                         if not await self._blocked(step):
                             running.add(asyncio.create_task(self._run(step), name=f"step-{step.id}"))
@@ -177,34 +315,41 @@ class _Run:
                     return
                 done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for task in done:
-                    task.result()  # surface bugs in the engine itself
+                    task.result()  # surface bugs in the engine itself, and RunStopped
         finally:
             for task in running:
                 task.cancel()
+            if running:  # let cancelled steps unwind before anyone reads their traces
+                await asyncio.gather(*running, return_exceptions=True)
 
     def _dependencies_settled(self, step: ExecutionStep) -> bool:
         return all(self.traces[d].status in _SETTLED for d in self.deps[step.id])
 
     async def _blocked(self, step: ExecutionStep) -> bool:
-        """Settle ``step`` without running it when a dependency did not succeed. A required step
-        fails only when the cause is an optional failure (a required one already failed the run)."""
-        unmet = [d for d in sorted(self.deps[step.id]) if self.traces[d].status is not RunStatus.COMPLETED]
-        if not unmet:
-            return False
-        upstream_required = any(self.steps[d].required for d in unmet)
-        new = RunStatus.FAILED if step.required and not upstream_required else RunStatus.SKIPPED
+        """Settle ``step`` without running it when a dependency did not succeed (a required step
+        fails only when the cause is an optional failure: a required one already failed the run),
+        or when the preflight says its domain cannot take it (required fails, optional skips)."""
         trace = self.traces[step.id]
-        trace.error = f"step {', '.join(map(str, unmet))} did not succeed"
-        await self._set(trace, new)
-        return True
+        unmet = [d for d in sorted(self.deps[step.id]) if self.traces[d].status is not RunStatus.COMPLETED]
+        if unmet:
+            upstream_required = any(self.by_id[d].required for d in unmet)
+            new = RunStatus.FAILED if step.required and not upstream_required else RunStatus.SKIPPED
+            trace.error = f"step {', '.join(map(str, unmet))} did not succeed"
+            await self.executor._set(trace, new)
+            return True
+        reason = self.executor._preflight(step) if self.executor._preflight else None
+        if reason:
+            trace.error = reason
+            await self.executor._set(trace, RunStatus.FAILED if step.required else RunStatus.SKIPPED)
+            return True
+        return False
 
     async def _run(self, step: ExecutionStep) -> None:
         trace = self.traces[step.id]
         async with self.semaphore:
             trace.started_at = datetime.now(UTC)
-            trace.attempts += 1
             clock = time.perf_counter()
-            await self._set(trace, RunStatus.EXECUTING)
+            await self.executor._set(trace, RunStatus.EXECUTING)
             output: DomainOutput | None = None
             try:
                 params = resolve(step.params, self.outputs)
@@ -217,7 +362,12 @@ class _Run:
                     original_query=self.original_query,
                     context={**self.context, "step_id": step.id},
                 )
-                output = await self.executor._run_step(intent, step)
+                output = await self.executor._call(intent, step, trace)
+            except RunStopped as exc:
+                trace.error = exc.reason
+                trace.finished_at = datetime.now(UTC)
+                await self.executor._set(trace, RunStatus.FAILED)
+                raise
             except PlatformError as exc:
                 trace.error = exc.message
             except Exception as exc:  # the step failed; the run goes on and says why
@@ -226,14 +376,10 @@ class _Run:
             trace.finished_at = datetime.now(UTC)
             trace.duration_ms = round((time.perf_counter() - clock) * 1000, 3)
             if output is None:
-                await self._set(trace, RunStatus.FAILED)
+                await self.executor._set(trace, RunStatus.FAILED)
                 return
             trace.output = output
             self.outputs[step.id] = output
             if output.status == "failure":
                 trace.error = output.explanation or "the domain reported a failure"
-            await self._set(trace, _BY_DOMAIN_STATUS[output.status])
-
-    async def _set(self, trace: StepTrace, status: RunStatus) -> None:
-        trace.status = transition(trace.status, status)
-        await self.executor._emit(trace)
+            await self.executor._set(trace, _BY_DOMAIN_STATUS[output.status])

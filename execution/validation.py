@@ -1,0 +1,58 @@
+"""``ValidationState`` (seed 002): is a step's output what the capability promised?
+
+Two checks, in order: the capability's declared ``output_schema`` (JSON Schema of
+``DomainOutput.result``, checked on ``success`` only: a failure or a question carries no promised
+shape), then the optional ``validation_fn`` hook. The answer is ``None`` (valid) or a one-line
+reason with the field path.
+
+>>> from shared.manifest import Capability
+>>> cap = Capability(name="q", description="quote", output_schema={"type": "object",
+...     "properties": {"price": {"type": "number"}}, "required": ["price"]})
+>>> check_output(cap, DomainOutput(status="success", result={"price": "cheap"}), {})
+"result.price: 'cheap' is not of type 'number'"
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+
+from execution.policy import ValidationFn
+from shared.manifest import Capability
+from shared.models import DomainOutput
+
+
+@lru_cache(maxsize=256)
+def _validator(schema_json: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(schema_json))
+
+
+def schema_problem(schema: dict[str, Any], result: dict[str, Any]) -> str | None:
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(result))
+    if error is None:
+        return None
+    path = ".".join(str(p) for p in error.absolute_path)
+    return f"result{'.' + path if path else ''}: {error.message}"
+
+
+def check_output(
+    capability: Capability | None,
+    output: DomainOutput,
+    context: dict[str, Any],
+    validation_fn: ValidationFn | None = None,
+) -> str | None:
+    if output.status == "success" and capability is not None and capability.output_schema:
+        problem = schema_problem(capability.output_schema, output.result)
+        if problem is not None:
+            return problem
+    if validation_fn is not None:
+        verdict = validation_fn(context, capability, output)
+        if verdict is False:
+            return "rejected by validation_fn"
+        if isinstance(verdict, str) and verdict:
+            return verdict
+    return None
