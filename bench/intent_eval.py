@@ -24,10 +24,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from intent.calibration import expected_calibration_error  # noqa: E402
-from intent.embedded import EmbeddedIntentAdapter  # noqa: E402
-from shared.catalog import Catalog  # noqa: E402
-from shared.manifest import DomainManifest  # noqa: E402
+from intent.calibration import expected_calibration_error
+from intent.embedded import EmbeddedIntentAdapter
+from shared.catalog import Catalog
+from shared.manifest import DomainManifest
 
 #: Chosen on CLINC150 ``val`` (see bench/results/intent.md); the calibrated-confidence cut-off.
 DEFAULT_OOS_THRESHOLD = 0.55
@@ -119,9 +119,11 @@ def main() -> None:
     is_in = gold != "oos"
     correct_top = (top == gold) & is_in
     print(f"top-1 accuracy without the threshold: {float(correct_top[is_in].mean()):.4f}")
-    print(f"ECE on {args.split} (confidence vs top goal right, oos counted wrong): "
-          f"{expected_calibration_error(conf, correct_top):.4f}; in-scope only: "
-          f"{expected_calibration_error(conf[is_in], correct_top[is_in]):.4f}")
+    print(
+        f"ECE on {args.split} (confidence vs top goal right, oos counted wrong): "
+        f"{expected_calibration_error(conf, correct_top):.4f}; in-scope only: "
+        f"{expected_calibration_error(conf[is_in], correct_top[is_in]):.4f}"
+    )
     if args.sweep:
         for th in np.arange(0.2, 0.96, 0.05):
             accepted = conf >= th

@@ -93,7 +93,7 @@ def _centroids(x: Csr, labels: npt.NDArray[np.int64], n_classes: int) -> FloatAr
     rows = x.row_ids()
     np.add.at(c, (x.indices, labels[rows]), x.data)
     c[0] = 0.0
-    norms = np.linalg.norm(c, axis=0)
+    norms = np.linalg.norm(c, axis=0).astype(np.float32)
     norms[norms == 0] = 1.0
     out: FloatArray = c / norms
     return out
@@ -106,7 +106,7 @@ def _similarity(x: Csr, centroids: FloatArray) -> FloatArray:
     norms = np.sqrt(np.add.reduceat(data * data, x.indptr[:-1]))
     norms[norms == 0] = 1.0
     sims = Csr(x.indptr, x.indices, data, x.n_cols).dot(centroids)
-    out: FloatArray = sims / norms[:, None]
+    out: FloatArray = (sims / norms[:, None]).astype(np.float32)
     return out
 
 
@@ -257,7 +257,9 @@ class EmbeddedIntentAdapter:
         body = vals[1:]
         norm = float(np.sqrt(np.dot(body, body))) or 1.0
         sim = float(body @ model.centroids[cols[1:], top]) / norm if len(body) else 0.0
-        conf = float(model.platt(np.array([probs[top]], dtype=np.float32), np.array([sim], dtype=np.float32))[0])
+        conf = float(
+            model.platt(np.array([probs[top]], dtype=np.float32), np.array([sim], dtype=np.float32))[0]
+        )
         return probs, conf, sim
 
     def parse_sync(

@@ -22,8 +22,8 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from shared.manifest import EntitySpec, Goal, GoalExample
 from intent.text import STOP_EN, STOP_PT, Token, tokens, words
+from shared.manifest import EntitySpec, Goal, GoalExample
 
 STOP = STOP_PT | STOP_EN
 #: Words that separate several named values ("Apple, Microsoft e Nvidia").
@@ -92,7 +92,9 @@ class GoalEntityExtractor:
                 # longest phrases first: "altas e baixas" (BOTH) before "altas" (GAINERS)
                 self._enum[name] = sorted(pairs, key=lambda vp: -len(vp[1]))
             elif spec.type == "boolean":
-                self._bool[name] = sorted((words(p) for p in spec.synonyms.get("true", [])), key=len, reverse=True)
+                self._bool[name] = sorted(
+                    (words(p) for p in spec.synonyms.get("true", [])), key=len, reverse=True
+                )
             else:
                 self._strings.append(name)
         self._contexts = {name: _StringContext() for name in self._strings}
@@ -171,7 +173,9 @@ class GoalEntityExtractor:
             return False
         if tok.text in self._carrier:
             return False
-        return not (len(tok.text) >= 5 and any(fuzzy_equal(tok.text, c) for c in self._carrier if len(c) >= 5))
+        return not (
+            len(tok.text) >= 5 and any(fuzzy_equal(tok.text, c) for c in self._carrier if len(c) >= 5)
+        )
 
     def _spans(self, text: str, toks: list[Token], used: list[bool]) -> list[_Span]:
         cand = [self._is_candidate(t, u) for t, u in zip(toks, used, strict=True)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +28,7 @@ BIAS = 0
 def analyse(text: str, char_range: tuple[int, int] = (2, 5)) -> tuple[list[str], list[str]]:
     """The word and char n-grams of a text (normalised)."""
     ws = words(text)
-    word_grams = ws + [f"{a} {b}" for a, b in zip(ws, ws[1:], strict=False)]
+    word_grams = ws + [f"{a} {b}" for a, b in pairwise(ws)]
     lo, hi = char_range
     char_grams: list[str] = []
     for w in ws:
@@ -106,7 +107,12 @@ class TfidfFeatures:
         self._is_char = is_char
         return self
 
-    def row(self, text: str) -> tuple[list[int], list[float]]:
+    def row(self, text: str) -> tuple[npt.NDArray[np.int64], FloatArray]:
+        """One text as (columns, values) arrays: the per-message fast path."""
+        cols, vals = self._row(text)
+        return np.asarray(cols, dtype=np.int64), np.asarray(vals, dtype=np.float32)
+
+    def _row(self, text: str) -> tuple[list[int], list[float]]:
         counts = Counter(self.vocab[g] for g in self._grams(text) if g in self.vocab)
         if not counts:
             return [BIAS], [1.0]
@@ -125,7 +131,7 @@ class TfidfFeatures:
         indices: list[int] = []
         data: list[float] = []
         for text in texts:
-            cols, vals = self.row(text)
+            cols, vals = self._row(text)
             indices.extend(cols)
             data.extend(vals)
             indptr.append(len(indices))

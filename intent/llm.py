@@ -47,7 +47,9 @@ def _entity_schema(spec: EntitySpec) -> dict[str, Any]:
     if spec.type == "boolean":
         return {"type": ["boolean", "null"]}
     if spec.multiple:
-        return {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+        return {
+            "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"type": "null"}]
+        }
     return {"type": ["string", "null"]}
 
 
@@ -65,15 +67,15 @@ def build_schema(catalog: Catalog, pinned_domain: str | None = None) -> dict[str
             previous = entities.get(name)
             if previous is not None and previous != schema:
                 variants = previous.get("anyOf", [previous])
-                if schema not in variants:
-                    schema = {"anyOf": [*variants, schema]}
-                else:
-                    schema = previous
+                schema = {"anyOf": [*variants, schema]} if schema not in variants else previous
             entities[name] = schema
     return {
         "type": "object",
         "properties": {
-            "goal": {"type": "string", "enum": [*(goal_key(g.domain, g.goal.goal) for g in goals), OUT_OF_SCOPE]},
+            "goal": {
+                "type": "string",
+                "enum": [*(goal_key(g.domain, g.goal.goal) for g in goals), OUT_OF_SCOPE],
+            },
             "entities": {
                 "type": "object",
                 "properties": entities,
@@ -218,7 +220,9 @@ class LlmIntentAdapter:
             reply = json.loads(raw)
         except ValueError as exc:
             raise LlmReplyInvalid(f"not JSON ({exc})") from None
-        errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(reply), key=lambda e: list(e.path))
+        errors = sorted(
+            jsonschema.Draft202012Validator(schema).iter_errors(reply), key=lambda e: list(e.path)
+        )
         if errors:
             first = errors[0]
             path = ".".join(str(p) for p in first.absolute_path) or "$"

@@ -17,7 +17,9 @@ class IntentSettings(BaseSettings):
 
     #: "auto" = llm when LLM_BASE_URL and LLM_MODEL are set, else embedded.
     intent_adapter: Literal["auto", "embedded", "lexical", "llm"] = "auto"
-    llm_base_url: str | None = Field(default=None, description="OpenAI-compatible base URL, e.g. http://host:8000/v1")
+    llm_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible base URL, e.g. http://host:8000/v1"
+    )
     llm_api_key: SecretStr | None = None
     llm_model: str | None = None
     llm_timeout_s: float = Field(default=8.0, gt=0)

@@ -51,8 +51,10 @@ WEATHER: dict[str, Any] = {
                 _ex("qual a previsão do tempo em Recife?", city_text="Recife"),
                 _ex("previsão para São Paulo amanhã", city_text="São Paulo"),
                 _ex("como vai estar o clima no Rio de Janeiro", city_text="Rio de Janeiro"),
-                _ex("temperatura em Curitiba, Porto Alegre e Florianópolis",
-                    city_text=["Curitiba", "Porto Alegre", "Florianópolis"]),
+                _ex(
+                    "temperatura em Curitiba, Porto Alegre e Florianópolis",
+                    city_text=["Curitiba", "Porto Alegre", "Florianópolis"],
+                ),
                 _ex("manda a previsão de Salvador no telegram", city_text="Salvador", notify=True),
                 _ex("vai chover em Belo Horizonte?", city_text="Belo Horizonte"),
                 _ex("what is the weather in London?", city_text="London"),
@@ -83,7 +85,11 @@ WEATHER: dict[str, Any] = {
                 "region_text": {"type": "string"},
             },
             "examples": [
-                _ex("quais as cidades mais quentes do Nordeste hoje?", direction="HOTTEST", region_text="Nordeste"),
+                _ex(
+                    "quais as cidades mais quentes do Nordeste hoje?",
+                    direction="HOTTEST",
+                    region_text="Nordeste",
+                ),
                 _ex("cidades mais frias do Sul", direction="COLDEST", region_text="Sul"),
                 _ex("onde esfriaram mais as cidades na Europa?", direction="COLDEST", region_text="Europa"),
                 _ex("cidades quentes e frias do Brasil", direction="BOTH", region_text="Brasil"),
@@ -106,8 +112,17 @@ CHAT: dict[str, Any] = {
             "goal": "GREET",
             "description": "Cumprimentos e despedidas (greetings and goodbyes)",
             "capabilities": ["greet"],
-            "examples": ["oi", "olá, tudo bem?", "bom dia", "boa noite", "tchau", "hello", "hi there",
-                         "good morning", "bye"],
+            "examples": [
+                "oi",
+                "olá, tudo bem?",
+                "bom dia",
+                "boa noite",
+                "tchau",
+                "hello",
+                "hi there",
+                "good morning",
+                "bye",
+            ],
         }
     ],
 }

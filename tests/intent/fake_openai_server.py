@@ -30,7 +30,7 @@ Reply = Callable[[dict[str, Any]], str]
 
 @dataclass
 class FakeOpenAI:
-    reply: Reply = lambda body: "{}"  # noqa: E731
+    reply: Reply = lambda body: "{}"
     reject: set[str] = field(default_factory=set)
     delay_s: float = 0.0
     raw_content: str | None = None
@@ -43,16 +43,21 @@ class FakeOpenAI:
         @app.post("/v1/chat/completions")
         async def chat(request: Request) -> JSONResponse:
             if self.api_key and request.headers.get("authorization") != f"Bearer {self.api_key}":
-                return _error(401, "Incorrect API key provided.", "invalid_request_error", None, "invalid_api_key")
+                return _error(
+                    401, "Incorrect API key provided.", "invalid_request_error", None, "invalid_api_key"
+                )
             body = await request.json()
             self.requests.append(body)
             if not isinstance(body.get("messages"), list) or not body.get("model"):
-                return _error(400, "'messages' and 'model' are required.", "invalid_request_error", "messages", None)
+                return _error(
+                    400, "'messages' and 'model' are required.", "invalid_request_error", "messages", None
+                )
             kind = (body.get("response_format") or {}).get("type")
             if kind in self.reject:
                 return _error(
                     400,
-                    f"Invalid parameter: 'response_format' of type '{kind}' is not supported with this model.",
+                    f"Invalid parameter: 'response_format' of type '{kind}' is not supported"
+                    " with this model.",
                     "invalid_request_error",
                     "response_format",
                     None,

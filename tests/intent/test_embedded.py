@@ -108,14 +108,18 @@ def test_needs_choice_from_close_alternatives() -> None:
     close = IntentOutput(
         goal="A",
         confidence=0.5,
-        alternatives=[GoalCandidate(domain="d", goal="A", confidence=0.5),
-                      GoalCandidate(domain="d", goal="B", confidence=0.42)],
+        alternatives=[
+            GoalCandidate(domain="d", goal="A", confidence=0.5),
+            GoalCandidate(domain="d", goal="B", confidence=0.42),
+        ],
     )
     clear = IntentOutput(
         goal="A",
         confidence=0.97,
-        alternatives=[GoalCandidate(domain="d", goal="A", confidence=0.97),
-                      GoalCandidate(domain="d", goal="B", confidence=0.01)],
+        alternatives=[
+            GoalCandidate(domain="d", goal="A", confidence=0.97),
+            GoalCandidate(domain="d", goal="B", confidence=0.01),
+        ],
     )
     assert needs_choice(close)
     assert not needs_choice(clear)
