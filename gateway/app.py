@@ -8,9 +8,12 @@ from contextlib import asynccontextmanager
 
 import httpx
 from fastapi import Depends, FastAPI
+from redis.asyncio import Redis
 
+from execution.graph import SqlCheckpointer
 from gateway.auth import require_api_key
 from gateway.errors import install_error_handlers
+from gateway.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.middleware import BodySizeLimit
 from gateway.migrate import upgrade
 from gateway.routes import domains, health, openai, runs, telegram
@@ -50,14 +53,29 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         registry.subscribe(adapter.update_catalog)
         orchestrator = Orchestrator(registry, client, threshold=settings.confidence_threshold)
         store = RunStore(session_factory(engine))
+        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+        locks = (
+            RedisSessionLocks(redis, wait_s=settings.session_lock_wait_s)
+            if redis is not None
+            else LocalSessionLocks(wait_s=settings.session_lock_wait_s)
+        )
         app.state.engine = engine
         app.state.registry = registry
         app.state.store = store
-        app.state.turns = TurnService(adapter=adapter, registry=registry, orchestrator=orchestrator, store=store)
+        app.state.turns = TurnService(
+            adapter=adapter,
+            registry=registry,
+            orchestrator=orchestrator,
+            store=store,
+            checkpointer=SqlCheckpointer(engine),
+            locks=locks,
+        )
         try:
             yield
         finally:
             await http.aclose()
+            if redis is not None:
+                await redis.aclose()
             await engine.dispose()
 
     app = FastAPI(title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan)

@@ -21,6 +21,7 @@ class SessionSnapshot:
     memory: dict[str, Any] = field(default_factory=dict)
     pending_question: dict[str, Any] | None = None
     turn_count: int = 0
+    event_count: int = 0
 
 
 class RunStore:
@@ -39,6 +40,7 @@ class RunStore:
                 memory=dict(row.memory or {}),
                 pending_question=row.pending_question,
                 turn_count=row.turn_count,
+                event_count=row.event_count,
             )
 
     async def save_turn(
@@ -49,6 +51,7 @@ class RunStore:
         channel: str,
         memory: dict[str, Any],
         pending_question: dict[str, Any] | None,
+        events: int = 0,
     ) -> None:
         async with unit_of_work(self._sessions) as db:
             session = await db.get(SessionRow, result.session_id)
@@ -59,6 +62,7 @@ class RunStore:
             session.memory = memory
             session.pending_question = pending_question
             session.turn_count = (session.turn_count or 0) + 1
+            session.event_count = (session.event_count or 0) + events
             session.updated_at = utcnow()
             await db.flush()
             db.add(

@@ -23,6 +23,8 @@ class GatewaySettings(ServiceSettings):
     bootstrap_file: Path = Path("domains.bootstrap.json")
     domain_timeout_s: float = Field(default=10.0, gt=0)
     model_name: str = "orchestrator"
+    #: How long a message waits for the previous message of its session before a 409.
+    session_lock_wait_s: float = Field(default=30.0, ge=0)
     #: Enables the Telegram webhook channel; Telegram echoes it in a header on every update.
     telegram_webhook_secret: SecretStr | None = None
     #: Apply Alembic migrations at start (the default); tests of the migration itself turn it off.

@@ -1,29 +1,32 @@
-"""One conversation turn: intent -> resolve -> plan -> gate -> execute -> respond.
-
-Each stage is its own small function so the turn maps one-to-one onto graph nodes.
+"""One conversation turn: the session's graph (``gateway.conversation``) resumed with the new
+message, under the session's lock, and the turn's trace stored as a run.
 """
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from execution.dag import DagExecutor
-from gateway.runs import RunStore, SessionSnapshot
+from execution.graph import (
+    Checkpointer,
+    GraphEngine,
+    GraphResult,
+    GraphRuntimeError,
+    SessionNotFoundError,
+)
+from gateway.conversation import ConversationGraph
+from gateway.locks import LocalSessionLocks, SessionLocks
+from gateway.runs import RunStore
 from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
-from planner.memory import SessionMemory
-from planner.service import PlannerService
-from shared.errors import PlatformError
 from shared.models import (
     DomainOutput,
     EntryRequest,
     ExecutionIntent,
-    ExecutionStep,
+    ExecutionPlan,
     IntentOutput,
     PendingQuestion,
     RunResult,
@@ -34,30 +37,6 @@ from shared.status import RunStatus
 EventSink = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-def memory_to_dict(memory: SessionMemory) -> dict[str, Any]:
-    return {
-        "last_intent": memory.last_intent.model_dump(mode="json") if memory.last_intent else None,
-        "last_execution_intent": (
-            memory.last_execution_intent.model_dump(mode="json") if memory.last_execution_intent else None
-        ),
-        "last_answer": memory.last_answer,
-        "last_outputs": [o.model_dump(mode="json") for o in memory.last_outputs],
-    }
-
-
-def memory_from_dict(data: dict[str, Any]) -> SessionMemory:
-    return SessionMemory(
-        last_intent=IntentOutput.model_validate(data["last_intent"]) if data.get("last_intent") else None,
-        last_execution_intent=(
-            ExecutionIntent.model_validate(data["last_execution_intent"])
-            if data.get("last_execution_intent")
-            else None
-        ),
-        last_answer=data.get("last_answer", ""),
-        last_outputs=[DomainOutput.model_validate(o) for o in data.get("last_outputs", [])],
-    )
-
-
 def new_run_id() -> str:
     return f"run-{uuid.uuid4().hex}"
 
@@ -66,139 +45,101 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class TurnService:
-    def __init__(self, *, adapter: IntentAdapter, registry: DomainRegistry, orchestrator: Orchestrator, store: RunStore):
-        self.adapter = adapter
-        self.registry = registry
-        self.orchestrator = orchestrator
-        self.store = store
-        self._planner: PlannerService | None = None
-        self._planner_fingerprint = ""
+def event_id(n: int) -> str:
+    return f"evt-{n:04d}"
 
-    def planner(self) -> PlannerService:
-        catalog = self.registry.catalog
-        if self._planner is None or catalog.fingerprint != self._planner_fingerprint:
-            self._planner = PlannerService(catalog)
-            self._planner_fingerprint = catalog.fingerprint
-        return self._planner
+
+class TurnService:
+    def __init__(
+        self,
+        *,
+        adapter: IntentAdapter,
+        registry: DomainRegistry,
+        orchestrator: Orchestrator,
+        store: RunStore,
+        checkpointer: Checkpointer,
+        locks: SessionLocks | None = None,
+    ):
+        self.registry = registry
+        self.store = store
+        self.locks = locks or LocalSessionLocks()
+        self.graph = ConversationGraph(adapter=adapter, registry=registry, orchestrator=orchestrator)
+        self.engine = GraphEngine(self.graph.definition(), checkpointer)
 
     async def handle(self, entry: EntryRequest, on_event: EventSink | None = None) -> RunResult:
-        started = time.perf_counter()
+        async with self.locks.hold(entry.session_id):
+            return await self._turn(entry, on_event)
+
+    async def _turn(self, entry: EntryRequest, on_event: EventSink | None) -> RunResult:
         session = await self.store.load_session(entry.session_id)
-        result = RunResult(
-            run_id=new_run_id(), session_id=entry.session_id, status=RunStatus.PENDING, created_at=now()
-        )
+        run_id = new_run_id()
+        created = now()
+        turn_input = {
+            "input": entry.input_text,
+            "run_id": run_id,
+            "session_id": entry.session_id,
+            "pinned_domain": entry.pinned_domain,
+            "channel": entry.channel,
+            "user_event_id": event_id(session.event_count + 1),
+            "assistant_event_id": event_id(session.event_count + 2),
+        }
+        if on_event is not None:
+
+            async def step_event(step: StepTrace) -> None:
+                await on_event({"type": "step", "run_id": run_id, "step": step.model_dump(mode="json")})
+
+            self.graph.step_listeners[run_id] = step_event
+            await on_event({"type": "run", "run_id": run_id, "status": RunStatus.EXECUTING.value})
         try:
-            await self._run(entry, session, result, on_event)
-        except PlatformError as exc:
-            result.status = RunStatus.FAILED
-            result.answer = exc.message
-        result.finished_at = now()
-        memory = self._next_memory(session, result)
+            result = await self._advance(entry.session_id, turn_input)
+        finally:
+            self.graph.step_listeners.pop(run_id, None)
+        run = self._run_result(result, run_id, created, turn_input["assistant_event_id"])
         await self.store.save_turn(
-            result,
+            run,
             input_text=entry.input_text,
             channel=entry.channel,
-            memory=memory,
-            pending_question=result.question.model_dump(mode="json") if result.question else None,
+            memory=dict(result.state.get("memory") or {}),
+            pending_question=run.question.model_dump(mode="json") if run.question else None,
+            events=2,
         )
         if on_event is not None:
-            await on_event(
-                {"type": "run", "status": result.status.value, "elapsed_ms": (time.perf_counter() - started) * 1e3}
-            )
-        return result
+            await on_event({"type": "run", "run_id": run_id, "status": run.status.value})
+        return run
 
-    # ------------------------------------------------------------------ stages
-
-    async def _run(
-        self, entry: EntryRequest, session: SessionSnapshot, result: RunResult, on_event: EventSink | None
-    ) -> None:
-        intent = await self.adapter.parse(
-            entry.input_text, pinned_domain=entry.pinned_domain, context={"session_id": entry.session_id}
-        )
-        result.intent = intent
-        memory = memory_from_dict(session.memory) if session.memory else None
-        execution_intent, plan = self.planner().plan(intent, memory)
-        result.execution_intent = execution_intent
-        result.plan = plan
-        if self.orchestrator.gate_blocks(execution_intent):
-            self._ask_confirmation(result, intent, execution_intent)
-            return
-
-        async def emit(step: StepTrace) -> None:
-            if on_event is not None:
-                await on_event({"type": "step", "step": step.model_dump(mode="json")})
-
-        executor = DagExecutor(self._run_step, on_event=emit)
-        report = await executor.execute(
-            plan,
-            original_query=entry.input_text,
-            confidence=execution_intent.confidence,
-            context={"run_id": result.run_id, "session_id": entry.session_id, "language": intent.language},
-        )
-        result.status = report.status
-        result.steps = report.steps
-        result.output = report.output
-        result.answer = self._answer(report.output, intent.language)
-        if report.status == RunStatus.WAITING_INPUT and report.output is not None:
-            result.question = PendingQuestion(
-                kind="domain_clarification",
-                text=result.answer,
-                options=list(report.output.result.get("candidates", [])),
-                resume={"goal": intent.goal, "domain": intent.primary_domain, "entities": intent.entities},
-            )
-
-    async def _run_step(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
-        ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
-        if ref is not None and (ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context):
-            # help and out-of-scope answers list what the platform can do: hand them the catalog
-            intent.context["catalog"] = [
-                {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
-                for g in self.registry.catalog.goals()
-            ]
-        return await self.orchestrator.execute(intent, step)
-
-    def _ask_confirmation(self, result: RunResult, intent: IntentOutput, ei: ExecutionIntent) -> None:
-        options = [a.model_dump() for a in intent.alternatives[:3]] or [
-            {"domain": ei.domain, "goal": intent.goal, "confidence": intent.confidence}
-        ]
-        described = []
-        for option in options:
-            goal = self.registry.catalog.find_goal(option["domain"], option["goal"])
-            described.append(goal.description if goal else option["goal"])
-        if intent.language == "en":
-            text = "I'm not sure I understood. Did you mean: " + " or ".join(f"'{d}'" for d in described) + "?"
-        else:
-            text = "Não tenho certeza se entendi. Você quis dizer: " + " ou ".join(f"'{d}'" for d in described) + "?"
-        result.status = RunStatus.WAITING_INPUT
-        result.answer = text
-        result.output = DomainOutput(
-            status="clarification",
-            explanation=text,
-            confidence=intent.confidence,
-            result={"options": options},
-            metadata={"resolution": "confidence_gate"},
-        )
-        result.question = PendingQuestion(
-            kind="confidence_gate",
-            text=text,
-            options=options,
-            resume={"goal": intent.goal, "domain": intent.primary_domain, "entities": intent.entities},
-        )
+    async def _advance(self, session_id: str, turn_input: dict[str, Any]) -> GraphResult:
+        """Resume the session's graph with the message, or start it (first message, or after a
+        reset / a broken session)."""
+        try:
+            return await self.engine.resume(session_id, turn_input)
+        except SessionNotFoundError:
+            pass
+        except GraphRuntimeError:
+            # not resumable (failed or finished): start over; the runs already stored stay
+            await self.engine.delete(session_id)
+        return await self.engine.run({"messages": [], "memory": {}, "question": None, **turn_input}, session_id=session_id)
 
     @staticmethod
-    def _answer(output: DomainOutput | None, language: str) -> str:
-        if output is None:
-            return "Não consegui processar o pedido." if language != "en" else "I could not process the request."
-        return output.explanation or (
-            "Pronto." if output.status == "success" and language != "en" else "Done." if output.status == "success"
-            else "Não consegui concluir o pedido." if language != "en" else "I could not complete the request."
-        )
+    def _run_result(result: GraphResult, run_id: str, created: datetime, answer_event: str) -> RunResult:
+        state = result.state
 
-    @staticmethod
-    def _next_memory(session: SessionSnapshot, result: RunResult) -> dict[str, Any]:
-        memory = memory_from_dict(session.memory) if session.memory else SessionMemory()
-        if result.intent is not None and result.status == RunStatus.COMPLETED:
-            outputs = [s.output for s in result.steps if s.output is not None]
-            memory.remember(result.intent, result.execution_intent, result.answer, outputs)
-        return memory_to_dict(memory)
+        def model(key: str, cls: Any) -> Any:
+            value = state.get(key)
+            return cls.model_validate(value) if value else None
+
+        return RunResult(
+            run_id=run_id,
+            session_id=result.session_id,
+            status=RunStatus(state.get("status") or RunStatus.COMPLETED.value),
+            intent=model("intent", IntentOutput),
+            execution_intent=model("execution_intent", ExecutionIntent),
+            plan=model("plan", ExecutionPlan),
+            steps=[StepTrace.model_validate(s) for s in state.get("steps") or []],
+            output=model("output", DomainOutput),
+            answer=state.get("answer", ""),
+            question=model("question", PendingQuestion),
+            event_id=answer_event,
+            notes=list(state.get("notes") or []),
+            created_at=created,
+            finished_at=now(),
+        )

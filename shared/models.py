@@ -138,5 +138,8 @@ class RunResult(BaseModel):
     output: DomainOutput | None = None
     answer: str = ""
     question: PendingQuestion | None = None
+    #: Per-session event id of the answer (``evt-0002``); the person's message has the one before.
+    event_id: str | None = None
+    notes: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
     finished_at: datetime | None = None

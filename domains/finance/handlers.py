@@ -101,12 +101,28 @@ class FinanceHandlers:
         how = "alias" if match.method == "exact" else "search_symbol"
         return await self._quote(resolution.instrument, lang, resolved_from=name, resolution=how)
 
+    def _choice(self, instrument: Instrument) -> dict[str, Any]:
+        """A candidate plus the words a person may answer with ("a sueca", "Helsinki")."""
+        market = self.provider.markets().get(instrument.market)
+        aliases = [*market.aliases, *market.names.values()] if market else []
+        return {
+            **candidate(instrument),
+            "label": f"{instrument.name} — {instrument.exchange} ({instrument.currency})",
+            "aliases": [instrument.symbol.split(".")[0], instrument.exchange, *aliases],
+        }
+
     def _clarify(self, resolution: Resolution, lang: Language) -> DomainOutput:
         return DomainOutput(
             status="clarification",
-            result={"candidates": [candidate(m.instrument) for m in resolution.candidates]},
+            result={"candidates": [self._choice(m.instrument) for m in resolution.candidates]},
             explanation=text(lang, "ambiguous", query=resolution.query),
-            metadata={"resolution": "ambiguous_symbol", "query": resolution.query, "param": "symbol"},
+            metadata={
+                "resolution": "ambiguous_symbol",
+                "query": resolution.query,
+                "param": "symbol",
+                # the gateway re-runs this step with params[choice_param] = the chosen candidate's value
+                "choice_param": "symbol",
+            },
         )
 
     async def _quote(

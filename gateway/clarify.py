@@ -1,0 +1,77 @@
+"""Reading a person's answer to a pending question: which candidate or option did they pick?
+
+Generic over any domain: candidates are dicts; what identifies one is the value of the
+``choice_param`` key, its ``label``, its ``aliases`` and its position ("a primeira", "second").
+
+>>> cands = [{"symbol": "NDA-SE.ST", "aliases": ["sueca", "Stockholm"]},
+...          {"symbol": "NDA-FI.HE", "aliases": ["finlandesa", "Helsinki"]}]
+>>> [choose(t, cands, "symbol") for t in ("a sueca", "A primeira", "nda-fi.he", "a de Helsinki", "tanto faz")]
+[0, 0, 1, 1, None]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+_ORDINALS: dict[str, int] = {
+    **dict.fromkeys(["primeira", "primeiro", "first", "1", "1a", "1o", "1st", "um", "uma", "one"], 0),
+    **dict.fromkeys(["segunda", "segundo", "second", "2", "2a", "2o", "2nd", "dois", "duas", "two"], 1),
+    **dict.fromkeys(["terceira", "terceiro", "third", "3", "3a", "3o", "3rd", "tres", "three"], 2),
+    **dict.fromkeys(["quarta", "quarto", "fourth", "4", "4a", "4o", "4th", "quatro", "four"], 3),
+    **dict.fromkeys(["ultima", "ultimo", "last"], -1),
+}
+_YES = {"sim", "s", "yes", "y", "isso", "exato", "correto", "ok", "pode", "claro", "confirmo", "confirma", "certo"}
+_NO = {"nao", "no", "n", "nope", "errado", "negativo"}
+
+
+def normalise(text: str) -> str:
+    """Lower case, no accents, punctuation to spaces (dots and dashes inside words kept)."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w.\-]+|(?<!\w)[.\-]|[.\-](?!\w)", " ", text).split())
+
+
+def _contains(haystack: str, needle: str) -> bool:
+    needle = normalise(needle)
+    return bool(needle) and re.search(rf"(?<![\w.\-]){re.escape(needle)}(?![\w.\-])", haystack) is not None
+
+
+def choose(reply: str, candidates: Sequence[dict[str, Any]], choice_param: str | None = None) -> int | None:
+    """Index of the candidate the reply picks, or ``None`` when it picks none (or is ambiguous)."""
+    text = normalise(reply)
+    if not text or not candidates:
+        return None
+    # 1. the technical value itself ("NDA-SE.ST")
+    if choice_param:
+        exact = [i for i, c in enumerate(candidates) if c.get(choice_param) and _contains(text, str(c[choice_param]))]
+        if len(exact) == 1:
+            return exact[0]
+    # 2. a position ("a primeira", "2")
+    words = text.split()
+    positions = {_ORDINALS[w] for w in words if w in _ORDINALS}
+    if len(positions) == 1:
+        index = positions.pop()
+        if -len(candidates) <= index < len(candidates):
+            return index % len(candidates)
+    # 3. a label or alias ("a sueca", "Helsinki"); the candidate with the most hits wins outright
+    scores = []
+    for cand in candidates:
+        names = [str(cand.get("label", "")), str(cand.get("name", "")), *map(str, cand.get("aliases", []))]
+        scores.append(sum(1 for n in names if _contains(text, n)))
+    best = max(scores)
+    if best > 0 and scores.count(best) == 1:
+        return scores.index(best)
+    return None
+
+
+def is_yes(reply: str) -> bool:
+    words = normalise(reply).split()
+    return bool(words) and len(words) <= 4 and words[0] in _YES
+
+
+def is_no(reply: str) -> bool:
+    words = normalise(reply).split()
+    return bool(words) and len(words) <= 4 and words[0] in _NO
