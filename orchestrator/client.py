@@ -26,13 +26,17 @@ _UNAVAILABLE_STATUSES = frozenset({502, 503, 504})
 @contextmanager
 def map_httpx_exceptions(url: str) -> Iterator[None]:
     """Translate transport errors and malformed answers from ``url`` into platform errors with a
-    plain, one-line message (never a stack trace)."""
+    plain, one-line message (never a stack trace). Errors raised before the request could reach
+    the domain carry ``details={"delivered": False}`` (safe to retry even when not idempotent)."""
     try:
         yield
+    except httpx.ConnectTimeout:
+        # the connection was never made: the domain cannot have seen the request
+        raise DomainUnavailable(f"could not connect to {url} in time", details={"delivered": False}) from None
     except httpx.TimeoutException as exc:
         raise DomainUnavailable(f"{url} did not answer in time ({type(exc).__name__})") from None
     except httpx.ConnectError:
-        raise DomainUnavailable(f"could not connect to {url}") from None
+        raise DomainUnavailable(f"could not connect to {url}", details={"delivered": False}) from None
     except httpx.TransportError as exc:
         raise DomainUnavailable(f"connection to {url} failed ({type(exc).__name__})") from None
     except httpx.HTTPStatusError as exc:

@@ -4,15 +4,27 @@
 * Routing: capability -> owning domain through the catalog (preferred), else the intent's domain.
 * Confidence gate (seed 003): below ``threshold`` for a domain whose manifest does not opt out
   (``confidence_gate: false``), answer ``clarification`` without calling the domain.
-* Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}``, so the retries the
-  capability's ``policy`` allows can never run it twice.
+* Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}`` (plus
+  ``:{context["idempotency_suffix"]}`` when the run loop asks for a fresh key: a replan, or a retry
+  after an invalid answer), so the retries the capability's ``policy`` allows can never run it twice.
+
+Two ways in:
+
+* :meth:`Orchestrator.execute` retries itself and turns every problem into a ``failure`` output
+  (for callers without their own retry loop);
+* :meth:`Orchestrator.dispatch` makes ONE guarded call and raises ``DomainUnavailable`` /
+  ``DomainProtocolError`` so :class:`execution.runner.RunController` (validation, retry, replan)
+  decides. It fails fast, without network, when the domain's circuit is open or the registry lists
+  it unhealthy (:meth:`Orchestrator.unavailable_reason`), and applies per-domain timeouts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Mapping
 
+from orchestrator.breaker import DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.registry import DomainRegistry
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound, PlatformError
@@ -42,10 +54,73 @@ _TEXT = {
 
 
 class Orchestrator:
-    def __init__(self, registry: DomainRegistry, client: DomainClient, threshold: float = DEFAULT_THRESHOLD):
+    def __init__(
+        self,
+        registry: DomainRegistry,
+        client: DomainClient,
+        threshold: float = DEFAULT_THRESHOLD,
+        *,
+        breakers: DomainBreakers | None = None,
+        domain_timeouts: Mapping[str, float] | None = None,
+    ):
         self.registry = registry
         self.client = client
         self.threshold = threshold
+        self.breakers = breakers or DomainBreakers()
+        #: domain -> seconds; a call's timeout is the smaller of this and the capability's policy
+        self.domain_timeouts = dict(domain_timeouts or {})
+
+    def unavailable_reason(self, domain: str) -> str | None:
+        """Why ``domain`` cannot take a call right now (open circuit, registry unhealthy), or None."""
+        if self.breakers.is_open(domain):
+            return f"circuit open ({self.breakers.threshold} consecutive failures)"
+        info = self.registry.get(domain)
+        if info is not None and not info.healthy and info.checked_at is not None:
+            return f"unhealthy: {info.last_error or 'health check failed'}"
+        return None
+
+    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
+        """One call, no retry; transport problems are raised (``details.delivered`` says whether
+        the request can have reached the domain), routing problems and the gate are outputs."""
+        language = _language(intent)
+        domain = self.route(intent)
+        if domain is None:
+            return _failure(
+                _TEXT["no_route"][language].format(capability=intent.capability),
+                error="unknown_capability",
+                capability=intent.capability,
+            )
+        if self.gate_blocks(intent):
+            return self._clarify(intent, domain, language)
+        try:
+            base_url = self.registry.endpoint(domain)
+        except NotFound as exc:
+            return _failure(exc.message, error=exc.code, domain=domain)
+        reason = self.unavailable_reason(domain)
+        if reason is not None:
+            raise DomainUnavailable(
+                _TEXT["unavailable"][language].format(domain=domain, reason=reason),
+                details={"delivered": False, "domain": domain},
+            )
+        routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
+        policy = self._policy(routed)
+        timeout = min(policy.timeout_s, self.domain_timeouts.get(domain, policy.timeout_s))
+        key = _idempotency_key(intent, step)
+        try:
+            output = await self.breakers.call(
+                domain, lambda: self.client.execute(base_url, routed, key, timeout)
+            )
+        except DomainUnavailable as exc:
+            raise DomainUnavailable(
+                _TEXT["unavailable"][language].format(domain=domain, reason=exc.message),
+                details=exc.details,
+            ) from None
+        except DomainProtocolError as exc:
+            raise DomainProtocolError(
+                _TEXT["protocol"][language].format(domain=domain, reason=exc.message), param=exc.param
+            ) from None
+        self.registry.mark(domain, healthy=True)
+        return output
 
     def route(self, intent: ExecutionIntent) -> str | None:
         """The domain that should run ``intent``: the capability's owner, else ``intent.domain`` if
@@ -126,7 +201,8 @@ class Orchestrator:
 def _idempotency_key(intent: ExecutionIntent, step: ExecutionStep | None) -> str:
     run_id = intent.context.get("run_id") or f"adhoc-{uuid.uuid4().hex}"
     step_id = intent.context.get("step_id", step.id if step is not None else 1)
-    return f"{run_id}:{step_id}"
+    suffix = intent.context.get("idempotency_suffix")
+    return f"{run_id}:{step_id}:{suffix}" if suffix else f"{run_id}:{step_id}"
 
 
 def _language(intent: ExecutionIntent) -> str:
