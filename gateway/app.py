@@ -16,7 +16,7 @@ from gateway.errors import install_error_handlers
 from gateway.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.middleware import BodySizeLimit
 from gateway.migrate import upgrade
-from gateway.routes import domains, health, openai, runs, telegram
+from gateway.routes import domains, health, openai, runs, sessions, telegram
 from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
 from gateway.turn import TurnService
@@ -86,6 +86,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     v1 = [Depends(require_api_key)]
     app.include_router(openai.router, dependencies=v1)
     app.include_router(runs.router, dependencies=v1)
+    app.include_router(sessions.router, dependencies=v1)
     app.include_router(domains.router, dependencies=v1)
     app.include_router(telegram.router)
     return app

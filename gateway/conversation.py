@@ -169,7 +169,9 @@ class ConversationGraph:
             if answered is not None:
                 return {**base, **answered, "question": None}
             base["notes"] = [f"pending question ({question.kind}) abandoned: the message is a new request"]
-        intent = self._follow_up(intent, text, memory_from_dict(_get(state, "memory")))
+        memory = memory_from_dict(_get(state, "memory"))
+        intent = self._follow_up(intent, text, memory)
+        intent = self._composition_follow_up(intent, text, memory)
         return {**base, "intent": intent.model_dump(mode="json"), "question": None}
 
     def plan(self, state: State) -> dict[str, Any]:
@@ -359,6 +361,39 @@ class ConversationGraph:
                 "original_query": text,
                 "alternatives": [],
                 "notes": [*intent.notes, f"follow-up of {last.goal}: {text_entity}={value!r} (session memory)"],
+            }
+        )
+
+    def _composition_follow_up(self, intent: IntentOutput, text: str, memory: SessionMemory) -> IntentOutput:
+        """"manda isso no telegram" right after an answer: the words switch on a boolean entity of the
+        last goal (its composition trigger) and name nothing else the classifier is sure of."""
+        last = memory.last_intent
+        if last is None or last.goal is None or not last.primary_domain or not memory.last_answer:
+            return intent
+        if intent.goal is not None and intent.goal != last.goal and intent.confidence >= self.orchestrator.threshold:
+            return intent
+        goal = self.catalog.find_goal(last.primary_domain, last.goal)
+        if goal is None:
+            return intent
+        words = f" {normalise(text)} "
+        flags = {
+            name: True
+            for name, spec in goal.entities_schema.items()
+            if spec.type == "boolean"
+            and any(f" {normalise(w)} " in words for w in spec.synonyms.get("true", []))
+        }
+        named = intent.goal == last.goal and any(
+            intent.entities.get(n) for n, s in goal.entities_schema.items() if s.required
+        )
+        if not flags or named:
+            return intent
+        return last.model_copy(
+            update={
+                "entities": flags,
+                "confidence": max(intent.confidence, last.confidence),
+                "original_query": text,
+                "alternatives": [],
+                "notes": [*intent.notes, f"follow-up of {last.goal}: {sorted(flags)} on the last answer"],
             }
         )
 

@@ -40,8 +40,10 @@ class LocalSessionLocks:
         lock = self._locks.setdefault(session_id, asyncio.Lock())
         self._users[session_id] = self._users.get(session_id, 0) + 1
         try:
+            if lock.locked() and self.wait_s <= 0:
+                raise _busy(session_id)
             try:
-                await asyncio.wait_for(lock.acquire(), self.wait_s)
+                await asyncio.wait_for(lock.acquire(), max(self.wait_s, 0.001))
             except TimeoutError:
                 raise _busy(session_id) from None
             try:

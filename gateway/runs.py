@@ -104,3 +104,28 @@ class RunStore:
                 select(RunRow).where(RunRow.session_id == session_id).order_by(RunRow.created_at).limit(limit)
             )
             return [RunResult.model_validate(r.trace) for r in rows]
+
+    async def ensure_session(self, session_id: str, *, forked_from: str | None = None) -> None:
+        async with unit_of_work(self._sessions) as db:
+            if await db.get(SessionRow, session_id) is None:
+                parent = await db.get(SessionRow, forked_from) if forked_from else None
+                db.add(
+                    SessionRow(
+                        id=session_id,
+                        status="waiting_input",
+                        channel=parent.channel if parent else "rest",
+                        memory=dict(parent.memory or {}) if parent else {},
+                        turn_count=0,
+                        event_count=parent.event_count if parent else 0,
+                    )
+                )
+
+    async def reset_session(self, session_id: str) -> None:
+        """Clear the active state (memory, pending question); runs and event numbering stay."""
+        async with unit_of_work(self._sessions) as db:
+            row = await db.get(SessionRow, session_id)
+            if row is not None:
+                row.memory = {}
+                row.pending_question = None
+                row.status = "reset"
+                row.updated_at = utcnow()
