@@ -1,0 +1,11 @@
+"""``python -m domains.research --port P`` runs the research domain as its own process.
+
+A bad agent YAML (``RESEARCH_AGENTS_DIR``) stops it here, before it serves anything.
+"""
+
+from domains.research.service import build
+from shared.domain_sdk import serve
+
+if __name__ == "__main__":
+    domain = build()
+    serve(domain.service, domain.app)

@@ -1,0 +1,474 @@
+"""The offline (rule-based) logic of the three agents, honest about what it is.
+
+No model is involved: the methodologist looks for five elements with regular expressions —
+population, variables (independent and dependent), metric, comparison and measurable effect —
+and the structurer rewrites the person's sentence into a research question with a few patterns.
+Every answer built from this module says that it is rule-based analysis.
+
+>>> f = find_elements("Método X reduz tempo em 30% em equipes de 2-5 devs")
+>>> f.missing()
+[]
+>>> classify_maturity("Método incremental é mais rápido")
+'vague'
+>>> structure("Método incremental é mais rápido", "pt")["structured_question"]
+'Como método incremental impacta a velocidade?'
+>>> evaluate("Como método incremental impacta a velocidade?", "pt")["status"]
+'needs_refinement'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from domains.research.text import Lang, fold, lower_first, sentence, words
+
+Maturity = Literal["vague", "semi_formed", "complete"]
+ASPECTS = ("population", "variables", "metric", "comparison", "effect")
+
+
+def _any(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+POPULATION = _any(
+    [
+        r"\b(?:equipes?|times?|grupos?|turmas?)\s+(?:de|com)\s+[\w\-–]+(?:\s+(?:devs?|pessoas|membros|desenvolvedores|alunos))?",
+        r"\b(?:estudantes|alunos?|alunas?|desenvolvedor(?:es|as)?|devs?|programador(?:es|as)|"
+        r"professor(?:es|as)|pacientes|usuari[oa]s|empresas|startups?|participantes|funcionari[oa]s|"
+        r"criancas|adultos|idosos|profissionais|engenheir[oa]s|gestores|clientes)\b",
+        r"\bteams?\s+of\b",
+        r"\b(?:students|pupils|developers|devs|engineers|patients|users|companies|employees|"
+        r"participants|children|adults|teachers|programmers|customers|managers|startups)\b",
+    ]
+)
+INDEPENDENT = _any(
+    [
+        r"\b(?:metodos?|abordagens?|tecnicas?|praticas?|ferramentas?|intervenc(?:ao|oes)|programas?|"
+        r"estrategias?|uso d[eoa]s?|adocao d[eoa]s?|treinamentos?|tratamentos?|modelos?|frameworks?|"
+        r"processos?|metodologias?|revis(?:ao|oes) de codigo|programacao em par)\b",
+        r"\b(?:methods?|approach(?:es)?|techniques?|practices?|tools?|interventions?|programs?|"
+        r"strateg(?:y|ies)|use of|adoption of|training|treatments?|frameworks?|processes?|"
+        r"code reviews?|pair programming)\b",
+        r"\b(?:tdd|bdd|scrum|kanban|llms?|ia|ai|agile|agil|incremental|cascata|waterfall)\b",
+    ]
+)
+DEPENDENT = _any(
+    [
+        r"\b(?:tempo|velocidade|rapid[oa]s?|lent[oa]s?|produtividade|produtiv[oa]s?|qualidade|custos?|"
+        r"defeitos|bugs|erros|desempenho|performance|eficiencia|eficientes?|eficacia|satisfacao|"
+        r"engajamento|aprendizagem|aprendizado|notas?|retencao|entregas?|throughput|lead time|"
+        r"cycle time|precisao|seguranca)\b",
+        r"\b(?:time|speed|faster|slower|productivity|productive|quality|costs?|defects|bugs|errors|"
+        r"performance|efficiency|efficient|satisfaction|engagement|learning|grades|retention|"
+        r"delivery|accuracy|safety)\b",
+    ]
+)
+METRIC = _any(
+    [
+        r"\bmedid[oa]s?\s+(?:por|em|pel[oa]s?|como)\b",
+        r"\bmensurad[oa]s?\b",
+        r"%",
+        r"\bpor cento\b",
+        r"\b(?:sprints?|horas?|dias|semanas|minutos|story points|pontos|tempo)\b",
+        r"\b(?:taxa|numero|quantidade|indice|percentual)\s+de\b",
+        r"\b(?:escore|nota media)\b",
+        r"\bmeasured\s+(?:by|in|as)\b",
+        r"\b(?:percent|hours?|days|weeks|minutes|sprints?|story points|lead time|cycle time|score|time)\b",
+        r"\b(?:rate|number|count|share)\s+of\b",
+    ]
+)
+COMPARISON = _any(
+    [
+        r"\bcomparad[oa]s?\b",
+        r"\bem (?:relacao|comparacao) (?:a|ao|a?os|com)\b",
+        r"\b(?:mais|menos)\s+\w+\s+(?:do\s+)?que\b",
+        r"\b(?:melhor|pior|maior|menor)\s+(?:do\s+)?que\b",
+        r"\bversus\b",
+        r"\bvs\.?\s",
+        r"\b(?:reduz|reduzem|diminui|diminuem|aumenta|aumentam|melhora|melhoram|eleva|elevam|"
+        r"acelera|aceleram|corta|cortam)\b[^.]*?\bem\s+\d+(?:[.,]\d+)?\s*%?",
+        r"\bem vez de\b",
+        r"\bgrupo (?:de )?controle\b",
+        r"\bantes e depois\b",
+        r"\bthan\b",
+        r"\bcompared\b",
+        r"\brelative to\b",
+        r"\binstead of\b",
+        r"\bcontrol group\b",
+        r"\bbefore and after\b",
+        r"\b(?:reduces?|increases?|improves?|cuts?|lowers?|raises?|decreases?)\b[^.]*?\bby\s+\d+(?:[.,]\d+)?\s*%?",
+    ]
+)
+EFFECT = _any(
+    [
+        r"\d+(?:[.,]\d+)?\s*(?:%|por cento|percent|vezes|times\b|x\b)",
+        r"\b(?:reduz|reduzem|diminui|diminuem|aumenta|aumentam|melhora|melhoram|piora|pioram|acelera|"
+        r"aceleram|eleva|elevam|mais|menos|maior|menor|melhor|pior)\b",
+        r"\b(?:reduces?|increases?|improves?|decreases?|worsens?|more|less|faster|slower|higher|lower|"
+        r"better|worse|cheaper)\b",
+    ]
+)
+EFFECT_NUMBER = re.compile(r"\d+(?:[.,]\d+)?\s*(?:%|por cento|percent|vezes|times\b|x\b)")
+NORMATIVE = re.compile(r"\b(?:deus|alma|destino|sobrenatural|deveria[m]?|should|god|soul|fate)\b")
+#: What people say when they ask for help without giving the idea itself yet.
+META_WORDS_WORDS = (
+    "quero queria gostaria testar uma um hipotese hipoteses pesquisa pesquisar questao ideia "
+    "ideias observacao ajuda ajude me ajudar transformar em de sobre criar formular validar "
+    "minha meu tenho eu a o para com i want to test a an hypothesis research question help me "
+    "turn observation into idea my have would like formulate validate create please por favor "
+)
+META_WORDS = frozenset(META_WORDS_WORDS.split())
+_META_PREFIX = re.compile(
+    r"^\s*(?:(?:eu\s+)?(?:quero|queria|gostaria de)\s+(?:testar|validar|formular)\s+(?:uma\s+)?hip[oó]tese"
+    r"|(?:minha\s+)?(?:hip[oó]tese|ideia|observa[cç][aã]o)(?:\s+[eé])?"
+    r"|i\s+want\s+to\s+test\s+(?:a|an|this|the)?\s*hypothesis|(?:my\s+)?(?:hypothesis|idea|observation)(?:\s+is)?)"
+    r"\s*[:\-–—]\s*",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Elements:
+    """The spans found for each element (``None`` = missing)."""
+
+    population: str | None
+    independent: str | None
+    dependent: str | None
+    metric: str | None
+    comparison: str | None
+    effect: str | None
+
+    def present(self, aspect: str) -> bool:
+        if aspect == "variables":
+            return self.independent is not None and self.dependent is not None
+        return getattr(self, aspect) is not None
+
+    def missing(self) -> list[str]:
+        return [a for a in ASPECTS if not self.present(a)]
+
+
+def _span(pattern: re.Pattern[str], folded: str, original: str) -> str | None:
+    """The matched words as the person wrote them (fold() keeps positions for Latin text)."""
+    match = pattern.search(folded)
+    if match is None:
+        return None
+    source = original if len(original) == len(folded) else folded
+    return source[match.start() : match.end()].strip()
+
+
+def find_elements(text: str) -> Elements:
+    folded = fold(text)
+    return Elements(
+        population=_span(POPULATION, folded, text),
+        independent=_span(INDEPENDENT, folded, text),
+        dependent=_span(DEPENDENT, folded, text),
+        metric=_span(METRIC, folded, text),
+        comparison=_span(COMPARISON, folded, text),
+        # a number/percentage says more than a direction word: prefer it when both are there
+        effect=_span(EFFECT_NUMBER, folded, text) or _span(EFFECT, folded, text),
+    )
+
+
+def classify_maturity(text: str) -> Maturity:
+    """complete = all five elements; semi_formed = three or four; vague = fewer."""
+    found = len(ASPECTS) - len(find_elements(text).missing())
+    if found == len(ASPECTS):
+        return "complete"
+    return "semi_formed" if found >= 3 else "vague"
+
+
+def strip_meta(text: str) -> str:
+    """'quero testar uma hipótese: X' -> 'X' (the idea itself)."""
+    return _META_PREFIX.sub("", text.strip(), count=1).strip()
+
+
+def is_meta_request(text: str) -> bool:
+    """True when the text asks for help but carries no idea yet ("quero testar uma hipótese")."""
+    content = [w for w in words(strip_meta(text)) if w not in META_WORDS]
+    return len(content) < 2
+
+
+# ----------------------------------------------------------------------------- structurer
+
+_DIMENSIONS: dict[Lang, dict[str, str]] = {
+    "pt": {
+        "rapido": "a velocidade",
+        "rapida": "a velocidade",
+        "lento": "a velocidade",
+        "lenta": "a velocidade",
+        "eficiente": "a eficiência",
+        "produtivo": "a produtividade",
+        "produtiva": "a produtividade",
+        "barato": "o custo",
+        "barata": "o custo",
+        "caro": "o custo",
+        "cara": "o custo",
+        "melhor": "os resultados",
+        "pior": "os resultados",
+        "preciso": "a precisão",
+        "precisa": "a precisão",
+        "seguro": "a segurança",
+        "segura": "a segurança",
+        "facil": "a facilidade de uso",
+        "eficaz": "a eficácia",
+        "efetivo": "a eficácia",
+        "efetiva": "a eficácia",
+    },
+    "en": {
+        "faster": "speed",
+        "slower": "speed",
+        "quicker": "speed",
+        "better": "outcomes",
+        "worse": "outcomes",
+        "cheaper": "cost",
+        "efficient": "efficiency",
+        "productive": "productivity",
+        "easier": "ease of use",
+        "safer": "safety",
+        "effective": "effectiveness",
+        "accurate": "accuracy",
+    },
+}
+_PT_COMPARATIVE = re.compile(
+    r"^(?P<subj>.+?)\s+(?:é|e|são|sao|fica|ficam|seria|seriam)\s+(?P<dir>mais|menos)\s+(?P<adj>[\wçãéíóúâê]+)"
+    r"(?:\s+(?:do\s+)?que\s+(?P<other>.+))?$",
+    re.IGNORECASE,
+)
+_PT_BETTER = re.compile(
+    r"^(?P<subj>.+?)\s+(?:é|e|são|sao)\s+(?P<adj>melhor|pior)(?:\s+(?:do\s+)?que\s+(?P<other>.+))?$",
+    re.IGNORECASE,
+)
+_PT_VERB = re.compile(
+    r"^(?P<subj>.+?)\s+(?P<verb>melhora|melhoram|aumenta|aumentam|reduz|reduzem|diminui|diminuem|impacta|"
+    r"impactam|afeta|afetam|influencia|influenciam|acelera|aceleram|piora|pioram)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+_EN_COMPARATIVE = re.compile(
+    r"^(?P<subj>.+?)\s+(?:is|are|gets|get|would be)\s+(?P<adj>\w+er|more\s+\w+|less\s+\w+|better|worse)"
+    r"(?:\s+than\s+(?P<other>.+))?$",
+    re.IGNORECASE,
+)
+_EN_VERB = re.compile(
+    r"^(?P<subj>.+?)\s+(?P<verb>improves|improve|increases|increase|reduces|reduce|decreases|decrease|"
+    r"affects|affect|impacts|impact|influences|influence|speeds up|slows down)\s+(?P<obj>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _dimension(adj: str, lang: Lang) -> str:
+    key = fold(adj).replace("more ", "").replace("less ", "").strip()
+    table = _DIMENSIONS[lang]
+    if key in table:
+        return table[key]
+    return f"o quanto é {adj}" if lang == "pt" else key
+
+
+def _question_from_idea(idea: str, lang: Lang) -> tuple[str, str, str]:
+    """(structured question, subject, dimension) from a one-sentence idea."""
+    if lang == "pt":
+        m = _PT_COMPARATIVE.match(idea) or _PT_BETTER.match(idea)
+        if m:
+            subj, dim = lower_first(m["subj"]), _dimension(m["adj"], lang)
+            other = f" em comparação com {m['other']}" if m["other"] else ""
+            return f"Como {subj} impacta {dim}{other}?", subj, dim
+        m = _PT_VERB.match(idea)
+        if m:
+            subj = lower_first(m["subj"])
+            return f"Em que medida {subj} {m['verb'].lower()} {m['obj']}?", subj, m["obj"]
+        return f"Como {lower_first(idea)} pode ser observado e medido de forma sistemática?", idea, "o efeito"
+    m = _EN_COMPARATIVE.match(idea)
+    if m:
+        subj, dim = lower_first(m["subj"]), _dimension(m["adj"], lang)
+        other = f" compared with {m['other']}" if m["other"] else ""
+        return f"How does {subj} affect {dim}{other}?", subj, dim
+    m = _EN_VERB.match(idea)
+    if m:
+        subj, verb = lower_first(m["subj"]), m["verb"].lower()
+        base = verb[:-1] if verb.endswith("s") and " " not in verb else verb
+        return f"To what extent does {subj} {base} {m['obj']}?", subj, m["obj"]
+    return f"How can {lower_first(idea)} be observed and measured systematically?", idea, "the effect"
+
+
+def structure(
+    idea: str, lang: Lang, *, previous_question: str | None = None, details: str | None = None
+) -> dict[str, str]:
+    """The seed's structurer JSON (context, problem, contribution, structured_question).
+
+    With ``details`` (a refinement), a reply that is itself a hypothesis (three or more of the
+    five elements) becomes the new question; a fragment ("em equipes de 2-5 devs") is appended
+    to the previous question.
+    """
+    idea_s = sentence(strip_meta(idea))
+    if details and previous_question:
+        extra = sentence(strip_meta(details))
+        if classify_maturity(extra) != "vague":
+            question = extra
+        else:
+            question = f"{previous_question.rstrip(' ?.')}, {lower_first(extra)}?"
+        subj, dim = idea_s, ("o efeito" if lang == "pt" else "the effect")
+    else:
+        question, subj, dim = _question_from_idea(idea_s, lang)
+    if lang == "pt":
+        return {
+            "context": f'Observação da pessoa: "{idea_s}".',
+            "problem": (
+                f"Ainda não está definido para quem, medido como e em quanto {lower_first(subj)} afeta {dim}."
+                if not details
+                else f'Refinamento com os detalhes: "{sentence(details)}".'
+            ),
+            "contribution": (
+                "Evidência empírica que confirme ou refute a observação, útil para decidir quando "
+                "adotar a prática."
+            ),
+            "structured_question": question,
+        }
+    return {
+        "context": f'The person\'s observation: "{idea_s}".',
+        "problem": (
+            f"It is not yet defined for whom, measured how and by how much {lower_first(subj)} affects {dim}."
+            if not details
+            else f'Refinement with the details: "{sentence(details)}".'
+        ),
+        "contribution": "Empirical evidence that confirms or refutes the observation, useful to decide "
+        "when to adopt the practice.",
+        "structured_question": question,
+    }
+
+
+# -------------------------------------------------------------------------- methodologist
+
+ASPECT_NAMES: dict[Lang, dict[str, str]] = {
+    "pt": {
+        "population": "população",
+        "variables": "variáveis",
+        "metric": "métricas",
+        "comparison": "comparação",
+        "effect": "efeito",
+    },
+    "en": {
+        "population": "population",
+        "variables": "variables",
+        "metric": "metrics",
+        "comparison": "comparison",
+        "effect": "effect",
+    },
+}
+_GAPS: dict[Lang, dict[str, tuple[str, str, str]]] = {
+    # aspect -> (gap, suggestion, clarifying question)
+    "pt": {
+        "population": (
+            "Não diz quem será estudado.",
+            "Especifique a população, ex.: 'em equipes de 2-5 devs' ou 'estudantes de graduação'.",
+            "Quem você quer estudar?",
+        ),
+        "variables": (
+            "Não estão claras a variável independente (o que é aplicado ou muda) e a dependente "
+            "(o resultado observado).",
+            "Diga o que é aplicado (ex.: 'método incremental') e qual resultado muda "
+            "(ex.: 'tempo de entrega').",
+            "O que muda e qual resultado você espera observar?",
+        ),
+        "metric": (
+            "Não diz como o efeito será medido.",
+            "Defina a métrica, ex.: 'tempo de entrega medido por sprints' ou 'horas por tarefa'.",
+            "Como você vai medir o resultado?",
+        ),
+        "comparison": (
+            "Não diz em relação a quê o efeito é comparado.",
+            "Indique a base de comparação, ex.: 'comparado ao método cascata' ou 'reduz ... em 30%'.",
+            "Comparado com o quê?",
+        ),
+        "effect": (
+            "Não há efeito mensurável (número, percentual ou direção).",
+            "Declare o efeito esperado, ex.: 'reduz o tempo em 30%'.",
+            "Quanto de efeito você espera, e em que direção?",
+        ),
+    },
+    "en": {
+        "population": (
+            "It does not say who will be studied.",
+            "Name the population, e.g. 'in teams of 2-5 developers' or 'undergraduate students'.",
+            "Who do you want to study?",
+        ),
+        "variables": (
+            "The independent variable (what is applied or changes) and the dependent one (the observed "
+            "outcome) are not clear.",
+            "Say what is applied (e.g. 'incremental method') and which outcome changes "
+            "(e.g. 'delivery time').",
+            "What changes, and which outcome do you expect to observe?",
+        ),
+        "metric": (
+            "It does not say how the effect will be measured.",
+            "Define the metric, e.g. 'delivery time measured in sprints' or 'hours per task'.",
+            "How will you measure the outcome?",
+        ),
+        "comparison": (
+            "It does not say what the effect is compared with.",
+            "State the baseline, e.g. 'compared with waterfall' or 'reduces ... by 30%'.",
+            "Compared with what?",
+        ),
+        "effect": (
+            "There is no measurable effect (a number, percentage or direction).",
+            "State the expected effect, e.g. 'reduces time by 30%'.",
+            "How large an effect do you expect, and in which direction?",
+        ),
+    },
+}
+
+
+def evaluate(question: str, lang: Lang) -> dict[str, Any]:
+    """The methodologist's JSON: status, justification, improvements, clarifications."""
+    found = find_elements(question)
+    missing = found.missing()
+    names = ASPECT_NAMES[lang]
+    nothing_measurable = found.independent is None and found.dependent is None and found.metric is None
+    if nothing_measurable or (NORMATIVE.search(fold(question)) and found.dependent is None):
+        status = "rejected"
+    elif not missing:
+        status = "approved"
+    else:
+        status = "needs_refinement"
+    improvements = [
+        {"aspect": names[a], "gap": _GAPS[lang][a][0], "suggestion": _GAPS[lang][a][1]} for a in missing
+    ]
+    clarifications = {names[a]: _GAPS[lang][a][2] for a in missing}
+    if lang == "pt":
+        if status == "approved":
+            justification = (
+                f"Testável: população ({found.population}), variáveis ({found.independent} → "
+                f"{found.dependent}), métrica ({found.metric}), comparação ({found.comparison}) e "
+                f"efeito mensurável ({found.effect}) estão definidos."
+            )
+        elif status == "rejected":
+            justification = (
+                "Não identifico o que seria aplicado nem o que seria medido: como está, a afirmação "
+                "não pode ser testada empiricamente."
+            )
+        else:
+            justification = (
+                "A ideia tem potencial, mas falta especificar: " + ", ".join(names[a] for a in missing) + "."
+            )
+    elif status == "approved":
+        justification = (
+            f"Testable: population ({found.population}), "
+            f"variables ({found.independent} → {found.dependent}), metric ({found.metric}), "
+            f"comparison ({found.comparison}) and measurable effect ({found.effect}) "
+            "are defined."
+        )
+    elif status == "rejected":
+        justification = (
+            "I cannot identify what would be applied or what would be measured: as stated, the claim "
+            "cannot be tested empirically."
+        )
+    else:
+        justification = (
+            "The idea has potential, but it still needs: " + ", ".join(names[a] for a in missing) + "."
+        )
+    return {
+        "status": status,
+        "justification": justification,
+        "improvements": improvements,
+        "clarifications": clarifications,
+    }

@@ -1,0 +1,167 @@
+"""What the research manifest declares: capabilities, their parameters and the goals people use.
+
+The core learns about research only from this data. The examples are many and varied on purpose:
+the embedded TF-IDF intent classifier learns the goal from them (hipótese, pesquisa, metodologia,
+questão de pesquisa, hypothesis, research question...), including bare observations such as
+"Método incremental é mais rápido".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Starting or replying runs agents (and maybe an LLM) and writes a new version: never retried blindly.
+CONVERSATION_POLICY: dict[str, Any] = {"idempotent": False, "attempts": 1, "timeout_s": 120.0}
+
+START_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "idea_text": {
+            "type": "string",
+            "description": "The idea, observation or hypothesis as the person wrote it "
+            "(the original query is used when it says more).",
+        },
+    },
+}
+
+REPLY_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "reply": {
+            "type": "string",
+            "description": "The person's answer to the facilitator: details to refine, 'pesquisar', "
+            "'nova ideia: ...', 'listar versões', 'comparar v1 e v2', 'aprovar' / 'encerrar'.",
+        }
+    },
+}
+
+VERSIONS_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "a": {"type": "integer", "minimum": 1, "description": "First version to compare."},
+        "b": {"type": "integer", "minimum": 1, "description": "Second version to compare."},
+        "versions_text": {
+            "type": "string",
+            "description": "e.g. 'comparar v1 e v2' (parsed when a/b absent).",
+        },
+    },
+}
+
+RESET_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def _ex(text: str, **entities: Any) -> dict[str, Any]:
+    return {"text": text, "entities": entities} if entities else {"text": text}
+
+
+RESEARCH_HYPOTHESIS: dict[str, Any] = {
+    "goal": "RESEARCH_HYPOTHESIS",
+    "description": "Transformar uma ideia ou observação em hipótese/questão de pesquisa testável, com "
+    "avaliação metodológica (turn an idea into a testable research hypothesis)",
+    "entities_schema": {
+        "idea_text": {
+            "type": "string",
+            "description": "A ideia, observação ou hipótese como a pessoa escreveu (the idea as written)",
+        }
+    },
+    "capabilities": ["research_start"],
+    "examples": [
+        _ex("Método incremental é mais rápido", idea_text="Método incremental é mais rápido"),
+        _ex(
+            "Método X reduz tempo em 30% em equipes de 2-5 devs",
+            idea_text="Método X reduz tempo em 30% em equipes de 2-5 devs",
+        ),
+        _ex("quero testar uma hipótese"),
+        _ex("tenho uma hipótese de pesquisa para validar"),
+        _ex("me ajuda a formular uma questão de pesquisa"),
+        _ex("avalie a metodologia da minha hipótese"),
+        _ex(
+            "hipótese: programação em par reduz defeitos em 20%",
+            idea_text="programação em par reduz defeitos em 20%",
+        ),
+        _ex("TDD melhora a qualidade do código", idea_text="TDD melhora a qualidade do código"),
+        _ex(
+            "revisão de código diminui bugs em produção",
+            idea_text="revisão de código diminui bugs em produção",
+        ),
+        _ex(
+            "Scrum aumenta a produtividade das equipes", idea_text="Scrum aumenta a produtividade das equipes"
+        ),
+        _ex("metodologia ágil é melhor que cascata", idea_text="metodologia ágil é melhor que cascata"),
+        _ex("observei que estudantes aprendem mais com projetos práticos"),
+        _ex("transformar minha observação em questão de pesquisa"),
+        _ex("validar se minha hipótese é testável"),
+        _ex("help me turn an observation into a research question"),
+        _ex("I want to test a hypothesis"),
+        _ex(
+            "pair programming is faster than solo programming",
+            idea_text="pair programming is faster than solo programming",
+        ),
+        _ex("code review reduces defects by 20% in teams of 5 developers"),
+        _ex("is my research hypothesis testable?"),
+        _ex("evaluate the methodology of my hypothesis"),
+    ],
+}
+
+RESEARCH_VERSIONS: dict[str, Any] = {
+    "goal": "RESEARCH_VERSIONS",
+    "description": "Listar ou comparar as versões da hipótese de pesquisa "
+    "(list or compare hypothesis versions)",
+    "entities_schema": {
+        "versions_text": {"type": "string", "description": "Quais versões comparar, ex.: 'v1 e v2'"}
+    },
+    "capabilities": ["research_versions"],
+    "examples": [
+        _ex("listar versões da hipótese"),
+        _ex("comparar v1 e v2 da hipótese", versions_text="v1 e v2"),
+        _ex("mostre as versões da minha questão de pesquisa"),
+        _ex("qual a diferença entre a versão 1 e a versão 2 da hipótese?"),
+        _ex("histórico de versões da hipótese"),
+        _ex("ver as versões anteriores da pesquisa"),
+        _ex("compare as versões da hipótese"),
+        _ex("list my hypothesis versions"),
+        _ex("compare hypothesis versions 1 and 2"),
+        _ex("show the history of my research question"),
+    ],
+}
+
+RESEARCH_RESET: dict[str, Any] = {
+    "goal": "RESEARCH_RESET",
+    "description": "Reiniciar a sessão de pesquisa, limpando o estado e a memória dos agentes "
+    "(reset the research session)",
+    "capabilities": ["research_reset"],
+    "examples": [
+        _ex("reiniciar a sessão de pesquisa"),
+        _ex("resetar a conversa da hipótese"),
+        _ex("limpar a memória dos agentes de pesquisa"),
+        _ex("começar a pesquisa do zero"),
+        _ex("apagar o estado da hipótese e recomeçar"),
+        _ex("zerar a sessão de pesquisa"),
+        _ex("reset my research session"),
+        _ex("clear the research agents memory"),
+        _ex("start the hypothesis session over from scratch"),
+        _ex("wipe the research conversation state"),
+    ],
+}
+
+GOALS: list[dict[str, Any]] = [RESEARCH_HYPOTHESIS, RESEARCH_VERSIONS, RESEARCH_RESET]
+
+START_METADATA: dict[str, Any] = {
+    "intent_hints": {
+        "keywords": [
+            "hipótese",
+            "pesquisa",
+            "metodologia",
+            "questão de pesquisa",
+            "testável",
+            "observação",
+            "hypothesis",
+            "research question",
+            "methodology",
+        ],
+        "examples": ["quero testar uma hipótese", "help me turn an observation into a research question"],
+    },
+    "policy": CONVERSATION_POLICY,
+}
+REPLY_METADATA: dict[str, Any] = {"policy": CONVERSATION_POLICY}
+READ_METADATA: dict[str, Any] = {"policy": {"idempotent": True, "attempts": 2, "timeout_s": 10.0}}

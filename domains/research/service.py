@@ -1,0 +1,388 @@
+"""The research domain service: the seed-001 hypothesis assistant behind ``/execute``.
+
+Conversation contract (docs/architecture.md, "Continue a conversation"): ``research_start`` and
+``research_reply`` use ``intent.context["session_id"]`` as the conversation id. While the graph
+waits for the person the answer is ``status="clarification"`` with
+``metadata.continue_with = {"capability": "research_reply", "param": "reply"}``; when the person
+finishes it is ``status="success"`` with the final hypothesis.
+
+Extra routes: ``GET /sessions/{id}/snapshot`` (the seed's snapshot JSON), ``GET /sessions/{id}/events``
+(the emitted history) and ``DELETE /sessions/{id}`` (reset: active state and agent memory cleared,
+events kept).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+from domains.research import declarations as d
+from domains.research.agents import Agents
+from domains.research.config import load_agents
+from domains.research.graph import build_graph, initial_state
+from domains.research.llm import ChatClient
+from domains.research.settings import ResearchSettings
+from domains.research.store import ResearchStore, SessionInfo
+from domains.research.text import Lang, detect_language, words
+from domains.research.versions import VersionNotFound, compare, render_compare, render_list
+from execution.graph import GraphEngine, GraphResult, SessionNotFoundError, SqlCheckpointer
+from shared.db import create_engine
+from shared.domain_sdk import DomainService, error_body
+from shared.models import DomainOutput, ExecutionIntent
+from shared.status import RunStatus
+
+VERSION = "1.0.0"
+DOMAIN = "research"
+CONTINUE_WITH = {"capability": "research_reply", "param": "reply"}
+
+TEXTS: dict[Lang, dict[str, str]] = {
+    "pt": {
+        "no_conversation": "Não há conversa de pesquisa em andamento nesta sessão. Descreva sua ideia ou "
+        'observação para começar (ex.: "Método incremental é mais rápido").',
+        "empty": "Descreva a ideia ou observação que você quer transformar em hipótese.",
+        "reset": "Sessão de pesquisa reiniciada: estado ativo e memória dos agentes limpos; o histórico de "
+        "eventos foi mantido.",
+    },
+    "en": {
+        "no_conversation": "There is no research conversation in progress in this session. "
+        "Describe your idea "
+        'or observation to start (e.g. "pair programming is faster").',
+        "empty": "Describe the idea or observation you want to turn into a hypothesis.",
+        "reset": "Research session reset: active state and agent memory cleared; the event history was kept.",
+    },
+}
+
+
+def graph_session_id(session_id: str, generation: int) -> str:
+    """One graph session per conversation generation (a reset or a new conversation bumps it)."""
+    return f"research:{session_id}:{generation}"
+
+
+def _language(intent: ExecutionIntent, text: str) -> Lang:
+    given = intent.context.get("language")
+    if given in ("pt", "en"):
+        return "en" if given == "en" else "pt"
+    return detect_language(text)
+
+
+def _idea_text(intent: ExecutionIntent) -> str:
+    """The person's own words: the original query or the extracted entity, whichever says more."""
+    candidates = [intent.original_query or "", str(intent.parameters.get("idea_text") or "")]
+    return max(candidates, key=lambda t: (len(words(t)), len(t))).strip()
+
+
+class ResearchConversations:
+    """Runs the graph per session and keeps the domain's database in step with it."""
+
+    def __init__(self, settings: ResearchSettings, agents: Agents):
+        self.settings = settings
+        self.agents = agents
+        self.db = create_engine(settings.research_database_url)
+        self.store = ResearchStore(self.db)
+        self.engine = GraphEngine(build_graph(agents), SqlCheckpointer(self.db))
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._ready = False
+        self._ready_lock = asyncio.Lock()
+
+    async def ensure_ready(self) -> None:
+        """Create the tables once (startup, or the first call when no lifespan ran)."""
+        if self._ready:
+            return
+        async with self._ready_lock:
+            if not self._ready:
+                await self.store.create_tables()
+                self._ready = True
+
+    async def aclose(self) -> None:
+        await self.db.dispose()
+
+    def _lock(self, session_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    async def _graph_state(self, gid: str) -> tuple[RunStatus, dict[str, Any]] | None:
+        try:
+            loaded = await self.engine.get_session(gid)
+        except SessionNotFoundError:
+            return None
+        return loaded.session.status, loaded.state
+
+    # ------------------------------------------------------------------ capabilities
+
+    async def start(self, intent: ExecutionIntent) -> DomainOutput:
+        await self.ensure_ready()
+        text = _idea_text(intent)
+        lang = _language(intent, text)
+        session_id = str(intent.context.get("session_id") or f"rs-{uuid.uuid4().hex}")
+        if not text:
+            return DomainOutput(
+                status="failure",
+                explanation=TEXTS[lang]["empty"],
+                metadata={"error": "missing_parameter", "param": "idea_text"},
+            )
+        async with self._lock(session_id):
+            info = await self.store.session(session_id) or SessionInfo(session_id, 1, 0, lang)
+            gid = graph_session_id(session_id, info.generation)
+            current = await self._graph_state(gid)
+            if current is not None and current[0] == RunStatus.WAITING_INPUT:
+                # the conversation is waiting for the person: this text is their answer
+                # (a refinement re-classified as a new request must not lose V1 -> V2)
+                result = await self.engine.resume(gid, {"reply": text})
+                return await self._finish_turn(
+                    session_id, info.generation, info.event_seq, result, continued=True
+                )
+            generation = info.generation + 1 if current is not None else info.generation
+            result = await self.engine.run(
+                initial_state(session_id, text, lang, info.event_seq),
+                session_id=graph_session_id(session_id, generation),
+            )
+            return await self._finish_turn(session_id, generation, info.event_seq, result, continued=False)
+
+    async def reply(self, intent: ExecutionIntent) -> DomainOutput:
+        await self.ensure_ready()
+        text = str(intent.parameters.get("reply") or intent.original_query or "").strip()
+        session_id = str(intent.context.get("session_id") or "")
+        async with self._lock(session_id):
+            info = await self.store.session(session_id) if session_id else None
+            current = None
+            if info is not None:
+                current = await self._graph_state(graph_session_id(session_id, info.generation))
+            if info is None or current is None or current[0] != RunStatus.WAITING_INPUT:
+                lang = _language(intent, text)
+                return DomainOutput(
+                    status="failure",
+                    explanation=TEXTS[lang]["no_conversation"],
+                    metadata={"error": "no_active_conversation", "session_id": session_id},
+                )
+            gid = graph_session_id(session_id, info.generation)
+            result = await self.engine.resume(gid, {"reply": text})
+            return await self._finish_turn(
+                session_id, info.generation, info.event_seq, result, continued=True
+            )
+
+    async def versions(self, intent: ExecutionIntent) -> DomainOutput:
+        await self.ensure_ready()
+        session_id = str(intent.context.get("session_id") or "")
+        info = await self.store.session(session_id) if session_id else None
+        current = await self._graph_state(graph_session_id(session_id, info.generation)) if info else None
+        state = current[1] if current else {}
+        lang: Lang = state.get("language") or _language(intent, intent.original_query)
+        versions = list(state.get("hypothesis_versions") or [])
+        pair = self._pair(intent)
+        result: dict[str, Any] = {
+            "session_id": session_id,
+            "versions": versions,
+            "versions_count": len(versions),
+        }
+        if pair is None:
+            return DomainOutput(status="success", explanation=render_list(versions, lang), result=result)
+        try:
+            diff = compare(versions, *pair)
+        except VersionNotFound as exc:
+            missing = int(exc.args[0])
+            text = f"Não existe a V{missing}." if lang == "pt" else f"There is no V{missing}."
+            return DomainOutput(
+                status="failure",
+                explanation=text,
+                result=result,
+                metadata={"error": "version_not_found", "version": missing},
+            )
+        return DomainOutput(
+            status="success", explanation=render_compare(diff, lang), result={**result, "diff": diff}
+        )
+
+    @staticmethod
+    def _pair(intent: ExecutionIntent) -> tuple[int, int] | None:
+        a, b = intent.parameters.get("a"), intent.parameters.get("b")
+        if isinstance(a, int) and isinstance(b, int):
+            return a, b
+        text = str(intent.parameters.get("versions_text") or intent.original_query or "")
+        m = re.search(r"v(?:ers[aã]o|ersion)?\s*(\d+)\D+?v?(?:ers[aã]o|ersion)?\s*(\d+)", text, re.IGNORECASE)
+        return (int(m[1]), int(m[2])) if m else None
+
+    async def reset(self, session_id: str, lang: Lang = "pt") -> DomainOutput:
+        await self.ensure_ready()
+        async with self._lock(session_id):
+            info = await self.store.session(session_id)
+            if info is not None:
+                await self.engine.delete(graph_session_id(session_id, info.generation))
+            new = await self.store.reset(session_id)
+        kept = len(await self.store.events(session_id))
+        return DomainOutput(
+            status="success",
+            explanation=TEXTS[lang]["reset"],
+            result={"session_id": session_id, "generation": new.generation, "events_kept": kept},
+        )
+
+    # ------------------------------------------------------------------ output
+
+    async def _finish_turn(
+        self, session_id: str, generation: int, seq_before: int, result: GraphResult, *, continued: bool
+    ) -> DomainOutput:
+        state = result.state
+        new_events = [e for e in state.get("events", []) if int(e["event_id"].split("-")[1]) > seq_before]
+        snapshot = await self.store.save_turn(
+            session_id,
+            generation=generation,
+            event_seq=int(state.get("event_seq") or seq_before),
+            language=state["language"],
+            events=new_events,
+            memory=state.get("agent_memory") or {},
+        )
+        ids = {e["event_id"] for e in new_events}
+        versions = state.get("hypothesis_versions") or []
+        latest = versions[-1] if versions else None
+        facilitator = state.get("facilitator") or {}
+        metadata: dict[str, Any] = {
+            "session_id": session_id,
+            "event_id": new_events[-1]["event_id"] if new_events else None,
+            "events": [e["event_id"] for e in new_events],
+            "snapshot_updated_at": snapshot["updated_at"],
+            "llm": "configured" if self.agents.llm is not None else "offline",
+            "agent_modes": state.get("agent_modes") or {},
+            "llm_fallbacks": [f for f in state.get("llm_fallbacks", []) if f["event_id"] in ids],
+            "continued": continued,
+        }
+        result_body: dict[str, Any] = {
+            "session_id": session_id,
+            "stage": state.get("current_stage"),
+            "maturity": state.get("maturity"),
+            "latest_version": latest,
+            "versions_count": len(versions),
+        }
+        if result.status == RunStatus.WAITING_INPUT:
+            return DomainOutput(
+                status="clarification",
+                explanation=str(facilitator.get("message", "")),
+                result={**result_body, "options": facilitator.get("options", [])},
+                metadata={**metadata, "continue_with": dict(CONTINUE_WITH)},
+            )
+        return DomainOutput(
+            status="success",
+            explanation=str(facilitator.get("message", "")),
+            result={**result_body, "final_hypothesis": state.get("final"), "versions": versions},
+            metadata=metadata,
+        )
+
+
+@dataclass(frozen=True)
+class ResearchDomain:
+    service: DomainService
+    app: FastAPI
+    conversations: ResearchConversations
+
+
+def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | None = None) -> ResearchDomain:
+    """The service, its app and its runtime. Invalid agent YAML raises here (never serves).
+
+    ``http`` lets tests point the LLM client at a fake OpenAI-compatible server (a third party).
+    """
+    settings = settings or ResearchSettings()
+    configs = load_agents(settings.research_agents_dir)  # AgentConfigError stops the start
+    owns_http = False
+    llm = None
+    if settings.llm_enabled:
+        assert settings.llm_base_url is not None
+        if http is None:
+            http, owns_http = httpx.AsyncClient(), True
+        llm = ChatClient(
+            http,
+            settings.llm_base_url,
+            api_key=settings.llm_api_key,
+            model_override=settings.llm_model,
+            timeout_s=settings.research_llm_timeout_s,
+        )
+    conversations = ResearchConversations(settings, Agents(configs, llm))
+
+    svc = DomainService(
+        DOMAIN,
+        VERSION,
+        "Assistente de pesquisa multiagente: transforma ideias em hipóteses testáveis com um "
+        "orquestrador, um estruturador e um metodologista (multi-agent research hypothesis assistant)",
+    )
+    svc.capability(
+        "research_start",
+        "Começa (ou continua) a conversa sobre uma ideia de pesquisa (start a hypothesis conversation)",
+        parameters=d.START_PARAMETERS,
+        metadata=d.START_METADATA,
+    )(conversations.start)
+    svc.capability(
+        "research_reply",
+        "Continua a conversa com a resposta da pessoa ao facilitador (continue the conversation)",
+        parameters=d.REPLY_PARAMETERS,
+        metadata=d.REPLY_METADATA,
+    )(conversations.reply)
+    svc.capability(
+        "research_versions",
+        "Lista ou compara as versões da hipótese (list or compare hypothesis versions)",
+        parameters=d.VERSIONS_PARAMETERS,
+        metadata=d.READ_METADATA,
+    )(conversations.versions)
+
+    async def reset_capability(intent: ExecutionIntent) -> DomainOutput:
+        session_id = str(intent.context.get("session_id") or "")
+        lang = _language(intent, intent.original_query)
+        if not session_id:
+            return DomainOutput(
+                status="failure",
+                explanation=TEXTS[lang]["no_conversation"],
+                metadata={"error": "missing_session_id"},
+            )
+        return await conversations.reset(session_id, lang)
+
+    svc.capability(
+        "research_reset",
+        "Reinicia a sessão de pesquisa: limpa estado ativo e memória dos agentes, mantém o histórico "
+        "(reset the research session, keeping the event history)",
+        parameters=d.RESET_PARAMETERS,
+        metadata=d.READ_METADATA,
+    )(reset_capability)
+    for goal in d.GOALS:
+        svc.add_goal(goal)
+    svc.manifest()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await conversations.ensure_ready()
+        try:
+            yield
+        finally:
+            await conversations.aclose()
+            if owns_http and http is not None:
+                await http.aclose()
+
+    app = svc.app(lifespan=lifespan)
+
+    @app.get("/sessions/{session_id}/snapshot")
+    async def get_snapshot(session_id: str) -> Any:
+        """The seed's snapshot JSON: ``{session_id, updated_at, agents: {role: [...]}}``."""
+        await conversations.ensure_ready()
+        snap = await conversations.store.snapshot(session_id)
+        if snap is None:
+            return JSONResponse(
+                error_body(f"no research session {session_id!r}", "not_found", "session_id"), 404
+            )
+        return snap
+
+    @app.get("/sessions/{session_id}/events")
+    async def get_events(session_id: str) -> dict[str, Any]:
+        """Every event emitted in the session (resets included), oldest first."""
+        await conversations.ensure_ready()
+        events = await conversations.store.events(session_id)
+        return {"session_id": session_id, "events": events, "count": len(events)}
+
+    @app.delete("/sessions/{session_id}")
+    async def delete_session(session_id: str) -> dict[str, Any]:
+        """Reset: clears the active state and agent memory, keeps the emitted events."""
+        out = await conversations.reset(session_id)
+        return out.result
+
+    return ResearchDomain(svc, app, conversations)
