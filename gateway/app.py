@@ -16,6 +16,7 @@ from gateway.errors import install_error_handlers
 from gateway.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.middleware import BodySizeLimit
 from gateway.migrate import upgrade
+from gateway.registry_sync import RegistrySync
 from gateway.routes import domains, health, openai, runs, sessions, telegram
 from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
@@ -59,8 +60,11 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             if redis is not None
             else LocalSessionLocks(wait_s=settings.session_lock_wait_s)
         )
+        registry_sync = RegistrySync(registry, redis)
+        await registry_sync.sync()
         app.state.engine = engine
         app.state.registry = registry
+        app.state.registry_sync = registry_sync
         app.state.store = store
         app.state.turns = TurnService(
             adapter=adapter,
@@ -69,6 +73,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             store=store,
             checkpointer=SqlCheckpointer(engine),
             locks=locks,
+            before_turn=registry_sync.sync,
         )
         try:
             yield

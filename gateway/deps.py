@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
+from gateway.registry_sync import RegistrySync
 from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
 from gateway.turn import TurnService
@@ -32,6 +33,11 @@ def _store(request: Request) -> RunStore:
     return request.app.state.store  # type: ignore[no-any-return]
 
 
+def _registry_sync(request: Request) -> RegistrySync:
+    return request.app.state.registry_sync  # type: ignore[no-any-return]
+
+
+RegistrySyncDep = Annotated[RegistrySync, Depends(_registry_sync)]
 SettingsDep = Annotated[GatewaySettings, Depends(_settings)]
 TurnsDep = Annotated[TurnService, Depends(_turns)]
 RegistryDep = Annotated[DomainRegistry, Depends(_registry)]

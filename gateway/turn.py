@@ -59,14 +59,18 @@ class TurnService:
         store: RunStore,
         checkpointer: Checkpointer,
         locks: SessionLocks | None = None,
+        before_turn: Callable[[], Awaitable[None]] | None = None,
     ):
         self.registry = registry
+        self.before_turn = before_turn
         self.store = store
         self.locks = locks or LocalSessionLocks()
         self.graph = ConversationGraph(adapter=adapter, registry=registry, orchestrator=orchestrator)
         self.engine = GraphEngine(self.graph.definition(), checkpointer)
 
     async def handle(self, entry: EntryRequest, on_event: EventSink | None = None) -> RunResult:
+        if self.before_turn is not None:
+            await self.before_turn()
         async with self.locks.hold(entry.session_id):
             return await self._turn(entry, on_event)
 

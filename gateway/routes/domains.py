@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.auth import require_admin
-from gateway.deps import RegistryDep
+from gateway.deps import RegistryDep, RegistrySyncDep
 
 router = APIRouter()
 
@@ -20,17 +20,18 @@ class RegisterDomain(BaseModel):
 
 
 @router.get("/v1/domains")
-async def list_domains(registry: RegistryDep) -> dict[str, Any]:
+async def list_domains(registry: RegistryDep, shared: RegistrySyncDep) -> dict[str, Any]:
+    await shared.sync()
     return {"object": "list", "data": [d.model_dump(mode="json") for d in registry.list()]}
 
 
 @router.post("/v1/domains", dependencies=[Depends(require_admin)], status_code=201)
-async def register_domain(body: RegisterDomain, registry: RegistryDep) -> dict[str, Any]:
-    registered = await registry.register(body.name, body.base_url)
+async def register_domain(body: RegisterDomain, shared: RegistrySyncDep) -> dict[str, Any]:
+    registered = await shared.register(body.name, body.base_url)
     return registered.model_dump(mode="json")
 
 
 @router.delete("/v1/domains/{name}", dependencies=[Depends(require_admin)])
-async def unregister_domain(name: str, registry: RegistryDep) -> dict[str, Any]:
-    await registry.unregister(name)
+async def unregister_domain(name: str, shared: RegistrySyncDep) -> dict[str, Any]:
+    await shared.unregister(name)
     return {"name": name, "deleted": True}
