@@ -182,7 +182,8 @@ class DagExecutor:
         sequential = plan.execution_mode == "sequential"
         semaphore = asyncio.Semaphore(1 if sequential else plan.max_concurrency)
         branches = [list(plan.steps)] if sequential else independent_branches(plan.steps, deps)
-        kept = {i: t for i, t in (resume or {}).items() if t.status is RunStatus.COMPLETED and t.output}
+        # settled traces of an earlier round stay as they are (completed ones feed references)
+        kept = {i: t for i, t in (resume or {}).items() if t.status in _SETTLED}
         runs = [
             # ForkDispatch: each branch works on its own copy of the run state
             _Run(self, branch, deps, original_query, confidence, copy.deepcopy(context), semaphore, kept)
@@ -287,8 +288,10 @@ class _Run:
         self.started: set[int] = set()
         for s in steps:
             if s.id in kept:
-                self.traces[s.id] = kept[s.id].model_copy(deep=True)
-                self.outputs[s.id] = self.traces[s.id].output  # type: ignore[assignment]  # kept has outputs
+                trace = kept[s.id].model_copy(deep=True)
+                self.traces[s.id] = trace
+                if trace.status is RunStatus.COMPLETED and trace.output is not None:
+                    self.outputs[s.id] = trace.output
                 self.started.add(s.id)
             else:
                 self.traces[s.id] = StepTrace(

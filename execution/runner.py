@@ -260,6 +260,9 @@ class RunController:
                 final = report.status
                 reason = report.reason
                 kind = "timeout"
+                if final is RunStatus.TIMEOUT:
+                    limit = self.policy.max_plan_duration_s if deadline_is_policy else self.deadline_s
+                    reason = f"the plan did not finish within {limit:g} s"
                 if final is RunStatus.TIMEOUT and deadline_is_policy:
                     final, kind = RunStatus.FAILED, "policy"
                     reason = f"policy max_plan_duration_s: {reason}"
@@ -269,34 +272,35 @@ class RunController:
                 return await self._finish(state, plan, report, query, reason=reason, kind=kind)
 
             observation, failed = self._observe(state, plan, report)
-            if failed is not None:
-                trace = next(t for t in report.steps if t.id == failed.id)
-                signature = (failed.id, failed.capability, _error_code(trace))
-                if signature in state.seen_failures:  # no progress since the last replan
-                    reason = f"step {failed.id} ({failed.capability}) failed again with {signature[2]}"
-                    await state.move(RunStatus.STAGNATED, reason)
-                    return await self._finish(state, plan, report, query, reason=reason, kind="stagnated")
             decision = analyze_result(observation)
-            override = first_override(self.hooks.transition_overrides, report.steps)
+            ran = [t for t in report.steps if t.id not in resume]  # kept traces were judged before
+            override = first_override(self.hooks.transition_overrides, ran)
             if override is not None:
-                rule, trace = override
+                rule, hit = override
                 if rule.goto is RunStatus.REPLANNING and decision.case != "replanning":
-                    failed = next(s for s in plan.steps if s.id == trace.id)
+                    failed = next(s for s in plan.steps if s.id == hit.id)
                     decision = analyze_result(
                         Observation(
-                            current_step=trace.id,
+                            current_step=hit.id,
                             failure="recoverable",
-                            failure_reason=trace.error or "",
+                            failure_reason=hit.error or "",
                             replans=state.replans,
                             max_replans=self.max_replans,
                         )
                     )
                 elif rule.goto is not RunStatus.REPLANNING:
                     reason = (
-                        f"transition override: step {trace.id} {rule.when_status.value} -> {rule.goto.value}"
+                        f"transition override: step {hit.id} {rule.when_status.value} -> {rule.goto.value}"
                     )
                     await state.move(rule.goto, reason)
                     return await self._finish(state, plan, report, query, reason=reason, kind="failed")
+            if failed is not None:
+                trace = next(t for t in report.steps if t.id == failed.id)
+                signature = (failed.id, failed.capability, _error_code(trace))
+                if signature in state.seen_failures:  # the last replan made no progress
+                    reason = f"step {failed.id} ({failed.capability}) failed again with {signature[2]}"
+                    await state.move(RunStatus.STAGNATED, reason)
+                    return await self._finish(state, plan, report, query, reason=reason, kind="stagnated")
             if failed is not None and decision.case == "replanning":
                 trace = next(t for t in report.steps if t.id == failed.id)
                 state.seen_failures.add((failed.id, failed.capability, _error_code(trace)))
@@ -317,9 +321,10 @@ class RunController:
                 except PolicyViolation as exc:
                     await state.move(RunStatus.FAILED, exc.reason)
                     return await self._finish(state, plan, report, query, reason=exc.reason, kind="policy")
-                resume = {
-                    t.id: t for t in report.steps if t.status is RunStatus.COMPLETED and t.id not in new.rerun
-                }
+                settled = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.SKIPPED)
+                resume = {t.id: t for t in report.steps if t.status in settled and t.id not in new.rerun}
+                if new.action == "reissue":  # the failed step runs again, whatever it was
+                    resume.pop(failed.id, None)
                 plan = new.plan
                 await state.move(RunStatus.EXECUTING, new.note)
                 continue
@@ -540,7 +545,8 @@ class RunController:
         if plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
             report.synthesis = await self.synthesis.synthesize(query, traces, required, state.language)
         if kind is not None and reason is not None:
-            values = {"reason": reason, "replans": state.replans}
+            plain = reason.removeprefix("max_replans_exceeded: ") if kind == "max_replans_exceeded" else reason
+            values = {"reason": plain, "replans": state.replans}
             report.answer = text(state.language, kind, **values)
             if report.synthesis is not None and report.synthesis.text and kind != "max_replans_exceeded":
                 report.answer = f"{report.synthesis.text}\n{report.answer}"
