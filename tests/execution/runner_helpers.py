@@ -132,7 +132,7 @@ def s(
 
 
 def plan(*steps: ExecutionStep, mode: str = "dag", combine: str = "last") -> ExecutionPlan:
-    return ExecutionPlan(steps=list(steps), execution_mode=mode, combine_mode=combine)  # type: ignore[arg-type]
+    return ExecutionPlan(steps=list(steps), execution_mode=mode, combine_mode=combine)
 
 
 def intent(text: str = "qual o preço da Apple?", language: str = "pt") -> IntentOutput:

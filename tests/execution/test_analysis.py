@@ -13,12 +13,30 @@ CASES = [
     (Observation(plan_status=RunStatus.WAITING_INPUT, current_step=1), "waiting_input", True, True, False),
     (Observation(final_answer="42", current_step=1), "final_answer", True, True, False),
     (Observation(current_step=None), "no_current_step", True, True, False),
-    (Observation(current_step=2, failure="definitive", failure_reason="permission_denied"), "definitive_failure", True, False, False),
+    (
+        Observation(current_step=2, failure="definitive", failure_reason="permission_denied"),
+        "definitive_failure",
+        True,
+        False,
+        False,
+    ),
     (Observation(current_step=3, remaining_steps=0), "last_step_completed", True, True, False),
     (Observation(planning_error="cycle 1 -> 2 -> 1"), "planning_error", True, False, False),
-    (Observation(current_step=1, failure="recoverable", replans=0, max_replans=1), "replanning", False, False, True),
+    (
+        Observation(current_step=1, failure="recoverable", replans=0, max_replans=1),
+        "replanning",
+        False,
+        False,
+        True,
+    ),
     (Observation(current_step=1, remaining_steps=2), "next_step", False, True, True),
-    (Observation(current_step=1, remaining_steps=1, failure="optional"), "recoverable_failure", False, False, True),
+    (
+        Observation(current_step=1, remaining_steps=1, failure="optional"),
+        "recoverable_failure",
+        False,
+        False,
+        True,
+    ),
 ]
 
 
@@ -42,13 +60,18 @@ def test_seven_stop_and_three_continue_cases() -> None:
 
 def test_recoverable_failure_past_the_bound_is_definitive_max_replans_exceeded() -> None:
     result = analyze_result(
-        Observation(current_step=1, failure="recoverable", failure_reason="symbol_not_found", replans=1, max_replans=1)
+        Observation(
+            current_step=1, failure="recoverable", failure_reason="symbol_not_found", replans=1, max_replans=1
+        )
     )
     assert result.case == "definitive_failure" and not result.should_continue
     assert result.feedback == "max_replans_exceeded: symbol_not_found"
 
 
 def test_final_answer_feedback_is_the_answer_and_waiting_input_beats_it() -> None:
-    assert analyze_result(Observation(final_answer="Petrobras: R$ 38", current_step=1)).feedback == "Petrobras: R$ 38"
+    assert (
+        analyze_result(Observation(final_answer="Petrobras: R$ 38", current_step=1)).feedback
+        == "Petrobras: R$ 38"
+    )
     waiting = Observation(plan_status=RunStatus.WAITING_INPUT, final_answer="x", current_step=1)
     assert analyze_result(waiting).case == "waiting_input"

@@ -345,5 +345,6 @@ async def test_fast_track_runs_one_capability_without_a_plan() -> None:
     )
     report = await controller(domain).run(intent(), ei, None, context={}, on_event=events)
     assert report.status is RunStatus.COMPLETED and report.answer == "B: 10.0"
-    assert [e.get("reason") for e in events if e["type"] == "run"][0] == "fast track: one capability, no plan"
+    first_run_event = next(e for e in events if e["type"] == "run")
+    assert first_run_event["reason"] == "fast track: one capability, no plan"
     assert report.steps[0].attempts == 1
