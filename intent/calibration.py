@@ -121,4 +121,4 @@ def expected_calibration_error(
         mask = which == b
         if mask.any():
             total += mask.sum() * abs(float(correct[mask].mean()) - float(confidence[mask].mean()))
-    return total / len(confidence)
+    return float(total / len(confidence))
