@@ -1,0 +1,114 @@
+"""Seed 001 scenarios 1 and 2 end to end through the SDK app, offline (rule-based agents)."""
+
+from __future__ import annotations
+
+import httpx
+
+from domains.research.service import CONTINUE_WITH, ResearchDomain
+from tests.domains.research.conftest import conversation
+
+REFINEMENT = "Método incremental reduz tempo em 30%, medido por sprints, em equipes de 2-5 devs"
+
+
+async def test_scenario_1_vague_idea_refined_to_an_approved_v2(
+    research: tuple[ResearchDomain, httpx.AsyncClient],
+) -> None:
+    _, client = research
+    say = conversation(client, "sess-1")
+
+    first = await say("research_start", "Método incremental é mais rápido")
+    assert first["status"] == "clarification"
+    assert first["metadata"]["continue_with"] == CONTINUE_WITH
+    assert first["result"]["maturity"] == "vague"
+    v1 = first["result"]["latest_version"]
+    assert v1["version"] == 1 and v1["source"] == "structurer"
+    assert v1["question"] == "Como método incremental impacta a velocidade?"
+    assert v1["feedback"]["status"] == "needs_refinement"
+    aspects = [i["aspect"] for i in v1["feedback"]["improvements"]]
+    assert "população" in aspects and "métricas" in aspects
+    assert first["result"]["versions_count"] == 1
+    # orchestrator classified, structurer wrote V1, methodologist judged, orchestrator presented
+    assert first["metadata"]["events"] == ["evt-0001", "evt-0002", "evt-0003", "evt-0004"]
+    assert first["metadata"]["event_id"] == "evt-0004"
+    text = first["explanation"]
+    assert "precisa de refinamento" in text and "população" in text
+    assert "Análise por regras" in text  # honest about being rule-based
+    assert "refinar" in text and "pesquisar" in text and "nova ideia" in text and "encerrar" in text
+
+    second = await say("research_reply", REFINEMENT)
+    assert second["status"] == "clarification"
+    v2 = second["result"]["latest_version"]
+    assert v2["version"] == 2
+    assert v2["question"] == REFINEMENT
+    assert v2["feedback"] == {"status": "approved", "improvements": []}
+    assert second["result"]["versions_count"] == 2
+    assert second["metadata"]["events"][0] == "evt-0005"
+
+    done = await say("research_reply", "aprovar")
+    assert done["status"] == "success"
+    final = done["result"]["final_hypothesis"]
+    assert final["version"] == 2 and final["question"] == REFINEMENT
+    assert [v["feedback"]["status"] for v in done["result"]["versions"]] == ["needs_refinement", "approved"]
+    assert "Hipótese final (V2, aprovada)" in done["explanation"]
+    assert "V1 (precisa de refinamento) → V2 (aprovada)" in done["explanation"]
+    assert "continue_with" not in done["metadata"]
+
+    # the conversation is over: a stray reply is refused, not silently turned into a new idea
+    stray = await say("research_reply", "mais uma coisa")
+    assert stray["status"] == "failure"
+    assert stray["metadata"]["error"] == "no_active_conversation"
+
+
+async def test_scenario_2_formed_hypothesis_goes_straight_to_the_methodologist(
+    research: tuple[ResearchDomain, httpx.AsyncClient],
+) -> None:
+    _, client = research
+    say = conversation(client, "sess-2")
+    out = await say("research_start", "Método X reduz tempo em 30% em equipes de 2-5 devs")
+    assert out["status"] == "clarification"
+    assert out["result"]["maturity"] in {"semi_formed", "complete"}
+    v1 = out["result"]["latest_version"]
+    assert v1["source"] == "person"  # no structurer on this path
+    assert v1["question"] == "Método X reduz tempo em 30% em equipes de 2-5 devs"
+    assert v1["feedback"]["status"] == "approved"
+    # orchestrator classify, methodologist, orchestrator present: no structurer event
+    assert out["metadata"]["events"] == ["evt-0001", "evt-0002", "evt-0003"]
+    done = await say("research_reply", "encerrar")
+    assert done["status"] == "success"
+    assert done["result"]["final_hypothesis"]["question"] == v1["question"]
+
+
+async def test_semi_formed_hypothesis_gets_a_precise_gap(
+    research: tuple[ResearchDomain, httpx.AsyncClient],
+) -> None:
+    _, client = research
+    say = conversation(client, "sess-gap")
+    out = await say("research_start", "Método X reduz tempo em 30% comparado ao cascata")
+    assert out["result"]["maturity"] == "semi_formed"
+    feedback = out["result"]["latest_version"]["feedback"]
+    assert feedback["status"] == "needs_refinement"
+    assert [i["aspect"] for i in feedback["improvements"]] == ["população"]
+    assert "Quem você quer estudar?" not in out["explanation"]  # questions come with "refinar"
+    ask = await say("research_reply", "refinar")
+    assert ask["status"] == "clarification"
+    assert "Quem você quer estudar?" in ask["explanation"]
+    assert ask["result"]["versions_count"] == 1  # asking for details makes no version
+    more = await say("research_reply", "em equipes de 2-5 devs")
+    v2 = more["result"]["latest_version"]
+    assert v2["version"] == 2
+    assert v2["question"].endswith("em equipes de 2-5 devs?")
+    assert v2["feedback"]["status"] == "approved"
+
+
+async def test_english_conversation_is_answered_in_english(
+    research: tuple[ResearchDomain, httpx.AsyncClient],
+) -> None:
+    _, client = research
+    say = conversation(client, "sess-en")
+    out = await say("research_start", "Pair programming is faster")
+    v1 = out["result"]["latest_version"]
+    assert v1["question"] == "How does pair programming affect speed?"
+    aspects = [i["aspect"] for i in v1["feedback"]["improvements"]]
+    assert aspects == ["population", "metrics", "comparison", "effect"]
+    assert "Rule-based analysis" in out["explanation"]
+    assert "What would you like to do now?" in out["explanation"]
