@@ -24,7 +24,7 @@ import asyncio
 import uuid
 from collections.abc import Mapping
 
-from orchestrator.breaker import DomainBreakers
+from orchestrator.breaker import CircuitOpen, DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.registry import DomainRegistry
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound, PlatformError
@@ -98,7 +98,8 @@ class Orchestrator:
             return _failure(exc.message, error=exc.code, domain=domain)
         reason = self.unavailable_reason(domain)
         if reason is not None:
-            raise DomainUnavailable(
+            fail_fast = CircuitOpen if self.breakers.is_open(domain) else DomainUnavailable
+            raise fail_fast(
                 _TEXT["unavailable"][language].format(domain=domain, reason=reason),
                 details={"delivered": False, "domain": domain},
             )
