@@ -1,0 +1,67 @@
+"""Replanner moves and the fast-track decision, on the planner test catalog."""
+
+from __future__ import annotations
+
+from planner.fast_track import needs_plan
+from planner.replanner import ReplanContext, Replanner, suggestions
+from shared.catalog import Catalog
+from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep
+
+
+def _intent(**parameters: object) -> ExecutionIntent:
+    return ExecutionIntent(
+        domain="market", capability="get_price", capabilities=["get_price"], parameters=parameters
+    )
+
+
+def test_one_capability_one_value_needs_no_plan(catalog: Catalog) -> None:
+    assert needs_plan(_intent(symbol_text="Vale"), catalog) is False
+    assert needs_plan(_intent(symbol_text=["Vale"]), catalog) is False
+
+
+def test_fan_out_composition_or_several_capabilities_need_a_plan(catalog: Catalog) -> None:
+    assert needs_plan(_intent(symbol_text=["Vale", "Itaú"]), catalog) is True
+    assert needs_plan(_intent(symbol_text="Vale", notify=True), catalog) is True
+    both = ExecutionIntent(
+        domain="market", capability="get_gainers", capabilities=["get_gainers", "get_losers"]
+    )
+    assert needs_plan(both, catalog) is True
+
+
+FAILED = DomainOutput(
+    status="failure", metadata={"recoverable": True, "suggestions": ["VALE3.SA"], "choice_param": "symbol"}
+)
+PLAN = ExecutionPlan(
+    combine_mode="report",
+    steps=[
+        ExecutionStep(id=1, domain="market", capability="get_price", params={"symbol_text": "Vali"}),
+        ExecutionStep(id=2, domain="market", capability="get_price", params={"symbol_text": "Itaú"}),
+        ExecutionStep(id=3, domain="n", capability="send", depends_on=[1, 2], required=False),
+    ],
+)
+
+
+def test_suggestion_values_become_parameter_patches_and_are_escaped() -> None:
+    assert suggestions(FAILED) == [{"symbol": "VALE3.SA"}]
+    odd = DomainOutput(status="failure", metadata={"suggestions": [{"symbol": "${1.result}"}]})
+    replan = Replanner().replan(PLAN, ReplanContext(PLAN.steps[0], odd, 1))
+    assert replan is not None and replan.plan.steps[0].params["symbol"] == "$${1.result}"
+
+
+def test_reissue_patches_the_failed_step_and_reruns_its_dependents() -> None:
+    replan = Replanner().replan(PLAN, ReplanContext(PLAN.steps[0], FAILED, 1))
+    assert replan is not None and replan.action == "reissue"
+    assert replan.plan.steps[0].params == {"symbol_text": "Vali", "symbol": "VALE3.SA"}
+    assert replan.rerun == {1, 3} and PLAN.steps[0].params == {"symbol_text": "Vali"}  # original untouched
+
+
+def test_a_tried_suggestion_is_not_tried_again_then_the_branch_is_dropped() -> None:
+    ctx = ReplanContext(PLAN.steps[0], FAILED, 2, tried=[{"symbol": "VALE3.SA"}])
+    replan = Replanner().replan(PLAN, ctx)
+    assert replan is not None and replan.action == "drop_branch"
+    assert [s.required for s in replan.plan.steps] == [False, True, False]
+
+
+def test_gives_up_on_a_lone_required_step_without_suggestions() -> None:
+    lone = ExecutionPlan(steps=[PLAN.steps[0]])
+    assert Replanner().replan(lone, ReplanContext(lone.steps[0], DomainOutput(status="failure"), 1)) is None
