@@ -43,7 +43,9 @@ async def test_memory_window_trims_and_snapshot_has_the_seed_shape(tmp_path: Pat
                 assert set(entry) == {"event_id", "summary", "tokens_total"}
         methodologist = snap["agents"]["methodologist"][0]
         # the YAML summary_template "V{version} {status}: {question}"
-        assert methodologist["summary"] == "V1 needs_refinement: Como método incremental impacta a velocidade?"
+        assert (
+            methodologist["summary"] == "V1 needs_refinement: Como método incremental impacta a velocidade?"
+        )
         assert methodologist["tokens_total"] > 0
 
         # the emitted history keeps everything, with per-event token counts
@@ -93,7 +95,9 @@ async def test_versions_list_and_compare(research: tuple[ResearchDomain, httpx.A
     say = conversation(client, "ver")
     await say("research_start", IDEA)
     await say("research_reply", "em equipes de 2-5 devs")  # V2: still missing metric/comparison/effect
-    await say("research_reply", "Método incremental reduz tempo em 30%, medido por sprints, em equipes de 2-5 devs")
+    await say(
+        "research_reply", "Método incremental reduz tempo em 30%, medido por sprints, em equipes de 2-5 devs"
+    )
 
     listed = await say("research_versions", "listar versões")
     assert listed["status"] == "success"
@@ -103,7 +107,10 @@ async def test_versions_list_and_compare(research: tuple[ResearchDomain, httpx.A
         "needs_refinement",
         "approved",
     ]
-    assert 'V1 (precisa de refinamento): "Como método incremental impacta a velocidade?"' in listed["explanation"]
+    assert (
+        'V1 (precisa de refinamento): "Como método incremental impacta a velocidade?"'
+        in listed["explanation"]
+    )
 
     diff = (await say("research_versions", "comparar v1 e v2"))["result"]["diff"]
     assert diff["status"] == {"from": "needs_refinement", "to": "needs_refinement"}
