@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from execution.graph import SqlCheckpointer
 from gateway.auth import require_api_key
 from gateway.errors import install_error_handlers
+from gateway.events import RunEventHub
 from gateway.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.middleware import BodySizeLimit
 from gateway.migrate import upgrade
@@ -74,10 +75,14 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             checkpointer=SqlCheckpointer(engine),
             locks=locks,
             before_turn=registry_sync.sync,
+            events=RunEventHub(),
         )
+        app.state.background = set()
         try:
             yield
         finally:
+            for task in list(app.state.background):
+                task.cancel()
             await http.aclose()
             if redis is not None:
                 await redis.aclose()

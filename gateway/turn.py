@@ -17,6 +17,7 @@ from execution.graph import (
     SessionNotFoundError,
 )
 from gateway.conversation import ConversationGraph
+from gateway.events import TERMINAL_EVENT, RunEventHub
 from gateway.locks import LocalSessionLocks, SessionLocks
 from gateway.runs import RunStore
 from intent import IntentAdapter
@@ -34,7 +35,6 @@ from shared.models import (
 )
 from shared.status import RunStatus
 
-EventSink = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def new_run_id() -> str:
@@ -60,23 +60,37 @@ class TurnService:
         checkpointer: Checkpointer,
         locks: SessionLocks | None = None,
         before_turn: Callable[[], Awaitable[None]] | None = None,
+        events: RunEventHub | None = None,
     ):
         self.registry = registry
         self.before_turn = before_turn
+        self.events = events or RunEventHub()
         self.store = store
         self.locks = locks or LocalSessionLocks()
         self.graph = ConversationGraph(adapter=adapter, registry=registry, orchestrator=orchestrator)
         self.engine = GraphEngine(self.graph.definition(), checkpointer)
 
-    async def handle(self, entry: EntryRequest, on_event: EventSink | None = None) -> RunResult:
-        if self.before_turn is not None:
-            await self.before_turn()
-        async with self.locks.hold(entry.session_id):
-            return await self._turn(entry, on_event)
+    async def handle(self, entry: EntryRequest, run_id: str | None = None) -> RunResult:
+        """Run one turn. ``run_id`` may be chosen by the caller beforehand, so a client can follow
+        ``/v1/runs/{run_id}/events`` while it runs."""
+        run_id = run_id or new_run_id()
+        self.events.open(run_id)
+        try:
+            if self.before_turn is not None:
+                await self.before_turn()
+            async with self.locks.hold(entry.session_id):
+                return await self._turn(entry, run_id)
+        except Exception as exc:
+            # followers must not wait forever for a run that died (a 409, a storage error...)
+            await self.events.publish(
+                run_id,
+                {"type": TERMINAL_EVENT, "run_id": run_id, "status": RunStatus.FAILED.value,
+                 "error": getattr(exc, "message", "internal error")},
+            )
+            raise
 
-    async def _turn(self, entry: EntryRequest, on_event: EventSink | None) -> RunResult:
+    async def _turn(self, entry: EntryRequest, run_id: str) -> RunResult:
         session = await self.store.load_session(entry.session_id)
-        run_id = new_run_id()
         created = now()
         turn_input = {
             "input": entry.input_text,
@@ -87,13 +101,20 @@ class TurnService:
             "user_event_id": event_id(session.event_count + 1),
             "assistant_event_id": event_id(session.event_count + 2),
         }
-        if on_event is not None:
 
-            async def step_event(step: StepTrace) -> None:
-                await on_event({"type": "step", "run_id": run_id, "step": step.model_dump(mode="json")})
+        async def step_event(step: StepTrace) -> None:
+            await self.events.publish(
+                run_id,
+                {"type": "step", "run_id": run_id, "step_id": step.id, "capability": step.capability,
+                 "domain": step.domain, "status": step.status.value, "attempts": step.attempts,
+                 "duration_ms": step.duration_ms, "error": step.error},
+            )
 
-            self.graph.step_listeners[run_id] = step_event
-            await on_event({"type": "run", "run_id": run_id, "status": RunStatus.EXECUTING.value})
+        self.graph.step_listeners[run_id] = step_event
+        await self.events.publish(
+            run_id, {"type": "run.status", "run_id": run_id, "session_id": entry.session_id,
+                     "status": RunStatus.EXECUTING.value}
+        )
         try:
             result = await self._advance(entry.session_id, turn_input)
         finally:
@@ -107,8 +128,10 @@ class TurnService:
             pending_question=run.question.model_dump(mode="json") if run.question else None,
             events=2,
         )
-        if on_event is not None:
-            await on_event({"type": "run", "run_id": run_id, "status": run.status.value})
+        await self.events.publish(
+            run_id, {"type": TERMINAL_EVENT, "run_id": run_id, "session_id": entry.session_id,
+                     "status": run.status.value, "answer": run.answer, "event_id": run.event_id}
+        )
         return run
 
     async def _advance(self, session_id: str, turn_input: dict[str, Any]) -> GraphResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import httpx
@@ -198,3 +199,26 @@ def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: 
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_background_run_streams_its_events(platform: Process) -> None:
+    started = httpx.post(
+        f"{platform.url}/v1/runs", json={"input_text": "preço da Apple e Microsoft", "background": True}, timeout=10
+    )
+    assert started.status_code == 202
+    run_id = started.json()["run_id"]
+    events: list[dict] = []
+    with httpx.stream("GET", f"{platform.url}/v1/runs/{run_id}/events", timeout=30) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        for line in response.iter_lines():
+            if line.startswith("data: "):
+                events.append(json.loads(line[6:]))
+    kinds = [e["type"] for e in events]
+    assert kinds[-1] == "run.finished" and events[-1]["status"] == "completed"
+    step_statuses = [(e["step_id"], e["status"]) for e in events if e["type"] == "step"]
+    assert (1, "executing") in step_statuses and (1, "completed") in step_statuses
+    assert [e["seq"] for e in events if "seq" in e] == sorted(e["seq"] for e in events if "seq" in e)
+    # a finished run replays from its stored trace
+    with httpx.stream("GET", f"{platform.url}/v1/runs/{run_id}/events", timeout=30) as response:
+        replay = [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: ")]
+    assert replay[-1]["type"] == "run.finished" and replay[-1]["answer"] == events[-1]["answer"]

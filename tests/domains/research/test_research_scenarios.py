@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import httpx
+from pathlib import Path
 
-from domains.research.service import CONTINUE_WITH, ResearchDomain
-from tests.domains.research.conftest import conversation
+import httpx
+import pytest
+
+from domains.research.service import CONTINUE_WITH, ResearchDomain, build
+from tests.domains.conftest import client_for
+from tests.domains.research.conftest import conversation, research_settings
 
 REFINEMENT = "Método incremental reduz tempo em 30%, medido por sprints, em equipes de 2-5 devs"
 
@@ -112,3 +116,17 @@ async def test_english_conversation_is_answered_in_english(
     assert aspects == ["population", "metrics", "comparison", "effect"]
     assert "Rule-based analysis" in out["explanation"]
     assert "What would you like to do now?" in out["explanation"]
+
+
+@pytest.mark.postgres
+async def test_scenario_2_on_postgresql(pg_database_url: str, tmp_path: Path) -> None:
+    domain = build(research_settings(tmp_path, research_database_url=pg_database_url))
+    async with client_for(domain.app) as client:
+        say = conversation(client, "pg-2")
+        out = await say("research_start", "Método X reduz tempo em 30% em equipes de 2-5 devs")
+        assert out["result"]["latest_version"]["feedback"]["status"] == "approved"
+        done = await say("research_reply", "encerrar")
+        assert done["status"] == "success"
+        snap = (await client.get("/sessions/pg-2/snapshot")).json()
+        assert [e["event_id"] for e in snap["agents"]["methodologist"]] == ["evt-0002"]
+    await domain.conversations.aclose()

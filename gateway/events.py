@@ -1,0 +1,61 @@
+"""Live run events for SSE: every status change of a run and its steps, in order.
+
+In-process: a run's events are kept while it runs and for ``retain_s`` after it ends, so a client
+that connects late still sees everything; an older run is replayed from its stored trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+TERMINAL_EVENT = "run.finished"
+
+
+@dataclass
+class _RunLog:
+    events: list[dict[str, Any]] = field(default_factory=list)
+    finished_at: float | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class RunEventHub:
+    def __init__(self, retain_s: float = 120.0):
+        self.retain_s = retain_s
+        self._runs: dict[str, _RunLog] = {}
+
+    def open(self, run_id: str) -> None:
+        self._gc()
+        self._runs.setdefault(run_id, _RunLog())
+
+    def has(self, run_id: str) -> bool:
+        return run_id in self._runs
+
+    async def publish(self, run_id: str, event: dict[str, Any]) -> None:
+        log = self._runs.setdefault(run_id, _RunLog())
+        log.events.append({**event, "seq": len(log.events) + 1})
+        if event.get("type") == TERMINAL_EVENT:
+            log.finished_at = time.monotonic()
+        log.changed.set()
+        log.changed = asyncio.Event()
+
+    async def follow(self, run_id: str) -> AsyncIterator[dict[str, Any]]:
+        """Every event of the run so far, then new ones until it finishes."""
+        log = self._runs[run_id]
+        sent = 0
+        while True:
+            while sent < len(log.events):
+                event = log.events[sent]
+                sent += 1
+                yield event
+                if event.get("type") == TERMINAL_EVENT:
+                    return
+            await log.changed.wait()
+
+    def _gc(self) -> None:
+        now = time.monotonic()
+        for run_id in [r for r, log in self._runs.items() if log.finished_at and now - log.finished_at > self.retain_s]:
+            del self._runs[run_id]
