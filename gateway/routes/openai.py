@@ -5,6 +5,7 @@ Token counts are estimates (whitespace words), since no tokenizer is involved in
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -17,7 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
 from gateway.deps import RegistryDep, SettingsDep, TurnsDep, session_id_from
-from shared.errors import InvalidRequest, NotFound
+from gateway.turn import new_run_id
+from gateway.errors import error_body
+from shared.errors import InvalidRequest, NotFound, PlatformError
 from shared.models import EntryRequest, RunResult
 
 router = APIRouter()
@@ -149,9 +152,32 @@ async def chat_completions(
             }
         )
 
+    show_progress = bool((body.metadata or {}).get("show_progress"))
+
     async def events() -> AsyncIterator[dict[str, str]]:
         yield {"data": chunk({"role": "assistant", "content": ""})}
-        run = await turns.handle(entry)
+        run_id = new_run_id()
+        turns.events.open(run_id)
+        turn = asyncio.create_task(turns.handle(entry, run_id=run_id))
+        # step progress before the answer: an extra "progress" field (ignored by plain OpenAI
+        # clients) and, when metadata.show_progress is set, a visible line per finished step
+        async for event in turns.events.follow(run_id):
+            if event["type"] != "step" or event["status"] == "pending":
+                continue
+            progress = {k: event[k] for k in ("step_id", "capability", "status")}
+            text = (
+                f"[{event['capability']}: {event['status']}]\n"
+                if show_progress and event["status"] not in ("executing", "pending")
+                else ""
+            )
+            yield {"data": chunk({"content": text, "progress": progress})}
+        try:
+            run = await turn
+        except PlatformError as exc:
+            # mid-stream errors travel as an OpenAI error object, then the stream ends
+            yield {"data": json.dumps(error_body(exc.message, exc.error_type, exc.code, exc.param))}
+            yield {"data": "[DONE]"}
+            return
         words = run.answer.split(" ")
         # a few chunks rather than one: clients render progressively
         size = max(1, len(words) // 8)

@@ -222,3 +222,27 @@ def test_background_run_streams_its_events(platform: Process) -> None:
     with httpx.stream("GET", f"{platform.url}/v1/runs/{run_id}/events", timeout=30) as response:
         replay = [json.loads(line[6:]) for line in response.iter_lines() if line.startswith("data: ")]
     assert replay[-1]["type"] == "run.finished" and replay[-1]["answer"] == events[-1]["answer"]
+
+
+def test_openai_stream_shows_step_progress_before_the_answer(platform: Process) -> None:
+    chunks: list[dict] = []
+    with httpx.stream(
+        "POST",
+        f"{platform.url}/v1/chat/completions",
+        json={
+            "model": "orchestrator",
+            "stream": True,
+            "messages": [{"role": "user", "content": "preço da Apple e Nvidia"}],
+            "metadata": {"show_progress": True},
+        },
+        timeout=30,
+    ) as response:
+        for line in response.iter_lines():
+            if line.startswith("data: ") and line != "data: [DONE]":
+                chunks.append(json.loads(line[6:]))
+    deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
+    progress = [d["progress"] for d in deltas if "progress" in d]
+    assert {p["status"] for p in progress} >= {"executing", "completed"}
+    text = "".join(d.get("content") or "" for d in deltas)
+    first_answer = text.index("AAPL")
+    assert text.index("[get_stock_price: completed]") < first_answer
