@@ -545,7 +545,7 @@ class RunController:
         if plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
             report.synthesis = await self.synthesis.synthesize(query, traces, required, state.language)
         if kind is not None and reason is not None:
-            plain = reason.removeprefix("max_replans_exceeded: ") if kind == "max_replans_exceeded" else reason
+            plain = reason.removeprefix("max_replans_exceeded: ")
             values = {"reason": plain, "replans": state.replans}
             report.answer = text(state.language, kind, **values)
             if report.synthesis is not None and report.synthesis.text and kind != "max_replans_exceeded":
