@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.conftest import free_port, start_domain, start_gateway, wait_http, write_bootstrap  # noqa: E402
 
-SLOW_DOMAIN = '''
+SLOW_DOMAIN = """
 import asyncio
 from shared.domain_sdk import DomainService, serve
 from shared.models import DomainOutput, ExecutionIntent
@@ -39,7 +39,7 @@ async def sleep(intent: ExecutionIntent) -> DomainOutput:
     return DomainOutput(status="success", explanation="slept")
 service.add_goal({"goal": "SLEEP", "description": "sleep", "capabilities": ["sleep_100ms"]})
 serve(service)
-'''
+"""
 
 
 def overhead(n: int) -> dict[str, float]:
@@ -49,7 +49,9 @@ def overhead(n: int) -> dict[str, float]:
     gateway = start_gateway(
         {
             "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'bench.sqlite3'}",
-            "BOOTSTRAP_FILE": str(write_bootstrap(work / "b.json", {"finance": finance.url, "general": general.url})),
+            "BOOTSTRAP_FILE": str(
+                write_bootstrap(work / "b.json", {"finance": finance.url, "general": general.url})
+            ),
         }
     )
     intent = {
@@ -65,7 +67,9 @@ def overhead(n: int) -> dict[str, float]:
         with httpx.Client(timeout=30) as client:
             for _ in range(30):  # warm-up: connections, caches, SQLite pages
                 client.post(f"{finance.url}/execute", json=intent).raise_for_status()
-                client.post(f"{gateway.url}/v1/runs", json={"input_text": intent["original_query"]}).raise_for_status()
+                client.post(
+                    f"{gateway.url}/v1/runs", json={"input_text": intent["original_query"]}
+                ).raise_for_status()
             for i in range(n):
                 order = (0, 1) if i % 2 == 0 else (1, 0)
                 for which in order:
@@ -120,7 +124,10 @@ async def fan_out(repeats: int) -> dict[str, float]:
             for r in range(repeats + 3):
                 t0 = time.perf_counter()
                 report = await executor.execute(
-                    plan, original_query="sleep", confidence=1.0, context={"run_id": f"b{r}", "session_id": "b"}
+                    plan,
+                    original_query="sleep",
+                    confidence=1.0,
+                    context={"run_id": f"b{r}", "session_id": "b"},
                 )
                 wall = (time.perf_counter() - t0) * 1e3
                 assert report.status.value == "completed", report
@@ -146,22 +153,23 @@ def main() -> None:
     (out / "gateway.json").write_text(json.dumps(results, indent=2) + "\n")
     md = f"""# Gateway overhead and DAG concurrency
 
-Command: `.venv/bin/python bench/gateway_overhead.py --n {args.n} --repeats {args.repeats}` (2-core machine, loopback).
+Command: `.venv/bin/python bench/gateway_overhead.py --n {args.n} --repeats {args.repeats}`
+(2-core machine, loopback).
 
-## One-step GET_QUOTE: gateway vs direct domain call (interleaved, n={over['n']} each)
+## One-step GET_QUOTE: gateway vs direct domain call (interleaved, n={over["n"]} each)
 
 | path | median ms |
 |------|-----------|
-| finance `/execute` directly | {over['direct_median_ms']:.2f} |
-| gateway `POST /v1/runs` (intent, plan, DAG, HTTP to finance, SQLite trace) | {over['gateway_median_ms']:.2f} |
-| **overhead** (target ≤ 5 ms) | **{over['overhead_ms']:.2f}** |
-| ratio | {over['ratio']:.2f}× |
+| finance `/execute` directly | {over["direct_median_ms"]:.2f} |
+| gateway `POST /v1/runs` (intent, graph turn, DAG, HTTP, SQLite) | {over["gateway_median_ms"]:.2f} |
+| **overhead** (target ≤ 5 ms) | **{over["overhead_ms"]:.2f}** |
+| ratio | {over["ratio"]:.2f}× |
 
 ## 16 independent 100 ms steps (DAG executor + orchestrator over HTTP, max_concurrency=16)
 
 | repeats | wall median ms | ratio to 100 ms (target ≤ 1.2) |
 |---------|----------------|------------------------------|
-| {fan['repeats']} | {fan['wall_median_ms']:.1f} | {fan['ratio_to_100ms']:.3f} |
+| {fan["repeats"]} | {fan["wall_median_ms"]:.1f} | {fan["ratio_to_100ms"]:.3f} |
 """
     (out / "gateway.md").write_text(md)
     print(md)

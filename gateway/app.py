@@ -106,8 +106,12 @@ def main() -> None:
     import uvicorn
 
     settings = GatewaySettings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(settings), host=settings.gateway_host, port=settings.gateway_port, log_level="warning")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    uvicorn.run(
+        create_app(settings), host=settings.gateway_host, port=settings.gateway_port, log_level="warning"
+    )
 
 
 if __name__ == "__main__":

@@ -23,7 +23,21 @@ _ORDINALS: dict[str, int] = {
     **dict.fromkeys(["quarta", "quarto", "fourth", "4", "4a", "4o", "4th", "quatro", "four"], 3),
     **dict.fromkeys(["ultima", "ultimo", "last"], -1),
 }
-_YES = {"sim", "s", "yes", "y", "isso", "exato", "correto", "ok", "pode", "claro", "confirmo", "confirma", "certo"}
+_YES = {
+    "sim",
+    "s",
+    "yes",
+    "y",
+    "isso",
+    "exato",
+    "correto",
+    "ok",
+    "pode",
+    "claro",
+    "confirmo",
+    "confirma",
+    "certo",
+}
 _NO = {"nao", "no", "n", "nope", "errado", "negativo"}
 
 
@@ -46,7 +60,11 @@ def choose(reply: str, candidates: Sequence[dict[str, Any]], choice_param: str |
         return None
     # 1. the technical value itself ("NDA-SE.ST")
     if choice_param:
-        exact = [i for i, c in enumerate(candidates) if c.get(choice_param) and _contains(text, str(c[choice_param]))]
+        exact = [
+            i
+            for i, c in enumerate(candidates)
+            if c.get(choice_param) and _contains(text, str(c[choice_param]))
+        ]
         if len(exact) == 1:
             return exact[0]
     # 2. a position ("a primeira", "2")

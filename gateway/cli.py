@@ -1,7 +1,7 @@
 """CLI channel: talk to a running gateway from the terminal.
 
-    orchestrator ask "qual o preço da Vale?"
-    orchestrator chat --session my-session
+orchestrator ask "qual o preço da Vale?"
+orchestrator chat --session my-session
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ def _post(client: httpx.Client, text: str, session_id: str | None) -> tuple[str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="orchestrator", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="orchestrator", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--url", default=os.environ.get("ORCHESTRATOR_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--session", default=None, help="session id (default: a new one)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -30,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     ask.add_argument("text")
     sub.add_parser("chat", help="interactive conversation (empty line or Ctrl-D quits)")
     args = parser.parse_args(argv)
-    headers = {"Authorization": f"Bearer {os.environ['ORCHESTRATOR_API_KEY']}"} if os.environ.get("ORCHESTRATOR_API_KEY") else {}
+    headers = (
+        {"Authorization": f"Bearer {os.environ['ORCHESTRATOR_API_KEY']}"}
+        if os.environ.get("ORCHESTRATOR_API_KEY")
+        else {}
+    )
     with httpx.Client(base_url=args.url, headers=headers, timeout=60) as client:
         try:
             if args.command == "ask":

@@ -45,7 +45,18 @@ StepEvents = Callable[[StepTrace], Awaitable[None]]
 
 GRAPH_NAME = "conversation"
 
-_FOLLOWUP_PREFIXES = ("e a ", "e o ", "e as ", "e os ", "e da ", "e do ", "e ", "and ", "what about ", "how about ")
+_FOLLOWUP_PREFIXES = (
+    "e a ",
+    "e o ",
+    "e as ",
+    "e os ",
+    "e da ",
+    "e do ",
+    "e ",
+    "and ",
+    "what about ",
+    "how about ",
+)
 
 
 # ------------------------------------------------------------------ memory (de)serialisation
@@ -119,7 +130,9 @@ class ConversationGraph:
             .add_interrupt("ask", payload_key="question")
             .add_interrupt("idle")
             .add_conditional_edges(
-                "understand", self.after_understand, {"plan": "plan", "execute": "execute", "respond": "respond"}
+                "understand",
+                self.after_understand,
+                {"plan": "plan", "execute": "execute", "respond": "respond"},
             )
             .add_conditional_edges("plan", self.after_plan, {"execute": "execute", "respond": "respond"})
             .add_edge("execute", "respond")
@@ -144,10 +157,18 @@ class ConversationGraph:
     async def understand(self, state: State) -> dict[str, Any]:
         """Read the new message: an answer to the pending question, or a fresh request."""
         text: str = _get(state, "input")
-        question = PendingQuestion.model_validate(_get(state, "question")) if _get(state, "question") else None
+        question = (
+            PendingQuestion.model_validate(_get(state, "question")) if _get(state, "question") else None
+        )
         base: dict[str, Any] = {
-            "messages": [{"role": "user", "content": text, "event_id": _get(state, "user_event_id"),
-                          "run_id": _get(state, "run_id")}],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": text,
+                    "event_id": _get(state, "user_event_id"),
+                    "run_id": _get(state, "run_id"),
+                }
+            ],
             "notes": [],
             "steps": [],
             "output": None,
@@ -162,7 +183,9 @@ class ConversationGraph:
             "continue_with": None,
         }
         intent = await self.adapter.parse(
-            text, pinned_domain=_get(state, "pinned_domain"), context={"session_id": _get(state, "session_id")}
+            text,
+            pinned_domain=_get(state, "pinned_domain"),
+            context={"session_id": _get(state, "session_id")},
         )
         if question is not None:
             answered = self._answer_question(question, text, intent)
@@ -211,7 +234,10 @@ class ConversationGraph:
         context = {"run_id": run_id, "session_id": _get(state, "session_id"), "language": intent.language}
         try:
             report = await DagExecutor(self._run_step, on_event=on_step).execute(
-                plan, original_query=_get(state, "input"), confidence=execution_intent.confidence, context=context
+                plan,
+                original_query=_get(state, "input"),
+                confidence=execution_intent.confidence,
+                context=context,
             )
         except PlatformError as exc:
             return self._finish(state, RunStatus.FAILED, exc.message)
@@ -231,16 +257,28 @@ class ConversationGraph:
     def respond(self, state: State) -> dict[str, Any]:
         status = RunStatus(_get(state, "status") or RunStatus.COMPLETED.value)
         delta: dict[str, Any] = {
-            "messages": [{"role": "assistant", "content": _get(state, "answer") or "",
-                          "event_id": _get(state, "assistant_event_id"), "run_id": _get(state, "run_id"),
-                          "status": status.value}],
+            "messages": [
+                {
+                    "role": "assistant",
+                    "content": _get(state, "answer") or "",
+                    "event_id": _get(state, "assistant_event_id"),
+                    "run_id": _get(state, "run_id"),
+                    "status": status.value,
+                }
+            ],
         }
         if status == RunStatus.COMPLETED and _get(state, "intent"):
             memory = memory_from_dict(_get(state, "memory"))
-            outputs = [DomainOutput.model_validate(s["output"]) for s in _get(state, "steps") or [] if s.get("output")]
+            outputs = [
+                DomainOutput.model_validate(s["output"])
+                for s in _get(state, "steps") or []
+                if s.get("output")
+            ]
             memory.remember(
                 IntentOutput.model_validate(_get(state, "intent")),
-                ExecutionIntent.model_validate(_get(state, "execution_intent")) if _get(state, "execution_intent") else None,
+                ExecutionIntent.model_validate(_get(state, "execution_intent"))
+                if _get(state, "execution_intent")
+                else None,
                 _get(state, "answer") or "",
                 outputs,
             )
@@ -267,7 +305,9 @@ class ConversationGraph:
 
     async def _run_step(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
         ref = self.catalog.find_capability(intent.capability, intent.domain)
-        if ref is not None and (ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context):
+        if ref is not None and (
+            ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context
+        ):
             # help and out-of-scope answers list what the platform can do: hand them the catalog
             intent.context["catalog"] = [
                 {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
@@ -275,13 +315,17 @@ class ConversationGraph:
             ]
         return await self.orchestrator.execute(intent, step)
 
-    def _finish(self, state: State, status: RunStatus, answer: str, route: str | None = None) -> dict[str, Any]:
+    def _finish(
+        self, state: State, status: RunStatus, answer: str, route: str | None = None
+    ) -> dict[str, Any]:
         delta: dict[str, Any] = {"status": status.value, "answer": answer, "output": None}
         if route:
             delta["route"] = route
         return delta
 
-    def _answer_question(self, question: PendingQuestion, text: str, intent: IntentOutput) -> dict[str, Any] | None:
+    def _answer_question(
+        self, question: PendingQuestion, text: str, intent: IntentOutput
+    ) -> dict[str, Any] | None:
         """The delta that continues the pending question, or ``None`` if the message is a new request."""
         resume = question.resume
         language = resume.get("language", intent.language)
@@ -325,15 +369,28 @@ class ConversationGraph:
                 confirmed = original.model_copy(
                     update={"goal": picked["goal"], "primary_domain": picked["domain"], "confidence": 1.0}
                 )
-                return {"intent": confirmed.model_dump(mode="json"), "route": "plan", "confirmed": True,
-                        "notes": [f"the person confirmed {picked['goal']}"]}
+                return {
+                    "intent": confirmed.model_dump(mode="json"),
+                    "route": "plan",
+                    "confirmed": True,
+                    "notes": [f"the person confirmed {picked['goal']}"],
+                }
             if is_no(text):
-                answer = _t(language, "Tudo bem. O que você gostaria de fazer?", "All right. What would you like to do?")
-                return {"route": "respond", "answer": answer, "status": RunStatus.COMPLETED.value, "intent": None}
+                answer = _t(
+                    language,
+                    "Tudo bem. O que você gostaria de fazer?",
+                    "All right. What would you like to do?",
+                )
+                return {
+                    "route": "respond",
+                    "answer": answer,
+                    "status": RunStatus.COMPLETED.value,
+                    "intent": None,
+                }
         return None
 
     def _follow_up(self, intent: IntentOutput, text: str, memory: SessionMemory) -> IntentOutput:
-        """"e a Vale?" after a quote: an elliptical message continues the last goal with a new value
+        """ "e a Vale?" after a quote: an elliptical message continues the last goal with a new value
         for its first required text entity."""
         last = memory.last_intent
         if last is None or last.goal is None or not last.primary_domain:
@@ -345,32 +402,46 @@ class ConversationGraph:
         goal = self.catalog.find_goal(last.primary_domain, last.goal)
         if goal is None:
             return intent
-        text_entity = next((n for n, s in goal.entities_schema.items() if s.type == "string" and s.required), None)
+        text_entity = next(
+            (n for n, s in goal.entities_schema.items() if s.type == "string" and s.required), None
+        )
         if text_entity is None:
             return intent
         value = text.strip().rstrip("?!. ")
-        value = value[len(prefix):].strip() if value.lower().startswith(prefix) else " ".join(value.split()[1:])
+        value = (
+            value[len(prefix) :].strip() if value.lower().startswith(prefix) else " ".join(value.split()[1:])
+        )
         if not value:
             return intent
         if intent.goal == last.goal and intent.entities.get(text_entity):
             value = intent.entities[text_entity]
         return last.model_copy(
             update={
-                "entities": {**{k: v for k, v in last.entities.items() if k != text_entity}, text_entity: value},
+                "entities": {
+                    **{k: v for k, v in last.entities.items() if k != text_entity},
+                    text_entity: value,
+                },
                 "confidence": max(intent.confidence if intent.goal == last.goal else 0.0, last.confidence),
                 "original_query": text,
                 "alternatives": [],
-                "notes": [*intent.notes, f"follow-up of {last.goal}: {text_entity}={value!r} (session memory)"],
+                "notes": [
+                    *intent.notes,
+                    f"follow-up of {last.goal}: {text_entity}={value!r} (session memory)",
+                ],
             }
         )
 
     def _composition_follow_up(self, intent: IntentOutput, text: str, memory: SessionMemory) -> IntentOutput:
-        """"manda isso no telegram" right after an answer: the words switch on a boolean entity of the
+        """ "manda isso no telegram" right after an answer: the words switch on a boolean entity of the
         last goal (its composition trigger) and name nothing else the classifier is sure of."""
         last = memory.last_intent
         if last is None or last.goal is None or not last.primary_domain or not memory.last_answer:
             return intent
-        if intent.goal is not None and intent.goal != last.goal and intent.confidence >= self.orchestrator.threshold:
+        if (
+            intent.goal is not None
+            and intent.goal != last.goal
+            and intent.confidence >= self.orchestrator.threshold
+        ):
             return intent
         goal = self.catalog.find_goal(last.primary_domain, last.goal)
         if goal is None:
@@ -398,18 +469,24 @@ class ConversationGraph:
         )
 
     def _only_composition(self, intent: IntentOutput, memory: SessionMemory) -> bool:
-        """"manda isso no telegram": the message turns on a composition (e.g. notify) but names
+        """ "manda isso no telegram": the message turns on a composition (e.g. notify) but names
         nothing new, and there is a last answer to send."""
         if intent.goal is None or not intent.primary_domain or not memory.last_answer:
             return False
         goal = self.catalog.find_goal(intent.primary_domain, intent.goal)
         if goal is None:
             return False
-        flags = [n for n, s in goal.entities_schema.items() if s.type == "boolean" and intent.entities.get(n) is True]
+        flags = [
+            n
+            for n, s in goal.entities_schema.items()
+            if s.type == "boolean" and intent.entities.get(n) is True
+        ]
         missing = [n for n, s in goal.entities_schema.items() if s.required and not intent.entities.get(n)]
         return bool(flags) and bool(missing)
 
-    def _resend_plan(self, intent: IntentOutput, memory: SessionMemory) -> tuple[ExecutionIntent, ExecutionPlan]:
+    def _resend_plan(
+        self, intent: IntentOutput, memory: SessionMemory
+    ) -> tuple[ExecutionIntent, ExecutionPlan]:
         goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
         assert goal is not None
         for name in goal.capabilities or []:
@@ -417,7 +494,9 @@ class ConversationGraph:
             composition = ref.capability.metadata.composition if ref else None
             if composition is None:
                 continue
-            target = next((c for role in composition.followup_roles for c in self.catalog.with_role(role)), None)
+            target = next(
+                (c for role in composition.followup_roles for c in self.catalog.with_role(role)), None
+            )
             if target is None:
                 continue
             params = {
@@ -429,12 +508,18 @@ class ConversationGraph:
                 domain=target.domain,
                 capability=target.capability.name,
                 parameters=params,
-                confidence=max(intent.confidence, memory.last_intent.confidence if memory.last_intent else 0.0),
+                confidence=max(
+                    intent.confidence, memory.last_intent.confidence if memory.last_intent else 0.0
+                ),
                 original_query=intent.original_query,
                 goal=intent.goal,
             )
             plan = ExecutionPlan(
-                steps=[ExecutionStep(id=1, domain=target.domain, capability=target.capability.name, params=params)],
+                steps=[
+                    ExecutionStep(
+                        id=1, domain=target.domain, capability=target.capability.name, params=params
+                    )
+                ],
                 notes=["memory: the last answer is sent through the composition's follow-up role"],
             )
             return execution_intent, plan
@@ -453,34 +538,60 @@ class ConversationGraph:
             goal=intent.goal,
         )
         plan = ExecutionPlan(
-            steps=[ExecutionStep(id=1, domain=continue_with["domain"], capability=continue_with["capability"],
-                                 params=params)],
+            steps=[
+                ExecutionStep(
+                    id=1,
+                    domain=continue_with["domain"],
+                    capability=continue_with["capability"],
+                    params=params,
+                )
+            ],
             notes=[f"conversation continues with {continue_with['domain']}.{continue_with['capability']}"],
         )
         return execution_intent, plan
 
     def _confirmation(self, intent: IntentOutput, execution_intent: ExecutionIntent) -> dict[str, Any]:
-        options = []
+        options: list[dict[str, Any]] = []
         for alt in intent.alternatives[:3] or []:
             goal = self.catalog.find_goal(alt.domain, alt.goal)
-            options.append({"domain": alt.domain, "goal": alt.goal, "confidence": alt.confidence,
-                            "description": goal.description if goal else alt.goal})
+            options.append(
+                {
+                    "domain": alt.domain,
+                    "goal": alt.goal,
+                    "confidence": alt.confidence,
+                    "description": goal.description if goal else alt.goal,
+                }
+            )
         if not options and intent.goal:
             goal = self.catalog.find_goal(execution_intent.domain, intent.goal)
-            options = [{"domain": execution_intent.domain, "goal": intent.goal, "confidence": intent.confidence,
-                        "description": goal.description if goal else intent.goal}]
+            options = [
+                {
+                    "domain": execution_intent.domain,
+                    "goal": intent.goal,
+                    "confidence": intent.confidence,
+                    "description": goal.description if goal else intent.goal,
+                }
+            ]
         # keep only plausible options: the best, plus those close to it
         if options:
-            top = options[0]["confidence"]
-            options = [o for i, o in enumerate(options) if i == 0 or o["confidence"] >= max(0.1, top / 3)]
+            top = float(options[0]["confidence"])
+            options = [
+                o for i, o in enumerate(options) if i == 0 or float(o["confidence"]) >= max(0.1, top / 3)
+            ]
         listing = " ou ".join(f"({i + 1}) {o['description']}" for i, o in enumerate(options))
         listing_en = " or ".join(f"({i + 1}) {o['description']}" for i, o in enumerate(options))
         if len(options) == 1:
-            text = _t(intent.language, f"Só para confirmar: você quer {options[0]['description']}? (sim/não)",
-                      f"Just to confirm: do you want {options[0]['description']}? (yes/no)")
+            text = _t(
+                intent.language,
+                f"Só para confirmar: você quer {options[0]['description']}? (sim/não)",
+                f"Just to confirm: do you want {options[0]['description']}? (yes/no)",
+            )
         else:
-            text = _t(intent.language, f"Não tenho certeza se entendi. Você quis dizer {listing}?",
-                      f"I'm not sure I understood. Did you mean {listing_en}?")
+            text = _t(
+                intent.language,
+                f"Não tenho certeza se entendi. Você quis dizer {listing}?",
+                f"I'm not sure I understood. Did you mean {listing_en}?",
+            )
         question = PendingQuestion(
             kind="confidence_gate",
             text=text,
@@ -488,8 +599,11 @@ class ConversationGraph:
             resume={"intent": intent.model_dump(mode="json"), "language": intent.language},
         )
         output = DomainOutput(
-            status="clarification", explanation=text, confidence=intent.confidence,
-            result={"options": options}, metadata={"resolution": "confidence_gate"},
+            status="clarification",
+            explanation=text,
+            confidence=intent.confidence,
+            result={"options": options},
+            metadata={"resolution": "confidence_gate"},
         )
         return {
             "status": RunStatus.WAITING_INPUT.value,

@@ -18,23 +18,23 @@ MAX_SESSION_ID = 128
 
 
 def _settings(request: Request) -> GatewaySettings:
-    return request.app.state.settings  # type: ignore[no-any-return]
+    return request.app.state.settings
 
 
 def _turns(request: Request) -> TurnService:
-    return request.app.state.turns  # type: ignore[no-any-return]
+    return request.app.state.turns
 
 
 def _registry(request: Request) -> DomainRegistry:
-    return request.app.state.registry  # type: ignore[no-any-return]
+    return request.app.state.registry
 
 
 def _store(request: Request) -> RunStore:
-    return request.app.state.store  # type: ignore[no-any-return]
+    return request.app.state.store
 
 
 def _registry_sync(request: Request) -> RegistrySync:
-    return request.app.state.registry_sync  # type: ignore[no-any-return]
+    return request.app.state.registry_sync
 
 
 RegistrySyncDep = Annotated[RegistrySync, Depends(_registry_sync)]
@@ -64,5 +64,7 @@ def session_id_from(request: Request, metadata: dict[str, Any] | None, explicit:
     if not candidate:
         return new_session_id()
     if len(candidate) > MAX_SESSION_ID or not candidate.isprintable():
-        raise InvalidRequest(f"session id must be at most {MAX_SESSION_ID} printable characters", param="session_id")
+        raise InvalidRequest(
+            f"session id must be at most {MAX_SESSION_ID} printable characters", param="session_id"
+        )
     return candidate

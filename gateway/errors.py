@@ -7,6 +7,7 @@ answered with a plain 500.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -50,7 +51,7 @@ def error_response(
     )
 
 
-def field_path(loc: tuple[Any, ...] | list[Any]) -> str:
+def field_path(loc: Sequence[Any]) -> str:
     """``("body", "messages", 0, "role")`` -> ``messages[0].role``."""
     out = ""
     for part in loc:
@@ -81,9 +82,11 @@ def install_error_handlers(app: FastAPI) -> None:
         param = field_path(first["loc"]) or None
         message = f"{param}: {first['msg']}" if param else str(first["msg"])
         if len(errors) > 1:
-            message += f" (and {len(errors) - 1} more: " + ", ".join(
-                field_path(e["loc"]) or "body" for e in errors[1:5]
-            ) + ")"
+            message += (
+                f" (and {len(errors) - 1} more: "
+                + ", ".join(field_path(e["loc"]) or "body" for e in errors[1:5])
+                + ")"
+            )
         return error_response(400, message, param=param, code="invalid_request")
 
     @app.exception_handler(StarletteHTTPException)

@@ -57,5 +57,7 @@ class RunEventHub:
 
     def _gc(self) -> None:
         now = time.monotonic()
-        for run_id in [r for r, log in self._runs.items() if log.finished_at and now - log.finished_at > self.retain_s]:
+        for run_id in [
+            r for r, log in self._runs.items() if log.finished_at and now - log.finished_at > self.retain_s
+        ]:
             del self._runs[run_id]

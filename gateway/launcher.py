@@ -29,7 +29,7 @@ def wait_healthy(url: str, timeout_s: float = 20.0) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
-            with urlopen(f"{url}/health", timeout=1.0) as resp:  # noqa: S310 (loopback URL from our own config)
+            with urlopen(f"{url}/health", timeout=1.0) as resp:
                 if resp.status == 200:
                     return True
         except OSError:
@@ -65,7 +65,9 @@ def main() -> int:
             print(f"started domain {entry['name']} on {url.geturl()}", flush=True)
         for entry in bootstrap.get("domains", []):
             if entry.get("command") and not wait_healthy(domain_url(entry)):
-                print(f"warning: domain {entry['name']} is not healthy yet; the gateway will retry", flush=True)
+                print(
+                    f"warning: domain {entry['name']} is not healthy yet; the gateway will retry", flush=True
+                )
         gateway = subprocess.Popen([sys.executable, "-m", "gateway"])
         children.append(("gateway", gateway))
         print(

@@ -8,8 +8,9 @@ A turn waits up to ``wait_s`` for the lock, then the request is refused with 409
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
 
 from redis.asyncio import Redis
@@ -26,7 +27,7 @@ def _busy(session_id: str) -> Conflict:
 
 
 class SessionLocks(Protocol):
-    def hold(self, session_id: str) -> AsyncIterator[None]: ...
+    def hold(self, session_id: str) -> AbstractAsyncContextManager[None]: ...
 
 
 class LocalSessionLocks:
@@ -58,7 +59,9 @@ class LocalSessionLocks:
 
 
 class RedisSessionLocks:
-    def __init__(self, redis: Redis, wait_s: float = 30.0, ttl_s: float = 120.0, prefix: str = "orch:lock:session:"):
+    def __init__(
+        self, redis: Redis, wait_s: float = 30.0, ttl_s: float = 120.0, prefix: str = "orch:lock:session:"
+    ):
         self.redis = redis
         self.wait_s = wait_s
         self.ttl_s = ttl_s  # a crashed holder frees the session after this long
@@ -74,7 +77,5 @@ class RedisSessionLocks:
         try:
             yield
         finally:
-            try:
+            with contextlib.suppress(LockError):  # expired while we held it: nothing left to release
                 await lock.release()
-            except LockError:
-                pass  # expired while we held it: nothing left to release

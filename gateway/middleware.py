@@ -30,7 +30,10 @@ class BodySizeLimit:
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
             }
         )
         await send({"type": "http.response.body", "body": body})

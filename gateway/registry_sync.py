@@ -52,7 +52,7 @@ class RegistrySync:
             return
         entries = await self.redis.hgetall(self._entries)
         for raw_name, raw_url in entries.items():
-            name, url = raw_name.decode(), raw_url.decode()
+            name, url = _text(raw_name), _text(raw_url)
             current = self.registry.get(name)
             try:
                 if not url and current is not None:
@@ -63,4 +63,8 @@ class RegistrySync:
                 pass
             except PlatformError as exc:  # that domain is down or broken right now: keep the rest
                 log.warning("could not apply shared registration of %s: %s", name, exc.message)
-        self._seen = version
+        self._seen = version if isinstance(version, bytes) else str(version).encode()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

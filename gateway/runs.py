@@ -56,7 +56,9 @@ class RunStore:
         async with unit_of_work(self._sessions) as db:
             session = await db.get(SessionRow, result.session_id)
             if session is None:
-                session = SessionRow(id=result.session_id, channel=channel, memory={}, turn_count=0, event_count=0)
+                session = SessionRow(
+                    id=result.session_id, channel=channel, memory={}, turn_count=0, event_count=0
+                )
                 db.add(session)
             session.status = result.status.value
             session.memory = memory

@@ -49,7 +49,9 @@ class RunRow(Base):
 class RunStepRow(Base):
     __tablename__ = "run_steps"
 
-    run_id: Mapped[str] = mapped_column(String(64), ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
+    run_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True
+    )
     step_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     domain: Mapped[str] = mapped_column(String(64))
     capability: Mapped[str] = mapped_column(String(128))

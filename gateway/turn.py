@@ -36,7 +36,6 @@ from shared.models import (
 from shared.status import RunStatus
 
 
-
 def new_run_id() -> str:
     return f"run-{uuid.uuid4().hex}"
 
@@ -84,8 +83,12 @@ class TurnService:
             # followers must not wait forever for a run that died (a 409, a storage error...)
             await self.events.publish(
                 run_id,
-                {"type": TERMINAL_EVENT, "run_id": run_id, "status": RunStatus.FAILED.value,
-                 "error": getattr(exc, "message", "internal error")},
+                {
+                    "type": TERMINAL_EVENT,
+                    "run_id": run_id,
+                    "status": RunStatus.FAILED.value,
+                    "error": getattr(exc, "message", "internal error"),
+                },
             )
             raise
 
@@ -105,21 +108,34 @@ class TurnService:
         async def step_event(step: StepTrace) -> None:
             await self.events.publish(
                 run_id,
-                {"type": "step", "run_id": run_id, "step_id": step.id, "capability": step.capability,
-                 "domain": step.domain, "status": step.status.value, "attempts": step.attempts,
-                 "duration_ms": step.duration_ms, "error": step.error},
+                {
+                    "type": "step",
+                    "run_id": run_id,
+                    "step_id": step.id,
+                    "capability": step.capability,
+                    "domain": step.domain,
+                    "status": step.status.value,
+                    "attempts": step.attempts,
+                    "duration_ms": step.duration_ms,
+                    "error": step.error,
+                },
             )
 
         self.graph.step_listeners[run_id] = step_event
         await self.events.publish(
-            run_id, {"type": "run.status", "run_id": run_id, "session_id": entry.session_id,
-                     "status": RunStatus.EXECUTING.value}
+            run_id,
+            {
+                "type": "run.status",
+                "run_id": run_id,
+                "session_id": entry.session_id,
+                "status": RunStatus.EXECUTING.value,
+            },
         )
         try:
             result = await self._advance(entry.session_id, turn_input)
         finally:
             self.graph.step_listeners.pop(run_id, None)
-        run = self._run_result(result, run_id, created, turn_input["assistant_event_id"])
+        run = self._run_result(result, run_id, created, event_id(session.event_count + 2))
         await self.store.save_turn(
             run,
             input_text=entry.input_text,
@@ -129,8 +145,15 @@ class TurnService:
             events=2,
         )
         await self.events.publish(
-            run_id, {"type": TERMINAL_EVENT, "run_id": run_id, "session_id": entry.session_id,
-                     "status": run.status.value, "answer": run.answer, "event_id": run.event_id}
+            run_id,
+            {
+                "type": TERMINAL_EVENT,
+                "run_id": run_id,
+                "session_id": entry.session_id,
+                "status": run.status.value,
+                "answer": run.answer,
+                "event_id": run.event_id,
+            },
         )
         return run
 
@@ -144,7 +167,9 @@ class TurnService:
         except GraphRuntimeError:
             # not resumable (failed or finished): start over; the runs already stored stay
             await self.engine.delete(session_id)
-        return await self.engine.run({"messages": [], "memory": {}, "question": None, **turn_input}, session_id=session_id)
+        return await self.engine.run(
+            {"messages": [], "memory": {}, "question": None, **turn_input}, session_id=session_id
+        )
 
     @staticmethod
     def _run_result(result: GraphResult, run_id: str, created: datetime, answer_event: str) -> RunResult:

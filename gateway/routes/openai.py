@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
 from gateway.deps import RegistryDep, SettingsDep, TurnsDep, session_id_from
-from gateway.turn import new_run_id
 from gateway.errors import error_body
+from gateway.turn import new_run_id
 from shared.errors import InvalidRequest, NotFound, PlatformError
 from shared.models import EntryRequest, RunResult
 
@@ -78,11 +78,15 @@ async def list_models(settings: SettingsDep, registry: RegistryDep) -> dict[str,
     ids = [settings.model_name] + [f"{settings.model_name}:{d}" for d in registry.catalog.domains]
     return {
         "object": "list",
-        "data": [{"id": i, "object": "model", "created": created, "owned_by": "agent-orchestrator"} for i in ids],
+        "data": [
+            {"id": i, "object": "model", "created": created, "owned_by": "agent-orchestrator"} for i in ids
+        ],
     }
 
 
-def _completion_body(run: RunResult, model: str, prompt_tokens: int, completion_id: str, created: int) -> dict:
+def _completion_body(
+    run: RunResult, model: str, prompt_tokens: int, completion_id: str, created: int
+) -> dict:
     completion_tokens = _count_tokens(run.answer)
     return {
         "id": completion_id,
@@ -136,7 +140,9 @@ async def chat_completions(
     if not body.stream:
         run = await turns.handle(entry)
         headers["X-Run-Id"] = run.run_id
-        return JSONResponse(_completion_body(run, body.model, prompt_tokens, completion_id, created), headers=headers)
+        return JSONResponse(
+            _completion_body(run, body.model, prompt_tokens, completion_id, created), headers=headers
+        )
 
     include_usage = bool(body.stream_options and body.stream_options.include_usage)
 

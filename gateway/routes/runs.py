@@ -95,11 +95,25 @@ async def run_events(run_id: str, turns: TurnsDep, store: StoreDep) -> EventSour
 async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
     """A finished run, told again from its stored trace."""
     for step in run.steps:
-        yield {"type": "step", "run_id": run.run_id, "step_id": step.id, "capability": step.capability,
-               "domain": step.domain, "status": step.status.value, "attempts": step.attempts,
-               "duration_ms": step.duration_ms, "error": step.error}
-    yield {"type": TERMINAL_EVENT, "run_id": run.run_id, "session_id": run.session_id,
-           "status": run.status.value, "answer": run.answer, "event_id": run.event_id}
+        yield {
+            "type": "step",
+            "run_id": run.run_id,
+            "step_id": step.id,
+            "capability": step.capability,
+            "domain": step.domain,
+            "status": step.status.value,
+            "attempts": step.attempts,
+            "duration_ms": step.duration_ms,
+            "error": step.error,
+        }
+    yield {
+        "type": TERMINAL_EVENT,
+        "run_id": run.run_id,
+        "session_id": run.session_id,
+        "status": run.status.value,
+        "answer": run.answer,
+        "event_id": run.event_id,
+    }
 
 
 @router.get("/v1/runs/{run_id}")

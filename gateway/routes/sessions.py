@@ -84,7 +84,9 @@ class ForkRequest(BaseModel):
 
 
 @router.post("/v1/sessions/{session_id}/fork", status_code=201)
-async def fork_session(session_id: str, body: ForkRequest, turns: TurnsDep, store: StoreDep) -> dict[str, Any]:
+async def fork_session(
+    session_id: str, body: ForkRequest, turns: TurnsDep, store: StoreDep
+) -> dict[str, Any]:
     try:
         record = await turns.engine.fork(session_id, body.version, body.new_session_id)
     except SessionNotFoundError:

@@ -9,9 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gateway.app import create_app
 from tests.conftest import Process
-from tests.integration.test_gateway_config import settings_for
+from tests.integration.test_gateway_config import in_process, settings_for
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +40,12 @@ def new_session() -> str:
 
 @pytest.mark.parametrize(
     ("reply", "symbol"),
-    [("a sueca", "NDA-SE.ST"), ("a segunda", "NDA-FI.HE"), ("NDA-FI.HE", "NDA-FI.HE"), ("a de Estocolmo", "NDA-SE.ST")],
+    [
+        ("a sueca", "NDA-SE.ST"),
+        ("a segunda", "NDA-FI.HE"),
+        ("NDA-FI.HE", "NDA-FI.HE"),
+        ("a de Estocolmo", "NDA-SE.ST"),
+    ],
 )
 def test_a_clarification_is_answered_by_the_next_message(platform: Process, reply: str, symbol: str) -> None:
     session = new_session()
@@ -96,7 +100,12 @@ def test_session_endpoints_show_state_history_and_reset_keeps_history(platform: 
     assert view["status"] == "waiting_input"
     assert view["pending_question"]["kind"] == "domain_clarification"
     assert [t["event_id"] for t in view["turns"]] == ["evt-0002", "evt-0004"]
-    assert [m["event_id"] for m in view["state"]["messages"]] == ["evt-0001", "evt-0002", "evt-0003", "evt-0004"]
+    assert [m["event_id"] for m in view["state"]["messages"]] == [
+        "evt-0001",
+        "evt-0002",
+        "evt-0003",
+        "evt-0004",
+    ]
     versions = view["versions"]
     assert [v["version"] for v in versions] == list(range(len(versions)))
     assert {"understand", "plan", "execute", "respond"} <= {v["node"] for v in versions}
@@ -117,7 +126,9 @@ def test_session_endpoints_show_state_history_and_reset_keeps_history(platform: 
 def test_time_travel_forks_a_session_from_a_past_version(platform: Process) -> None:
     session = new_session()
     say(platform, session, "qual o preço da Nordea?")
-    waiting_version = httpx.get(f"{platform.url}/v1/sessions/{session}", timeout=10).json()["versions"][-1]["version"]
+    waiting_version = httpx.get(f"{platform.url}/v1/sessions/{session}", timeout=10).json()["versions"][-1][
+        "version"
+    ]
     say(platform, session, "a sueca")
     fork = httpx.post(
         f"{platform.url}/v1/sessions/{session}/fork", json={"version": waiting_version}, timeout=10
@@ -131,47 +142,48 @@ def test_time_travel_forks_a_session_from_a_past_version(platform: Process) -> N
     assert old["state"]["question"]["kind"] == "domain_clarification"
 
 
-async def test_the_confidence_gate_asks_and_yes_proceeds(tmp_path: Path, domain_processes: dict[str, Process]) -> None:
-    app = create_app(settings_for(tmp_path, domain_processes, confidence_threshold=0.9999))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
-            asked = (await client.post("/v1/runs", json={"input_text": "cotação da Vale", "session_id": "g1"})).json()
-            assert asked["status"] == "waiting_input"
-            assert asked["question"]["kind"] == "confidence_gate"
-            assert asked["question"]["options"][0]["goal"] == "GET_QUOTE"
-            assert asked["steps"] == []  # nothing ran before the person confirmed
-            done = (await client.post("/v1/runs", json={"input_text": "sim", "session_id": "g1"})).json()
-            assert done["status"] == "completed" and "VALE3" in done["answer"]
+async def test_the_confidence_gate_asks_and_yes_proceeds(
+    tmp_path: Path, domain_processes: dict[str, Process]
+) -> None:
+    async with in_process(settings_for(tmp_path, domain_processes, confidence_threshold=0.9999)) as client:
+        asked = (
+            await client.post("/v1/runs", json={"input_text": "cotação da Vale", "session_id": "g1"})
+        ).json()
+        assert asked["status"] == "waiting_input"
+        assert asked["question"]["kind"] == "confidence_gate"
+        assert asked["question"]["options"][0]["goal"] == "GET_QUOTE"
+        assert asked["steps"] == []  # nothing ran before the person confirmed
+        done = (await client.post("/v1/runs", json={"input_text": "sim", "session_id": "g1"})).json()
+        assert done["status"] == "completed" and "VALE3" in done["answer"]
 
 
 async def test_concurrent_messages_to_one_session_are_serialised(
     tmp_path: Path, domain_processes: dict[str, Process]
 ) -> None:
-    app = create_app(settings_for(tmp_path, domain_processes))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
-            texts = ["cotação da Vale", "cotação da Apple", "cotação da Nvidia", "cotação da Petrobras"]
-            replies = await asyncio.gather(
-                *(client.post("/v1/runs", json={"input_text": t, "session_id": "same"}) for t in texts)
-            )
-            bodies = [r.json() for r in replies]
-            assert all(b["status"] == "completed" for b in bodies)
-            assert sorted(b["event_id"] for b in bodies) == ["evt-0002", "evt-0004", "evt-0006", "evt-0008"]
-            view = (await client.get("/v1/sessions/same")).json()
-            assert len(view["state"]["messages"]) == 8
+    async with in_process(settings_for(tmp_path, domain_processes)) as client:
+        texts = ["cotação da Vale", "cotação da Apple", "cotação da Nvidia", "cotação da Petrobras"]
+        replies = await asyncio.gather(
+            *(client.post("/v1/runs", json={"input_text": t, "session_id": "same"}) for t in texts)
+        )
+        bodies = [r.json() for r in replies]
+        assert all(b["status"] == "completed" for b in bodies)
+        assert sorted(b["event_id"] for b in bodies) == ["evt-0002", "evt-0004", "evt-0006", "evt-0008"]
+        view = (await client.get("/v1/sessions/same")).json()
+        assert len(view["state"]["messages"]) == 8
 
 
 async def test_a_busy_session_is_refused_with_409_when_waiting_is_off(
     tmp_path: Path, domain_processes: dict[str, Process]
 ) -> None:
-    app = create_app(settings_for(tmp_path, domain_processes, session_lock_wait_s=0))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
-            replies = await asyncio.gather(
-                *(client.post("/v1/runs", json={"input_text": "cotação da Vale", "session_id": "busy"}) for _ in range(4))
+    async with in_process(settings_for(tmp_path, domain_processes, session_lock_wait_s=0)) as client:
+        replies = await asyncio.gather(
+            *(
+                client.post("/v1/runs", json={"input_text": "cotação da Vale", "session_id": "busy"})
+                for _ in range(4)
             )
-            codes = sorted(r.status_code for r in replies)
-            assert codes[0] == 200 and 409 in codes
-            refused = next(r for r in replies if r.status_code == 409)
-            assert refused.headers["x-should-retry"] == "false"
-            assert refused.json()["error"]["type"] == "conflict_error"
+        )
+        codes = sorted(r.status_code for r in replies)
+        assert codes[0] == 200 and 409 in codes
+        refused = next(r for r in replies if r.status_code == 409)
+        assert refused.headers["x-should-retry"] == "false"
+        assert refused.json()["error"]["type"] == "conflict_error"

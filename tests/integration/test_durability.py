@@ -38,7 +38,8 @@ async def test_two_gateways_share_sessions_locks_and_registry(
     b = start_gateway(env)
     weather_port = free_port()
     weather = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(weather_port)], cwd=ROOT
+        [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(weather_port)],
+        cwd=ROOT,
     )
     try:
         async with httpx.AsyncClient(timeout=30) as client:
@@ -77,7 +78,9 @@ async def test_two_gateways_share_sessions_locks_and_registry(
         b.stop()
 
 
-async def test_sessions_waiting_for_input_survive_a_sigkill(tmp_path: Path, domain_processes: dict[str, Process]) -> None:
+async def test_sessions_waiting_for_input_survive_a_sigkill(
+    tmp_path: Path, domain_processes: dict[str, Process]
+) -> None:
     bootstrap = write_bootstrap(tmp_path / "bootstrap.json", {n: p.url for n, p in domain_processes.items()})
     env = {
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'durable.sqlite3'}",
@@ -90,14 +93,19 @@ async def test_sessions_waiting_for_input_survive_a_sigkill(tmp_path: Path, doma
     async with httpx.AsyncClient(timeout=30) as client:
         try:
             for session in sessions:
-                assert (await say(client, gateway.url, session, "qual o preço da Nordea?"))["status"] == "waiting_input"
+                assert (await say(client, gateway.url, session, "qual o preço da Nordea?"))[
+                    "status"
+                ] == "waiting_input"
         finally:
             gateway.stop(sig="kill")
         assert gateway.proc.returncode == -9
         restarted = start_gateway(env)
         try:
             for session, reply, symbol in zip(
-                sessions, ("a sueca", "a finlandesa", "NDA-SE.ST"), ("NDA-SE.ST", "NDA-FI.HE", "NDA-SE.ST"), strict=True
+                sessions,
+                ("a sueca", "a finlandesa", "NDA-SE.ST"),
+                ("NDA-SE.ST", "NDA-FI.HE", "NDA-SE.ST"),
+                strict=True,
             ):
                 done = await say(client, restarted.url, session, reply)
                 assert done["status"] == "completed", done["answer"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -30,46 +32,52 @@ def settings_for(tmp_path: Path, domains: dict[str, Process], **overrides: objec
     return GatewaySettings(**values)  # type: ignore[arg-type]
 
 
+@asynccontextmanager
+async def in_process(settings: GatewaySettings) -> AsyncIterator[httpx.AsyncClient]:
+    """The gateway app in this process (lifespan run), reached through httpx's ASGI transport;
+    its domains are still real processes over HTTP."""
+    app = create_app(settings)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client,
+    ):
+        yield client
+
+
 async def test_api_keys_guard_every_v1_route(tmp_path: Path, domain_processes: dict[str, Process]) -> None:
-    app = create_app(settings_for(tmp_path, domain_processes, api_keys="key-one, key-two"))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
-            for method, path in (("GET", "/v1/models"), ("POST", "/v1/runs"), ("GET", "/v1/domains")):
-                denied = await client.request(method, path, json={"input_text": "oi"})
-                assert denied.status_code == 401, path
-                assert denied.json()["error"]["type"] == "authentication_error"
-            wrong = await client.get("/v1/models", headers={"Authorization": "Bearer nope"})
-            assert wrong.status_code == 401
-            ok = await client.get("/v1/models", headers={"Authorization": "Bearer key-two"})
-            assert ok.status_code == 200
-            assert (await client.get("/health")).status_code == 200
-            ready = await client.get("/ready")
-            assert ready.status_code == 200 and ready.json()["checks"]["database"] == "ok"
+    async with in_process(settings_for(tmp_path, domain_processes, api_keys="key-one, key-two")) as client:
+        for method, path in (("GET", "/v1/models"), ("POST", "/v1/runs"), ("GET", "/v1/domains")):
+            denied = await client.request(method, path, json={"input_text": "oi"})
+            assert denied.status_code == 401, path
+            assert denied.json()["error"]["type"] == "authentication_error"
+        wrong = await client.get("/v1/models", headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+        ok = await client.get("/v1/models", headers={"Authorization": "Bearer key-two"})
+        assert ok.status_code == 200
+        assert (await client.get("/health")).status_code == 200
+        ready = await client.get("/ready")
+        assert ready.status_code == 200 and ready.json()["checks"]["database"] == "ok"
 
 
 async def test_runtime_registration_is_disabled_without_admin_token(
     tmp_path: Path, domain_processes: dict[str, Process]
 ) -> None:
-    app = create_app(settings_for(tmp_path, domain_processes, admin_token=None))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
-            response = await client.post("/v1/domains", json={"name": "x", "base_url": "http://127.0.0.1:9"})
-            assert response.status_code == 403
-            invalid = await client.post("/v1/runs", json={"input_text": ""})
-            assert invalid.status_code == 400 and invalid.json()["error"]["param"] == "input_text"
+    async with in_process(settings_for(tmp_path, domain_processes, admin_token=None)) as client:
+        response = await client.post("/v1/domains", json={"name": "x", "base_url": "http://127.0.0.1:9"})
+        assert response.status_code == 403
+        invalid = await client.post("/v1/runs", json={"input_text": ""})
+        assert invalid.status_code == 400 and invalid.json()["error"]["param"] == "input_text"
 
 
 @pytest.mark.postgres
 async def test_gateway_on_postgresql_stores_runs(
     tmp_path: Path, domain_processes: dict[str, Process], pg_database_url: str
 ) -> None:
-    app = create_app(settings_for(tmp_path, domain_processes, database_url=pg_database_url))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client:
-            created = (await client.post("/v1/runs", json={"input_text": "cotação da Vale"})).json()
-            assert created["status"] == "completed"
-            fetched = (await client.get(f"/v1/runs/{created['run_id']}")).json()
-            assert fetched["answer"] == created["answer"] and "VALE3" in fetched["answer"]
+    async with in_process(settings_for(tmp_path, domain_processes, database_url=pg_database_url)) as client:
+        created = (await client.post("/v1/runs", json={"input_text": "cotação da Vale"})).json()
+        assert created["status"] == "completed"
+        fetched = (await client.get(f"/v1/runs/{created['run_id']}")).json()
+        assert fetched["answer"] == created["answer"] and "VALE3" in fetched["answer"]
 
 
 async def _schema_diff(url: str) -> list[object]:

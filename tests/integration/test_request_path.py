@@ -49,7 +49,9 @@ def test_several_companies_become_parallel_steps_combined_as_report(platform: Pr
         assert ticker in trace["answer"]
 
 
-def test_quote_then_notify_is_composed_from_manifest_metadata(platform: Process, domain_processes: dict) -> None:
+def test_quote_then_notify_is_composed_from_manifest_metadata(
+    platform: Process, domain_processes: dict
+) -> None:
     trace = run(platform, "manda a cotação da Vale no meu telegram")
     steps = trace["plan"]["steps"]
     assert [s["capability"] for s in steps] == ["get_stock_price", "send_telegram_message"]
@@ -138,9 +140,13 @@ def test_openai_sdk_unmodified_sync_and_streaming(platform: Process) -> None:
 
 
 def test_openai_errors_have_the_openai_shape(platform: Process) -> None:
-    bad = httpx.post(f"{platform.url}/v1/chat/completions", json={"model": "orchestrator", "messages": []}, timeout=10)
+    bad = httpx.post(
+        f"{platform.url}/v1/chat/completions", json={"model": "orchestrator", "messages": []}, timeout=10
+    )
     assert bad.status_code == 400
-    assert bad.json()["error"]["param"] == "messages" and bad.json()["error"]["type"] == "invalid_request_error"
+    assert (
+        bad.json()["error"]["param"] == "messages" and bad.json()["error"]["type"] == "invalid_request_error"
+    )
 
     wrong_role = httpx.post(
         f"{platform.url}/v1/chat/completions",
@@ -170,12 +176,15 @@ def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: 
 
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(port)], cwd=ROOT
+        [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(port)],
+        cwd=ROOT,
     )
     try:
         wait_http(f"http://127.0.0.1:{port}/health", proc=proc)
         denied = httpx.post(
-            f"{platform.url}/v1/domains", json={"name": "weather", "base_url": f"http://127.0.0.1:{port}"}, timeout=10
+            f"{platform.url}/v1/domains",
+            json={"name": "weather", "base_url": f"http://127.0.0.1:{port}"},
+            timeout=10,
         )
         assert denied.status_code == 401
         registered = httpx.post(
@@ -192,10 +201,14 @@ def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: 
         assert trace["steps"][0]["domain"] == "weather"
         assert "Oslo" in trace["answer"] and trace["status"] == "completed"
         deleted = httpx.delete(
-            f"{platform.url}/v1/domains/weather", headers={"Authorization": "Bearer test-admin-token"}, timeout=10
+            f"{platform.url}/v1/domains/weather",
+            headers={"Authorization": "Bearer test-admin-token"},
+            timeout=10,
         )
         assert deleted.status_code == 200
-        assert "weather" not in {d["name"] for d in httpx.get(f"{platform.url}/v1/domains", timeout=10).json()["data"]}
+        assert "weather" not in {
+            d["name"] for d in httpx.get(f"{platform.url}/v1/domains", timeout=10).json()["data"]
+        }
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -203,7 +216,9 @@ def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: 
 
 def test_background_run_streams_its_events(platform: Process) -> None:
     started = httpx.post(
-        f"{platform.url}/v1/runs", json={"input_text": "preço da Apple e Microsoft", "background": True}, timeout=10
+        f"{platform.url}/v1/runs",
+        json={"input_text": "preço da Apple e Microsoft", "background": True},
+        timeout=10,
     )
     assert started.status_code == 202
     run_id = started.json()["run_id"]
