@@ -3,7 +3,7 @@
 Command (from the repo root):  .venv/bin/python bench/gateway_overhead.py [--n 300]
 Writes bench/results/gateway.md and bench/results/gateway.json.
 
-1. The same GET_QUOTE ("qual o preço da Petrobras?") through the gateway (`POST /v1/runs`, real
+1. The same GET_QUOTE ("cotação da Vale") through the gateway (`POST /v1/runs`, real
    process, SQLite) vs straight to the finance domain's `/execute` (real process), interleaved
    request by request on loopback; medians, the difference and the ratio.
 2. 16 independent steps of a domain capability that sleeps 100 ms, run by the DAG executor +
@@ -57,9 +57,9 @@ def overhead(n: int) -> dict[str, float]:
     intent = {
         "domain": "finance",
         "capability": "get_stock_price",
-        "parameters": {"symbol_text": "Petrobras"},
+        "parameters": {"symbol_text": "Vale"},
         "confidence": 0.99,
-        "original_query": "qual o preço da Petrobras?",
+        "original_query": "cotação da Vale",
     }
     direct_ms: list[float] = []
     gateway_ms: list[float] = []

@@ -10,7 +10,11 @@ import httpx
 from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
 
+from execution.dag import StepRunner
 from execution.graph import SqlCheckpointer
+from execution.policy import ContextPolicy
+from execution.runner import RunController
+from execution.synthesis import synthesis_from_env
 from gateway.auth import require_api_key
 from gateway.errors import install_error_handlers
 from gateway.events import RunEventHub
@@ -24,6 +28,7 @@ from gateway.settings import GatewaySettings
 from gateway.turn import TurnService
 from intent import build_adapter
 from intent.settings import IntentSettings
+from orchestrator.breaker import DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
@@ -53,7 +58,31 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         adapter = build_adapter(IntentSettings())
         adapter.update_catalog(registry.catalog)
         registry.subscribe(adapter.update_catalog)
-        orchestrator = Orchestrator(registry, client, threshold=settings.confidence_threshold)
+        orchestrator = Orchestrator(
+            registry,
+            client,
+            threshold=settings.confidence_threshold,
+            breakers=DomainBreakers(threshold=settings.breaker_threshold, ttl_s=settings.breaker_ttl_s),
+        )
+        policy = ContextPolicy(
+            max_steps=settings.policy_max_steps or None,
+            max_domain_calls=settings.policy_max_domain_calls or None,
+            max_plan_duration_s=settings.run_deadline_s,
+            max_payload_bytes=settings.policy_max_payload_bytes or None,
+        )
+        synthesis = synthesis_from_env()
+
+        def controller(run_step: StepRunner) -> RunController:
+            return RunController(
+                lambda: registry.catalog,
+                run_step,
+                policy=policy,
+                synthesis=synthesis,
+                max_replans=settings.max_replans,
+                deadline_s=settings.run_deadline_s,
+                availability=orchestrator.unavailable_reason,
+            )
+
         store = RunStore(session_factory(engine))
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         locks = (
@@ -75,6 +104,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             checkpointer=SqlCheckpointer(engine),
             locks=locks,
             before_turn=registry_sync.sync,
+            controller=controller,
             events=RunEventHub(),
         )
         app.state.background = set()

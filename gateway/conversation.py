@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from execution.dag import DagExecutor
+from execution.dag import StepRunner
+from execution.runner import RunController
 from execution.graph import END, GraphBuilder, GraphDefinition, append
 from execution.graph.state import thaw
 from execution.references import escape
@@ -41,7 +42,7 @@ from shared.models import (
 from shared.status import RunStatus
 
 State = Mapping[str, Any]
-StepEvents = Callable[[StepTrace], Awaitable[None]]
+RunEvents = Callable[[dict[str, Any]], Awaitable[None]]
 
 GRAPH_NAME = "conversation"
 
@@ -109,14 +110,17 @@ class ConversationGraph:
         adapter: IntentAdapter,
         registry: DomainRegistry,
         orchestrator: Orchestrator,
-        execute_plan: Callable[..., Awaitable[Any]] | None = None,
+        controller: Callable[[StepRunner], RunController] | None = None,
     ):
         self.adapter = adapter
         self.registry = registry
         self.orchestrator = orchestrator
-        self.step_listeners: dict[str, StepEvents] = {}
+        #: run id -> who wants that run's events (the gateway's SSE hub)
+        self.listeners: dict[str, RunEvents] = {}
         self._planner: PlannerService | None = None
-        self._execute_plan = execute_plan
+        build = controller or (lambda run_step: RunController(lambda: self.catalog, run_step))
+        # validation, retry, replanning, deadlines, policies, breakers, synthesis (seeds 002/004)
+        self.controller = build(self._run_step)
 
     # ------------------------------------------------------------------ definition
 
@@ -225,26 +229,14 @@ class ConversationGraph:
         plan = ExecutionPlan.model_validate(_get(state, "plan"))
         execution_intent = ExecutionIntent.model_validate(_get(state, "execution_intent"))
         run_id = _get(state, "run_id")
-        listener = self.step_listeners.get(run_id)
-
-        async def on_step(step: StepTrace) -> None:
-            if listener is not None:
-                await listener(step)
-
+        listener = self.listeners.get(run_id)
         context = {"run_id": run_id, "session_id": _get(state, "session_id"), "language": intent.language}
-        try:
-            report = await DagExecutor(self._run_step, on_event=on_step).execute(
-                plan,
-                original_query=_get(state, "input"),
-                confidence=execution_intent.confidence,
-                context=context,
-            )
-        except PlatformError as exc:
-            return self._finish(state, RunStatus.FAILED, exc.message)
+        report = await self.controller.run(intent, execution_intent, plan, context=context, on_event=listener)
         output = report.output
-        answer = self._answer_text(output, intent.language)
+        answer = report.answer or self._answer_text(output, intent.language)
         delta: dict[str, Any] = {
             "status": report.status.value,
+            "notes": [*(_get(state, "notes") or []), *([report.reason] if report.reason else [])],
             "steps": [s.model_dump(mode="json") for s in report.steps],
             "output": output.model_dump(mode="json") if output else None,
             "answer": answer,
@@ -313,7 +305,7 @@ class ConversationGraph:
                 {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
                 for g in self.catalog.goals()
             ]
-        return await self.orchestrator.execute(intent, step)
+        return await self.orchestrator.dispatch(intent, step)
 
     def _finish(
         self, state: State, status: RunStatus, answer: str, route: str | None = None

@@ -23,6 +23,16 @@ class GatewaySettings(ServiceSettings):
     bootstrap_file: Path = Path("domains.bootstrap.json")
     domain_timeout_s: float = Field(default=10.0, gt=0)
     model_name: str = "orchestrator"
+    #: Execution policy (seeds 002/004): a plan's deadline, replans after recoverable failures,
+    #: and the context policy's limits (0 = unlimited).
+    run_deadline_s: float = Field(default=60.0, gt=0)
+    max_replans: int = Field(default=1, ge=0, le=10)
+    policy_max_steps: int = Field(default=64, ge=0)
+    policy_max_domain_calls: int = Field(default=128, ge=0)
+    policy_max_payload_bytes: int = Field(default=1_048_576, ge=0)
+    #: Consecutive transport failures that open a domain's circuit, and how long it stays open.
+    breaker_threshold: int = Field(default=5, ge=1)
+    breaker_ttl_s: float = Field(default=30.0, gt=0)
     #: How long a message waits for the previous message of its session before a 409.
     session_lock_wait_s: float = Field(default=30.0, ge=0)
     #: Enables the Telegram webhook channel; Telegram echoes it in a header on every update.

@@ -16,6 +16,8 @@ from execution.graph import (
     GraphRuntimeError,
     SessionNotFoundError,
 )
+from execution.dag import StepRunner
+from execution.runner import RunController
 from gateway.conversation import ConversationGraph
 from gateway.events import TERMINAL_EVENT, RunEventHub
 from gateway.locks import LocalSessionLocks, SessionLocks
@@ -58,6 +60,7 @@ class TurnService:
         store: RunStore,
         checkpointer: Checkpointer,
         locks: SessionLocks | None = None,
+        controller: Callable[[StepRunner], RunController] | None = None,
         before_turn: Callable[[], Awaitable[None]] | None = None,
         events: RunEventHub | None = None,
     ):
@@ -66,8 +69,12 @@ class TurnService:
         self.events = events or RunEventHub()
         self.store = store
         self.locks = locks or LocalSessionLocks()
-        self.graph = ConversationGraph(adapter=adapter, registry=registry, orchestrator=orchestrator)
-        self.engine = GraphEngine(self.graph.definition(), checkpointer)
+        self.graph = ConversationGraph(
+            adapter=adapter, registry=registry, orchestrator=orchestrator, controller=controller
+        )
+        # "exit": a turn's intermediate states stay in memory; the pause that ends every turn is
+        # always stored before the answer goes out, so a waiting session is never lost.
+        self.engine = GraphEngine(self.graph.definition(), checkpointer, durability="exit")
 
     async def handle(self, entry: EntryRequest, run_id: str | None = None) -> RunResult:
         """Run one turn. ``run_id`` may be chosen by the caller beforehand, so a client can follow
@@ -105,23 +112,24 @@ class TurnService:
             "assistant_event_id": event_id(session.event_count + 2),
         }
 
-        async def step_event(step: StepTrace) -> None:
+        async def run_event(event: dict[str, Any]) -> None:
+            if event.get("type") != "step":
+                return  # the run's own status is published here, around the graph
             await self.events.publish(
                 run_id,
                 {
                     "type": "step",
                     "run_id": run_id,
-                    "step_id": step.id,
-                    "capability": step.capability,
-                    "domain": step.domain,
-                    "status": step.status.value,
-                    "attempts": step.attempts,
-                    "duration_ms": step.duration_ms,
-                    "error": step.error,
+                    "step_id": event.get("step"),
+                    "capability": event.get("capability"),
+                    "domain": event.get("domain"),
+                    "status": event.get("status"),
+                    "attempts": event.get("attempts"),
+                    "error": event.get("error"),
                 },
             )
 
-        self.graph.step_listeners[run_id] = step_event
+        self.graph.listeners[run_id] = run_event
         await self.events.publish(
             run_id,
             {
@@ -134,7 +142,7 @@ class TurnService:
         try:
             result = await self._advance(entry.session_id, turn_input)
         finally:
-            self.graph.step_listeners.pop(run_id, None)
+            self.graph.listeners.pop(run_id, None)
         run = self._run_result(result, run_id, created, event_id(session.event_count + 2))
         await self.store.save_turn(
             run,
