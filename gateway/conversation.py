@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from execution.dag import StepRunner
-from execution.runner import RunController
 from execution.graph import END, GraphBuilder, GraphDefinition, append
 from execution.graph.state import thaw
 from execution.references import escape
+from execution.runner import RunController
 from gateway.clarify import choose, is_no, is_yes, normalise
 from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator

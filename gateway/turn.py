@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from execution.dag import StepRunner
 from execution.graph import (
     Checkpointer,
     GraphEngine,
@@ -16,7 +17,6 @@ from execution.graph import (
     GraphRuntimeError,
     SessionNotFoundError,
 )
-from execution.dag import StepRunner
 from execution.runner import RunController
 from gateway.conversation import ConversationGraph
 from gateway.events import TERMINAL_EVENT, RunEventHub

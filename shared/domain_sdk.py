@@ -28,7 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from shared.manifest import Capability, DomainManifest, Goal, validate_manifest
+from shared.manifest import DomainManifest, Goal, validate_manifest
 from shared.models import DomainOutput, ExecutionIntent
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,9 @@ Handler = Callable[[ExecutionIntent], DomainOutput | Awaitable[DomainOutput]]
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
 
 
-def error_body(message: str, code: str, param: str | None = None, type_: str = "invalid_request_error") -> dict:
+def error_body(
+    message: str, code: str, param: str | None = None, type_: str = "invalid_request_error"
+) -> dict:
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
@@ -50,7 +52,9 @@ class IdempotencyCache:
         self._max = max_entries
         self._entries: OrderedDict[str, asyncio.Future[DomainOutput]] = OrderedDict()
 
-    async def run(self, key: str | None, call: Callable[[], Awaitable[DomainOutput]]) -> tuple[DomainOutput, bool]:
+    async def run(
+        self, key: str | None, call: Callable[[], Awaitable[DomainOutput]]
+    ) -> tuple[DomainOutput, bool]:
         """Return ``(output, replayed)``."""
         if not key:
             return await call(), False
@@ -181,7 +185,9 @@ class DomainService:
         @app.exception_handler(Exception)
         async def _crash(_: Request, exc: Exception) -> JSONResponse:
             log.exception("domain %s failed", self.domain)
-            return JSONResponse(error_body("internal error in domain", "domain_error", None, "server_error"), 500)
+            return JSONResponse(
+                error_body("internal error in domain", "domain_error", None, "server_error"), 500
+            )
 
         @app.get("/health")
         async def health() -> dict[str, Any]:

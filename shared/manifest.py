@@ -232,10 +232,7 @@ def validate_manifest(data: Any) -> DomainManifest:
         if not isinstance(exc, ValidationError):
             raise
         raise ManifestInvalid(
-            [
-                {"path": ".".join(str(p) for p in e["loc"]) or "$", "message": e["msg"]}
-                for e in exc.errors()
-            ]
+            [{"path": ".".join(str(p) for p in e["loc"]) or "$", "message": e["msg"]} for e in exc.errors()]
         ) from None
 
 

@@ -5,7 +5,6 @@ Under ``CI=true`` a missing PostgreSQL or Redis is a failure, not a skip.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
@@ -92,7 +91,13 @@ def start_domain(name: str, env: dict[str, str] | None = None, port: int | None 
 
 def start_gateway(env: dict[str, str], port: int | None = None) -> Process:
     port = port or free_port()
-    full_env = {**os.environ, "GATEWAY_HOST": "127.0.0.1", "GATEWAY_PORT": str(port), "LOG_LEVEL": "WARNING", **env}
+    full_env = {
+        **os.environ,
+        "GATEWAY_HOST": "127.0.0.1",
+        "GATEWAY_PORT": str(port),
+        "LOG_LEVEL": "WARNING",
+        **env,
+    }
     proc = subprocess.Popen([sys.executable, "-m", "gateway"], cwd=ROOT, env=full_env)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -124,7 +129,9 @@ def domain_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[
 
 
 @pytest.fixture(scope="session")
-def platform(domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
+def platform(
+    domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Process]:
     """A real gateway process on SQLite talking HTTP to the real domain processes."""
     work = tmp_path_factory.mktemp("gateway")
     bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in domain_processes.items()})
@@ -154,7 +161,7 @@ async def pg_database_url() -> AsyncIterator[str]:
     name = f"t_{uuid.uuid4().hex[:12]}"
     try:
         admin = await asyncpg.connect(PG_ADMIN_URL, timeout=3)
-    except (OSError, asyncpg.PostgresError, asyncio.TimeoutError):
+    except (TimeoutError, OSError, asyncpg.PostgresError):
         unavailable("PostgreSQL at 127.0.0.1:5432")
         raise  # unreachable: unavailable() skips or fails
     try:
