@@ -282,7 +282,7 @@ async def main(repeats: int, runs: int, out: Path) -> None:
     results = [await one_domain_down("killed", repeats), await one_domain_down("slow", repeats)]
     conc = await concurrent_runs(runs)
     write(results, conc, out)
-    print(out.read_text())  # noqa: ASYNC240 (once, at the end of a CLI run)
+    print(out.read_text())
 
 
 if __name__ == "__main__":

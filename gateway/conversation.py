@@ -88,6 +88,11 @@ def memory_from_dict(data: Mapping[str, Any] | None) -> SessionMemory:
     )
 
 
+def event_id(n: int) -> str:
+    """Per-session event ids: ``evt-0001``, ``evt-0002``, ..."""
+    return f"evt-{n:04d}"
+
+
 def _get(state: State, key: str) -> Any:
     """A plain (mutable, JSON) copy of one state key: nodes read views, models need dicts."""
     return thaw(state.get(key))
@@ -164,12 +169,14 @@ class ConversationGraph:
         question = (
             PendingQuestion.model_validate(_get(state, "question")) if _get(state, "question") else None
         )
+        seen = int(_get(state, "event_count") or 0)
+        user_event, assistant_event = event_id(seen + 1), event_id(seen + 2)
         base: dict[str, Any] = {
             "messages": [
                 {
                     "role": "user",
                     "content": text,
-                    "event_id": _get(state, "user_event_id"),
+                    "event_id": user_event,
                     "run_id": _get(state, "run_id"),
                 }
             ],
@@ -180,6 +187,8 @@ class ConversationGraph:
             "route": "plan",
             "confirmed": False,
             "status": RunStatus.EXECUTING.value,
+            "event_count": seen + 2,
+            "assistant_event_id": assistant_event,
             # the previous turn's plan must not leak into this turn's trace
             "intent": None,
             "execution_intent": None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from gateway.storage import RunRow, RunStepRow, SessionRow, utcnow
@@ -53,46 +53,65 @@ class RunStore:
         pending_question: dict[str, Any] | None,
         events: int = 0,
     ) -> None:
+        """One transaction; Core statements rather than ORM objects: this is on every turn's path."""
+        stamp = utcnow()
         async with unit_of_work(self._sessions) as db:
-            session = await db.get(SessionRow, result.session_id)
-            if session is None:
-                session = SessionRow(
-                    id=result.session_id, channel=channel, memory={}, turn_count=0, event_count=0
+            updated = await db.execute(
+                update(SessionRow)
+                .where(SessionRow.id == result.session_id)
+                .values(
+                    status=result.status.value,
+                    memory=memory,
+                    pending_question=pending_question,
+                    turn_count=SessionRow.turn_count + 1,
+                    event_count=SessionRow.event_count + events,
+                    updated_at=stamp,
                 )
-                db.add(session)
-            session.status = result.status.value
-            session.memory = memory
-            session.pending_question = pending_question
-            session.turn_count = (session.turn_count or 0) + 1
-            session.event_count = (session.event_count or 0) + events
-            session.updated_at = utcnow()
-            await db.flush()
-            db.add(
-                RunRow(
+            )
+            if updated.rowcount == 0:  # type: ignore[attr-defined]
+                await db.execute(
+                    insert(SessionRow).values(
+                        id=result.session_id,
+                        status=result.status.value,
+                        channel=channel,
+                        memory=memory,
+                        pending_question=pending_question,
+                        turn_count=1,
+                        event_count=events,
+                        created_at=stamp,
+                        updated_at=stamp,
+                    )
+                )
+            await db.execute(
+                insert(RunRow).values(
                     id=result.run_id,
                     session_id=result.session_id,
                     status=result.status.value,
                     input_text=input_text,
                     answer=result.answer,
                     trace=result.model_dump(mode="json"),
-                    created_at=result.created_at or utcnow(),
+                    created_at=result.created_at or stamp,
                     finished_at=result.finished_at,
                 )
             )
-            for step in result.steps:
-                db.add(
-                    RunStepRow(
-                        run_id=result.run_id,
-                        step_id=step.id,
-                        domain=step.domain,
-                        capability=step.capability,
-                        status=step.status.value,
-                        attempts=step.attempts,
-                        started_at=step.started_at,
-                        finished_at=step.finished_at,
-                        output=step.output.model_dump(mode="json") if step.output else None,
-                        error=step.error,
-                    )
+            if result.steps:
+                await db.execute(
+                    insert(RunStepRow),
+                    [
+                        {
+                            "run_id": result.run_id,
+                            "step_id": step.id,
+                            "domain": step.domain,
+                            "capability": step.capability,
+                            "status": step.status.value,
+                            "attempts": step.attempts,
+                            "started_at": step.started_at,
+                            "finished_at": step.finished_at,
+                            "output": step.output.model_dump(mode="json") if step.output else None,
+                            "error": step.error,
+                        }
+                        for step in result.steps
+                    ],
                 )
 
     async def get_run(self, run_id: str) -> RunResult | None:

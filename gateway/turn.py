@@ -46,10 +46,6 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def event_id(n: int) -> str:
-    return f"evt-{n:04d}"
-
-
 class TurnService:
     def __init__(
         self,
@@ -100,7 +96,6 @@ class TurnService:
             raise
 
     async def _turn(self, entry: EntryRequest, run_id: str) -> RunResult:
-        session = await self.store.load_session(entry.session_id)
         created = now()
         turn_input = {
             "input": entry.input_text,
@@ -108,8 +103,6 @@ class TurnService:
             "session_id": entry.session_id,
             "pinned_domain": entry.pinned_domain,
             "channel": entry.channel,
-            "user_event_id": event_id(session.event_count + 1),
-            "assistant_event_id": event_id(session.event_count + 2),
         }
 
         async def run_event(event: dict[str, Any]) -> None:
@@ -143,7 +136,7 @@ class TurnService:
             result = await self._advance(entry.session_id, turn_input)
         finally:
             self.graph.listeners.pop(run_id, None)
-        run = self._run_result(result, run_id, created, event_id(session.event_count + 2))
+        run = self._run_result(result, run_id, created)
         await self.store.save_turn(
             run,
             input_text=entry.input_text,
@@ -175,12 +168,13 @@ class TurnService:
         except GraphRuntimeError:
             # not resumable (failed or finished): start over; the runs already stored stay
             await self.engine.delete(session_id)
-        return await self.engine.run(
-            {"messages": [], "memory": {}, "question": None, **turn_input}, session_id=session_id
-        )
+        # event ids go on from where the session was (a reset keeps its numbering)
+        session = await self.store.load_session(session_id)
+        initial = {"messages": [], "memory": {}, "question": None, "event_count": session.event_count}
+        return await self.engine.run({**initial, **turn_input}, session_id=session_id)
 
     @staticmethod
-    def _run_result(result: GraphResult, run_id: str, created: datetime, answer_event: str) -> RunResult:
+    def _run_result(result: GraphResult, run_id: str, created: datetime) -> RunResult:
         state = result.state
 
         def model(key: str, cls: Any) -> Any:
@@ -198,7 +192,7 @@ class TurnService:
             output=model("output", DomainOutput),
             answer=state.get("answer", ""),
             question=model("question", PendingQuestion),
-            event_id=answer_event,
+            event_id=state.get("assistant_event_id"),
             notes=list(state.get("notes") or []),
             created_at=created,
             finished_at=now(),
