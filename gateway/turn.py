@@ -170,7 +170,12 @@ class TurnService:
             await self.engine.delete(session_id)
         # event ids go on from where the session was (a reset keeps its numbering)
         session = await self.store.load_session(session_id)
-        initial = {"messages": [], "memory": {}, "question": None, "event_count": session.event_count}
+        initial: dict[str, Any] = {
+            "messages": [],
+            "memory": {},
+            "question": None,
+            "event_count": session.event_count,
+        }
         return await self.engine.run({**initial, **turn_input}, session_id=session_id)
 
     @staticmethod
