@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 from fastapi import Depends, FastAPI
@@ -27,14 +28,30 @@ from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
 from gateway.turn import TurnService
 from intent import build_adapter
+from intent.lint import goal_overlaps
 from intent.settings import IntentSettings
 from orchestrator.breaker import DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
+from shared.catalog import Catalog
 from shared.db import create_engine, session_factory
 
 log = logging.getLogger(__name__)
+
+
+def goal_overlap_warnings(catalog: Catalog, domain: str) -> list[dict[str, Any]]:
+    """Registration lint: goals of the new domain that read like goals already registered."""
+    return [
+        {
+            "type": "goal_overlap",
+            "message": (
+                f"{o.domain_a}.{o.goal_a} overlaps {o.domain_b}.{o.goal_b} ({o.similarity:.0%} similar)"
+            ),
+            **o.model_dump(),
+        }
+        for o in goal_overlaps(catalog, domain=domain)
+    ]
 
 
 def create_app(settings: GatewaySettings | None = None) -> FastAPI:
@@ -50,7 +67,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
         )
         client = DomainClient(http)
-        registry = DomainRegistry(client)
+        registry = DomainRegistry(client, lint=goal_overlap_warnings)
         if settings.bootstrap_file.exists():
             await registry.load_bootstrap(settings.bootstrap_file)
         else:

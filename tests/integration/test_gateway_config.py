@@ -99,3 +99,38 @@ async def test_migrations_match_the_models_on_sqlite(tmp_path: Path) -> None:
 @pytest.mark.postgres
 async def test_migrations_match_the_models_on_postgresql(pg_database_url: str) -> None:
     assert await _schema_diff(pg_database_url) == []
+
+
+async def test_registration_reports_goals_that_overlap_registered_ones(
+    tmp_path: Path, domain_processes: dict[str, Process]
+) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, free_port, wait_http
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "fixtures" / "overlap_domain.py"), "--port", str(port)],
+        cwd=ROOT,
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/health", proc=proc)
+        async with in_process(settings_for(tmp_path, domain_processes, admin_token="adm")) as client:
+            response = await client.post(
+                "/v1/domains",
+                json={"name": "markets", "base_url": f"http://127.0.0.1:{port}"},
+                headers={"Authorization": "Bearer adm"},
+            )
+            assert response.status_code == 201, response.text
+            overlaps = [w for w in response.json()["warnings"] if w["type"] == "goal_overlap"]
+            assert any({o["goal_a"], o["goal_b"]} == {"STOCK_PRICE", "GET_QUOTE"} for o in overlaps)
+            assert all(o["similarity"] >= 0.3 for o in overlaps)
+            listed = (await client.get("/v1/domains")).json()["data"]
+            markets = next(d for d in listed if d["name"] == "markets")
+            assert markets["warnings"] == response.json()["warnings"]
+            finance = next(d for d in listed if d["name"] == "finance")
+            assert not [w for w in finance["warnings"] if w["type"] == "goal_overlap"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
