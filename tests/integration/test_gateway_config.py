@@ -134,3 +134,31 @@ async def test_registration_reports_goals_that_overlap_registered_ones(
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+async def _upgraded_schema_diff(url: str) -> list[object]:
+    """Migrate step by step (0001, then head) — an upgraded database must match a fresh one."""
+    engine = create_engine(url)
+    try:
+        await upgrade(engine, "0001")
+        async with engine.connect() as conn:
+            partial = await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), target_metadata)
+            )
+        assert partial, "revision 0001 alone should lack the graph tables"
+        await upgrade(engine, "head")
+        async with engine.connect() as conn:
+            return await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), target_metadata)
+            )
+    finally:
+        await engine.dispose()
+
+
+async def test_an_upgraded_sqlite_database_matches_a_fresh_one(tmp_path: Path) -> None:
+    assert await _upgraded_schema_diff(f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}") == []
+
+
+@pytest.mark.postgres
+async def test_an_upgraded_postgresql_database_matches_a_fresh_one(pg_database_url: str) -> None:
+    assert await _upgraded_schema_diff(pg_database_url) == []
