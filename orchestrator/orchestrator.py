@@ -82,20 +82,10 @@ class Orchestrator:
     async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
         """One call, no retry; transport problems are raised (``details.delivered`` says whether
         the request can have reached the domain), routing problems and the gate are outputs."""
-        language = _language(intent)
-        domain = self.route(intent)
-        if domain is None:
-            return _failure(
-                _TEXT["no_route"][language].format(capability=intent.capability),
-                error="unknown_capability",
-                capability=intent.capability,
-            )
-        if self.gate_blocks(intent):
-            return self._clarify(intent, domain, language)
-        try:
-            base_url = self.registry.endpoint(domain)
-        except NotFound as exc:
-            return _failure(exc.message, error=exc.code, domain=domain)
+        target = self._target(intent, step)
+        if isinstance(target, DomainOutput):
+            return target
+        domain, base_url, routed, key, language = target
         reason = self.unavailable_reason(domain)
         if reason is not None:
             fail_fast = CircuitOpen if self.breakers.is_open(domain) else DomainUnavailable
@@ -103,10 +93,8 @@ class Orchestrator:
                 _TEXT["unavailable"][language].format(domain=domain, reason=reason),
                 details={"delivered": False, "domain": domain},
             )
-        routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
         policy = self._policy(routed)
         timeout = min(policy.timeout_s, self.domain_timeouts.get(domain, policy.timeout_s))
-        key = _idempotency_key(intent, step)
         try:
             output = await self.breakers.call(
                 domain, lambda: self.client.execute(base_url, routed, key, timeout)
@@ -136,6 +124,21 @@ class Orchestrator:
         return intent.confidence < self.threshold and self.registry.catalog.gate_applies(domain)
 
     async def execute(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
+        """Route and call with this orchestrator's own retry loop (for callers without a
+        ``RunController``); transport problems come back as failure outputs."""
+        target = self._target(intent, step)
+        if isinstance(target, DomainOutput):
+            return target
+        _domain, base_url, routed, key, language = target
+        return await self._call(routed, base_url, key, self._policy(routed), language)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _target(
+        self, intent: ExecutionIntent, step: ExecutionStep | None
+    ) -> tuple[str, str, ExecutionIntent, str, str] | DomainOutput:
+        """Where a call goes (domain, base URL, routed intent, idempotency key, language), or the
+        output that answers instead of a call (no route, the gate, a domain gone meanwhile)."""
         language = _language(intent)
         domain = self.route(intent)
         if domain is None:
@@ -151,11 +154,7 @@ class Orchestrator:
         except NotFound as exc:  # unregistered between routing and calling
             return _failure(exc.message, error=exc.code, domain=domain)
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
-        return await self._call(
-            routed, base_url, _idempotency_key(intent, step), self._policy(routed), language
-        )
-
-    # ------------------------------------------------------------------ helpers
+        return domain, base_url, routed, _idempotency_key(intent, step), language
 
     def _policy(self, intent: ExecutionIntent) -> ExecutionPolicy:
         ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
