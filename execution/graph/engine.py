@@ -74,7 +74,7 @@ from execution.graph.errors import (
     GraphSetupError,
     SessionNotFoundError,
 )
-from execution.graph.state import END, INPUT, START, State, StateView, decode, encode, merge_delta
+from execution.graph.state import END, INPUT, START, State, StateView, decode, encode, merge_delta, thaw
 from shared.status import InvalidTransition, RunStatus, transition
 
 
@@ -396,6 +396,8 @@ class GraphEngine:
             try:
                 for node, delta in zip(step, deltas, strict=True):
                     if ck is not None:
+                        # a node may hand back values it read (read-only views): store plain data
+                        delta = thaw(delta) if delta else delta
                         delta_text = encode(delta or {}, what=f"delta of node {node!r}")
                     state = merge_delta(state, delta, reducers)
                     version += 1

@@ -219,3 +219,19 @@ async def test_without_a_checkpointer_an_interrupt_still_reports_waiting() -> No
     assert result.status == RunStatus.WAITING_INPUT and result.next == ("ask",)
     with pytest.raises(GraphRuntimeError, match="needs a checkpointer"):
         await engine.resume(result.session_id, {"name": "Ana"})
+
+
+async def test_a_node_may_return_values_it_read_from_the_state_with_a_checkpointer() -> None:
+    """Nodes read through read-only views; handing such a value back must still be storable."""
+    from execution.graph import END, GraphBuilder, GraphEngine, InMemoryCheckpointer
+
+    def copy_profile(state: Any) -> dict[str, Any]:
+        return {"copy": state["profile"], "tags": state["profile"]["tags"]}
+
+    graph = (
+        GraphBuilder("echo").add_node("copy", copy_profile).add_edge("copy", END).set_entry("copy").compile()
+    )
+    engine = GraphEngine(graph, InMemoryCheckpointer())
+    result = await engine.run({"profile": {"name": "Ana", "tags": ["a", "b"]}}, session_id="views")
+    assert result.state["copy"] == {"name": "Ana", "tags": ["a", "b"]}
+    assert (await engine.get_version("views", 1))["tags"] == ["a", "b"]
