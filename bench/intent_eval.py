@@ -29,8 +29,11 @@ from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest
 
-#: Chosen on CLINC150 ``val`` (see bench/results/intent.md); the calibrated-confidence cut-off.
-DEFAULT_OOS_THRESHOLD = 0.55
+#: The calibrated-confidence cut-off: 0.5 = "more likely right than wrong", the same default as
+#: ``INTENT_OOS_THRESHOLD`` (checked on CLINC150 ``val`` only; see bench/results/intent.md).
+DEFAULT_OOS_THRESHOLD = 0.5
+#: The orchestrator confidence gate recommended on the calibrated scale (bench/results/intent.md).
+RECOMMENDED_GATE = 0.7
 
 
 def _ident(name: str) -> str:
@@ -83,9 +86,11 @@ def main() -> None:
     ap.add_argument("--pt", type=Path, help="run the Portuguese set for the shipped domains instead")
     ap.add_argument("--oos-threshold", type=float, default=DEFAULT_OOS_THRESHOLD)
     ap.add_argument("--sweep", action="store_true", help="print accuracy/recall for several thresholds")
+    ap.add_argument("--no-embeddings", action="store_true", help="TF-IDF path only (the fallback)")
+    ap.add_argument("--gate", type=float, default=RECOMMENDED_GATE, help="confidence gate for --pt")
     args = ap.parse_args()
     if args.pt is not None:
-        run_pt(args.pt)
+        run_pt(args.pt, use_embeddings=not args.no_embeddings, gate=args.gate)
         return
     if not (args.train and args.eval and args.split):
         ap.error("--train, --eval and --split are required (or --pt FILE)")
@@ -95,7 +100,9 @@ def main() -> None:
     manifests = build_manifests(train["train"], args.train.parent / "domains.json")
     negatives = [t for t, _ in train.get("oos_train", [])]
     started = time.perf_counter()
-    adapter = EmbeddedIntentAdapter(oos_threshold=args.oos_threshold, negatives=negatives)
+    adapter = EmbeddedIntentAdapter(
+        oos_threshold=args.oos_threshold, negatives=negatives, use_embeddings=not args.no_embeddings
+    )
     adapter.update_catalog(Catalog(manifests))
     print(f"trained {sum(len(m.goals) for m in manifests)} goals in {time.perf_counter() - started:.1f}s")
     cal = adapter.calibration
@@ -113,9 +120,9 @@ def main() -> None:
         t0 = time.perf_counter()
         out = adapter.parse_sync(text)
         times.append((time.perf_counter() - t0) * 1000)
-        top = out.alternatives[0].goal if out.alternatives else None
+        top_name = out.alternatives[0].goal if out.alternatives else None
         predicted.append(goal_of.get(out.goal or "", "oos"))
-        top_goal.append(goal_of.get(top or "", "oos"))
+        top_goal.append(goal_of.get(top_name or "", "oos"))
         confidence.append(out.confidence)
 
     gold = np.array([_ident(i) if i != "oos" else "oos" for _, i in items])
@@ -136,6 +143,12 @@ def main() -> None:
             acc = float((correct_top & accepted)[is_in].mean())
             rec = float((~accepted)[~is_in].mean())
             print(f"  threshold {th:.2f}: in_scope_accuracy {acc:.4f} oos_recall {rec:.4f}")
+    print(
+        f"latency ms: median {statistics.median(times):.3f} p90 {float(np.percentile(times, 90)):.3f} "
+        f"max {max(times):.3f}; fast path (no encoder) threshold {cal.fast_accept:.2f}, "
+        f"dense weight {cal.dense_weight}; held-out cascade accuracy {cal.ensemble_heldout_accuracy:.4f} "
+        f"ECE {cal.ensemble_ece:.4f}"
+    )
     result = {
         "split": args.split,
         "in_scope_accuracy": round(float((pred == gold)[is_in].mean()), 4),
@@ -167,19 +180,23 @@ def shipped_manifests() -> list[DomainManifest]:
     return found
 
 
-def run_pt(path: Path) -> None:
+def run_pt(path: Path, *, use_embeddings: bool = True, gate: float = RECOMMENDED_GATE) -> None:
     from intent.settings import IntentSettings
 
     items = json.loads(path.read_text())["items"]
     settings = IntentSettings()
-    adapter = EmbeddedIntentAdapter(oos_threshold=settings.intent_oos_threshold)
+    adapter = EmbeddedIntentAdapter(
+        oos_threshold=settings.intent_oos_threshold, use_embeddings=use_embeddings
+    )
     adapter.update_catalog(Catalog(shipped_manifests()))
     cal = adapter.calibration
     print(f"domains: {adapter.catalog.domains}; goals: {[g.goal.goal for g in adapter.catalog.goals()]}")
-    print(f"held-out calibration: n={cal.heldout} (+{cal.negatives} leave-goal-out negatives) "
-          f"ECE before={cal.ece_before:.3f} after={cal.ece_after:.3f}")
-    ok = ent_ok = ent_n = gate_ok = n_in = 0
-    times, confs, rights = [], [], []
+    print(
+        f"held-out calibration: n={cal.heldout} (+{cal.negatives} negatives: left-out goals, fallback hints) "
+        f"ECE before={cal.ece_before:.3f} after={cal.ece_after:.3f}"
+    )
+    ok = ent_ok = ent_n = n_in = 0
+    times, confs, rights, right_in, wrong_top, is_oos = [], [], [], [], [], []
     for item in items:
         t0 = time.perf_counter()
         out = adapter.parse_sync(item["text"])
@@ -187,11 +204,13 @@ def run_pt(path: Path) -> None:
         right = (out.primary_domain, out.goal) == (item["domain"], item["goal"])
         ok += right
         top = out.alternatives[0] if out.alternatives else None
+        top_right = item["goal"] is not None and top is not None and top.goal == item["goal"]
         confs.append(out.confidence)
-        rights.append(item["goal"] is not None and top is not None and top.goal == item["goal"])
-        if item["goal"] is not None:
-            n_in += 1
-            gate_ok += right and out.confidence >= 0.94
+        rights.append(top_right)
+        is_oos.append(item["goal"] is None)
+        right_in.append(right and item["goal"] is not None)
+        wrong_top.append(item["goal"] is not None and not top_right)
+        n_in += item["goal"] is not None
         if not right:
             print(f"  MISS {item['text']!r}: want {item['goal']} got {out.goal} ({out.confidence:.2f})")
         for name, want in item["entities"].items():
@@ -201,19 +220,46 @@ def run_pt(path: Path) -> None:
                 ent_ok += 1
             else:
                 print(f"  ENTITY {item['text']!r}: {name} want {want!r} got {got!r}")
-    ece = expected_calibration_error(np.array(confs, dtype=np.float32), np.array(rights))
-    n_oos = sum(1 for i in items if i["goal"] is None)
-    oos_ok = sum(
-        1 for i in items if i["goal"] is None and adapter.parse_sync(i["text"]).goal is None
+    conf = np.array(confs, dtype=np.float32)
+    ece = expected_calibration_error(conf, np.array(rights))
+    oos, good, bad = np.array(is_oos), np.array(right_in), np.array(wrong_top)
+    n_oos = int(oos.sum())
+    oos_ok = int((conf[oos] < adapter.oos_threshold).sum())
+
+    def passing(th: float) -> tuple[float, int, int]:
+        above = conf >= th
+        return float(above[good].mean()), int(above[oos].sum()), int(above[bad].sum())
+
+    for th in (0.5, 0.6, 0.7, 0.8, 0.9, 0.94):
+        rate, o, w = passing(th)
+        print(
+            f"  gate {th:.2f}: right in-scope passing {rate:.3f}; oos above {o}/{n_oos}; wrong top above {w}"
+        )
+    rate, oos_above, wrong_above = passing(gate)
+    print(
+        f"oos threshold {adapter.oos_threshold}; gate {gate}: right in-scope passing {rate:.3f} "
+        f"({int((conf >= gate)[good].sum())}/{int(good.sum())}); oos rejected {oos_ok}/{n_oos}; "
+        f"entity values right {ent_ok}/{ent_n}; ECE {ece:.3f}; "
+        f"latency median {statistics.median(times):.3f} ms p90 {float(np.percentile(times, 90)):.3f} ms"
     )
-    print(f"threshold {adapter.oos_threshold}; in-scope right with confidence >= 0.94: {gate_ok}/{n_in}; "
-          f"oos rejected {oos_ok}/{n_oos}; entity values right {ent_ok}/{ent_n}; ECE {ece:.3f}")
-    print(json.dumps({
-        "split": "pt", "goal_accuracy": round(ok / len(items), 4),
-        "entity_accuracy": round(ent_ok / max(1, ent_n), 4),
-        "gate_pass_rate": round(gate_ok / max(1, n_in), 4), "oos_recall": round(oos_ok / max(1, n_oos), 4),
-        "median_ms": round(statistics.median(times), 3), "n": len(items),
-    }))
+    print(
+        json.dumps(
+            {
+                "split": "pt",
+                "goal_accuracy": round(ok / len(items), 4),
+                "entity_accuracy": round(ent_ok / max(1, ent_n), 4),
+                "gate": gate,
+                "gate_pass_rate": round(rate, 4),
+                "oos_above_gate": oos_above,
+                "wrong_goal_above_gate": wrong_above,
+                "oos_recall": round(oos_ok / max(1, n_oos), 4),
+                "ece": round(ece, 4),
+                "median_ms": round(statistics.median(times), 3),
+                "n": len(items),
+                "in_scope": n_in,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

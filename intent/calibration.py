@@ -47,26 +47,58 @@ def _logit(p: FloatArray) -> FloatArray:
     return out
 
 
-def fit_logistic_1d(x: FloatArray, y: npt.NDArray[np.bool_], l2: float = 1e-2) -> tuple[float, float]:
-    """``(slope, intercept)`` of ``P(y) = sigmoid(slope * x + intercept)`` (damped Newton, ridge)."""
+def fit_logistic(
+    x: FloatArray,
+    y: npt.NDArray[np.bool_],
+    l2: float = 1e-3,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> tuple[float, ...]:
+    """Coefficients then intercept of ``P(y) = sigmoid(x @ coef + intercept)``; x is (n,) or (n, k).
+
+    Damped Newton with a ridge on the coefficients only: a penalty on the intercept pulls every
+    probability towards 0.5 and makes a 96%-accurate model report ~0.7 (under-confidence is
+    miscalibration too). ``weights`` are per-sample weights.
+    """
+    xm = x.reshape(len(x), -1).astype(np.float64)
+    k = xm.shape[1]
     if len(y) < 4 or y.all() or not y.any():
-        return (1.0, 0.0) if y.all() or not len(y) else (0.0, -5.0)
-    mu, sd = float(np.mean(x)), float(np.std(x)) or 1.0
-    xs = np.stack([(x.astype(np.float64) - mu) / sd, np.ones(len(x))], axis=1)
+        return (*([0.0] * k), 5.0) if y.all() or not len(y) else (*([0.0] * k), -5.0)
+    mu, sd = xm.mean(axis=0), xm.std(axis=0)
+    sd[sd == 0] = 1.0
+    xs = np.hstack([(xm - mu) / sd, np.ones((len(xm), 1))])
     t = y.astype(np.float64)
-    w = np.zeros(2)
+    sw = np.ones(len(t)) if weights is None else weights.astype(np.float64)
+    sw = sw / sw.mean()
+    penalty = np.r_[np.full(k, l2), 0.0]
+    w = np.zeros(k + 1)
     for _ in range(100):
         z = np.clip(xs @ w, -30, 30)
         p = 1 / (1 + np.exp(-z))
-        grad = xs.T @ (p - t) / len(t) + l2 * w
-        hess = (xs.T * (p * (1 - p))) @ xs / len(t) + l2 * np.eye(2)
+        grad = xs.T @ (sw * (p - t)) / len(t) + penalty * w
+        hess = (xs.T * (sw * p * (1 - p))) @ xs / len(t) + np.diag(penalty + 1e-6)
         step = np.linalg.solve(hess, grad)
         step *= min(1.0, 5.0 / (float(np.abs(step).max()) + 1e-12))  # damping
         w -= step
         if float(np.abs(step).max()) < 1e-8:
             break
-    slope = float(w[0]) / sd  # back to the raw feature's scale
-    return slope, float(w[1]) - slope * mu
+    coef = w[:k] / sd  # back to the raw features' scale
+    return (*(float(c) for c in coef), float(w[k] - coef @ mu))
+
+
+def fit_logistic_1d(
+    x: FloatArray,
+    y: npt.NDArray[np.bool_],
+    l2: float = 1e-3,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> tuple[float, float]:
+    """``(slope, intercept)`` of a one-feature ``fit_logistic``."""
+    slope, intercept = fit_logistic(x.reshape(-1), y, l2, weights)
+    return slope, intercept
+
+
+#: Largest share of out-of-scope messages the in-scope factor assumes (see ``PlattCalibrator.fit``):
+#: negatives never outweigh the in-scope examples.
+MAX_OOS_PRIOR = 0.5
 
 
 @dataclass
@@ -74,12 +106,13 @@ class PlattCalibrator:
     """``confidence = P(top goal right | in scope) * P(in scope | similarity)``.
 
     The first factor maps the logit of the temperature-scaled top probability (fitted on
-    held-out in-scope examples); the second maps the cosine similarity of the message to the top
-    goal's examples (fitted on held-out in-scope examples vs out-of-scope negatives).
+    held-out in-scope examples); the second maps the similarities of the message to the top
+    goal's examples — one column, or several (e.g. TF-IDF and embedding cosines) — fitted on
+    held-out in-scope examples vs out-of-scope negatives.
     """
 
     correct: tuple[float, float] = (1.0, 0.0)
-    inscope: tuple[float, float] | None = None
+    inscope: tuple[float, ...] | None = None
 
     def fit(
         self,
@@ -92,15 +125,21 @@ class PlattCalibrator:
         if pos.any():
             self.correct = fit_logistic_1d(_logit(top_prob[pos]), correct[pos])
         if negative.any() and pos.any():
-            self.inscope = fit_logistic_1d(similarity, pos)
+            # negatives (left-out goals, fallback hints) can outnumber what real traffic holds:
+            # cap their total weight so the fitted out-of-scope prior is at most MAX_OOS_PRIOR
+            n_pos, n_neg = int(pos.sum()), int(negative.sum())
+            cap = MAX_OOS_PRIOR / (1 - MAX_OOS_PRIOR) * n_pos
+            weights = np.where(negative, min(1.0, cap / n_neg), 1.0)
+            self.inscope = fit_logistic(similarity, pos, weights=weights)
         return self
 
     def __call__(self, top_prob: FloatArray, similarity: FloatArray) -> FloatArray:
         a, b = self.correct
         out: FloatArray = 1 / (1 + np.exp(-np.clip(a * _logit(top_prob) + b, -30, 30)))
         if self.inscope is not None:
-            c, d = self.inscope
-            out = out / (1 + np.exp(-np.clip(c * similarity + d, -30, 30)))
+            coef, intercept = np.array(self.inscope[:-1]), self.inscope[-1]
+            z = similarity.reshape(len(top_prob), -1).astype(np.float64) @ coef + intercept
+            out = out / (1 + np.exp(-np.clip(z, -30, 30)))
         return out.astype(np.float32)
 
 

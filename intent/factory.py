@@ -15,7 +15,9 @@ def build_adapter(settings: IntentSettings | None = None) -> IntentAdapter:
     if kind == "lexical":
         return LexicalIntentAdapter(oos_threshold=settings.intent_oos_threshold)
     embedded = EmbeddedIntentAdapter(
-        oos_threshold=settings.intent_oos_threshold, choice_margin=settings.intent_choice_margin
+        oos_threshold=settings.intent_oos_threshold,
+        choice_margin=settings.intent_choice_margin,
+        use_embeddings=settings.intent_embeddings,
     )
     if kind == "llm" or (kind == "auto" and settings.llm_enabled):
         from intent.llm import LlmIntentAdapter

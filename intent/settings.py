@@ -24,8 +24,11 @@ class IntentSettings(BaseSettings):
     llm_model: str | None = None
     llm_timeout_s: float = Field(default=8.0, gt=0)
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
-    #: Calibrated confidence below this -> goal=None (out of scope).
-    intent_oos_threshold: float = Field(default=0.8, ge=0, le=1)
+    #: Calibrated confidence below this -> goal=None (out of scope). 0.5 = "more likely right
+    #: than wrong" on the calibrated scale (see bench/results/intent.md).
+    intent_oos_threshold: float = Field(default=0.5, ge=0, le=1)
+    #: Use the sentence encoder (when its packages are installed); False = TF-IDF path only.
+    intent_embeddings: bool = True
     #: Top two goals closer than this (calibrated) -> "did you mean A or B?".
     intent_choice_margin: float = Field(default=0.2, ge=0, le=1)
 

@@ -191,6 +191,26 @@ def build_service() -> DomainService:
         "Diz com clareza que não consegue atender e lista o que a plataforma faz "
         "(says plainly it cannot help and lists what the platform can do)",
         role="fallback",
+        # what out-of-scope requests look like: never a goal, only evidence the intent layer
+        # calibrates "this is not any registered goal" with
+        metadata={
+            "intent_hints": {
+                "examples": [
+                    "quem descobriu o Brasil?",
+                    "me ajuda a escrever um e-mail para o meu chefe",
+                    "como faço para emagrecer rápido?",
+                    "me indica um livro de ficção",
+                    "que horas são em Tóquio?",
+                    "como tiro a segunda via do RG?",
+                    "desenha um gato pra mim",
+                    "qual o sentido da vida?",
+                    "set an alarm for 7 am",
+                    "how tall is Mount Everest?",
+                    "write a cover letter for me",
+                    "what's a good name for a dog?",
+                ]
+            }
+        },
         output_schema={
             "type": "object",
             "properties": {"query": {"type": "string"}, "supported_goals": {"type": "array"}},

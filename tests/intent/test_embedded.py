@@ -32,10 +32,11 @@ async def test_classifies_goals(adapter: EmbeddedIntentAdapter, text: str, goal:
     assert out.original_query == text
 
 
-async def test_clear_requests_pass_the_default_gate(adapter: EmbeddedIntentAdapter) -> None:
+async def test_clear_requests_pass_the_recommended_gate(adapter: EmbeddedIntentAdapter) -> None:
+    # 0.7 = the CONFIDENCE_THRESHOLD recommended on the calibrated scale (bench/results/intent.md)
     out = await adapter.parse("qual a previsão do tempo em Recife amanhã?")
     assert out.goal == "GET_FORECAST"
-    assert out.confidence >= 0.94
+    assert out.confidence >= 0.7
 
 
 @pytest.mark.parametrize(
@@ -83,7 +84,9 @@ async def test_language_detection(adapter: EmbeddedIntentAdapter) -> None:
 
 
 async def test_update_catalog_learns_a_new_goal() -> None:
-    adapter = EmbeddedIntentAdapter(Catalog([manifest(WEATHER), manifest(CHAT)]), oos_threshold=0.8)
+    adapter = EmbeddedIntentAdapter(
+        Catalog([manifest(WEATHER), manifest(CHAT)]), oos_threshold=0.5, use_embeddings=False
+    )
     before = await adapter.parse("me ensina a receita de bolo de fubá")
     assert before.goal != "FIND_RECIPE"
     adapter.update_catalog(Catalog([manifest(WEATHER), manifest(CHAT), manifest(RECIPES)]))
