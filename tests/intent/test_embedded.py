@@ -127,3 +127,12 @@ def test_needs_choice_from_close_alternatives() -> None:
     assert needs_choice(close)
     assert not needs_choice(clear)
     assert needs_choice(IntentOutput(notes=["needs_choice: d.A or d.B"]))
+
+
+def test_each_enum_synonym_is_a_training_document(catalog: Catalog) -> None:
+    from intent.embedded import goal_documents
+
+    ref = next(g for g in catalog.goals() if g.goal.goal == "EXTREME_CITIES")
+    fixed, _ = goal_documents(ref, catalog)
+    assert "esquentaram" in fixed and "quentes e frias" in fixed  # alone, not only inside a list
+    assert any("esquentaram" in doc and "hottest" in doc for doc in fixed)
