@@ -32,7 +32,7 @@ def too_close(first: float, second: float, margin: float, floor: float) -> bool:
     return first - second < margin and first + second >= floor
 
 
-def needs_choice(intent: IntentOutput, margin: float = DEFAULT_CHOICE_MARGIN) -> bool:
+def needs_choice(intent: IntentOutput, margin: float = DEFAULT_CHOICE_MARGIN, gate: float = 0.7) -> bool:
     """Whether the caller should ask the person to choose among ``intent.alternatives[:2]``.
 
     The embedded adapter marks such outputs with a ``needs_choice`` note; outputs of other
@@ -49,4 +49,5 @@ def needs_choice(intent: IntentOutput, margin: float = DEFAULT_CHOICE_MARGIN) ->
     if len(intent.alternatives) < 2:
         return False
     a, b = intent.alternatives[0].confidence, intent.alternatives[1].confidence
-    return too_close(a, b, margin, floor=0.5) and a < 0.94
+    # only below the confidence gate: above it the best goal is trusted whatever the runner-up
+    return too_close(a, b, margin, floor=0.5) and a < gate

@@ -31,7 +31,8 @@ from shared.errors import DomainProtocolError, DomainUnavailable, NotFound, Plat
 from shared.manifest import ExecutionPolicy
 from shared.models import DomainOutput, ExecutionIntent, ExecutionStep
 
-DEFAULT_THRESHOLD = 0.94
+#: On the intent adapter's calibrated scale (see gateway.settings.GatewaySettings.confidence_threshold).
+DEFAULT_THRESHOLD = 0.7
 
 _TEXT = {
     "gate": {

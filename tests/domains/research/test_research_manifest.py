@@ -1,5 +1,5 @@
 """The manifest is valid and its examples make the embedded intent classifier recognise the
-seed's openings next to the other domains (above the orchestrator's 0.94 confidence gate)."""
+seed's openings next to the other domains (above the orchestrator's default confidence gate)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from domains.finance.service import build_service as build_finance
 from domains.general.service import build_service as build_general
 from domains.notifier.service import build as build_notifier
 from domains.research.service import build
+from gateway.settings import GatewaySettings
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
@@ -51,7 +52,7 @@ def test_manifest_validates_against_the_published_schema(tmp_path: Path) -> None
 def test_openings_are_recognised(adapter: EmbeddedIntentAdapter, text: str, goal: str) -> None:
     out = adapter.parse_sync(text)
     assert (out.primary_domain, out.goal) == ("research", goal)
-    assert out.confidence >= 0.94
+    assert out.confidence >= GatewaySettings.model_fields["confidence_threshold"].default
 
 
 def test_other_domains_keep_their_requests(adapter: EmbeddedIntentAdapter) -> None:
