@@ -142,9 +142,6 @@ def platform(
             "ADMIN_TOKEN": "test-admin-token",
             "API_KEYS": "",
             "REDIS_URL": "",
-            # The gate itself is tested on its own (test_the_confidence_gate_asks_and_yes_proceeds);
-            # here the path behind it is under test.
-            "CONFIDENCE_THRESHOLD": os.environ.get("CONFIDENCE_THRESHOLD", "0.8"),
         }
     )
     try:

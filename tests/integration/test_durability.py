@@ -32,7 +32,6 @@ async def test_two_gateways_share_sessions_locks_and_registry(
         "REDIS_URL": redis_url,
         "BOOTSTRAP_FILE": str(bootstrap),
         "ADMIN_TOKEN": "admin-secret",
-        "CONFIDENCE_THRESHOLD": "0.5",
     }
     a = start_gateway(env)
     b = start_gateway(env)
@@ -86,7 +85,6 @@ async def test_sessions_waiting_for_input_survive_a_sigkill(
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'durable.sqlite3'}",
         "BOOTSTRAP_FILE": str(bootstrap),
         "REDIS_URL": "",
-        "CONFIDENCE_THRESHOLD": "0.5",
     }
     sessions = [f"durable-{i}" for i in range(3)]
     gateway = start_gateway(env)

@@ -19,9 +19,7 @@ async def test_a_dead_optional_domain_does_not_sink_the_answer(
 ) -> None:
     notifier = start_domain("notifier", {"NOTIFIER_OUTBOX_PATH": str(tmp_path / "outbox.sqlite3")})
     domains = {**domain_processes, "notifier": notifier}
-    async with in_process(
-        settings_for(tmp_path, domains, confidence_threshold=0.8, domain_timeout_s=1.0)
-    ) as client:
+    async with in_process(settings_for(tmp_path, domains, domain_timeout_s=1.0)) as client:
         notifier.stop(sig="kill")
         started = time.perf_counter()
         trace = (
@@ -42,9 +40,7 @@ async def test_a_dead_required_domain_fails_plainly_and_fast(
 ) -> None:
     finance = start_domain("finance")
     domains = {**domain_processes, "finance": finance}
-    async with in_process(
-        settings_for(tmp_path, domains, confidence_threshold=0.8, domain_timeout_s=1.0)
-    ) as client:
+    async with in_process(settings_for(tmp_path, domains, domain_timeout_s=1.0)) as client:
         finance.stop(sig="kill")
         for _ in range(2):
             started = time.perf_counter()
