@@ -156,6 +156,8 @@ def main() -> None:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # one INFO line per domain call is noise at this volume (and URLs are no place for secrets)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     uvicorn.run(
         create_app(settings), host=settings.gateway_host, port=settings.gateway_port, log_level="warning"
     )
