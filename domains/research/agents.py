@@ -7,7 +7,7 @@ token counts (the server's ``usage`` with an LLM, an estimate offline).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -116,14 +116,22 @@ class Agents:
         mode: Mode = "offline" if reason is None else "offline_fallback"
         return AgentResult(output, mode, tokens_in, tokens_out, reason)
 
-    async def classify(self, text: str, lang: Lang, memory: Sequence[Mapping[str, Any]] = ()) -> AgentResult:
-        """Orchestrator: maturity of the person's text (vague | semi_formed | complete)."""
-        user = f"INPUT DO USUÁRIO:\n{text}"
+    async def _llm_or_offline(
+        self,
+        role: str,
+        user: str,
+        memory: Sequence[Mapping[str, Any]],
+        lang: Lang,
+        reply_model: type[BaseModel],
+        offline: Callable[[], dict[str, Any]],
+    ) -> AgentResult:
+        """The LLM's validated JSON when an LLM is configured and answers well; otherwise the
+        offline rules, with the reason the LLM was not used (kept in the result)."""
         reason = None
         if self.llm is not None:
             try:
-                reply = await self._ask("orchestrator", user, memory, lang)
-                parsed = OrchestratorReply.model_validate(parse_json_object(reply.content))
+                reply = await self._ask(role, user, memory, lang)
+                parsed = reply_model.model_validate(parse_json_object(reply.content))
                 return AgentResult(
                     parsed.model_dump(),
                     "llm",
@@ -135,7 +143,19 @@ class Agents:
                 reason = str(exc)
             except ValidationError as exc:
                 reason = _first_error(exc)
-        return self._offline("orchestrator", user, {"maturity": analysis.classify_maturity(text)}, reason)
+        return self._offline(role, user, offline(), reason)
+
+    async def classify(self, text: str, lang: Lang, memory: Sequence[Mapping[str, Any]] = ()) -> AgentResult:
+        """Orchestrator: maturity of the person's text (vague | semi_formed | complete)."""
+        user = f"INPUT DO USUÁRIO:\n{text}"
+        return await self._llm_or_offline(
+            "orchestrator",
+            user,
+            memory,
+            lang,
+            OrchestratorReply,
+            lambda: {"maturity": analysis.classify_maturity(text)},
+        )
 
     async def structure(
         self,
@@ -153,24 +173,14 @@ class Agents:
         if details:
             user += f"\n\nDETALHES NOVOS PARA O REFINAMENTO:\n{details}"
         user += f"\n\nIDIOMA DA RESPOSTA: {'português do Brasil' if lang == 'pt' else 'English'}"
-        reason = None
-        if self.llm is not None:
-            try:
-                reply = await self._ask("structurer", user, memory, lang)
-                parsed = StructurerReply.model_validate(parse_json_object(reply.content))
-                return AgentResult(
-                    parsed.model_dump(),
-                    "llm",
-                    reply.prompt_tokens,
-                    reply.completion_tokens,
-                    model=reply.model,
-                )
-            except LLMError as exc:
-                reason = str(exc)
-            except ValidationError as exc:
-                reason = _first_error(exc)
-        output = analysis.structure(idea, lang, previous_question=previous_question, details=details)
-        return self._offline("structurer", user, output, reason)
+        return await self._llm_or_offline(
+            "structurer",
+            user,
+            memory,
+            lang,
+            StructurerReply,
+            lambda: analysis.structure(idea, lang, previous_question=previous_question, details=details),
+        )
 
     async def evaluate(
         self, question: str, lang: Lang, memory: Sequence[Mapping[str, Any]] = ()
@@ -180,20 +190,6 @@ class Agents:
             f"HIPÓTESE / QUESTÃO A AVALIAR:\n{question}\n\n"
             f"IDIOMA DA RESPOSTA: {'português do Brasil' if lang == 'pt' else 'English'}"
         )
-        reason = None
-        if self.llm is not None:
-            try:
-                reply = await self._ask("methodologist", user, memory, lang)
-                parsed = MethodologistReply.model_validate(parse_json_object(reply.content))
-                return AgentResult(
-                    parsed.model_dump(),
-                    "llm",
-                    reply.prompt_tokens,
-                    reply.completion_tokens,
-                    model=reply.model,
-                )
-            except LLMError as exc:
-                reason = str(exc)
-            except ValidationError as exc:
-                reason = _first_error(exc)
-        return self._offline("methodologist", user, analysis.evaluate(question, lang), reason)
+        return await self._llm_or_offline(
+            "methodologist", user, memory, lang, MethodologistReply, lambda: analysis.evaluate(question, lang)
+        )
