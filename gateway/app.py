@@ -118,7 +118,8 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             registry=registry,
             orchestrator=orchestrator,
             store=store,
-            checkpointer=SqlCheckpointer(engine),
+            # a full snapshot every 8 versions (about a turn) keeps each resume's fold short
+            checkpointer=SqlCheckpointer(engine, snapshot_every=8),
             locks=locks,
             before_turn=registry_sync.sync,
             controller=controller,
