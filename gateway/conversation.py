@@ -221,7 +221,12 @@ class ConversationGraph:
             else:
                 execution_intent, plan = self.planner().plan(intent, memory)
         except PlatformError as exc:
-            return self._finish(state, RunStatus.FAILED, exc.message, route="respond")
+            return {
+                "status": RunStatus.FAILED.value,
+                "answer": exc.message,
+                "output": None,
+                "route": "respond",
+            }
         delta: dict[str, Any] = {
             "execution_intent": execution_intent.model_dump(mode="json"),
             "plan": plan.model_dump(mode="json"),
@@ -315,14 +320,6 @@ class ConversationGraph:
                 for g in self.catalog.goals()
             ]
         return await self.orchestrator.dispatch(intent, step)
-
-    def _finish(
-        self, state: State, status: RunStatus, answer: str, route: str | None = None
-    ) -> dict[str, Any]:
-        delta: dict[str, Any] = {"status": status.value, "answer": answer, "output": None}
-        if route:
-            delta["route"] = route
-        return delta
 
     def _answer_question(
         self, question: PendingQuestion, text: str, intent: IntentOutput

@@ -12,6 +12,7 @@ from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
 from gateway.turn import TurnService
 from orchestrator.registry import DomainRegistry
+from shared.errors import InvalidRequest
 
 SESSION_HEADERS = ("x-session-id", "x-openwebui-chat-id", "x-conversation-id")
 MAX_SESSION_ID = 128
@@ -51,8 +52,6 @@ def new_session_id() -> str:
 def session_id_from(request: Request, metadata: dict[str, Any] | None, explicit: str | None = None) -> str:
     """``X-Session-Id``, else ``X-OpenWebUI-Chat-Id`` / ``X-Conversation-Id``, else
     ``metadata.session_id``, else the explicit body field, else a new id."""
-    from shared.errors import InvalidRequest
-
     for header in SESSION_HEADERS:
         value = request.headers.get(header)
         if value and value.strip():
