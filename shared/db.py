@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import MetaData, event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import AsyncAdaptedQueuePool
+
+from shared import inline_sqlite
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -39,25 +43,43 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def create_engine(url: str) -> AsyncEngine:
+def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
+    """An async engine; SQLite runs its statements on the event loop's thread
+    (:mod:`shared.inline_sqlite`: cheaper than aiosqlite's thread hop), with WAL."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[1] if ":///" in url else ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30})
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
-            # WAL lets readers run beside the single writer; NORMAL sync is durable with WAL.
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.close()
-
+        # One connection per process: statements run on the loop's thread, so a second
+        # connection's writer would block the loop waiting for the first one's lock; with one,
+        # other coroutines wait (asynchronously) for the pool instead. Statements take
+        # microseconds, so this costs nothing measurable.
+        engine_kw.setdefault("poolclass", AsyncAdaptedQueuePool)
+        engine_kw.setdefault("pool_size", 1)
+        engine_kw.setdefault("max_overflow", 0)
+        # pysqlite opens no transaction for SELECTs and every write path commits or rolls
+        # back, so the pool's reset-on-return would only add a statement per checkout.
+        engine_kw.setdefault("pool_reset_on_return", None)
+        engine = create_async_engine(
+            url, async_creator=lambda: inline_sqlite.connect(path or ":memory:"), **engine_kw
+        )
+        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
         return engine
-    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    engine_kw.setdefault("pool_pre_ping", True)
+    engine_kw.setdefault("pool_size", 10)
+    engine_kw.setdefault("max_overflow", 20)
+    return create_async_engine(url, **engine_kw)
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """WAL lets readers run beside the single writer; NORMAL sync is durable with WAL (a process
+    crash loses nothing; only an OS crash may lose the last commits)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
