@@ -12,13 +12,17 @@ Public API::
         .get_session / .history / .get_version / .fork / .delete
     run(graph, initial_state, ...) / resume(graph, session_id, new_input, checkpointer=...)
     InMemoryCheckpointer() / SqlCheckpointer.from_url(url) ; checkpoint.metadata (SQL tables)
+    CachingCheckpointer(inner)  # a resume reads one small row instead of the versions
 """
 
 from execution.graph.builder import GraphBuilder
 from execution.graph.checkpoint import (
+    CachingCheckpointer,
     Checkpointer,
+    ExtraWrite,
     Frontier,
     InMemoryCheckpointer,
+    SessionHead,
     SessionRecord,
     SqlCheckpointer,
     VersionInfo,
@@ -30,6 +34,7 @@ from execution.graph.engine import (
     GraphEngine,
     GraphResult,
     Interrupt,
+    OnCommit,
     SessionState,
     generate_session_id,
     resume,
@@ -49,8 +54,10 @@ __all__ = [
     "END",
     "INPUT",
     "START",
+    "CachingCheckpointer",
     "Checkpointer",
     "ConditionalEdge",
+    "ExtraWrite",
     "Frontier",
     "GraphBuilder",
     "GraphDefinition",
@@ -63,7 +70,9 @@ __all__ = [
     "Interrupt",
     "Join",
     "NodeSpec",
+    "OnCommit",
     "SessionConflictError",
+    "SessionHead",
     "SessionNotFoundError",
     "SessionRecord",
     "SessionState",

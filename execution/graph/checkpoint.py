@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -36,19 +37,19 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    and_,
+    bindparam,
     delete,
-    event,
     func,
     insert,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from execution.graph.errors import SessionConflictError
+from execution.graph.errors import GraphSetupError, SessionConflictError
+from shared.db import create_engine
 from shared.status import RunStatus
 
 DEFAULT_SNAPSHOT_EVERY = 50
@@ -122,6 +123,22 @@ class SessionRecord:
     updated_at: datetime = field(default_factory=utcnow)
 
 
+@dataclass(frozen=True, slots=True)
+class SessionHead:
+    """What changes whenever a session is written: enough to tell a cached copy is current."""
+
+    version: int
+    status: RunStatus
+    updated_at: datetime
+    #: the newest version row (may be past ``version`` while a run is in flight)
+    latest: int
+
+
+#: A write run inside :meth:`SqlCheckpointer.save`'s transaction (the application's own rows
+#: committed atomically with the graph's, e.g. a turn's trace with the pause that ends it).
+ExtraWrite = Callable[[AsyncConnection], Awaitable[None]]
+
+
 class Checkpointer(ABC):
     """The storage contract the engine needs; every method is one round trip to the store."""
 
@@ -136,8 +153,9 @@ class Checkpointer(ABC):
         create: bool = False,
         expected_version: int | None = None,
         update_session: bool = True,
+        extra: Sequence[ExtraWrite] = (),
     ) -> None:
-        """Atomically upsert the session row and append ``versions``.
+        """Atomically upsert the session row and append ``versions`` (and run ``extra``, SQL only).
 
         ``create=True`` fails with :class:`SessionConflictError` if the id exists; otherwise the
         row must still be at ``expected_version`` (optimistic concurrency: two writers on one
@@ -146,6 +164,10 @@ class Checkpointer(ABC):
         row is rewritten only when the run pauses, completes or fails); a version number that
         already exists is a :class:`SessionConflictError` too.
         """
+
+    @abstractmethod
+    async def head(self, session_id: str) -> SessionHead | None:
+        """The session row's version, status and ``updated_at`` plus its newest version number."""
 
     @abstractmethod
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
@@ -202,7 +224,10 @@ class InMemoryCheckpointer(Checkpointer):
         create: bool = False,
         expected_version: int | None = None,
         update_session: bool = True,
+        extra: Sequence[ExtraWrite] = (),
     ) -> None:
+        if extra:
+            raise GraphSetupError("extra writes need a SqlCheckpointer", param="extra")
         sid = session.session_id
         existing = self._versions.get(sid)
         if existing and versions and existing[-1].version >= versions[0].version:
@@ -219,6 +244,14 @@ class InMemoryCheckpointer(Checkpointer):
         if update_session:
             self._sessions[sid] = session
         self._versions[sid].extend(versions)
+
+    async def head(self, session_id: str) -> SessionHead | None:
+        session = self._sessions.get(session_id)
+        if session is None:
+            return None
+        versions = self._versions.get(session_id) or []
+        latest = versions[-1].version if versions else session.version
+        return SessionHead(session.version, session.status, session.updated_at, latest)
 
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
         session = self._sessions.get(session_id)
@@ -291,17 +324,61 @@ _sessions = cast(Table, GraphSessionRow.__table__)
 _versions = cast(Table, GraphVersionRow.__table__)
 
 
+# The statements every pause and resume runs, built once: building a statement and its cache
+# key costs more than SQLite takes to run it.
+_SESSION_COLUMNS = (
+    "graph_name",
+    "status",
+    "current_node",
+    "next_nodes",
+    "interrupt",
+    "version",
+    "updated_at",
+)
+_INSERT_SESSION = insert(_sessions)
+_INSERT_VERSIONS = insert(_versions)
+_UPDATE_SESSION = (
+    update(_sessions)
+    .where(_sessions.c.session_id == bindparam("p_session_id"))
+    .values({name: bindparam(f"p_{name}") for name in _SESSION_COLUMNS})
+)
+_UPDATE_SESSION_AT = _UPDATE_SESSION.where(_sessions.c.version == bindparam("p_expected"))
+_HEAD = select(
+    _sessions.c.version,
+    _sessions.c.status,
+    _sessions.c.updated_at,
+    select(func.max(_versions.c.version)).where(_versions.c.session_id == bindparam("sid")).scalar_subquery(),
+).where(_sessions.c.session_id == bindparam("sid"))
+_VERSION_COLUMNS = (
+    _versions.c.version,
+    _versions.c.node,
+    _versions.c.delta,
+    _versions.c.snapshot,
+    _versions.c.next_nodes,
+    _versions.c.created_at,
+)
+_SESSION = select(_sessions).where(_sessions.c.session_id == bindparam("sid"))
+#: the records from the latest snapshot ≤ upto through upto
+_REPLAY = (
+    select(*_VERSION_COLUMNS)
+    .where(
+        _versions.c.session_id == bindparam("sid"),
+        _versions.c.version <= bindparam("upto"),
+        _versions.c.version
+        >= select(func.max(_versions.c.version))
+        .where(
+            _versions.c.session_id == bindparam("sid"),
+            _versions.c.version <= bindparam("upto"),
+            _versions.c.snapshot.is_not(None),
+        )
+        .scalar_subquery(),
+    )
+    .order_by(_versions.c.version)
+)
+
+
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # WAL + synchronous=NORMAL: durable across process crashes (SIGKILL), one fsync per checkpoint.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
 
 
 class SqlCheckpointer(Checkpointer):
@@ -322,15 +399,9 @@ class SqlCheckpointer(Checkpointer):
     def from_url(
         cls, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, **engine_kw: Any
     ) -> SqlCheckpointer:
-        """Create (and own) an engine; SQLite gets WAL + ``synchronous=NORMAL`` + foreign keys."""
-        if url.startswith("sqlite"):
-            # pysqlite opens no transaction for SELECTs and every write path commits, so the
-            # rollback-on-checkin is a wasted thread hop per checkpoint.
-            engine_kw.setdefault("pool_reset_on_return", None)
-        engine = create_async_engine(url, **engine_kw)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        return cls(engine, snapshot_every=snapshot_every, owns_engine=True)
+        """Create (and own) an engine (:func:`shared.db.create_engine`: SQLite gets WAL,
+        ``synchronous=NORMAL``, foreign keys and statements run on the loop's thread)."""
+        return cls(create_engine(url, **engine_kw), snapshot_every=snapshot_every, owns_engine=True)
 
     async def create_tables(self) -> None:
         """``metadata.create_all`` — for tests and tools; the application uses Alembic."""
@@ -361,6 +432,7 @@ class SqlCheckpointer(Checkpointer):
         create: bool = False,
         expected_version: int | None = None,
         update_session: bool = True,
+        extra: Sequence[ExtraWrite] = (),
     ) -> None:
         sid = session.session_id
         values = self._session_values(session)
@@ -376,37 +448,34 @@ class SqlCheckpointer(Checkpointer):
             }
             for r in versions
         ]
-        try:
-            async with self.engine.begin() as conn:
+        async with self.engine.begin() as conn:
+            try:
                 if create:
                     await conn.execute(
-                        insert(_sessions).values(session_id=sid, created_at=session.created_at, **values)
+                        _INSERT_SESSION, {"session_id": sid, "created_at": session.created_at, **values}
                     )
                 elif update_session:
-                    cond = _sessions.c.session_id == sid
-                    if expected_version is not None:
-                        cond = and_(cond, _sessions.c.version == expected_version)
-                    result = await conn.execute(update(_sessions).where(cond).values(**values))
+                    params = {f"p_{name}": value for name, value in values.items()}
+                    params["p_session_id"] = sid
+                    if expected_version is None:
+                        result = await conn.execute(_UPDATE_SESSION, params)
+                    else:
+                        params["p_expected"] = expected_version
+                        result = await conn.execute(_UPDATE_SESSION_AT, params)
                     if result.rowcount != 1:
                         raise SessionConflictError(
                             f"session {sid!r} changed concurrently (expected version {expected_version})",
                             param="session_id",
                         )
                 if rows:
-                    await conn.execute(insert(_versions), rows)
-        except IntegrityError as exc:
-            raise SessionConflictError(
-                f"session {sid!r} already exists or was written concurrently", param="session_id"
-            ) from exc
-
-    _version_cols = (
-        _versions.c.version,
-        _versions.c.node,
-        _versions.c.delta,
-        _versions.c.snapshot,
-        _versions.c.next_nodes,
-        _versions.c.created_at,
-    )
+                    await conn.execute(_INSERT_VERSIONS, rows)
+            except IntegrityError as exc:
+                raise SessionConflictError(
+                    f"session {sid!r} already exists or was written concurrently", param="session_id"
+                ) from exc
+            # the caller's rows: their errors are theirs (and roll the graph's rows back too)
+            for write in extra:
+                await write(conn)
 
     @staticmethod
     def _record(row: Any) -> VersionRecord:
@@ -419,29 +488,18 @@ class SqlCheckpointer(Checkpointer):
             created_at=_aware(row.created_at),
         )
 
-    def _replay_query(self, session_id: str, upto: int) -> Any:
-        last_snapshot = (
-            select(func.max(_versions.c.version))
-            .where(
-                _versions.c.session_id == session_id,
-                _versions.c.version <= upto,
-                _versions.c.snapshot.is_not(None),
-            )
-            .scalar_subquery()
-        )
-        return (
-            select(*self._version_cols)
-            .where(
-                _versions.c.session_id == session_id,
-                _versions.c.version <= upto,
-                _versions.c.version >= last_snapshot,
-            )
-            .order_by(_versions.c.version)
-        )
+    async def head(self, session_id: str) -> SessionHead | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(_HEAD, {"sid": session_id})).first()
+        if row is None:
+            return None
+        version, status, updated_at, newest = row
+        newest = version if newest is None else newest
+        return SessionHead(version, RunStatus(status), _aware(updated_at), newest)
 
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(_sessions).where(_sessions.c.session_id == session_id))).first()
+            row = (await conn.execute(_SESSION, {"sid": session_id})).first()
             if row is None:
                 return None
             session = SessionRecord(
@@ -455,17 +513,17 @@ class SqlCheckpointer(Checkpointer):
                 created_at=_aware(row.created_at),
                 updated_at=_aware(row.updated_at),
             )
-            result = await conn.execute(self._replay_query(session_id, _LATEST))
+            result = await conn.execute(_REPLAY, {"sid": session_id, "upto": _LATEST})
             return session, [self._record(r) for r in result]
 
     async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
         async with self.engine.connect() as conn:
-            result = await conn.execute(self._replay_query(session_id, upto))
+            result = await conn.execute(_REPLAY, {"sid": session_id, "upto": upto})
             return [self._record(r) for r in result]
 
     async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
         query = (
-            select(*self._version_cols)
+            select(*_VERSION_COLUMNS)
             .where(_versions.c.session_id == session_id, _versions.c.version <= upto)
             .order_by(_versions.c.version)
         )
@@ -503,3 +561,93 @@ class SqlCheckpointer(Checkpointer):
             await conn.execute(delete(_versions).where(_versions.c.session_id == session_id))
             result = await conn.execute(delete(_sessions).where(_sessions.c.session_id == session_id))
             return bool(result.rowcount)
+
+
+# --------------------------------------------------------------------------- cache
+
+
+class CachingCheckpointer(Checkpointer):
+    """Keeps the records of recently written sessions in memory in front of another checkpointer.
+
+    A resume then reads the session's :class:`SessionHead` (one small query) instead of the row
+    and its versions, and uses the cached records if nothing was written since — by this process
+    or any other: a session moved to another gateway and back is simply reloaded. The records are
+    JSON text, so no caller can change a cached state. Holds at most ``max_sessions`` sessions,
+    least recently used out first.
+    """
+
+    def __init__(self, inner: Checkpointer, *, max_sessions: int = 1024):
+        self.inner = inner
+        self.snapshot_every = inner.snapshot_every
+        self.max_sessions = max_sessions
+        self._entries: OrderedDict[str, tuple[SessionRecord, list[VersionRecord]]] = OrderedDict()
+
+    def _remember(self, session: SessionRecord, records: list[VersionRecord]) -> None:
+        # only the records from the latest snapshot on are needed to rebuild the latest state
+        start = max((i for i, r in enumerate(records) if r.snapshot is not None), default=None)
+        if start is None:
+            self._entries.pop(session.session_id, None)
+            return
+        self._entries[session.session_id] = (session, records[start:])
+        self._entries.move_to_end(session.session_id)
+        while len(self._entries) > self.max_sessions:
+            self._entries.popitem(last=False)
+
+    async def save(
+        self,
+        session: SessionRecord,
+        versions: Sequence[VersionRecord],
+        *,
+        create: bool = False,
+        expected_version: int | None = None,
+        update_session: bool = True,
+        extra: Sequence[ExtraWrite] = (),
+    ) -> None:
+        sid = session.session_id
+        cached = self._entries.pop(sid, None)  # dropped unless this write lands
+        await self.inner.save(
+            session,
+            versions,
+            create=create,
+            expected_version=expected_version,
+            update_session=update_session,
+            extra=extra,
+        )
+        if create:
+            self._remember(session, list(versions))
+        elif cached is not None:
+            row, records = cached
+            if update_session:
+                # the store keeps the row's creation time; so must the copy
+                row = replace(session, created_at=row.created_at)
+            self._remember(row, records + list(versions))
+
+    async def head(self, session_id: str) -> SessionHead | None:
+        return await self.inner.head(session_id)
+
+    async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
+        cached = self._entries.get(session_id)
+        if cached is not None:
+            head = await self.inner.head(session_id)
+            row, records = cached
+            if head == SessionHead(row.version, row.status, row.updated_at, records[-1].version):
+                self._entries.move_to_end(session_id)
+                return row, list(records)
+            del self._entries[session_id]
+        loaded = await self.inner.load(session_id)
+        if loaded is not None:
+            self._remember(*loaded)
+        return loaded
+
+    async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
+        return await self.inner.replay(session_id, upto)
+
+    async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
+        return await self.inner.records(session_id, upto)
+
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        return await self.inner.history(session_id)
+
+    async def delete(self, session_id: str) -> bool:
+        self._entries.pop(session_id, None)
+        return await self.inner.delete(session_id)

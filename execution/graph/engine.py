@@ -55,12 +55,13 @@ import asyncio
 import contextlib
 import inspect
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from execution.graph.checkpoint import (
     Checkpointer,
+    ExtraWrite,
     Frontier,
     SessionRecord,
     VersionInfo,
@@ -126,6 +127,10 @@ def generate_session_id() -> str:
 
 Durability = Literal["sync", "async", "exit"]
 
+#: Given the result about to be stored (a pause or a completion), the caller's own writes to
+#: commit in the same transaction (``SqlCheckpointer`` only); see ``GraphEngine.run``.
+OnCommit = Callable[["GraphResult"], Sequence[ExtraWrite]]
+
 
 class _Writer:
     """Hands a run's version records to the checkpointer according to the durability mode.
@@ -139,11 +144,16 @@ class _Writer:
     then stores the rest with the session row, so a ``waiting_input`` session is always durable.
     """
 
-    __slots__ = ("backlog", "ck", "mode", "task")
+    __slots__ = ("backlog", "ck", "create", "mode", "on_commit", "task")
 
-    def __init__(self, ck: Checkpointer, mode: Durability):
+    def __init__(
+        self, ck: Checkpointer, mode: Durability, *, on_commit: OnCommit | None = None, create: bool = False
+    ):
         self.ck = ck
         self.mode = mode
+        self.on_commit = on_commit
+        #: a new session not stored yet (``exit``): the final write creates it
+        self.create = create
         self.backlog: list[VersionRecord] = []
         self.task: asyncio.Future[None] | None = None
 
@@ -161,13 +171,20 @@ class _Writer:
             self.task = asyncio.ensure_future(self.ck.save(session, self._take(), update_session=False))
 
     async def final(
-        self, session: SessionRecord, records: list[VersionRecord], expected_version: int
+        self,
+        session: SessionRecord,
+        records: list[VersionRecord],
+        expected_version: int,
+        result: GraphResult | None = None,
     ) -> None:
         if self.task is not None:
             task, self.task = self.task, None
             await task
         self.backlog.extend(records)
-        await self.ck.save(session, self._take(), expected_version=expected_version)
+        extra = self.on_commit(result) if self.on_commit is not None and result is not None else ()
+        create, self.create = self.create, False
+        expected = None if create else expected_version
+        await self.ck.save(session, self._take(), create=create, expected_version=expected, extra=extra)
 
 
 class GraphEngine:
@@ -191,13 +208,24 @@ class GraphEngine:
     # ------------------------------------------------------------------ public API
 
     async def run(
-        self, initial_state: Mapping[str, Any] | None = None, *, session_id: str | None = None
+        self,
+        initial_state: Mapping[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
+        on_commit: OnCommit | None = None,
     ) -> GraphResult:
-        """Start a new run at the entry node (a new session when a checkpointer is set)."""
+        """Start a new run at the entry node (a new session when a checkpointer is set).
+
+        ``on_commit`` (also on :meth:`resume`) is called with the result about to be stored when
+        the run pauses or completes; the writes it returns are committed in the same transaction
+        as the session (so an application's record of the turn and the graph's pause land
+        together or not at all). With ``durability="exit"`` a new session is only stored then.
+        """
         sid = session_id or generate_session_id()
         state: State = dict(initial_state or {})
         frontier = Frontier((self.graph.entry,), {})
         ck = self.checkpointer
+        writer = None
         if ck is not None:
             text = encode(state, what="initial state")
             now = utcnow()
@@ -205,12 +233,23 @@ class GraphEngine:
             session = SessionRecord(
                 sid, self.graph.name, RunStatus.EXECUTING, 0, frontier, None, None, now, now
             )
-            await ck.save(session, [record], create=True)
+            deferred = self.durability == "exit"
+            writer = _Writer(ck, self.durability, on_commit=on_commit, create=deferred)
+            if deferred:
+                writer.backlog.append(record)
+            else:
+                await ck.save(session, [record], create=True)
         return await self._drive(
-            sid, state, 0, frontier, answer=None, status=RunStatus.EXECUTING, row_version=0
+            sid, state, 0, frontier, answer=None, status=RunStatus.EXECUTING, row_version=0, writer=writer
         )
 
-    async def resume(self, session_id: str, new_input: Mapping[str, Any] | None = None) -> GraphResult:
+    async def resume(
+        self,
+        session_id: str,
+        new_input: Mapping[str, Any] | None = None,
+        *,
+        on_commit: OnCommit | None = None,
+    ) -> GraphResult:
         """Load a session, merge ``new_input`` (through the reducers) and continue where it stopped.
 
         A session waiting on an interrupt gets ``new_input`` as that interrupt's delta and follows
@@ -254,6 +293,7 @@ class GraphEngine:
             status=session.status,
             base=session,
             row_version=row_version,
+            writer=_Writer(ck, self.durability, on_commit=on_commit),
         )
 
     async def get_session(self, session_id: str) -> SessionState:
@@ -357,6 +397,7 @@ class GraphEngine:
         status: RunStatus,
         base: SessionRecord | None = None,
         row_version: int = 0,
+        writer: _Writer | None = None,
     ) -> GraphResult:
         graph = self.graph
         reducers = graph.reducers
@@ -370,7 +411,6 @@ class GraphEngine:
         saved_version = row_version  # the session row's version: optimistic-concurrency token
         written = version  # the newest version stored
         created_at = base.created_at if base is not None else None
-        writer = _Writer(ck, self.durability) if ck is not None else None
 
         if answer is None and any(n in interrupts for n in next_nodes):
             # Entry is an interrupt, or resume() of a fork that stands before one.
@@ -450,7 +490,9 @@ class GraphEngine:
                 if status == RunStatus.EXECUTING:
                     await writer.step(session, self._records(pending, front))
                 else:
-                    await writer.final(session, self._records(pending, front), saved_version)
+                    done = GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
+                    await writer.final(session, self._records(pending, front), saved_version, done)
+                    return done
                 written = version
         return GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
 
@@ -569,6 +611,9 @@ class GraphEngine:
     ) -> GraphResult:
         interrupt = self._pending_interrupt(next_nodes, state)
         assert interrupt is not None
+        result = GraphResult(
+            sid, RunStatus.WAITING_INPUT, state, version, tuple(path), steps, tuple(next_nodes), interrupt
+        )
         if writer is not None:
             payload = interrupt.to_json()
             encode(payload, what=f"payload of interrupt {interrupt.name!r}")
@@ -585,10 +630,8 @@ class GraphEngine:
                 created_at or utcnow(),
                 utcnow(),
             )
-            await writer.final(session, records or [], saved_version)
-        return GraphResult(
-            sid, RunStatus.WAITING_INPUT, state, version, tuple(path), steps, tuple(next_nodes), interrupt
-        )
+            await writer.final(session, records or [], saved_version, result)
+        return result
 
     async def _fail(
         self,

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from execution.graph import Checkpointer, InMemoryCheckpointer, SqlCheckpointer
+from execution.graph import CachingCheckpointer, Checkpointer, InMemoryCheckpointer, SqlCheckpointer
 from tests.conftest import unavailable
 
 PG_URL = os.environ.get("TEST_GRAPH_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
@@ -48,18 +48,26 @@ async def drop_schema(schema: str) -> None:
         await engine.dispose()
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(
+    params=[
+        "memory",
+        "sqlite",
+        "cached-sqlite",
+        pytest.param("postgres", marks=pytest.mark.postgres),
+        pytest.param("cached-postgres", marks=pytest.mark.postgres),
+    ]
+)
 async def checkpointer(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Checkpointer]:
     if request.param == "memory":
         yield InMemoryCheckpointer()
-    elif request.param == "sqlite":
+    elif request.param.endswith("sqlite"):
         ck = await sqlite_checkpointer(tmp_path / "graph.sqlite3")
-        yield ck
+        yield CachingCheckpointer(ck) if request.param.startswith("cached") else ck
         await ck.close()
     else:
         pg, schema = await postgres_checkpointer()
         try:
-            yield pg
+            yield CachingCheckpointer(pg) if request.param.startswith("cached") else pg
         finally:
             await pg.close()
             await drop_schema(schema)
