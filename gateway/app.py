@@ -12,7 +12,7 @@ from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
 
 from execution.dag import StepRunner
-from execution.graph import SqlCheckpointer
+from execution.graph import CachingCheckpointer, SqlCheckpointer
 from execution.policy import ContextPolicy
 from execution.runner import RunController
 from execution.synthesis import synthesis_from_env
@@ -118,8 +118,9 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             registry=registry,
             orchestrator=orchestrator,
             store=store,
-            # a full snapshot every 8 versions (about a turn) keeps each resume's fold short
-            checkpointer=SqlCheckpointer(engine, snapshot_every=8),
+            # a full snapshot every 8 versions (about a turn) keeps each resume's fold short; the
+            # cache turns a resume's read into one small row (still checked, for other gateways)
+            checkpointer=CachingCheckpointer(SqlCheckpointer(engine, snapshot_every=8)),
             locks=locks,
             before_turn=registry_sync.sync,
             controller=controller,

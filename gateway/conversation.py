@@ -88,6 +88,21 @@ def memory_from_dict(data: Mapping[str, Any] | None) -> SessionMemory:
     )
 
 
+#: Messages kept in the session state: recent context for follow-ups, and a state (stored, and
+#: read back by every turn) that does not grow with the conversation. The whole transcript is in
+#: the runs table (``GET /v1/sessions/{id}/history``).
+TRANSCRIPT_WINDOW = 20
+
+
+def recent_messages(current: Any, update: Any) -> list[Any]:
+    """``append``, keeping the last :data:`TRANSCRIPT_WINDOW` messages.
+
+    >>> len(recent_messages([{"n": i} for i in range(TRANSCRIPT_WINDOW)], [{"n": "new"}]))
+    20
+    """
+    return append(current, update)[-TRANSCRIPT_WINDOW:]
+
+
 def event_id(n: int) -> str:
     """Per-session event ids: ``evt-0001``, ``evt-0002``, ..."""
     return f"evt-{n:04d}"
@@ -131,7 +146,7 @@ class ConversationGraph:
 
     def definition(self) -> GraphDefinition:
         return (
-            GraphBuilder(GRAPH_NAME, reducers={"messages": append}, max_steps=50)
+            GraphBuilder(GRAPH_NAME, reducers={"messages": recent_messages}, max_steps=50)
             .add_node("understand", self.understand)
             .add_node("plan", self.plan)
             .add_node("execute", self.execute)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,8 @@ class RunEventHub:
     def __init__(self, retain_s: float = 120.0):
         self.retain_s = retain_s
         self._runs: dict[str, _RunLog] = {}
+        #: (finished at, run id), oldest first: expiry looks at the front only
+        self._finished: deque[tuple[float, str]] = deque()
 
     def open(self, run_id: str) -> None:
         self._gc()
@@ -37,8 +40,9 @@ class RunEventHub:
     async def publish(self, run_id: str, event: dict[str, Any]) -> None:
         log = self._runs.setdefault(run_id, _RunLog())
         log.events.append({**event, "seq": len(log.events) + 1})
-        if event.get("type") == TERMINAL_EVENT:
+        if event.get("type") == TERMINAL_EVENT and log.finished_at is None:
             log.finished_at = time.monotonic()
+            self._finished.append((log.finished_at, run_id))
         log.changed.set()
         log.changed = asyncio.Event()
 
@@ -56,8 +60,7 @@ class RunEventHub:
             await log.changed.wait()
 
     def _gc(self) -> None:
-        now = time.monotonic()
-        for run_id in [
-            r for r, log in self._runs.items() if log.finished_at and now - log.finished_at > self.retain_s
-        ]:
-            del self._runs[run_id]
+        expired = time.monotonic() - self.retain_s
+        while self._finished and self._finished[0][0] < expired:
+            _, run_id = self._finished.popleft()
+            self._runs.pop(run_id, None)

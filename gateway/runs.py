@@ -2,15 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import JSON, DateTime, Table, bindparam, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from gateway.storage import RunRow, RunStepRow, SessionRow, utcnow
 from shared.db import unit_of_work
 from shared.models import RunResult
+
+_sessions = cast(Table, SessionRow.__table__)
+_runs = cast(Table, RunRow.__table__)
+_run_steps = cast(Table, RunStepRow.__table__)
+
+
+# built once: on every turn's path, and building a statement costs more than running it
+_UPDATE_SESSION = (
+    update(_sessions)
+    .where(_sessions.c.id == bindparam("p_id"))
+    .values(
+        status=bindparam("p_status"),
+        memory=bindparam("p_memory", type_=JSON),
+        pending_question=bindparam("p_pending_question", type_=JSON),
+        turn_count=_sessions.c.turn_count + 1,
+        event_count=_sessions.c.event_count + bindparam("p_events"),
+        updated_at=bindparam("p_updated_at", type_=DateTime(timezone=True)),
+    )
+)
+_INSERT_SESSION = insert(_sessions)
+_INSERT_RUN = insert(_runs)
+_INSERT_STEPS = insert(_run_steps)
+
+
+def _when(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
 
 
 @dataclass
@@ -53,66 +81,95 @@ class RunStore:
         pending_question: dict[str, Any] | None,
         events: int = 0,
     ) -> None:
-        """One transaction; Core statements rather than ORM objects: this is on every turn's path."""
-        stamp = utcnow()
+        """Store a turn in a transaction of its own (the gateway commits it with the graph's pause
+        instead: :meth:`turn_write`)."""
+        write = self.turn_write(
+            result,
+            input_text=input_text,
+            channel=channel,
+            memory=memory,
+            pending_question=pending_question,
+            events=events,
+        )
         async with unit_of_work(self._sessions) as db:
-            updated = await db.execute(
-                update(SessionRow)
-                .where(SessionRow.id == result.session_id)
-                .values(
-                    status=result.status.value,
-                    memory=memory,
-                    pending_question=pending_question,
-                    turn_count=SessionRow.turn_count + 1,
-                    event_count=SessionRow.event_count + events,
-                    updated_at=stamp,
-                )
+            await write(await db.connection())
+
+    @staticmethod
+    def turn_write(
+        result: RunResult,
+        *,
+        input_text: str,
+        channel: str,
+        memory: dict[str, Any],
+        pending_question: dict[str, Any] | None,
+        events: int = 0,
+    ) -> Callable[[AsyncConnection], Awaitable[None]]:
+        """The turn's rows (session upsert, run, steps) as one write on a given connection. Core
+        statements rather than ORM objects: this is on every turn's path."""
+        stamp = utcnow()
+        trace = result.model_dump(mode="json")
+
+        async def write(conn: AsyncConnection) -> None:
+            updated = await conn.execute(
+                _UPDATE_SESSION,
+                {
+                    "p_id": result.session_id,
+                    "p_status": result.status.value,
+                    "p_memory": memory,
+                    "p_pending_question": pending_question,
+                    "p_events": events,
+                    "p_updated_at": stamp,
+                },
             )
-            if updated.rowcount == 0:  # type: ignore[attr-defined]
-                await db.execute(
-                    insert(SessionRow).values(
-                        id=result.session_id,
-                        status=result.status.value,
-                        channel=channel,
-                        memory=memory,
-                        pending_question=pending_question,
-                        turn_count=1,
-                        event_count=events,
-                        created_at=stamp,
-                        updated_at=stamp,
-                    )
+            if updated.rowcount == 0:
+                await conn.execute(
+                    _INSERT_SESSION,
+                    {
+                        "id": result.session_id,
+                        "status": result.status.value,
+                        "channel": channel,
+                        "memory": memory,
+                        "pending_question": pending_question,
+                        "turn_count": 1,
+                        "event_count": events,
+                        "created_at": stamp,
+                        "updated_at": stamp,
+                    },
                 )
-            await db.execute(
-                insert(RunRow).values(
-                    id=result.run_id,
-                    session_id=result.session_id,
-                    status=result.status.value,
-                    input_text=input_text,
-                    answer=result.answer,
-                    trace=result.model_dump(mode="json"),
-                    created_at=result.created_at or stamp,
-                    finished_at=result.finished_at,
-                )
+            await conn.execute(
+                _INSERT_RUN,
+                {
+                    "id": result.run_id,
+                    "session_id": result.session_id,
+                    "status": result.status.value,
+                    "input_text": input_text,
+                    "answer": result.answer,
+                    "trace": trace,
+                    "created_at": result.created_at or stamp,
+                    "finished_at": result.finished_at,
+                },
             )
             if result.steps:
-                await db.execute(
-                    insert(RunStepRow),
+                await conn.execute(
+                    _INSERT_STEPS,
                     [
                         {
                             "run_id": result.run_id,
-                            "step_id": step.id,
-                            "domain": step.domain,
-                            "capability": step.capability,
-                            "status": step.status.value,
-                            "attempts": step.attempts,
-                            "started_at": step.started_at,
-                            "finished_at": step.finished_at,
-                            "output": step.output.model_dump(mode="json") if step.output else None,
-                            "error": step.error,
+                            "step_id": step["id"],
+                            "domain": step.get("domain"),
+                            "capability": step.get("capability"),
+                            "status": step["status"],
+                            "attempts": step.get("attempts", 0),
+                            "started_at": _when(step.get("started_at")),
+                            "finished_at": _when(step.get("finished_at")),
+                            "output": step.get("output"),
+                            "error": step.get("error"),
                         }
-                        for step in result.steps
+                        for step in trace["steps"]
                     ],
                 )
+
+        return write
 
     async def get_run(self, run_id: str) -> RunResult | None:
         async with self._sessions() as db:

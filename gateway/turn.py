@@ -12,9 +12,11 @@ from typing import Any
 from execution.dag import StepRunner
 from execution.graph import (
     Checkpointer,
+    ExtraWrite,
     GraphEngine,
     GraphResult,
     GraphRuntimeError,
+    OnCommit,
     SessionNotFoundError,
 )
 from execution.runner import RunController
@@ -122,6 +124,23 @@ class TurnService:
                 },
             )
 
+        stored: list[RunResult] = []
+
+        def record_turn(result: GraphResult) -> list[ExtraWrite]:
+            # the run trace is committed in the same transaction as the graph's pause
+            run = self._run_result(result, run_id, created)
+            stored.append(run)
+            return [
+                self.store.turn_write(
+                    run,
+                    input_text=entry.input_text,
+                    channel=entry.channel,
+                    memory=dict(result.state.get("memory") or {}),
+                    pending_question=run.question.model_dump(mode="json") if run.question else None,
+                    events=2,
+                )
+            ]
+
         self.graph.listeners[run_id] = run_event
         await self.events.publish(
             run_id,
@@ -133,18 +152,10 @@ class TurnService:
             },
         )
         try:
-            result = await self._advance(entry.session_id, turn_input)
+            await self._advance(entry.session_id, turn_input, record_turn)
         finally:
             self.graph.listeners.pop(run_id, None)
-        run = self._run_result(result, run_id, created)
-        await self.store.save_turn(
-            run,
-            input_text=entry.input_text,
-            channel=entry.channel,
-            memory=dict(result.state.get("memory") or {}),
-            pending_question=run.question.model_dump(mode="json") if run.question else None,
-            events=2,
-        )
+        run = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
         await self.events.publish(
             run_id,
             {
@@ -158,11 +169,11 @@ class TurnService:
         )
         return run
 
-    async def _advance(self, session_id: str, turn_input: dict[str, Any]) -> GraphResult:
+    async def _advance(self, session_id: str, turn_input: dict[str, Any], on_commit: OnCommit) -> GraphResult:
         """Resume the session's graph with the message, or start it (first message, or after a
         reset / a broken session)."""
         try:
-            return await self.engine.resume(session_id, turn_input)
+            return await self.engine.resume(session_id, turn_input, on_commit=on_commit)
         except SessionNotFoundError:
             pass
         except GraphRuntimeError:
@@ -176,7 +187,7 @@ class TurnService:
             "question": None,
             "event_count": session.event_count,
         }
-        return await self.engine.run({**initial, **turn_input}, session_id=session_id)
+        return await self.engine.run({**initial, **turn_input}, session_id=session_id, on_commit=on_commit)
 
     @staticmethod
     def _run_result(result: GraphResult, run_id: str, created: datetime) -> RunResult:
