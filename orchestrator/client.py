@@ -21,6 +21,8 @@ from shared.models import DomainOutput, ExecutionIntent
 
 #: HTTP statuses that mean "the service is not able to answer right now" rather than "wrong call".
 _UNAVAILABLE_STATUSES = frozenset({502, 503, 504})
+#: The body is serialized here (pydantic, straight to JSON bytes): say what it is.
+_JSON = "application/json"
 
 
 @contextmanager
@@ -49,6 +51,8 @@ def map_httpx_exceptions(url: str) -> Iterator[None]:
         raise DomainProtocolError(f"{url} answered with a body that is not JSON") from None
     except ValidationError as exc:
         first = exc.errors()[0]
+        if first["type"] == "json_invalid":  # model_validate_json parses and validates in one go
+            raise DomainProtocolError(f"{url} answered with a body that is not JSON") from None
         where = ".".join(str(p) for p in first["loc"]) or "$"
         raise DomainProtocolError(
             f"{url} answered with an invalid body: {where}: {first['msg']}", param=where
@@ -92,14 +96,15 @@ class DomainClient:
     ) -> DomainOutput:
         url = _join(base_url, "/execute")
         with map_httpx_exceptions(url):
+            # pydantic writes and reads the JSON itself: no dict in between, one pass each way
             response = await self.http.post(
                 url,
-                json=intent.model_dump(mode="json"),
-                headers={"Idempotency-Key": idempotency_key},
+                content=intent.model_dump_json().encode(),
+                headers={"Content-Type": _JSON, "Idempotency-Key": idempotency_key},
                 timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
             )
             response.raise_for_status()
-            return DomainOutput.model_validate(json.loads(response.content))
+            return DomainOutput.model_validate_json(response.content)
 
     async def _get_json(self, base_url: str, path: str) -> Any:
         url = _join(base_url, path)

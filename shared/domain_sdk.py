@@ -25,7 +25,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from shared.manifest import DomainManifest, Goal, validate_manifest
@@ -203,17 +203,18 @@ class DomainService:
             return manifest.model_dump(mode="json", exclude_none=True)
 
         @app.post("/execute")
-        async def execute(request: Request) -> JSONResponse:
+        async def execute(request: Request) -> Response:
             try:
-                intent = ExecutionIntent.model_validate(await request.json())
+                # parsed and validated in one pass by pydantic, no dict in between
+                intent = ExecutionIntent.model_validate_json(await request.body())
             except ValidationError as exc:
                 first = exc.errors()[0]
+                if first["type"] == "json_invalid":
+                    return JSONResponse(error_body("body is not valid JSON", "invalid_json"), 400)
                 param = ".".join(str(p) for p in first["loc"]) or None
                 return JSONResponse(error_body(f"{param}: {first['msg']}", "invalid_request", param), 422)
-            except ValueError:
-                return JSONResponse(error_body("body is not valid JSON", "invalid_json"), 400)
             output = await self.execute(intent, request.headers.get("idempotency-key"))
-            return JSONResponse(output.model_dump(mode="json"))
+            return Response(output.model_dump_json(), media_type="application/json")
 
         return app
 
