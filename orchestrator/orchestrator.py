@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from orchestrator.breaker import CircuitOpen, DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.registry import DomainRegistry
+from shared.catalog import CapabilityRef
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound, PlatformError
 from shared.manifest import ExecutionPolicy
 from shared.models import DomainOutput, ExecutionIntent, ExecutionStep
@@ -75,10 +76,8 @@ class Orchestrator:
         """Why ``domain`` cannot take a call right now (open circuit, registry unhealthy), or None."""
         if self.breakers.is_open(domain):
             return f"circuit open ({self.breakers.threshold} consecutive failures)"
-        info = self.registry.get(domain)
-        if info is not None and not info.healthy and info.checked_at is not None:
-            return f"unhealthy: {info.last_error or 'health check failed'}"
-        return None
+        error = self.registry.unhealthy(domain)
+        return f"unhealthy: {error}" if error is not None else None
 
     async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
         """One call, no retry; transport problems are raised (``details.delivered`` says whether
@@ -86,7 +85,7 @@ class Orchestrator:
         target = self._target(intent, step)
         if isinstance(target, DomainOutput):
             return target
-        domain, base_url, routed, key, language = target
+        domain, base_url, routed, key, language, policy = target
         reason = self.unavailable_reason(domain)
         if reason is not None:
             fail_fast = CircuitOpen if self.breakers.is_open(domain) else DomainUnavailable
@@ -94,7 +93,6 @@ class Orchestrator:
                 _TEXT["unavailable"][language].format(domain=domain, reason=reason),
                 details={"delivered": False, "domain": domain},
             )
-        policy = self._policy(routed)
         timeout = min(policy.timeout_s, self.domain_timeouts.get(domain, policy.timeout_s))
         try:
             output = await self.breakers.call(
@@ -115,13 +113,15 @@ class Orchestrator:
     def route(self, intent: ExecutionIntent) -> str | None:
         """The domain that should run ``intent``: the capability's owner, else ``intent.domain`` if
         registered, else ``None``."""
-        ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
-        if ref is not None:
-            return ref.domain
-        return intent.domain if self.registry.get(intent.domain) is not None else None
+        return _route(
+            self.registry, self.registry.catalog.find_capability(intent.capability, intent.domain), intent
+        )
 
     def gate_blocks(self, intent: ExecutionIntent) -> bool:
         domain = self.route(intent) or intent.domain
+        return self._gated(intent, domain)
+
+    def _gated(self, intent: ExecutionIntent, domain: str) -> bool:
         return intent.confidence < self.threshold and self.registry.catalog.gate_applies(domain)
 
     async def execute(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
@@ -130,36 +130,34 @@ class Orchestrator:
         target = self._target(intent, step)
         if isinstance(target, DomainOutput):
             return target
-        _domain, base_url, routed, key, language = target
-        return await self._call(routed, base_url, key, self._policy(routed), language)
+        _domain, base_url, routed, key, language, policy = target
+        return await self._call(routed, base_url, key, policy, language)
 
     # ------------------------------------------------------------------ helpers
 
-    def _target(
-        self, intent: ExecutionIntent, step: ExecutionStep | None
-    ) -> tuple[str, str, ExecutionIntent, str, str] | DomainOutput:
-        """Where a call goes (domain, base URL, routed intent, idempotency key, language), or the
-        output that answers instead of a call (no route, the gate, a domain gone meanwhile)."""
+    def _target(self, intent: ExecutionIntent, step: ExecutionStep | None) -> _Target | DomainOutput:
+        """Where a call goes (domain, base URL, routed intent, idempotency key, language, the
+        capability's policy), or the output that answers instead of a call (no route, the gate, a
+        domain gone meanwhile). One catalog lookup serves routing, the gate and the policy."""
         language = _language(intent)
-        domain = self.route(intent)
+        ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
+        domain = _route(self.registry, ref, intent)
         if domain is None:
             return _failure(
                 _TEXT["no_route"][language].format(capability=intent.capability),
                 error="unknown_capability",
                 capability=intent.capability,
             )
-        if self.gate_blocks(intent):
+        if self._gated(intent, domain):
             return self._clarify(intent, domain, language)
         try:
             base_url = self.registry.endpoint(domain)
         except NotFound as exc:  # unregistered between routing and calling
             return _failure(exc.message, error=exc.code, domain=domain)
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
-        return domain, base_url, routed, _idempotency_key(intent, step), language
-
-    def _policy(self, intent: ExecutionIntent) -> ExecutionPolicy:
-        ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
-        return ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
+        # the routed domain owns ``ref`` when there is one (it is the domain ``ref`` names)
+        policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
+        return domain, base_url, routed, _idempotency_key(intent, step), language, policy
 
     async def _call(
         self, intent: ExecutionIntent, base_url: str, key: str, policy: ExecutionPolicy, language: str
@@ -197,6 +195,16 @@ class Orchestrator:
             result={"domain": domain, "capability": intent.capability, "parameters": intent.parameters},
             metadata={"resolution": "confidence_gate", "threshold": self.threshold},
         )
+
+
+#: (domain, base URL, routed intent, idempotency key, language, policy)
+_Target = tuple[str, str, ExecutionIntent, str, str, ExecutionPolicy]
+
+
+def _route(registry: DomainRegistry, ref: CapabilityRef | None, intent: ExecutionIntent) -> str | None:
+    if ref is not None:
+        return ref.domain
+    return intent.domain if registry.registered(intent.domain) else None
 
 
 def _idempotency_key(intent: ExecutionIntent, step: ExecutionStep | None) -> str:

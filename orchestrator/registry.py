@@ -109,6 +109,17 @@ class DomainRegistry:
         entry = self._entries.get(name)
         return entry.info.model_copy(deep=True) if entry else None
 
+    def registered(self, name: str) -> bool:
+        return name in self._entries
+
+    def unhealthy(self, name: str) -> str | None:
+        """Why ``name`` is known to be down (its last health check or call failed), else None.
+        Read before every call, so it copies nothing (``get`` copies the whole entry)."""
+        entry = self._entries.get(name)
+        if entry is None or entry.info.healthy or entry.info.checked_at is None:
+            return None
+        return entry.info.last_error or "health check failed"
+
     def list(self) -> DomainList:
         return [self._entries[n].info.model_copy(deep=True) for n in sorted(self._entries)]
 
