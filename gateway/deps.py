@@ -18,23 +18,25 @@ SESSION_HEADERS = ("x-session-id", "x-openwebui-chat-id", "x-conversation-id")
 MAX_SESSION_ID = 128
 
 
-def _settings(request: Request) -> GatewaySettings:
+# ``async`` on purpose: FastAPI runs a plain ``def`` dependency in a worker thread, and a thread
+# hop costs more than the attribute lookup it would run.
+async def _settings(request: Request) -> GatewaySettings:
     return request.app.state.settings
 
 
-def _turns(request: Request) -> TurnService:
+async def _turns(request: Request) -> TurnService:
     return request.app.state.turns
 
 
-def _registry(request: Request) -> DomainRegistry:
+async def _registry(request: Request) -> DomainRegistry:
     return request.app.state.registry
 
 
-def _store(request: Request) -> RunStore:
+async def _store(request: Request) -> RunStore:
     return request.app.state.store
 
 
-def _registry_sync(request: Request) -> RegistrySync:
+async def _registry_sync(request: Request) -> RegistrySync:
     return request.app.state.registry_sync
 
 

@@ -439,7 +439,7 @@ class GraphEngine:
                         # a node may hand back values it read (read-only views): store plain data
                         delta = thaw(delta) if delta else delta
                         delta_text = encode(delta or {}, what=f"delta of node {node!r}")
-                    state = merge_delta(state, delta, reducers)
+                    state = merge_delta(state, delta, reducers, plain=ck is not None)
                     version += 1
                     path.append(node)
                     if ck is not None:
@@ -706,7 +706,7 @@ class GraphEngine:
         state = decode(records[0].snapshot)
         reducers = self.graph.reducers
         for record in records[1:]:
-            state = merge_delta(state, decode(record.delta), reducers)
+            state = merge_delta(state, decode(record.delta), reducers, plain=True)
         return state
 
     def _check_graph(self, session: SessionRecord) -> None:
