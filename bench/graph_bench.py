@@ -354,9 +354,12 @@ async def main() -> None:
         "before the next starts (ours: one transaction per step with its version rows; the session row "
         "only on pause/complete/fail); `async` = LangGraph's default, writes overlap the run "
         "(ours: group commit). "
-        "SQLite in WAL mode with synchronous=NORMAL on our side. The SQLite rows are I/O-bound and the "
-        "machine is shared: across runs the `sync` chain ratio ranged ~3–5× (its cost is SQLite's "
-        "transaction per step), the in-memory ratios 60–150×.",
+        "SQLite in WAL mode with synchronous=NORMAL on our side, statements run on the event loop's "
+        "thread (`shared/inline_sqlite.py`); LangGraph's saver uses aiosqlite's worker thread. The "
+        "machine is shared and its speed varies from day to day (the same in-memory chain measured "
+        "2.6 µs/node on 2026-11-21 and 9.8 µs/node on 2026-11-22): compare the columns of one run, "
+        "not runs of different days. Across runs the `sync` chain ratio ranged ~3–5× (its cost is "
+        "SQLite's transaction per step), the in-memory ratios 33–150×.",
         "",
         "## Pause → resume on SQLite (ours)",
         "",
