@@ -31,7 +31,7 @@ from intent import build_adapter
 from intent.lint import goal_overlaps
 from intent.settings import IntentSettings
 from orchestrator.breaker import DomainBreakers
-from orchestrator.client import DomainClient
+from orchestrator.client import DomainClient, domain_http_client
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from shared.catalog import Catalog
@@ -62,7 +62,8 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         engine = create_engine(settings.database_url)
         if settings.migrate_on_start:
             await upgrade(engine)
-        http = httpx.AsyncClient(
+        # httpx's API on aiohttp's transport: several times less CPU per domain call
+        http = domain_http_client(
             timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
             limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
         )
