@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import JSON, DateTime, Table, bindparam, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from gateway.storage import RunRow, RunStepRow, SessionRow, utcnow
+from gateway.storage import RunRow, SessionRow, utcnow
 from shared.db import unit_of_work
 from shared.models import RunResult
 
 _sessions = cast(Table, SessionRow.__table__)
 _runs = cast(Table, RunRow.__table__)
-_run_steps = cast(Table, RunStepRow.__table__)
 
 
 # built once: on every turn's path, and building a statement costs more than running it
@@ -34,11 +32,6 @@ _UPDATE_SESSION = (
 )
 _INSERT_SESSION = insert(_sessions)
 _INSERT_RUN = insert(_runs)
-_INSERT_STEPS = insert(_run_steps)
-
-
-def _when(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
 
 
 @dataclass
@@ -104,7 +97,7 @@ class RunStore:
         pending_question: dict[str, Any] | None,
         events: int = 0,
     ) -> Callable[[AsyncConnection], Awaitable[None]]:
-        """The turn's rows (session upsert, run, steps) as one write on a given connection. Core
+        """The turn's rows (session upsert, run with its trace) as one write on a given connection. Core
         statements rather than ORM objects: this is on every turn's path."""
         stamp = utcnow()
         trace = result.model_dump(mode="json")
@@ -149,25 +142,6 @@ class RunStore:
                     "finished_at": result.finished_at,
                 },
             )
-            if result.steps:
-                await conn.execute(
-                    _INSERT_STEPS,
-                    [
-                        {
-                            "run_id": result.run_id,
-                            "step_id": step["id"],
-                            "domain": step.get("domain"),
-                            "capability": step.get("capability"),
-                            "status": step["status"],
-                            "attempts": step.get("attempts", 0),
-                            "started_at": _when(step.get("started_at")),
-                            "finished_at": _when(step.get("finished_at")),
-                            "output": step.get("output"),
-                            "error": step.get("error"),
-                        }
-                        for step in trace["steps"]
-                    ],
-                )
 
         return write
 

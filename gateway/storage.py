@@ -1,4 +1,7 @@
-"""Tables the gateway owns: sessions, runs, run steps. Migrations live in ``gateway/migrations``."""
+"""Tables the gateway owns: sessions and runs (a run's steps are in its trace).
+
+Migrations live in ``gateway/migrations``.
+"""
 
 from __future__ import annotations
 
@@ -44,20 +47,3 @@ class RunRow(Base):
     trace: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-
-class RunStepRow(Base):
-    __tablename__ = "run_steps"
-
-    run_id: Mapped[str] = mapped_column(
-        String(64), ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True
-    )
-    step_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    domain: Mapped[str] = mapped_column(String(64))
-    capability: Mapped[str] = mapped_column(String(128))
-    status: Mapped[str] = mapped_column(String(32))
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    output: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)
