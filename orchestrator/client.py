@@ -4,9 +4,11 @@ httpx's exceptions are translated into the platform's (``DomainUnavailable``,
 ``DomainProtocolError``) in exactly one place, :func:`map_httpx_exceptions`, the way httpx itself
 maps httpcore's: nothing above this module ever sees an httpx exception.
 
-:func:`domain_http_client` builds the ``httpx.AsyncClient`` to give :class:`DomainClient`: httpx's
-API on the aiohttp transport (:mod:`orchestrator.transport`), several times cheaper per request
-than httpx's own, which is what a fan-out of concurrent calls waits on.
+:func:`domain_http_client` builds the client to give :class:`DomainClient`: a
+:class:`DomainHttpClient`, httpx's API on the aiohttp transport (:mod:`orchestrator.transport`),
+several times cheaper per request than httpx's own, plus a path for ``/execute`` that skips
+httpx's Request/Response objects. A fan-out of concurrent calls waits on exactly that CPU.
+Any other ``httpx.AsyncClient`` works too (tests plug in-process transports in).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
@@ -30,14 +33,60 @@ _UNAVAILABLE_STATUSES = frozenset({502, 503, 504})
 _JSON = "application/json"
 
 
+class DomainHttpClient(httpx.AsyncClient):
+    """An ``httpx.AsyncClient`` on :class:`AiohttpTransport` that can also POST bytes and get
+    ``(status, body)`` back without httpx's Request/Response objects (:meth:`post_bytes`).
+    Client CPU of a 16-call fan-out round (bench machine, DAG and orchestrator included): ~60 ms
+    on httpx's own transport, ~16 ms on this one through ``post``, ~9 ms through ``post_bytes``.
+    Differences from ``post``, all deliberate for calls between our own services:
+
+    * no cookies, on either path: one client serves every person's calls, so nothing a domain
+      sets may be sent back on someone else's behalf;
+    * no proxy from the environment (``trust_env=False``): domains are internal services;
+    * ``Accept-Encoding: identity`` on the lean path, whose body is not decoded.
+
+    With ``auth`` or event hooks set (which only httpx's request path runs), ``post_bytes`` takes
+    that path."""
+
+    def __init__(self, timeout: httpx.Timeout | float, limits: httpx.Limits | None) -> None:
+        self._aiohttp = AiohttpTransport(limits=limits)
+        super().__init__(
+            timeout=timeout,
+            transport=self._aiohttp,
+            cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # a jar that stores none
+            trust_env=False,
+        )
+
+    async def post_bytes(
+        self,
+        url: str,
+        content: bytes,
+        headers: dict[str, str],
+        timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, as post's)
+    ) -> tuple[int, bytes]:
+        """POST ``content``; ``(status, body)``. Raises what ``post`` raises (httpx exceptions)."""
+        if self.auth is not None or any(self.event_hooks.values()):
+            response = await self.post(
+                url,
+                content=content,
+                headers=headers,
+                timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
+            )
+            return response.status_code, response.content
+        # the client's default headers (names in lower case, as httpx.Headers gives them), then ours
+        merged = {**self.headers, "accept-encoding": "identity", **{k.lower(): v for k, v in headers.items()}}
+        limits = self.timeout if timeout is None else httpx.Timeout(timeout)
+        return await self._aiohttp.post_bytes(url, content, list(merged.items()), limits)
+
+
 def domain_http_client(
     timeout: httpx.Timeout | float = 10.0,
     limits: httpx.Limits | None = None,
-) -> httpx.AsyncClient:
+) -> DomainHttpClient:
     """The HTTP client for :class:`DomainClient`: keep-alive connections up to
     ``limits.max_connections`` (size it above the largest fan-out, or calls queue for a
     connection), ``timeout`` as the default for calls that pass none."""
-    return httpx.AsyncClient(timeout=timeout, transport=AiohttpTransport(limits=limits))
+    return DomainHttpClient(timeout, limits)
 
 
 @contextmanager
@@ -110,16 +159,26 @@ class DomainClient:
         timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
     ) -> DomainOutput:
         url = _join(base_url, "/execute")
+        # pydantic writes and reads the JSON itself: no dict in between, one pass each way
+        content = intent.model_dump_json().encode()
+        headers = {"Content-Type": _JSON, "Idempotency-Key": idempotency_key}
         with map_httpx_exceptions(url):
-            # pydantic writes and reads the JSON itself: no dict in between, one pass each way
-            response = await self.http.post(
-                url,
-                content=intent.model_dump_json().encode(),
-                headers={"Content-Type": _JSON, "Idempotency-Key": idempotency_key},
-                timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
-            )
-            response.raise_for_status()
-            return DomainOutput.model_validate_json(response.content)
+            if isinstance(self.http, DomainHttpClient):  # the hot path: no httpx objects
+                status, body = await self.http.post_bytes(url, content, headers, timeout)
+                if not 200 <= status < 300:  # rare: let httpx word the error as below
+                    httpx.Response(
+                        status, content=body, request=httpx.Request("POST", url)
+                    ).raise_for_status()
+            else:
+                response = await self.http.post(
+                    url,
+                    content=content,
+                    headers=headers,
+                    timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
+                )
+                response.raise_for_status()
+                body = response.content
+            return DomainOutput.model_validate_json(body)
 
     async def _get_json(self, base_url: str, path: str) -> Any:
         url = _join(base_url, path)

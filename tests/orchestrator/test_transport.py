@@ -1,6 +1,6 @@
-"""DomainClient on the aiohttp transport (``domain_http_client``) over real loopback HTTP, side by
-side with httpx's own transport: the same calls give the same answers and the same platform
-errors, connections are kept alive and survive a server restart."""
+"""DomainClient on ``domain_http_client`` (aiohttp transport, lean ``/execute`` path) over real
+loopback HTTP, side by side with a plain ``httpx.AsyncClient``: the same calls give the same
+answers and the same platform errors, connections are kept alive and survive a server restart."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.middleware.gzip import GZipMiddleware
 
 from orchestrator import DomainClient
 from orchestrator.client import domain_http_client
@@ -227,3 +228,64 @@ async def test_transport_belongs_to_the_loop_that_used_it_and_can_be_reopened() 
         # closed with its client; a new client on the same transport opens a new session
         async with httpx.AsyncClient(transport=transport) as http:
             assert (await http.get(f"{url}/health")).status_code == 200
+
+
+async def test_compressed_answers_and_client_headers(make_http: HttpFactory) -> None:
+    """A domain behind gzip still answers readable JSON on both paths; the client's own default
+    headers go out with every call."""
+    seen: list[dict[str, str]] = []
+    app = FastAPI()
+    app.add_middleware(GZipMiddleware, minimum_size=0)
+
+    @app.post("/execute")
+    async def execute(request: Request) -> dict[str, Any]:
+        seen.append(dict(request.headers))
+        return DomainOutput(status="success", explanation="x" * 2000).model_dump(mode="json")
+
+    async with serving(app) as url, make_http() as http:
+        http.headers["X-Gateway"] = "g1"
+        output = await DomainClient(http).execute(url, INTENT, "r:1")
+    assert output.explanation == "x" * 2000
+    assert seen[0]["x-gateway"] == "g1" and seen[0]["user-agent"].startswith("python-httpx/")
+
+
+async def test_domain_client_keeps_no_cookies() -> None:
+    """One client serves everyone's calls: a cookie a domain sets must never be sent back."""
+    cookies: list[str | None] = []
+    app = FastAPI()
+
+    @app.post("/execute")
+    async def execute(request: Request) -> JSONResponse:
+        cookies.append(request.headers.get("cookie"))
+        answer = JSONResponse(DomainOutput(status="success").model_dump(mode="json"))
+        answer.set_cookie("session", "alice")
+        return answer
+
+    @app.get("/health")
+    async def health(request: Request) -> JSONResponse:
+        cookies.append(request.headers.get("cookie"))
+        answer = JSONResponse({"status": "ok"})
+        answer.set_cookie("session", "bob")
+        return answer
+
+    async with serving(app) as url, domain_http_client() as http:
+        client = DomainClient(http)
+        await client.execute(url, INTENT, "r:1")
+        await client.health(url)
+        await client.execute(url, INTENT, "r:2")
+        await client.health(url)
+    assert cookies == [None, None, None, None] and len(http.cookies) == 0
+
+
+async def test_event_hooks_still_run_for_execute() -> None:
+    """The lean path skips httpx's request machinery only when nothing installed on it would run."""
+    hooked: list[str] = []
+
+    async def hook(request: httpx.Request) -> None:
+        hooked.append(request.headers["idempotency-key"])
+
+    svc = bakery()
+    async with serving(svc.app()) as url, domain_http_client() as http:
+        http.event_hooks["request"].append(hook)
+        assert (await DomainClient(http).execute(url, INTENT, "r:7")).status == "success"
+    assert hooked == ["r:7"]
