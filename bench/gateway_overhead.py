@@ -195,6 +195,9 @@ orchestrator, the HTTP call to finance, and the run trace written to SQLite.
 
 ## 16 independent 100 ms steps (DAG executor + orchestrator over HTTP, max_concurrency=16)
 
+Client side as in the gateway: uvloop, `DomainClient` on `domain_http_client()` (aiohttp transport,
+lean `/execute` path); the domain under uvicorn (uvloop + httptools).
+
 | repeats | wall median ms | ratio to 100 ms (target ≤ 1.2) |
 |---------|----------------|------------------------------|
 | {fan["repeats"]} | {fan["wall_median_ms"]:.1f} | {fan["ratio_to_100ms"]:.3f} |

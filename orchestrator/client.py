@@ -74,7 +74,9 @@ class DomainHttpClient(httpx.AsyncClient):
             )
             return response.status_code, response.content
         # the client's default headers (names in lower case, as httpx.Headers gives them), then ours
-        merged = {**self.headers, "accept-encoding": "identity", **{k.lower(): v for k, v in headers.items()}}
+        merged = dict(self.headers.items())
+        merged["accept-encoding"] = "identity"
+        merged.update((k.lower(), v) for k, v in headers.items())
         limits = self.timeout if timeout is None else httpx.Timeout(timeout)
         return await self._aiohttp.post_bytes(url, content, list(merged.items()), limits)
 
