@@ -26,12 +26,32 @@ from shared.models import DomainOutput
 
 
 @lru_cache(maxsize=256)
-def _validator(schema_json: str) -> jsonschema.Draft202012Validator:
+def _validator_for(schema_json: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(schema_json))
 
 
+#: id(schema) -> (schema, validator): a manifest's schema dict is checked on every call, and
+#: serialising it for the key above costs more than validating a small result. The schema is
+#: kept referenced so its id cannot be reused while cached.
+_by_identity: dict[int, tuple[dict[str, Any], jsonschema.Draft202012Validator]] = {}
+_MAX_BY_IDENTITY = 256
+
+
+def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    hit = _by_identity.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    if len(_by_identity) >= _MAX_BY_IDENTITY:
+        _by_identity.clear()
+    validator = _validator_for(json.dumps(schema, sort_keys=True))
+    _by_identity[id(schema)] = (schema, validator)
+    return validator
+
+
 def schema_problem(schema: dict[str, Any], result: dict[str, Any]) -> str | None:
-    validator = _validator(json.dumps(schema, sort_keys=True))
+    validator = _validator(schema)
+    if validator.is_valid(result):  # the common case, without ranking errors that do not exist
+        return None
     error = jsonschema.exceptions.best_match(validator.iter_errors(result))
     if error is None:
         return None
