@@ -64,29 +64,6 @@ class RunStore:
                 event_count=row.event_count,
             )
 
-    async def save_turn(
-        self,
-        result: RunResult,
-        *,
-        input_text: str,
-        channel: str,
-        memory: dict[str, Any],
-        pending_question: dict[str, Any] | None,
-        events: int = 0,
-    ) -> None:
-        """Store a turn in a transaction of its own (the gateway commits it with the graph's pause
-        instead: :meth:`turn_write`)."""
-        write = self.turn_write(
-            result,
-            input_text=input_text,
-            channel=channel,
-            memory=memory,
-            pending_question=pending_question,
-            events=events,
-        )
-        async with unit_of_work(self._sessions) as db:
-            await write(await db.connection())
-
     @staticmethod
     def turn_write(
         result: RunResult,
