@@ -71,13 +71,13 @@ class RunStore:
         input_text: str,
         channel: str,
         memory: dict[str, Any],
-        pending_question: dict[str, Any] | None,
         events: int = 0,
     ) -> Callable[[AsyncConnection], Awaitable[None]]:
         """The turn's rows (session upsert, run with its trace) as one write on a given connection. Core
         statements rather than ORM objects: this is on every turn's path."""
         stamp = utcnow()
         trace = result.model_dump(mode="json")
+        pending_question = trace.get("question")  # the session row shows the trace's question
 
         async def write(conn: AsyncConnection) -> None:
             updated = await conn.execute(

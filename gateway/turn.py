@@ -136,7 +136,6 @@ class TurnService:
                     input_text=entry.input_text,
                     channel=entry.channel,
                     memory=dict(result.state.get("memory") or {}),
-                    pending_question=run.question.model_dump(mode="json") if run.question else None,
                     events=2,
                 )
             ]
