@@ -12,13 +12,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from gateway.storage import RunRow, SessionRow, utcnow
 from shared.db import unit_of_work
 from shared.models import RunResult
+from shared.prepared import Prepared
 
 _sessions = cast(Table, SessionRow.__table__)
 _runs = cast(Table, RunRow.__table__)
 
 
 # built once: on every turn's path, and building a statement costs more than running it
-_UPDATE_SESSION = (
+_UPDATE_SESSION = Prepared(
     update(_sessions)
     .where(_sessions.c.id == bindparam("p_id"))
     .values(
@@ -30,8 +31,8 @@ _UPDATE_SESSION = (
         updated_at=bindparam("p_updated_at", type_=DateTime(timezone=True)),
     )
 )
-_INSERT_SESSION = insert(_sessions)
-_INSERT_RUN = insert(_runs)
+_INSERT_SESSION = Prepared(insert(_sessions))
+_INSERT_RUN = Prepared(insert(_runs))
 
 
 @dataclass
@@ -80,8 +81,8 @@ class RunStore:
         pending_question = trace.get("question")  # the session row shows the trace's question
 
         async def write(conn: AsyncConnection) -> None:
-            updated = await conn.execute(
-                _UPDATE_SESSION,
+            updated = await _UPDATE_SESSION.execute(
+                conn,
                 {
                     "p_id": result.session_id,
                     "p_status": result.status.value,
@@ -91,9 +92,9 @@ class RunStore:
                     "p_updated_at": stamp,
                 },
             )
-            if updated.rowcount == 0:
-                await conn.execute(
-                    _INSERT_SESSION,
+            if updated == 0:
+                await _INSERT_SESSION.execute(
+                    conn,
                     {
                         "id": result.session_id,
                         "status": result.status.value,
@@ -106,8 +107,8 @@ class RunStore:
                         "updated_at": stamp,
                     },
                 )
-            await conn.execute(
-                _INSERT_RUN,
+            await _INSERT_RUN.execute(
+                conn,
                 {
                     "id": result.run_id,
                     "session_id": result.session_id,

@@ -69,6 +69,14 @@ class InlineConnection(aiosqlite.Connection):
             self._connection = self._connector()
         return self
 
+    @property
+    def sqlite(self) -> sqlite3.Connection:
+        """The ``sqlite3`` connection itself, for callers that run statements on it directly
+        (:mod:`shared.prepared`); the calls above do nothing more than that."""
+        if not self._running or self._connection is None:
+            raise ValueError("Connection closed")
+        return self._connection
+
     def __await__(self) -> Generator[Any, None, InlineConnection]:
         return self._connect().__await__()  # no worker thread to start
 

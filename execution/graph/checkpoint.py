@@ -50,6 +50,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from execution.graph.errors import GraphSetupError, SessionConflictError
 from shared.db import create_engine
+from shared.prepared import Prepared
 from shared.status import RunStatus
 
 DEFAULT_SNAPSHOT_EVERY = 50
@@ -335,20 +336,25 @@ _SESSION_COLUMNS = (
     "version",
     "updated_at",
 )
-_INSERT_SESSION = insert(_sessions)
-_INSERT_VERSIONS = insert(_versions)
-_UPDATE_SESSION = (
+_INSERT_SESSION = Prepared(insert(_sessions))
+_INSERT_VERSIONS = Prepared(insert(_versions))
+_update_session = (
     update(_sessions)
     .where(_sessions.c.session_id == bindparam("p_session_id"))
     .values({name: bindparam(f"p_{name}") for name in _SESSION_COLUMNS})
 )
-_UPDATE_SESSION_AT = _UPDATE_SESSION.where(_sessions.c.version == bindparam("p_expected"))
-_HEAD = select(
-    _sessions.c.version,
-    _sessions.c.status,
-    _sessions.c.updated_at,
-    select(func.max(_versions.c.version)).where(_versions.c.session_id == bindparam("sid")).scalar_subquery(),
-).where(_sessions.c.session_id == bindparam("sid"))
+_UPDATE_SESSION = Prepared(_update_session)
+_UPDATE_SESSION_AT = Prepared(_update_session.where(_sessions.c.version == bindparam("p_expected")))
+_HEAD = Prepared(
+    select(
+        _sessions.c.version,
+        _sessions.c.status,
+        _sessions.c.updated_at,
+        select(func.max(_versions.c.version))
+        .where(_versions.c.session_id == bindparam("sid"))
+        .scalar_subquery(),
+    ).where(_sessions.c.session_id == bindparam("sid"))
+)
 _VERSION_COLUMNS = (
     _versions.c.version,
     _versions.c.node,
@@ -451,24 +457,23 @@ class SqlCheckpointer(Checkpointer):
         async with self.engine.begin() as conn:
             try:
                 if create:
-                    await conn.execute(
-                        _INSERT_SESSION, {"session_id": sid, "created_at": session.created_at, **values}
+                    await _INSERT_SESSION.execute(
+                        conn, {"session_id": sid, "created_at": session.created_at, **values}
                     )
                 elif update_session:
                     params = {f"p_{name}": value for name, value in values.items()}
                     params["p_session_id"] = sid
                     if expected_version is None:
-                        result = await conn.execute(_UPDATE_SESSION, params)
+                        matched = await _UPDATE_SESSION.execute(conn, params)
                     else:
                         params["p_expected"] = expected_version
-                        result = await conn.execute(_UPDATE_SESSION_AT, params)
-                    if result.rowcount != 1:
+                        matched = await _UPDATE_SESSION_AT.execute(conn, params)
+                    if matched != 1:
                         raise SessionConflictError(
                             f"session {sid!r} changed concurrently (expected version {expected_version})",
                             param="session_id",
                         )
-                if rows:
-                    await conn.execute(_INSERT_VERSIONS, rows)
+                await _INSERT_VERSIONS.executemany(conn, rows)
             except IntegrityError as exc:
                 raise SessionConflictError(
                     f"session {sid!r} already exists or was written concurrently", param="session_id"
@@ -490,7 +495,7 @@ class SqlCheckpointer(Checkpointer):
 
     async def head(self, session_id: str) -> SessionHead | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(_HEAD, {"sid": session_id})).first()
+            row = await _HEAD.first(conn, {"sid": session_id})
         if row is None:
             return None
         version, status, updated_at, newest = row
