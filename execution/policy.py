@@ -14,11 +14,11 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.manifest import Capability
@@ -134,6 +134,7 @@ class RunBudget:
         limit = self.policy.max_payload_bytes
         if limit is None:
             return
-        size = len(json.dumps(value, ensure_ascii=False, default=str).encode())
+        # compact UTF-8 JSON, as it goes on the wire; pydantic writes models and plain data alike
+        size = len(pydantic_core.to_json(value, fallback=str))
         if size > limit:
             raise PolicyViolation(f"policy max_payload_bytes: {what} is {size} bytes (limit {limit})")

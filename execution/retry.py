@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
@@ -74,7 +73,7 @@ class StepGuard:
     async def __call__(self, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace) -> DomainOutput:
         capability = self._capability(step.capability, step.domain)
         policy = capability.metadata.policy if capability is not None else ExecutionPolicy()
-        self._charge(f"parameters of step {step.id}", step, payload=lambda: intent.parameters)
+        self._charge(f"parameters of step {step.id}", payload=intent.parameters)
         base_suffix = str(intent.context.get("idempotency_suffix", ""))
         fresh = 0
         retrying = AsyncRetrying(
@@ -87,7 +86,7 @@ class StepGuard:
             async for attempt in retrying:
                 with attempt:
                     trace.attempts += 1
-                    self._charge(step.capability, step)
+                    self._charge(step.capability)
                     current = intent
                     if fresh:
                         suffix = f"{base_suffix}v{fresh}"
@@ -96,9 +95,7 @@ class StepGuard:
                         )
                     try:
                         output = await self._once(current, step, policy)
-                        self._charge(
-                            f"output of step {step.id}", step, payload=partial(output.model_dump, mode="json")
-                        )
+                        self._charge(f"output of step {step.id}", payload=output)
                         problem = check_output(capability, output, intent.context, self._validation_fn)
                         if problem is not None:
                             raise _Attempt(None, _invalid(output, problem), policy.idempotent, fresh_key=True)
@@ -129,17 +126,16 @@ class StepGuard:
         except DomainProtocolError as exc:
             raise _Attempt(exc, None, policy.idempotent, fresh_key=True) from None
 
-    def _charge(self, what: str, step: ExecutionStep, *, payload: Callable[[], Any] | None = None) -> None:
-        """Without ``payload``: count one domain call. With it: check the size of ``payload()``,
-        built only when a payload limit is set (dumping every output for nothing costs)."""
+    def _charge(self, what: str, *, payload: Any = None) -> None:
+        """Without ``payload``: count one domain call. With it: check the size of ``payload``."""
         budget = self._budget
         if budget is None:
             return
         try:
             if payload is None:
                 budget.charge_call(what)
-            elif budget.policy.max_payload_bytes is not None:
-                budget.check_payload(what, payload())
+            else:
+                budget.check_payload(what, payload)
         except PolicyViolation as exc:
             raise RunStopped(RunStatus.FAILED, exc.reason) from None
 
