@@ -35,7 +35,7 @@ from orchestrator.client import DomainClient, domain_http_client
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from shared.catalog import Catalog
-from shared.db import create_engine, session_factory
+from shared.db import create_engine
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
                 availability=orchestrator.unavailable_reason,
             )
 
-        store = RunStore(session_factory(engine))
+        store = RunStore(engine)
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         locks = (
             RedisSessionLocks(redis, wait_s=settings.session_lock_wait_s)

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import JSON, DateTime, Table, bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from gateway.storage import RunRow, SessionRow, utcnow
-from shared.db import unit_of_work
+from shared.db import JsonText, session_factory, unit_of_work
 from shared.models import RunResult
 from shared.prepared import Prepared
 
@@ -32,7 +32,17 @@ _UPDATE_SESSION = Prepared(
     )
 )
 _INSERT_SESSION = Prepared(insert(_sessions))
-_INSERT_RUN = Prepared(insert(_runs))
+_SESSION_ROW = Prepared(
+    select(
+        _sessions.c.status,
+        _sessions.c.memory,
+        _sessions.c.pending_question,
+        _sessions.c.turn_count,
+        _sessions.c.event_count,
+    ).where(_sessions.c.id == bindparam("p_id"))
+)
+#: the trace arrives as JSON text: pydantic writes it once, for this row and the response body
+_INSERT_RUN = Prepared(insert(_runs).values(trace=bindparam("trace_json", type_=JsonText())))
 
 
 @dataclass
@@ -47,38 +57,42 @@ class SessionSnapshot:
 
 
 class RunStore:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]):
-        self._sessions = sessions
+    def __init__(self, engine: AsyncEngine):
+        self._engine = engine
+        self._sessions = session_factory(engine)
 
     async def load_session(self, session_id: str) -> SessionSnapshot:
-        async with self._sessions() as db:
-            row = await db.get(SessionRow, session_id)
-            if row is None:
-                return SessionSnapshot(id=session_id, exists=False)
-            return SessionSnapshot(
-                id=row.id,
-                exists=True,
-                status=row.status,
-                memory=dict(row.memory or {}),
-                pending_question=row.pending_question,
-                turn_count=row.turn_count,
-                event_count=row.event_count,
-            )
+        async with self._engine.connect() as conn:
+            row = await _SESSION_ROW.first(conn, {"p_id": session_id})
+        if row is None:
+            return SessionSnapshot(id=session_id, exists=False)
+        status, memory, pending_question, turn_count, event_count = row
+        return SessionSnapshot(
+            id=session_id,
+            exists=True,
+            status=status,
+            memory=dict(memory or {}),
+            pending_question=pending_question,
+            turn_count=turn_count,
+            event_count=event_count,
+        )
 
     @staticmethod
     def turn_write(
         result: RunResult,
+        trace_json: str,
         *,
         input_text: str,
         channel: str,
         memory: dict[str, Any],
         events: int = 0,
     ) -> Callable[[AsyncConnection], Awaitable[None]]:
-        """The turn's rows (session upsert, run with its trace) as one write on a given connection. Core
-        statements rather than ORM objects: this is on every turn's path."""
+        """The turn's rows (session upsert, run with its trace ``trace_json``, which is
+        ``result.model_dump_json()``) as one write on a given connection. Core statements rather
+        than ORM objects: this is on every turn's path."""
         stamp = utcnow()
-        trace = result.model_dump(mode="json")
-        pending_question = trace.get("question")  # the session row shows the trace's question
+        # the session row shows the trace's question
+        pending_question = None if result.question is None else result.question.model_dump(mode="json")
 
         async def write(conn: AsyncConnection) -> None:
             updated = await _UPDATE_SESSION.execute(
@@ -115,7 +129,7 @@ class RunStore:
                     "status": result.status.value,
                     "input_text": input_text,
                     "answer": result.answer,
-                    "trace": trace,
+                    "trace_json": trace_json,
                     "created_at": result.created_at or stamp,
                     "finished_at": result.finished_at,
                 },

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from execution.dag import StepRunner
 from execution.graph import (
@@ -38,6 +38,12 @@ from shared.models import (
     StepTrace,
 )
 from shared.status import RunStatus
+
+
+class Turn(NamedTuple):
+    run: RunResult
+    #: ``run.model_dump_json()``: the stored trace, and the native REST response body
+    trace_json: str
 
 
 def new_run_id() -> str:
@@ -77,6 +83,10 @@ class TurnService:
     async def handle(self, entry: EntryRequest, run_id: str | None = None) -> RunResult:
         """Run one turn. ``run_id`` may be chosen by the caller beforehand, so a client can follow
         ``/v1/runs/{run_id}/events`` while it runs."""
+        return (await self.handle_traced(entry, run_id)).run
+
+    async def handle_traced(self, entry: EntryRequest, run_id: str | None = None) -> Turn:
+        """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made)."""
         run_id = run_id or new_run_id()
         self.events.open(run_id)
         try:
@@ -97,7 +107,7 @@ class TurnService:
             )
             raise
 
-    async def _turn(self, entry: EntryRequest, run_id: str) -> RunResult:
+    async def _turn(self, entry: EntryRequest, run_id: str) -> Turn:
         created = now()
         turn_input = {
             "input": entry.input_text,
@@ -124,15 +134,17 @@ class TurnService:
                 },
             )
 
-        stored: list[RunResult] = []
+        stored: list[Turn] = []
 
         def record_turn(result: GraphResult) -> list[ExtraWrite]:
             # the run trace is committed in the same transaction as the graph's pause
             run = self._run_result(result, run_id, created)
-            stored.append(run)
+            turn = Turn(run, run.model_dump_json())
+            stored.append(turn)
             return [
                 self.store.turn_write(
                     run,
+                    turn.trace_json,
                     input_text=entry.input_text,
                     channel=entry.channel,
                     memory=dict(result.state.get("memory") or {}),
@@ -154,7 +166,8 @@ class TurnService:
             await self._advance(entry.session_id, turn_input, record_turn)
         finally:
             self.graph.listeners.pop(run_id, None)
-        run = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
+        turn = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
+        run = turn.run
         await self.events.publish(
             run_id,
             {
@@ -166,7 +179,7 @@ class TurnService:
                 "event_id": run.event_id,
             },
         )
-        return run
+        return turn
 
     async def _advance(self, session_id: str, turn_input: dict[str, Any], on_commit: OnCommit) -> GraphResult:
         """Resume the session's graph with the message, or start it (first message, or after a

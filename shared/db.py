@@ -8,10 +8,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import MetaData, event
+from sqlalchemy import JSON, MetaData, event
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import AsyncAdaptedQueuePool
+from sqlalchemy.types import TypeDecorator
 
 from shared import inline_sqlite
 
@@ -26,6 +28,22 @@ NAMING = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+
+
+class JsonText(TypeDecorator[Any]):
+    """A JSON column written from JSON text that is already encoded (pydantic's
+    ``model_dump_json``), so the value is not encoded twice; it reads back as JSON data.
+
+    Use it as the type of a bind parameter for a ``JSON`` column::
+
+        insert(runs).values(trace=bindparam("trace_json", type_=JsonText()))
+    """
+
+    impl = JSON
+    cache_ok = True
+
+    def bind_processor(self, dialect: Dialect) -> None:
+        return None  # the text goes to the driver as it is
 
 
 def normalise_url(url: str) -> str:

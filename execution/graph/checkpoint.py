@@ -363,7 +363,18 @@ _VERSION_COLUMNS = (
     _versions.c.next_nodes,
     _versions.c.created_at,
 )
-_SESSION = select(_sessions).where(_sessions.c.session_id == bindparam("sid"))
+_SESSION = Prepared(
+    select(
+        _sessions.c.graph_name,
+        _sessions.c.status,
+        _sessions.c.version,
+        _sessions.c.next_nodes,
+        _sessions.c.current_node,
+        _sessions.c.interrupt,
+        _sessions.c.created_at,
+        _sessions.c.updated_at,
+    ).where(_sessions.c.session_id == bindparam("sid"))
+)
 #: the records from the latest snapshot ≤ upto through upto
 _REPLAY = (
     select(*_VERSION_COLUMNS)
@@ -504,19 +515,20 @@ class SqlCheckpointer(Checkpointer):
 
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(_SESSION, {"sid": session_id})).first()
+            row = await _SESSION.first(conn, {"sid": session_id})
             if row is None:
                 return None
+            graph_name, status, version, next_nodes, current_node, interrupt, created_at, updated_at = row
             session = SessionRecord(
-                session_id=row.session_id,
-                graph_name=row.graph_name,
-                status=RunStatus(row.status),
-                version=row.version,
-                frontier=Frontier.from_json(row.next_nodes),
-                current_node=row.current_node,
-                interrupt=None if row.interrupt is None else json.loads(row.interrupt),
-                created_at=_aware(row.created_at),
-                updated_at=_aware(row.updated_at),
+                session_id=session_id,
+                graph_name=graph_name,
+                status=RunStatus(status),
+                version=version,
+                frontier=Frontier.from_json(next_nodes),
+                current_node=current_node,
+                interrupt=None if interrupt is None else json.loads(interrupt),
+                created_at=_aware(created_at),
+                updated_at=_aware(updated_at),
             )
             result = await conn.execute(_REPLAY, {"sid": session_id, "upto": _LATEST})
             return session, [self._record(r) for r in result]

@@ -61,11 +61,9 @@ async def create_run(body: RunRequest, request: Request, turns: TurnsDep) -> Res
             status_code=202,
             headers={"X-Session-Id": session_id},
         )
-    run = await turns.handle(entry)
-    # pydantic serialises straight to JSON bytes: one pass instead of model_dump + json.dumps
-    return Response(
-        run.model_dump_json(), media_type="application/json", headers={"X-Session-Id": session_id}
-    )
+    turn = await turns.handle_traced(entry)
+    # the trace as stored: serialised once, by pydantic, for the database and this body
+    return Response(turn.trace_json, media_type="application/json", headers={"X-Session-Id": session_id})
 
 
 def _forget(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
