@@ -55,6 +55,7 @@ import asyncio
 import contextlib
 import inspect
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -101,6 +102,8 @@ class GraphResult:
 
     session_id: str
     status: RunStatus
+    #: The state after the last merged version. Read it, never change it: states share structure
+    #: with each other, and the engine resumes the session from this very object.
     state: State
     #: Number of the last merged version (0 = the initial state).
     version: int
@@ -118,6 +121,10 @@ class SessionState:
 
     session: SessionRecord
     state: State
+
+
+#: Sessions whose latest state an engine keeps (least recently stored out first).
+_STATES_KEPT = 1024
 
 
 def generate_session_id() -> str:
@@ -144,14 +151,22 @@ class _Writer:
     then stores the rest with the session row, so a ``waiting_input`` session is always durable.
     """
 
-    __slots__ = ("backlog", "ck", "create", "mode", "on_commit", "task")
+    __slots__ = ("backlog", "ck", "create", "mode", "on_commit", "stored", "task")
 
     def __init__(
-        self, ck: Checkpointer, mode: Durability, *, on_commit: OnCommit | None = None, create: bool = False
+        self,
+        ck: Checkpointer,
+        mode: Durability,
+        *,
+        on_commit: OnCommit | None = None,
+        create: bool = False,
+        stored: Callable[[str, VersionRecord, State], None] | None = None,
     ):
         self.ck = ck
         self.mode = mode
         self.on_commit = on_commit
+        #: told (session id, last record, state at it) once the final write landed
+        self.stored = stored
         #: a new session not stored yet (``exit``): the final write creates it
         self.create = create
         self.backlog: list[VersionRecord] = []
@@ -184,7 +199,10 @@ class _Writer:
         extra = self.on_commit(result) if self.on_commit is not None and result is not None else ()
         create, self.create = self.create, False
         expected = None if create else expected_version
-        await self.ck.save(session, self._take(), create=create, expected_version=expected, extra=extra)
+        batch = self._take()
+        await self.ck.save(session, batch, create=create, expected_version=expected, extra=extra)
+        if self.stored is not None and result is not None and batch and batch[-1].version == result.version:
+            self.stored(session.session_id, batch[-1], result.state)
 
 
 class GraphEngine:
@@ -204,6 +222,10 @@ class GraphEngine:
         self.checkpointer = checkpointer
         self.max_steps = max_steps if max_steps is not None else graph.max_steps
         self.durability: Durability = durability
+        #: session id -> (the last record this engine stored, the state at it): a resume whose
+        #: checkpointer hands back that very record object (a cache hit) skips decoding and
+        #: folding. States are never changed once produced (see ``state``), so sharing is safe.
+        self._states: OrderedDict[str, tuple[VersionRecord, State]] = OrderedDict()
 
     # ------------------------------------------------------------------ public API
 
@@ -234,7 +256,7 @@ class GraphEngine:
                 sid, self.graph.name, RunStatus.EXECUTING, 0, frontier, None, None, now, now
             )
             deferred = self.durability == "exit"
-            writer = _Writer(ck, self.durability, on_commit=on_commit, create=deferred)
+            writer = _Writer(ck, self.durability, on_commit=on_commit, create=deferred, stored=self._stored)
             if deferred:
                 writer.backlog.append(record)
             else:
@@ -266,7 +288,7 @@ class GraphEngine:
                 "fork it from a version to continue",
                 param="session_id",
             ) from exc
-        state = self._fold(records)
+        state = self._current_state(session_id, records)
         waiting = session.status == RunStatus.WAITING_INPUT
         frontier = session.frontier
         version = session.version
@@ -293,13 +315,13 @@ class GraphEngine:
             status=session.status,
             base=session,
             row_version=row_version,
-            writer=_Writer(ck, self.durability, on_commit=on_commit),
+            writer=_Writer(ck, self.durability, on_commit=on_commit, stored=self._stored),
         )
 
     async def get_session(self, session_id: str) -> SessionState:
         """The session row and its current state."""
         session, records, _ = await self._load(self._require_checkpointer("get_session"), session_id)
-        return SessionState(session, self._fold(records))
+        return SessionState(session, self._current_state(session_id, records))
 
     async def _load(
         self, ck: Checkpointer, session_id: str
@@ -382,6 +404,7 @@ class GraphEngine:
         return session
 
     async def delete(self, session_id: str) -> bool:
+        self._states.pop(session_id, None)
         return await self._require_checkpointer("delete").delete(session_id)
 
     # ------------------------------------------------------------------ the loop
@@ -699,6 +722,18 @@ class GraphEngine:
         return SessionRecord(
             sid, self.graph.name, status, version, frontier, current, interrupt, base.created_at, utcnow()
         )
+
+    def _stored(self, session_id: str, last: VersionRecord, state: State) -> None:
+        self._states[session_id] = (last, state)
+        self._states.move_to_end(session_id)
+        while len(self._states) > _STATES_KEPT:
+            self._states.popitem(last=False)
+
+    def _current_state(self, session_id: str, records: Sequence[VersionRecord]) -> State:
+        kept = self._states.get(session_id)
+        if kept is not None and records and kept[0] is records[-1]:
+            return kept[1]
+        return self._fold(records)
 
     def _fold(self, records: Sequence[VersionRecord]) -> State:
         if not records or records[0].snapshot is None:

@@ -160,6 +160,30 @@ async def test_cached_resume_serves_from_memory_until_someone_else_writes(tmp_pa
         await b_store.close()
 
 
+async def test_a_cached_resume_continues_from_the_state_it_stored(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    plain_store = await store(path)
+    cached = GraphEngine(chat_graph(), CachingCheckpointer(plain_store), durability="exit")
+    plain = GraphEngine(chat_graph(), plain_store, durability="exit")
+    try:
+        await cached.run({"log": [], "profile": {"name": "ana"}}, session_id="s")
+        first = await cached.resume("s", {"message": "one"})
+        second = await cached.resume("s", {"message": "two"})
+        # nothing was decoded again: the untouched value is the very object of the last turn
+        assert second.state["profile"] is first.state["profile"]
+        assert second.state["log"] == ["echo one", "echo two"]
+        # without the cache the state is rebuilt from the store: equal, but a new object
+        third = await plain.resume("s", {"message": "three"})
+        assert third.state["profile"] == {"name": "ana"}
+        assert third.state["profile"] is not second.state["profile"]
+        # the other engine wrote: the cached engine must rebuild, not reuse its kept state
+        fourth = await cached.resume("s", {"message": "four"})
+        assert fourth.state["log"] == ["echo one", "echo two", "echo three", "echo four"]
+        assert fourth.state["profile"] is not second.state["profile"]
+    finally:
+        await plain_store.close()
+
+
 async def test_cache_keeps_at_most_max_sessions(tmp_path: Path) -> None:
     inner = await store(tmp_path / "db.sqlite3")
     ck = CachingCheckpointer(inner, max_sessions=2)
