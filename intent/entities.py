@@ -46,12 +46,16 @@ def fuzzy_equal(a: str, b: str) -> bool:
 
 def find_phrase(phrase: list[str], toks: list[Token], used: list[bool]) -> list[tuple[int, int]]:
     """Every (start, end) token range of ``toks`` matching ``phrase`` and not already used."""
+    if not phrase:
+        return []
     n = len(phrase)
+    first = phrase[0]
     hits = []
     for i in range(len(toks) - n + 1):
-        if any(used[i : i + n]):
+        # the first word rules out almost every position: test it before building anything
+        if not fuzzy_equal(first, toks[i].text) or any(used[i : i + n]):
             continue
-        if all(fuzzy_equal(phrase[k], toks[i + k].text) for k in range(n)):
+        if all(fuzzy_equal(phrase[k], toks[i + k].text) for k in range(1, n)):
             hits.append((i, i + n))
     return hits
 
