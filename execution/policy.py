@@ -77,6 +77,8 @@ def first_override(
     rules: list[TransitionOverride], traces: list[StepTrace]
 ) -> tuple[TransitionOverride, StepTrace] | None:
     """The first rule (in rule order) matching any step (in plan order)."""
+    if not rules:
+        return None  # the usual case: no rules, nothing to dump
     dumped = [(t, t.model_dump(mode="json")) for t in traces]
     for rule in rules:
         for trace, data in dumped:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 _ORDINALS: dict[str, int] = {
@@ -41,6 +42,7 @@ _YES = {
 _NO = {"nao", "no", "n", "nope", "errado", "negativo"}
 
 
+@lru_cache(maxsize=4096)  # called on the same catalog words (synonyms, aliases) every turn
 def normalise(text: str) -> str:
     """Lower case, no accents, punctuation to spaces (dots and dashes inside words kept)."""
     text = unicodedata.normalize("NFKD", text.lower())

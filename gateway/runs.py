@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import JSON, DateTime, Table, bindparam, insert, select, update
@@ -24,7 +24,6 @@ _UPDATE_SESSION = Prepared(
     .where(_sessions.c.id == bindparam("p_id"))
     .values(
         status=bindparam("p_status"),
-        memory=bindparam("p_memory", type_=JSON),
         pending_question=bindparam("p_pending_question", type_=JSON),
         turn_count=_sessions.c.turn_count + 1,
         event_count=_sessions.c.event_count + bindparam("p_events"),
@@ -35,7 +34,6 @@ _INSERT_SESSION = Prepared(insert(_sessions))
 _SESSION_ROW = Prepared(
     select(
         _sessions.c.status,
-        _sessions.c.memory,
         _sessions.c.pending_question,
         _sessions.c.turn_count,
         _sessions.c.event_count,
@@ -50,7 +48,6 @@ class SessionSnapshot:
     id: str
     exists: bool
     status: str = "pending"
-    memory: dict[str, Any] = field(default_factory=dict)
     pending_question: dict[str, Any] | None = None
     turn_count: int = 0
     event_count: int = 0
@@ -66,12 +63,11 @@ class RunStore:
             row = await _SESSION_ROW.first(conn, {"p_id": session_id})
         if row is None:
             return SessionSnapshot(id=session_id, exists=False)
-        status, memory, pending_question, turn_count, event_count = row
+        status, pending_question, turn_count, event_count = row
         return SessionSnapshot(
             id=session_id,
             exists=True,
             status=status,
-            memory=dict(memory or {}),
             pending_question=pending_question,
             turn_count=turn_count,
             event_count=event_count,
@@ -84,7 +80,6 @@ class RunStore:
         *,
         input_text: str,
         channel: str,
-        memory: dict[str, Any],
         events: int = 0,
     ) -> Callable[[AsyncConnection], Awaitable[None]]:
         """The turn's rows (session upsert, run with its trace ``trace_json``, which is
@@ -100,7 +95,6 @@ class RunStore:
                 {
                     "p_id": result.session_id,
                     "p_status": result.status.value,
-                    "p_memory": memory,
                     "p_pending_question": pending_question,
                     "p_events": events,
                     "p_updated_at": stamp,
@@ -113,7 +107,6 @@ class RunStore:
                         "id": result.session_id,
                         "status": result.status.value,
                         "channel": channel,
-                        "memory": memory,
                         "pending_question": pending_question,
                         "turn_count": 1,
                         "event_count": events,
@@ -158,18 +151,17 @@ class RunStore:
                         id=session_id,
                         status="waiting_input",
                         channel=parent.channel if parent else "rest",
-                        memory=dict(parent.memory or {}) if parent else {},
                         turn_count=0,
                         event_count=parent.event_count if parent else 0,
                     )
                 )
 
     async def reset_session(self, session_id: str) -> None:
-        """Clear the active state (memory, pending question); runs and event numbering stay."""
+        """Mark the session reset and clear its pending question (the graph session, which holds
+        the memory, is deleted by the caller); runs and event numbering stay."""
         async with unit_of_work(self._sessions) as db:
             row = await db.get(SessionRow, session_id)
             if row is not None:
-                row.memory = {}
                 row.pending_question = None
                 row.status = "reset"
                 row.updated_at = utcnow()

@@ -24,8 +24,6 @@ class SessionRow(Base):
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     status: Mapped[str] = mapped_column(String(32), default="pending")
     channel: Mapped[str] = mapped_column(String(32), default="rest")
-    #: Planner memory (last intent, last answer...) — small, replaced each turn.
-    memory: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     pending_question: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     turn_count: Mapped[int] = mapped_column(Integer, default=0)
     event_count: Mapped[int] = mapped_column(Integer, default=0)

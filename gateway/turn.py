@@ -147,7 +147,6 @@ class TurnService:
                     turn.trace_json,
                     input_text=entry.input_text,
                     channel=entry.channel,
-                    memory=dict(result.state.get("memory") or {}),
                     events=2,
                 )
             ]
