@@ -14,8 +14,11 @@ answers the question or starts a fresh request. State is JSON data; messages acc
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
 
 from execution.dag import StepRunner
 from execution.graph import END, GraphBuilder, GraphDefinition, append
@@ -60,32 +63,83 @@ _FOLLOWUP_PREFIXES = (
 )
 
 
-# ------------------------------------------------------------------ memory (de)serialisation
+# ------------------------------------------------------------------ models <-> state JSON
 
 
-def memory_to_dict(memory: SessionMemory) -> dict[str, Any]:
+M = TypeVar("M", bound=BaseModel)
+
+
+class LiveModels:
+    """The models behind the JSON values a turn puts in the state.
+
+    The state holds plain JSON (it is stored); nodes work on pydantic models. A node that writes a
+    model writes :meth:`dump`'s JSON and a later reader's :meth:`load` of that very JSON object
+    returns the model itself instead of validating it again (a session's state is kept between
+    turns, so this holds across turns too). Any other JSON (read from the store, a question's
+    ``resume``) is validated. Readers must treat what they get as read-only, as they do the
+    state. Holds the last ``size`` objects; the JSON is kept referenced, so an id cannot be reused
+    while its entry lives.
+
+    >>> live = LiveModels()
+    >>> data = live.dump(PendingQuestion(kind="custom", text="Which one?"))
+    >>> live.load(data, PendingQuestion) is live.load(data, PendingQuestion)
+    True
+    >>> live.load(dict(data), PendingQuestion) is live.load(data, PendingQuestion)  # a copy: validated
+    False
+    """
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._models: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+
+    def dump(self, model: BaseModel) -> dict[str, Any]:
+        data = model.model_dump(mode="json")
+        self.keep(data, model)
+        return data
+
+    def keep(self, data: Any, obj: Any) -> None:
+        self._models[id(data)] = (data, obj)
+        if len(self._models) > self.size:
+            self._models.popitem(last=False)
+
+    def load(self, data: Any, cls: type[M]) -> M:
+        hit = self._models.get(id(data))
+        if hit is not None and hit[0] is data and type(hit[1]) is cls:
+            return cast(M, hit[1])
+        model = cls.model_validate(data)
+        self.keep(data, model)
+        return model
+
+    def memory(self, data: Mapping[str, Any] | None) -> SessionMemory:
+        """The planner memory of ``state["memory"]`` (see :func:`memory_dict`)."""
+        if not data:
+            return SessionMemory()
+        hit = self._models.get(id(data))
+        if hit is not None and hit[0] is data and type(hit[1]) is SessionMemory:
+            return cast(SessionMemory, hit[1])
+        last_intent, last_execution_intent = data.get("last_intent"), data.get("last_execution_intent")
+        memory = SessionMemory(
+            last_intent=self.load(last_intent, IntentOutput) if last_intent else None,
+            last_execution_intent=(
+                self.load(last_execution_intent, ExecutionIntent) if last_execution_intent else None
+            ),
+            last_answer=data.get("last_answer", ""),
+            last_outputs=[self.load(o, DomainOutput) for o in data.get("last_outputs", [])],
+        )
+        self.keep(data, memory)
+        return memory
+
+
+def memory_dict(intent: Any, execution_intent: Any, answer: str, outputs: list[Any]) -> dict[str, Any]:
+    """``state["memory"]`` of a finished turn, from the turn's JSON values as they are in the
+    state (the memory of :meth:`planner.memory.SessionMemory.remember`, without a round trip
+    through the models)."""
     return {
-        "last_intent": memory.last_intent.model_dump(mode="json") if memory.last_intent else None,
-        "last_execution_intent": (
-            memory.last_execution_intent.model_dump(mode="json") if memory.last_execution_intent else None
-        ),
-        "last_answer": memory.last_answer,
-        "last_outputs": [o.model_dump(mode="json") for o in memory.last_outputs],
+        "last_intent": intent,
+        "last_execution_intent": execution_intent,
+        "last_answer": answer,
+        "last_outputs": outputs,
     }
-
-
-def memory_from_dict(data: Mapping[str, Any] | None) -> SessionMemory:
-    data = data or {}
-    return SessionMemory(
-        last_intent=IntentOutput.model_validate(data["last_intent"]) if data.get("last_intent") else None,
-        last_execution_intent=(
-            ExecutionIntent.model_validate(data["last_execution_intent"])
-            if data.get("last_execution_intent")
-            else None
-        ),
-        last_answer=data.get("last_answer", ""),
-        last_outputs=[DomainOutput.model_validate(o) for o in data.get("last_outputs", [])],
-    )
 
 
 #: Messages kept in the session state: recent context for follow-ups, and a state (stored, and
@@ -137,6 +191,7 @@ class ConversationGraph:
         self.orchestrator = orchestrator
         #: run id -> who wants that run's events (the gateway's SSE hub)
         self.listeners: dict[str, RunEvents] = {}
+        self.live = LiveModels()
         self._planner: PlannerService | None = None
         build = controller or (lambda run_step: RunController(lambda: self.catalog, run_step))
         # validation, retry, replanning, deadlines, policies, breakers, synthesis (seeds 002/004)
@@ -182,7 +237,7 @@ class ConversationGraph:
         """Read the new message: an answer to the pending question, or a fresh request."""
         text: str = _get(state, "input")
         question = (
-            PendingQuestion.model_validate(_get(state, "question")) if _get(state, "question") else None
+            self.live.load(_get(state, "question"), PendingQuestion) if _get(state, "question") else None
         )
         seen = int(_get(state, "event_count") or 0)
         user_event, assistant_event = event_id(seen + 1), event_id(seen + 2)
@@ -220,14 +275,14 @@ class ConversationGraph:
             if answered is not None:
                 return {**base, **answered, "question": None}
             base["notes"] = [f"pending question ({question.kind}) abandoned: the message is a new request"]
-        memory = memory_from_dict(_get(state, "memory"))
+        memory = self.live.memory(_get(state, "memory"))
         intent = self._follow_up(intent, text, memory)
         intent = self._composition_follow_up(intent, text, memory)
-        return {**base, "intent": intent.model_dump(mode="json"), "question": None}
+        return {**base, "intent": self.live.dump(intent), "question": None}
 
     def plan(self, state: State) -> dict[str, Any]:
-        intent = IntentOutput.model_validate(_get(state, "intent"))
-        memory = memory_from_dict(_get(state, "memory"))
+        intent = self.live.load(_get(state, "intent"), IntentOutput)
+        memory = self.live.memory(_get(state, "memory"))
         try:
             if _get(state, "continue_with"):
                 execution_intent, plan = self._continuation_plan(intent, _get(state, "continue_with"))
@@ -243,8 +298,8 @@ class ConversationGraph:
                 "route": "respond",
             }
         delta: dict[str, Any] = {
-            "execution_intent": execution_intent.model_dump(mode="json"),
-            "plan": plan.model_dump(mode="json"),
+            "execution_intent": self.live.dump(execution_intent),
+            "plan": self.live.dump(plan),
             "continue_with": None,
             "route": "execute",
         }
@@ -254,9 +309,9 @@ class ConversationGraph:
         return delta
 
     async def execute(self, state: State) -> dict[str, Any]:
-        intent = IntentOutput.model_validate(_get(state, "intent"))
-        plan = ExecutionPlan.model_validate(_get(state, "plan"))
-        execution_intent = ExecutionIntent.model_validate(_get(state, "execution_intent"))
+        intent = self.live.load(_get(state, "intent"), IntentOutput)
+        plan = self.live.load(_get(state, "plan"), ExecutionPlan)
+        execution_intent = self.live.load(_get(state, "execution_intent"), ExecutionIntent)
         run_id = _get(state, "run_id")
         listener = self.listeners.get(run_id)
         context = {"run_id": run_id, "session_id": _get(state, "session_id"), "language": intent.language}
@@ -266,13 +321,13 @@ class ConversationGraph:
         delta: dict[str, Any] = {
             "status": report.status.value,
             "notes": [*(_get(state, "notes") or []), *([report.reason] if report.reason else [])],
-            "steps": [s.model_dump(mode="json") for s in report.steps],
-            "output": output.model_dump(mode="json") if output else None,
+            "steps": [self.live.dump(s) for s in report.steps],
+            "output": self.live.dump(output) if output else None,
             "answer": answer,
         }
         if report.status == RunStatus.WAITING_INPUT and output is not None:
             question = self._domain_question(output, answer, intent, execution_intent, plan, report.steps)
-            delta["question"] = question.model_dump(mode="json")
+            delta["question"] = self.live.dump(question)
         return delta
 
     def respond(self, state: State) -> dict[str, Any]:
@@ -289,21 +344,13 @@ class ConversationGraph:
             ],
         }
         if status == RunStatus.COMPLETED and _get(state, "intent"):
-            memory = memory_from_dict(_get(state, "memory"))
-            outputs = [
-                DomainOutput.model_validate(s["output"])
-                for s in _get(state, "steps") or []
-                if s.get("output")
-            ]
-            memory.remember(
-                IntentOutput.model_validate(_get(state, "intent")),
-                ExecutionIntent.model_validate(_get(state, "execution_intent"))
-                if _get(state, "execution_intent")
-                else None,
+            # the turn's values are JSON the models wrote: they are the memory as they are
+            delta["memory"] = memory_dict(
+                _get(state, "intent"),
+                _get(state, "execution_intent") or None,
                 _get(state, "answer") or "",
-                outputs,
+                [s["output"] for s in _get(state, "steps") or [] if s.get("output")],
             )
-            delta["memory"] = memory_to_dict(memory)
         if status == RunStatus.EXECUTING:
             delta["status"] = RunStatus.COMPLETED.value
         return delta

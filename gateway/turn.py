@@ -200,13 +200,13 @@ class TurnService:
         }
         return await self.engine.run({**initial, **turn_input}, session_id=session_id, on_commit=on_commit)
 
-    @staticmethod
-    def _run_result(result: GraphResult, run_id: str, created: datetime) -> RunResult:
+    def _run_result(self, result: GraphResult, run_id: str, created: datetime) -> RunResult:
         state = result.state
+        live = self.graph.live  # the models the turn's nodes wrote: no second validation
 
         def model(key: str, cls: Any) -> Any:
             value = state.get(key)
-            return cls.model_validate(value) if value else None
+            return live.load(value, cls) if value else None
 
         return RunResult(
             run_id=run_id,
@@ -215,7 +215,7 @@ class TurnService:
             intent=model("intent", IntentOutput),
             execution_intent=model("execution_intent", ExecutionIntent),
             plan=model("plan", ExecutionPlan),
-            steps=[StepTrace.model_validate(s) for s in state.get("steps") or []],
+            steps=[live.load(s, StepTrace) for s in state.get("steps") or []],
             output=model("output", DomainOutput),
             answer=state.get("answer", ""),
             question=model("question", PendingQuestion),
