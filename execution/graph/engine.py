@@ -507,6 +507,10 @@ class GraphEngine:
                 status = RunStatus.EXECUTING
             if writer is not None:
                 front = Frontier(tuple(next_nodes), _freeze_joins(joins))
+                if status == RunStatus.EXECUTING and writer.mode == "exit":
+                    writer.backlog.extend(self._records(pending, front))  # kept for the final write
+                    written = version
+                    continue
                 session = SessionRecord(
                     sid, graph.name, status, version, front, step[-1], None, created_at or utcnow(), utcnow()
                 )
