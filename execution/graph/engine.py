@@ -76,7 +76,18 @@ from execution.graph.errors import (
     GraphSetupError,
     SessionNotFoundError,
 )
-from execution.graph.state import END, INPUT, START, State, StateView, decode, encode, merge_delta, thaw
+from execution.graph.state import (
+    END,
+    INPUT,
+    START,
+    State,
+    StateView,
+    decode,
+    encode,
+    encode_delta,
+    merge_delta,
+    thaw,
+)
 from shared.status import InvalidTransition, RunStatus, transition
 
 
@@ -459,9 +470,9 @@ class GraphEngine:
             try:
                 for node, delta in zip(step, deltas, strict=True):
                     if ck is not None:
-                        # a node may hand back values it read (read-only views): store plain data
-                        delta = thaw(delta) if delta else delta
-                        delta_text = encode(delta or {}, what=f"delta of node {node!r}")
+                        delta_text, viewed = encode_delta(delta or {}, what=f"delta of node {node!r}")
+                        if viewed:  # a node handed back values it read: store plain data
+                            delta = thaw(delta)
                     state = merge_delta(state, delta, reducers, plain=ck is not None)
                     version += 1
                     path.append(node)

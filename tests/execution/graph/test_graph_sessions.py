@@ -230,6 +230,25 @@ async def test_non_json_state_is_a_clear_error(checkpointer: Checkpointer) -> No
         await GraphEngine(graph, checkpointer).run({"x": {1, 2}}, session_id="bad-2")
 
 
+async def test_a_node_may_hand_back_what_it_read(checkpointer: Checkpointer) -> None:
+    # the values are read-only views of the state; what is stored (and resumed) is plain data
+    graph = (
+        GraphBuilder("echo")
+        .add_node("copy", lambda s: {"again": s["profile"], "tags": s["tags"], "first": s["tags"][0]})
+        .add_interrupt("idle")
+        .add_edge("copy", "idle")
+        .add_edge("idle", END)
+        .set_entry("copy")
+        .compile()
+    )
+    initial = {"profile": {"name": "ana", "langs": ["pt"]}, "tags": [{"t": 1}]}
+    paused = await GraphEngine(graph, checkpointer).run(initial, session_id="views")
+    assert type(paused.state["again"]) is dict and type(paused.state["tags"]) is list
+    assert type(paused.state["first"]) is dict
+    stored = await GraphEngine(graph, checkpointer).get_session("views")
+    assert stored.state["again"] == {"name": "ana", "langs": ["pt"]} and stored.state["first"] == {"t": 1}
+
+
 async def test_delete_removes_the_session(checkpointer: Checkpointer) -> None:
     engine = GraphEngine(turn_graph(), checkpointer)
     await engine.run({"messages": ["oi"]}, session_id="del")
