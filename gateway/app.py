@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -119,15 +120,20 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             registry=registry,
             orchestrator=orchestrator,
             store=store,
-            # a full snapshot every 8 versions (about a turn) keeps each resume's fold short; the
-            # cache turns a resume's read into one small row (still checked, for other gateways)
-            checkpointer=CachingCheckpointer(SqlCheckpointer(engine, snapshot_every=8)),
+            # a full snapshot every 16 versions (a turn is 5): a cold resume folds at most 16
+            # small deltas, and a warm one none (the engine keeps the state); the cache turns a
+            # resume's read into one small row (still checked, for other gateways)
+            checkpointer=CachingCheckpointer(SqlCheckpointer(engine, snapshot_every=16)),
             locks=locks,
             before_turn=registry_sync.sync,
             controller=controller,
             events=RunEventHub(),
         )
         app.state.background = set()
+        # What start-up built (catalog, intent model, engines, ~170k objects) lives as long as the
+        # process: keep it out of the collector's passes, which otherwise walk all of it (about
+        # 0.2 ms per turn on average on the bench machine).
+        gc.freeze()
         try:
             yield
         finally:
@@ -161,8 +167,13 @@ def main() -> None:
     )
     # one INFO line per domain call is noise at this volume (and URLs are no place for secrets)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # uvicorn logs at WARNING, so its access lines never show: do not build them either
     uvicorn.run(
-        create_app(settings), host=settings.gateway_host, port=settings.gateway_port, log_level="warning"
+        create_app(settings),
+        host=settings.gateway_host,
+        port=settings.gateway_port,
+        log_level="warning",
+        access_log=False,
     )
 
 

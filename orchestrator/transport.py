@@ -64,6 +64,11 @@ def _timeout(
     )
 
 
+@lru_cache(maxsize=256)
+def _url(url: str) -> URL:  # a domain's /execute URL, parsed once
+    return URL(url, encoded=True)
+
+
 class _Answer(NamedTuple):
     status: int
     raw_headers: RawHeaders
@@ -146,7 +151,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         :meth:`handle_async_request`."""
         answer = await self._exchange(
             "POST",
-            URL(url, encoded=True),
+            _url(url),
             content,
             headers,
             _timeout(timeout.connect, timeout.read, timeout.pool),
