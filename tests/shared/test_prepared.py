@@ -26,7 +26,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from shared.db import create_engine
 from shared.prepared import Prepared
@@ -78,6 +78,14 @@ def item(item_id: str, body: Any) -> dict[str, Any]:
     return {"id": item_id, "count": 1, "body": body, "note": "ção", "at": AT}
 
 
+async def write_sample(conn: AsyncConnection) -> None:
+    """One item, three events, the item bumped; a bump of a missing item matches nothing."""
+    await INSERT_ITEM.execute(conn, item("x", {"k": 1}))
+    await INSERT_EVENTS.executemany(conn, [{"item_id": "x", "n": n} for n in (1, 2, 7)])
+    assert await BUMP.execute(conn, {"p_id": "x", "p_note": "bumped", "p_body": {"k": 2}}) == 1
+    assert await BUMP.execute(conn, {"p_id": "nobody", "p_note": "", "p_body": None}) == 0
+
+
 @pytest.fixture
 async def sqlite_engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     engine = create_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
@@ -106,10 +114,7 @@ async def test_rows_written_directly_are_the_rows_sqlalchemy_writes(
 
 async def test_reads_match_sqlalchemy_and_literals_in_statements_apply(sqlite_engine: AsyncEngine) -> None:
     async with sqlite_engine.begin() as conn:
-        await INSERT_ITEM.execute(conn, item("x", {"k": 1}))
-        await INSERT_EVENTS.executemany(conn, [{"item_id": "x", "n": n} for n in (1, 2, 7)])
-        assert await BUMP.execute(conn, {"p_id": "x", "p_note": "bumped", "p_body": {"k": 2}}) == 1
-        assert await BUMP.execute(conn, {"p_id": "nobody", "p_note": "", "p_body": None}) == 0
+        await write_sample(conn)
     async with sqlite_engine.connect() as conn:
         direct = await ITEM.first(conn, {"id": "x"})
         core = tuple((await conn.execute(ITEM.statement, {"id": "x"})).one())
@@ -150,10 +155,7 @@ async def test_postgresql_runs_the_same_calls_through_sqlalchemy(pg_database_url
     try:
         async with engine.begin() as conn:
             await conn.run_sync(meta.create_all)
-            await INSERT_ITEM.execute(conn, item("x", {"k": 1}))
-            await INSERT_EVENTS.executemany(conn, [{"item_id": "x", "n": n} for n in (1, 2, 7)])
-            assert await BUMP.execute(conn, {"p_id": "x", "p_note": "bumped", "p_body": {"k": 2}}) == 1
-            assert await BUMP.execute(conn, {"p_id": "nobody", "p_note": "", "p_body": None}) == 0
+            await write_sample(conn)
         async with engine.connect() as conn:
             row = await ITEM.first(conn, {"id": "x"})
             assert await ITEM.first(conn, {"id": "nobody"}) is None
