@@ -102,10 +102,14 @@ class LiveModels:
         if len(self._models) > self.size:
             self._models.popitem(last=False)
 
-    def load(self, data: Any, cls: type[M]) -> M:
+    def _kept(self, data: Any, kind: type) -> Any:
         hit = self._models.get(id(data))
-        if hit is not None and hit[0] is data and type(hit[1]) is cls:
-            return cast(M, hit[1])
+        return hit[1] if hit is not None and hit[0] is data and type(hit[1]) is kind else None
+
+    def load(self, data: Any, cls: type[M]) -> M:
+        kept = self._kept(data, cls)
+        if kept is not None:
+            return cast(M, kept)
         model = cls.model_validate(data)
         self.keep(data, model)
         return model
@@ -114,9 +118,9 @@ class LiveModels:
         """The planner memory of ``state["memory"]`` (see :func:`memory_dict`)."""
         if not data:
             return SessionMemory()
-        hit = self._models.get(id(data))
-        if hit is not None and hit[0] is data and type(hit[1]) is SessionMemory:
-            return cast(SessionMemory, hit[1])
+        kept = self._kept(data, SessionMemory)
+        if kept is not None:
+            return cast(SessionMemory, kept)
         last_intent, last_execution_intent = data.get("last_intent"), data.get("last_execution_intent")
         memory = SessionMemory(
             last_intent=self.load(last_intent, IntentOutput) if last_intent else None,
