@@ -167,7 +167,8 @@ def event_id(n: int) -> str:
 
 
 def _get(state: State, key: str) -> Any:
-    """A plain (mutable, JSON) copy of one state key: nodes read views, models need dicts."""
+    """One state key as plain JSON data: the state's own object, not a copy (nodes read views,
+    models need dicts; :class:`LiveModels` recognises the object by identity). Never change it."""
     return thaw(state.get(key))
 
 
