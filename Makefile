@@ -26,7 +26,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy shared gateway intent planner execution orchestrator domains
+	$(BIN)/mypy shared gateway intent planner execution orchestrator domains tests bench
 
 unit: install
 	$(BIN)/pytest -q

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -178,9 +179,9 @@ async def in_memory(rows: list[list[str]]) -> dict[str, float]:
         result = await engine.run(init)
         check = await lg_graph.ainvoke(init, config)
         assert result.state["count"] == check["count"], (result.state, check)
-        ours = await amedian(lambda e=engine, i=init: e.run(i), repeats=200) / n_nodes
-        lg_async = await amedian(lambda g=lg_graph, i=init: g.ainvoke(i, config), repeats=30) / n_nodes
-        lg_sync = smedian(lambda g=lg_graph, i=init: g.invoke(i, config), repeats=30) / n_nodes
+        ours = await amedian(partial(engine.run, init), repeats=200) / n_nodes
+        lg_async = await amedian(partial(lg_graph.ainvoke, init, config), repeats=30) / n_nodes
+        lg_sync = smedian(partial(lg_graph.invoke, init, config), repeats=30) / n_nodes
         best_lg = min(lg_async, lg_sync)
         out[label] = best_lg / ours
         rows.append([label, "none", us(ours), us(lg_async), us(lg_sync), f"{best_lg / ours:,.1f}×"])
@@ -209,7 +210,7 @@ async def with_sqlite(rows: list[list[str]], work: Path) -> dict[str, float]:
                 lg_graph = lg_builder.compile(checkpointer=saver)
                 counter = iter(range(10**9))
                 for mode in ("sync", "async"):
-                    engine = GraphEngine(ours_graph, ck, durability=mode)  # type: ignore[arg-type]
+                    engine = GraphEngine(ours_graph, ck, durability=mode)
 
                     async def ours_run(e: GraphEngine = engine, i: dict[str, Any] = init) -> None:
                         await e.run(i)
@@ -290,7 +291,10 @@ async def pause_resume(work: Path) -> dict[str, Any]:
 
 
 def view_vs_copy() -> tuple[float, float]:
-    state = {"messages": [{"role": "user", "content": "x" * 100} for _ in range(200)], "count": 3}
+    state: dict[str, Any] = {
+        "messages": [{"role": "user", "content": "x" * 100} for _ in range(200)],
+        "count": 3,
+    }
 
     def with_view() -> None:
         view = StateView(state)
@@ -301,8 +305,18 @@ def view_vs_copy() -> tuple[float, float]:
         snapshot["messages"][-1]["content"]
 
     loops = 2000
-    view_t = smedian(lambda: [with_view() for _ in range(loops)], repeats=5) / loops
-    copy_t = smedian(lambda: [with_copy() for _ in range(20)], repeats=5) / 20
+    copies = 20
+
+    def views() -> None:
+        for _ in range(loops):
+            with_view()
+
+    def deep_copies() -> None:
+        for _ in range(copies):
+            with_copy()
+
+    view_t = smedian(views, repeats=5) / loops
+    copy_t = smedian(deep_copies, repeats=5) / copies
     return view_t, copy_t
 
 

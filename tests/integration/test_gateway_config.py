@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import cast
 
 import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import Connection, MetaData
 
 from gateway.app import create_app
 from gateway.migrate import upgrade
@@ -80,14 +82,18 @@ async def test_gateway_on_postgresql_stores_runs(
         assert fetched["answer"] == created["answer"] and "VALE3" in fetched["answer"]
 
 
+def _diff(sync: Connection) -> list[object]:
+    """What differs between the database and the models (alembic takes a list of MetaData too)."""
+    diff: list[object] = compare_metadata(MigrationContext.configure(sync), cast(MetaData, target_metadata))
+    return diff
+
+
 async def _schema_diff(url: str) -> list[object]:
     engine = create_engine(url)
     try:
         await upgrade(engine)
         async with engine.connect() as conn:
-            return await conn.run_sync(
-                lambda sync: compare_metadata(MigrationContext.configure(sync), target_metadata)
-            )
+            return await conn.run_sync(_diff)
     finally:
         await engine.dispose()
 
@@ -142,15 +148,11 @@ async def _upgraded_schema_diff(url: str) -> list[object]:
     try:
         await upgrade(engine, "0001")
         async with engine.connect() as conn:
-            partial = await conn.run_sync(
-                lambda sync: compare_metadata(MigrationContext.configure(sync), target_metadata)
-            )
+            partial = await conn.run_sync(_diff)
         assert partial, "revision 0001 alone should lack the graph tables"
         await upgrade(engine, "head")
         async with engine.connect() as conn:
-            return await conn.run_sync(
-                lambda sync: compare_metadata(MigrationContext.configure(sync), target_metadata)
-            )
+            return await conn.run_sync(_diff)
     finally:
         await engine.dispose()
 

@@ -15,12 +15,17 @@ from shared.db import create_engine
 async def test_statements_run_on_the_calling_thread(tmp_path: Path) -> None:
     engine = create_engine(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     seen: list[int] = []
+
+    def tid() -> int:
+        seen.append(threading.get_ident())
+        return 1
+
     try:
         async with engine.connect() as conn:
             raw = await conn.get_raw_connection()
             # a user function runs on whichever thread executes the statement
             sqlite = raw.driver_connection._conn  # type: ignore[union-attr]
-            sqlite.create_function("tid", 0, lambda: seen.append(threading.get_ident()) or 1)
+            sqlite.create_function("tid", 0, tid)
             assert (await conn.execute(text("select tid()"))).scalar() == 1
     finally:
         await engine.dispose()

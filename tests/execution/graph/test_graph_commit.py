@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import Column, MetaData, String, Table, insert, select, text, update
@@ -29,7 +29,7 @@ from tests.execution.graph.conftest import sqlite_checkpointer
 State = Mapping[str, Any]
 turns_meta = MetaData()
 turns = Table("turns", turns_meta, Column("id", String, primary_key=True), Column("answer", String))
-versions = GraphVersionRow.__table__
+versions = cast(Table, GraphVersionRow.__table__)
 
 
 def chat_graph() -> GraphDefinition:
