@@ -132,4 +132,18 @@ def language_of(context: dict[str, Any], query: str = "") -> str:
 
 
 def text(language: str, key: str, **values: Any) -> str:
-    return _TEXTS[key][normalize(language)].format(**values).strip()
+    """The engine's sentence ``key`` in ``language``, filled in.
+
+    A value that ends a sentence of its own loses its full stop where the template goes on
+    after it, so a domain's "Not found." reads "(Not found)." rather than "(Not found.)."
+
+    >>> text("en", "stagnated", reason="I could not find 'Aple'.")
+    "I stopped: the new plan failed the same way (I could not find 'Aple')."
+    >>> text("pt", "failed", reason="Não encontrei 'Apel'.")
+    "Não consegui concluir o pedido: Não encontrei 'Apel'."
+    """
+    template = _TEXTS[key][normalize(language)]
+    for name, value in values.items():
+        if isinstance(value, str) and not template.endswith("{" + name + "}"):
+            values[name] = value.rstrip().removesuffix(".")
+    return template.format(**values).strip()

@@ -300,7 +300,9 @@ class RunController:
                 if signature in state.seen_failures:  # the last replan made no progress
                     reason = f"step {failed.id} ({failed.capability}) failed again with {signature[2]}"
                     await state.move(RunStatus.STAGNATED, reason)
-                    return await self._finish(state, plan, report, query, reason=reason, kind="stagnated")
+                    return await self._finish(
+                        state, plan, report, query, reason=reason, kind="stagnated", told=trace.error
+                    )
             if failed is not None and decision.case == "replanning":
                 trace = next(t for t in report.steps if t.id == failed.id)
                 state.seen_failures.add((failed.id, failed.capability, _error_code(trace)))
@@ -313,7 +315,9 @@ class RunController:
                     reason = f"no alternative plan after step {failed.id} failed: {trace.error or ''}".strip()
                     await state.move(RunStatus.FAILED, reason)
                     report.replans = state.replans
-                    return await self._finish(state, plan, report, query, reason=reason, kind="failed")
+                    return await self._finish(
+                        state, plan, report, query, reason=reason, kind="failed", told=trace.error
+                    )
                 if new.patch:
                     state.tried.setdefault(failed.id, []).append(new.patch)
                 try:
@@ -536,7 +540,13 @@ class RunController:
         *,
         reason: str | None,
         kind: str | None,
+        told: str | None = None,
     ) -> ExecutionReport:
+        """Settle the report; ``reason`` goes to the trace, ``told`` (when given) to the person.
+
+        The trace's reason is for operators ("no alternative plan after step 1 failed: ...");
+        the answer names what went wrong in the domain's own words where there are some.
+        """
         report.status = state.status
         report.replans = state.replans
         report.reason = reason
@@ -545,7 +555,7 @@ class RunController:
         if plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
             report.synthesis = await self.synthesis.synthesize(query, traces, required, state.language)
         if kind is not None and reason is not None:
-            plain = reason.removeprefix("max_replans_exceeded: ")
+            plain = told or reason.removeprefix("max_replans_exceeded: ")
             values = {"reason": plain, "replans": state.replans}
             report.answer = text(state.language, kind, **values)
             if report.synthesis is not None and report.synthesis.text and kind != "max_replans_exceeded":
