@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -85,6 +85,64 @@ def choose(reply: str, candidates: Sequence[dict[str, Any]], choice_param: str |
     if best > 0 and scores.count(best) == 1:
         return scores.index(best)
     return None
+
+
+#: More options than this are cut short in the text (all stay in ``question.options``).
+MAX_LISTED = 9
+
+
+def option_label(option: Mapping[str, Any], choice_param: str | None = None) -> str:
+    """How an option reads: its ``label`` (else ``name``), with the value that would be chosen.
+
+    >>> option_label({"symbol": "NDA-FI.HE", "label": "Nordea (Helsinki)"}, "symbol")
+    'Nordea (Helsinki) — NDA-FI.HE'
+    >>> option_label({"symbol": "NDA-FI.HE"}, "symbol")
+    'NDA-FI.HE'
+    """
+    value = str(option.get(choice_param, "")) if choice_param else ""
+    label = str(option.get("label") or option.get("name") or "")
+    if not label:
+        return value or ", ".join(f"{k}: {v}" for k, v in option.items() if isinstance(v, str | int | float))
+    return f"{label} — {value}" if value and normalise(value) not in normalise(label) else label
+
+
+def listed(
+    question: str, options: Sequence[Mapping[str, Any]], choice_param: str | None, language: str
+) -> str:
+    """``question`` followed by its options, numbered, unless it already names every one of them.
+
+    A domain asks "Which one?" and sends the candidates as data; a chat client shows only text,
+    so the person must see them to answer "the second" or "Helsinki".
+
+    >>> print(listed("Which one?", [{"symbol": "A.ST", "label": "A (Stockholm)"},
+    ...                             {"symbol": "A.HE", "label": "A (Helsinki)"}], "symbol", "en"))
+    Which one?
+    1. A (Stockholm) — A.ST
+    2. A (Helsinki) — A.HE
+    Reply with the number or the name.
+    """
+    if not options:
+        return question
+    said = normalise(question)
+    names = [
+        str(o.get(choice_param) or o.get("label") or o.get("name") or "")
+        if choice_param
+        else str(o.get("label") or "")
+        for o in options
+    ]
+    if all(name and normalise(name) in said for name in names):
+        return question
+    lines = [
+        question,
+        *(f"{i}. {option_label(o, choice_param)}" for i, o in enumerate(options[:MAX_LISTED], 1)),
+    ]
+    if len(options) > MAX_LISTED:
+        more = len(options) - MAX_LISTED
+        lines.append(f"… (+{more} mais)" if language != "en" else f"… (+{more} more)")
+    lines.append(
+        "Reply with the number or the name." if language == "en" else "Responda com o número ou o nome."
+    )
+    return "\n".join(lines)
 
 
 def is_yes(reply: str) -> bool:

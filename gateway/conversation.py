@@ -25,7 +25,7 @@ from execution.graph import END, GraphBuilder, GraphDefinition, append
 from execution.graph.state import thaw
 from execution.references import escape
 from execution.runner import RunController
-from gateway.clarify import choose, is_no, is_yes, normalise
+from gateway.clarify import choose, is_no, is_yes, listed, normalise
 from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
@@ -333,6 +333,7 @@ class ConversationGraph:
         if report.status == RunStatus.WAITING_INPUT and output is not None:
             question = self._domain_question(output, answer, intent, execution_intent, plan, report.steps)
             delta["question"] = self.live.dump(question)
+            delta["answer"] = question.text  # with the options, which a chat client shows only so
         return delta
 
     def respond(self, state: State) -> dict[str, Any]:
@@ -702,10 +703,11 @@ class ConversationGraph:
             resume["choice_param"] = source.metadata["choice_param"]
         if source.metadata.get("continue_with"):
             resume["continue_with"] = source.metadata["continue_with"]
+        options = list(source.result.get("candidates", []))
         return PendingQuestion(
             kind="domain_clarification",
-            text=answer,
-            options=list(source.result.get("candidates", [])),
+            text=listed(answer, options, resume.get("choice_param"), intent.language),
+            options=options,
             resume=resume,
         )
 

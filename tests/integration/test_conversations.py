@@ -60,9 +60,15 @@ def test_a_clarification_is_answered_by_the_next_message(platform: Process, repl
 def test_the_openai_channel_resumes_the_same_way(platform: Process) -> None:
     session = new_session()
     question = chat(platform, session, "qual o preço da Nordea?")
-    assert "Nordea" in question
-    answer = chat(platform, session, "a primeira")
-    assert "NDA-SE.ST" in answer
+    # a chat client shows only text: the candidates are in it, numbered, in the domain's words
+    assert question.splitlines() == [
+        "Encontrei mais de um ticker para 'Nordea'. Qual deles?",
+        "1. Nordea Bank Abp (Stockholm) — Nasdaq Stockholm (SEK) — NDA-SE.ST",
+        "2. Nordea Bank Abp (Helsinki) — Nasdaq Helsinki (EUR) — NDA-FI.HE",
+        "Responda com o número ou o nome.",
+    ]
+    answer = chat(platform, session, "2")
+    assert "NDA-FI.HE" in answer
 
 
 def test_a_fresh_request_abandons_the_question(platform: Process) -> None:
