@@ -79,6 +79,11 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         first = errors[0] if errors else {"loc": (), "msg": "invalid request body"}
+        if first.get("type") == "json_invalid":  # its loc is a character offset, not a field
+            where = first["loc"][-1] if first["loc"] else "?"
+            reason = (first.get("ctx") or {}).get("error", "JSON decode error")
+            message = f"The request body is not valid JSON: {reason} (at character {where})"
+            return error_response(400, message, code="invalid_json")
         param = field_path(first["loc"]) or None
         message = f"{param}: {first['msg']}" if param else str(first["msg"])
         if len(errors) > 1:

@@ -170,6 +170,21 @@ def test_openai_errors_have_the_openai_shape(platform: Process) -> None:
     missing = httpx.get(f"{platform.url}/v1/runs/run-does-not-exist", timeout=10)
     assert missing.status_code == 404 and "error" in missing.json()
 
+    not_json = httpx.post(
+        f"{platform.url}/v1/chat/completions",
+        content=b'{"model": "orchestrator", messages: []}',
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert not_json.status_code == 400
+    assert not_json.json()["error"] == {
+        "message": "The request body is not valid JSON: "
+        "Expecting property name enclosed in double quotes (at character 26)",
+        "type": "invalid_request_error",
+        "param": None,
+        "code": "invalid_json",
+    }
+
 
 def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: Process) -> None:
     import subprocess
