@@ -125,10 +125,7 @@ def listed(
         return question
     said = normalise(question)
     names = [
-        str(o.get(choice_param) or o.get("label") or o.get("name") or "")
-        if choice_param
-        else str(o.get("label") or "")
-        for o in options
+        str((choice_param and o.get(choice_param)) or o.get("label") or o.get("name") or "") for o in options
     ]
     if all(name and normalise(name) in said for name in names):
         return question

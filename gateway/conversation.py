@@ -333,7 +333,7 @@ class ConversationGraph:
         if report.status == RunStatus.WAITING_INPUT and output is not None:
             question = self._domain_question(output, answer, intent, execution_intent, plan, report.steps)
             delta["question"] = self.live.dump(question)
-            delta["answer"] = question.text  # with the options, which a chat client shows only so
+            delta["answer"] = question.text  # options included: a chat client shows only this text
         return delta
 
     def respond(self, state: State) -> dict[str, Any]:

@@ -78,7 +78,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "invalid request body"}
+        first: dict[str, Any] = errors[0] if errors else {"loc": (), "msg": "invalid request body"}
         if first.get("type") == "json_invalid":  # its loc is a character offset, not a field
             where = first["loc"][-1] if first["loc"] else "?"
             reason = (first.get("ctx") or {}).get("error", "JSON decode error")
