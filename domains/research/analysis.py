@@ -122,8 +122,9 @@ META_WORDS_WORDS = (
 META_WORDS = frozenset(META_WORDS_WORDS.split())
 _META_PREFIX = re.compile(
     r"^\s*(?:(?:eu\s+)?(?:quero|queria|gostaria de)\s+(?:testar|validar|formular)\s+(?:uma\s+)?hip[oó]tese"
-    r"|(?:minha\s+)?(?:hip[oó]tese|ideia|observa[cç][aã]o)(?:\s+[eé])?"
-    r"|i\s+want\s+to\s+test\s+(?:a|an|this|the)?\s*hypothesis|(?:my\s+)?(?:hypothesis|idea|observation)(?:\s+is)?)"
+    r"|(?:(?:eu\s+)?(?:tenho|tive)\s+)?(?:minha\s+|uma\s+)?(?:hip[oó]tese|ideia|observa[cç][aã]o)(?:\s+[eé])?"
+    r"|i\s+want\s+to\s+test\s+(?:a|an|this|the)?\s*hypothesis"
+    r"|(?:i\s+(?:have|had)\s+)?(?:my\s+|an?\s+)?(?:hypothesis|idea|observation)(?:\s+is)?)"
     r"\s*[:\-–—]\s*",
     re.IGNORECASE,
 )
@@ -159,11 +160,19 @@ def _span(pattern: re.Pattern[str], folded: str, original: str) -> str | None:
 
 
 def find_elements(text: str) -> Elements:
+    """The five elements' spans; the variables come from the vocabulary, else from the sentence.
+
+    >>> f = find_elements("Café melhora a memória de curto prazo em estudantes")
+    >>> f.independent, f.dependent, f.population, f.missing()
+    ('Café', 'a memória de curto prazo', 'estudantes', ['metric', 'comparison'])
+    """
     folded = fold(text)
+    population = _span(POPULATION, folded, text)
+    roles = _verb_roles(text, population)
     return Elements(
-        population=_span(POPULATION, folded, text),
-        independent=_span(INDEPENDENT, folded, text),
-        dependent=_span(DEPENDENT, folded, text),
+        population=population,
+        independent=_span(INDEPENDENT, folded, text) or (roles and roles[0]),
+        dependent=_span(DEPENDENT, folded, text) or (roles and roles[1]),
         metric=_span(METRIC, folded, text),
         comparison=_span(COMPARISON, folded, text),
         # a number/percentage says more than a direction word: prefer it when both are there
@@ -179,8 +188,32 @@ def classify_maturity(text: str) -> Maturity:
     return "semi_formed" if found >= 3 else "vague"
 
 
+#: How a structured question opens ("Em que medida X melhora Y?"): not part of the subject.
+_QUESTION_LEAD = re.compile(
+    r"^\s*(?:em que medida|de que (?:forma|maneira)|como|to what extent (?:does|do)|how (?:does|do))\s+",
+    re.IGNORECASE,
+)
+_TRAILING_LINK = re.compile(r"\s+(?:em|entre|para|nos|nas|in|among|for)$", re.IGNORECASE)
+
+
+def _verb_roles(text: str, population: str | None) -> tuple[str, str] | None:
+    """(what acts, what changes) of "X melhora Y" / "X improves Y", the population left out of Y."""
+    body = _QUESTION_LEAD.sub("", text.strip().rstrip("?.! "), count=1)
+    match = _PT_VERB.match(body) or _EN_VERB.match(body)
+    if match is None:
+        return None
+    subject, changed = match["subj"].strip(), match["obj"].strip()
+    if population and population in changed:
+        changed = _TRAILING_LINK.sub("", changed[: changed.index(population)].rstrip())
+    return (subject, changed) if subject and changed else None
+
+
 def strip_meta(text: str) -> str:
-    """'quero testar uma hipótese: X' -> 'X' (the idea itself)."""
+    """'quero testar uma hipótese: X' -> 'X' (the idea itself).
+
+    >>> [strip_meta(t) for t in ("Tenho uma ideia: café melhora a memória", "I have an idea: X helps")]
+    ['café melhora a memória', 'X helps']
+    """
     return _META_PREFIX.sub("", text.strip(), count=1).strip()
 
 

@@ -104,6 +104,35 @@ async def test_semi_formed_hypothesis_gets_a_precise_gap(
     assert v2["feedback"]["status"] == "approved"
 
 
+@pytest.mark.parametrize(
+    ("idea", "question", "aspects"),
+    [
+        (
+            "Tenho uma ideia: café melhora a memória de curto prazo em estudantes",
+            "Café melhora a memória de curto prazo em estudantes",
+            ["métricas", "comparação"],
+        ),
+        (
+            "I have an idea: coffee improves short-term memory in students",
+            "Coffee improves short-term memory in students",
+            ["metrics", "comparison"],
+        ),
+    ],
+)
+async def test_a_lead_in_is_dropped_and_the_sentence_gives_the_variables(
+    research: tuple[ResearchDomain, httpx.AsyncClient], idea: str, question: str, aspects: list[str]
+) -> None:
+    _, client = research
+    out = await conversation(client, f"sess-lead-{len(idea)}")("research_start", idea)
+    # what acts (coffee) and what changes (memory) are read off the sentence, not a word list:
+    # with the population and the effect that is three elements, so the idea is already a
+    # hypothesis (seed 001: semi-formed goes straight to the methodologist), lead-in dropped
+    assert out["result"]["maturity"] == "semi_formed"
+    v1 = out["result"]["latest_version"]
+    assert v1["question"] == question
+    assert [i["aspect"] for i in v1["feedback"]["improvements"]] == aspects
+
+
 async def test_english_conversation_is_answered_in_english(
     research: tuple[ResearchDomain, httpx.AsyncClient],
 ) -> None:
