@@ -27,11 +27,13 @@ from execution.references import escape
 from execution.runner import RunController
 from gateway.clarify import choose, is_no, is_yes, listed, normalise
 from intent import IntentAdapter
+from intent.embedded import entity_extractor
+from intent.entities import GoalEntityExtractor
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from planner.memory import SessionMemory
 from planner.service import PlannerService
-from shared.catalog import Catalog
+from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.models import (
     DomainOutput,
@@ -198,6 +200,8 @@ class ConversationGraph:
         self.listeners: dict[str, RunEvents] = {}
         self.live = LiveModels()
         self._planner: PlannerService | None = None
+        self._extractors_catalog: Catalog | None = None
+        self._extractors: dict[tuple[str, str], GoalEntityExtractor] = {}
         build = controller or (lambda run_step: RunController(lambda: self.catalog, run_step))
         # validation, retry, replanning, deadlines, policies, breakers, synthesis (seeds 002/004)
         self.controller = build(self._run_step)
@@ -456,8 +460,12 @@ class ConversationGraph:
         return None
 
     def _follow_up(self, intent: IntentOutput, text: str, memory: SessionMemory) -> IntentOutput:
-        """ "e a Vale?" after a quote: an elliptical message continues the last goal with a new value
-        for its first required text entity."""
+        """An elliptical message continues the last goal with what it names: "e a Vale?" after a
+        quote, "e da Microsoft e da Tesla?", "e nos EUA?" or "e as quedas?" after top movers.
+
+        The last goal's own entity extractor reads the words after "e a"; when it finds nothing,
+        those words are the goal's first required text entity, as the person wrote them.
+        """
         last = memory.last_intent
         if last is None or last.goal is None or not last.primary_domain:
             return intent
@@ -468,34 +476,40 @@ class ConversationGraph:
         goal = self.catalog.find_goal(last.primary_domain, last.goal)
         if goal is None:
             return intent
-        text_entity = next(
-            (n for n, s in goal.entities_schema.items() if s.type == "string" and s.required), None
-        )
-        if text_entity is None:
+        rest = text.strip().rstrip("?!. ")
+        rest = rest[len(prefix) :].strip() if rest.lower().startswith(prefix) else " ".join(rest.split()[1:])
+        if not rest:
             return intent
-        value = text.strip().rstrip("?!. ")
-        value = (
-            value[len(prefix) :].strip() if value.lower().startswith(prefix) else " ".join(value.split()[1:])
-        )
-        if not value:
-            return intent
-        if intent.goal == last.goal and intent.entities.get(text_entity):
-            value = intent.entities[text_entity]
+        named = self._extractor(GoalRef(last.primary_domain, goal)).extract(rest)
+        if not named:
+            text_entity = next(
+                (n for n, s in goal.entities_schema.items() if s.type == "string" and s.required), None
+            )
+            if text_entity is None:
+                return intent
+            named = {text_entity: rest}
         return last.model_copy(
             update={
-                "entities": {
-                    **{k: v for k, v in last.entities.items() if k != text_entity},
-                    text_entity: value,
-                },
+                "entities": {**last.entities, **named},
                 "confidence": max(intent.confidence if intent.goal == last.goal else 0.0, last.confidence),
                 "original_query": text,
                 "alternatives": [],
                 "notes": [
                     *intent.notes,
-                    f"follow-up of {last.goal}: {text_entity}={value!r} (session memory)",
+                    *(f"follow-up of {last.goal}: {k}={v!r} (session memory)" for k, v in named.items()),
                 ],
             }
         )
+
+    def _extractor(self, ref: GoalRef) -> GoalEntityExtractor:
+        """``ref``'s entity extractor, built once per catalog (a registration makes a new one)."""
+        catalog = self.catalog
+        if catalog is not self._extractors_catalog:
+            self._extractors_catalog, self._extractors = catalog, {}
+        key = (ref.domain, ref.goal.goal)
+        if key not in self._extractors:
+            self._extractors[key] = entity_extractor(ref, catalog)
+        return self._extractors[key]
 
     def _composition_follow_up(self, intent: IntentOutput, text: str, memory: SessionMemory) -> IntentOutput:
         """ "manda isso no telegram" right after an answer: the words switch on a boolean entity of the

@@ -173,6 +173,12 @@ def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]
     return fixed, examples
 
 
+def entity_extractor(ref: GoalRef, catalog: Catalog) -> GoalEntityExtractor:
+    """The extractor of ``ref``'s entities, the words the goal is learned from being phrasing."""
+    fixed, _ = goal_documents(ref, catalog)
+    return GoalEntityExtractor(ref.goal, extra_carrier=fixed)
+
+
 def fallback_examples(catalog: Catalog) -> list[str]:
     """Out-of-scope examples a catalog declares: ``intent_hints.examples`` of fallback capabilities.
 
@@ -342,10 +348,7 @@ def train_model(
                 (temperature, calibrated),
                 report,
             )
-    extractors = {}
-    for ref in goals:
-        fixed, _ = goal_documents(ref, catalog)
-        extractors[(ref.domain, ref.goal.goal)] = GoalEntityExtractor(ref.goal, extra_carrier=fixed)
+    extractors = {(ref.domain, ref.goal.goal): entity_extractor(ref, catalog) for ref in goals}
     return EmbeddedModel(
         goals, features, classifier, centroids, temperature, platt, extractors, report, embedding
     )

@@ -96,6 +96,28 @@ def test_follow_ups_use_session_memory(platform: Process, domain_processes: dict
     assert outbox[-1]["message"] == follow["answer"]
 
 
+def test_follow_ups_name_what_changes_in_the_last_goals_own_terms(platform: Process) -> None:
+    session = new_session()
+    losers = say(platform, session, "maiores quedas no Brasil")
+    assert losers["intent"]["entities"] == {"direction": "LOSERS", "market_text": "Brasil"}
+    assert [s["capability"] for s in losers["steps"]] == ["get_top_losers"]
+
+    # a goal with no required text entity: the market and the direction are read off the words
+    us = say(platform, session, "e nos EUA?")
+    assert us["intent"]["goal"] == "TOP_MOVERS", us["answer"]
+    assert us["intent"]["entities"] == {"direction": "LOSERS", "market_text": "EUA"}
+    assert us["steps"][0]["output"]["result"]["markets"] == ["US"]
+    gainers = say(platform, session, "e as altas?")
+    assert gainers["intent"]["entities"] == {"direction": "GAINERS", "market_text": "EUA"}
+    assert [s["capability"] for s in gainers["steps"]] == ["get_top_gainers"]
+
+    # a list in a follow-up is a list: one quote step each, as in a first message
+    say(platform, session, "qual o preço da Apple?")
+    two = say(platform, session, "e da Microsoft e da Tesla?")
+    assert two["status"] == "completed", two["answer"]
+    assert sorted(s["output"]["result"]["symbol"] for s in two["steps"]) == ["MSFT", "TSLA"]
+
+
 def test_session_endpoints_show_state_history_and_reset_keeps_history(platform: Process) -> None:
     session = new_session()
     say(platform, session, "cotação da Apple")
