@@ -464,7 +464,8 @@ class ConversationGraph:
         quote, "e da Microsoft e da Tesla?", "e nos EUA?" or "e as quedas?" after top movers.
 
         The last goal's own entity extractor reads the words after "e a"; when it finds nothing,
-        those words are the goal's first required text entity, as the person wrote them.
+        those words are the goal's first required text entity, as the person wrote them. A message
+        the classifier puts in another goal ("e obrigado!") is that goal's, not a follow-up.
         """
         last = memory.last_intent
         if last is None or last.goal is None or not last.primary_domain:
@@ -473,6 +474,11 @@ class ConversationGraph:
         prefix = next((p for p in _FOLLOWUP_PREFIXES if lowered.startswith(p)), None)
         if prefix is None or len(lowered.split()) > 6:
             return intent
+        if intent.goal is not None and (intent.primary_domain, intent.goal) != (
+            last.primary_domain,
+            last.goal,
+        ):
+            return intent  # it names another goal itself: "e obrigado!", "e o ticker da Vale?"
         goal = self.catalog.find_goal(last.primary_domain, last.goal)
         if goal is None:
             return intent

@@ -117,6 +117,10 @@ def test_follow_ups_name_what_changes_in_the_last_goals_own_terms(platform: Proc
     assert two["status"] == "completed", two["answer"]
     assert sorted(s["output"]["result"]["symbol"] for s in two["steps"]) == ["MSFT", "TSLA"]
 
+    # "e ..." that names another goal is that goal, not a quote of "obrigado"
+    thanks = say(platform, session, "e obrigado!")
+    assert thanks["intent"]["goal"] == "SMALL_TALK", thanks["answer"]
+
 
 def test_session_endpoints_show_state_history_and_reset_keeps_history(platform: Process) -> None:
     session = new_session()
