@@ -73,13 +73,19 @@ class Process:
 
 
 def start_domain(name: str, env: dict[str, str] | None = None, port: int | None = None) -> Process:
+    return _start_service(name, ["-m", f"domains.{name}", "--host", "127.0.0.1"], env, port)
+
+
+def start_fixture_domain(script: str) -> Process:
+    """A domain the core has never seen, ``tests/fixtures/<script>.py``, on a free port."""
+    return _start_service(script, [str(ROOT / "tests" / "fixtures" / f"{script}.py")], None, None)
+
+
+def _start_service(name: str, argv: list[str], env: dict[str, str] | None, port: int | None) -> Process:
+    """``python <argv> --port P``, waited for on ``/health`` (killed if it never answers)."""
     port = port or free_port()
     full_env = {**os.environ, **(env or {})}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", f"domains.{name}", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=full_env,
-    )
+    proc = subprocess.Popen([sys.executable, *argv, "--port", str(port)], cwd=ROOT, env=full_env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_http(f"{url}/health", proc=proc)
@@ -106,6 +112,18 @@ def start_gateway(env: dict[str, str], port: int | None = None) -> Process:
         proc.kill()
         raise
     return Process("gateway", url, proc, env)
+
+
+def chat(gateway: Process, session: str, text: str, timeout_s: float = 30) -> str:
+    """One user message through ``/v1/chat/completions`` on ``session``; the assistant's text."""
+    response = httpx.post(
+        f"{gateway.url}/v1/chat/completions",
+        json={"model": "orchestrator", "messages": [{"role": "user", "content": text}]},
+        headers={"X-Session-Id": session},
+        timeout=timeout_s,
+    )
+    assert response.status_code == 200, response.text
+    return str(response.json()["choices"][0]["message"]["content"])
 
 
 def write_bootstrap(path: Path, domains: dict[str, str]) -> Path:

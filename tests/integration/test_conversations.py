@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import Process
+from tests.conftest import Process, chat
 from tests.integration.test_gateway_config import in_process, settings_for
 
 pytestmark = pytest.mark.integration
@@ -21,17 +21,6 @@ def say(platform: Process, session: str, text: str) -> dict:
     )
     assert response.status_code == 200, response.text
     return response.json()
-
-
-def chat(platform: Process, session: str, text: str) -> str:
-    response = httpx.post(
-        f"{platform.url}/v1/chat/completions",
-        json={"model": "orchestrator", "messages": [{"role": "user", "content": text}]},
-        headers={"X-Session-Id": session},
-        timeout=30,
-    )
-    assert response.status_code == 200, response.text
-    return str(response.json()["choices"][0]["message"]["content"])
 
 
 def new_session() -> str:

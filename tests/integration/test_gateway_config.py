@@ -18,7 +18,7 @@ from gateway.migrate import upgrade
 from gateway.schema import target_metadata
 from gateway.settings import GatewaySettings
 from shared.db import create_engine
-from tests.conftest import Process, write_bootstrap
+from tests.conftest import Process, start_fixture_domain, write_bootstrap
 
 pytestmark = pytest.mark.integration
 
@@ -88,9 +88,15 @@ def _diff(sync: Connection) -> list[object]:
     return diff
 
 
-async def _schema_diff(url: str) -> list[object]:
+async def _schema_diff(url: str, *, via: str | None = None) -> list[object]:
+    """Migrate to head (through revision ``via`` first, when given) and compare with the models."""
     engine = create_engine(url)
     try:
+        if via is not None:
+            await upgrade(engine, via)
+            async with engine.connect() as conn:
+                partial = await conn.run_sync(_diff)
+            assert partial, f"revision {via} alone should lack the graph tables"
         await upgrade(engine)
         async with engine.connect() as conn:
             return await conn.run_sync(_diff)
@@ -110,22 +116,12 @@ async def test_migrations_match_the_models_on_postgresql(pg_database_url: str) -
 async def test_registration_reports_goals_that_overlap_registered_ones(
     tmp_path: Path, domain_processes: dict[str, Process]
 ) -> None:
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT, free_port, wait_http
-
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "fixtures" / "overlap_domain.py"), "--port", str(port)],
-        cwd=ROOT,
-    )
+    markets_domain = start_fixture_domain("overlap_domain")
     try:
-        wait_http(f"http://127.0.0.1:{port}/health", proc=proc)
         async with in_process(settings_for(tmp_path, domain_processes, admin_token="adm")) as client:
             response = await client.post(
                 "/v1/domains",
-                json={"name": "markets", "base_url": f"http://127.0.0.1:{port}"},
+                json={"name": "markets", "base_url": markets_domain.url},
                 headers={"Authorization": "Bearer adm"},
             )
             assert response.status_code == 201, response.text
@@ -138,29 +134,14 @@ async def test_registration_reports_goals_that_overlap_registered_ones(
             finance = next(d for d in listed if d["name"] == "finance")
             assert not [w for w in finance["warnings"] if w["type"] == "goal_overlap"]
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-async def _upgraded_schema_diff(url: str) -> list[object]:
-    """Migrate step by step (0001, then head) — an upgraded database must match a fresh one."""
-    engine = create_engine(url)
-    try:
-        await upgrade(engine, "0001")
-        async with engine.connect() as conn:
-            partial = await conn.run_sync(_diff)
-        assert partial, "revision 0001 alone should lack the graph tables"
-        await upgrade(engine, "head")
-        async with engine.connect() as conn:
-            return await conn.run_sync(_diff)
-    finally:
-        await engine.dispose()
+        markets_domain.stop()
 
 
 async def test_an_upgraded_sqlite_database_matches_a_fresh_one(tmp_path: Path) -> None:
-    assert await _upgraded_schema_diff(f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}") == []
+    # an upgraded database (0001, then head) must match a fresh one
+    assert await _schema_diff(f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}", via="0001") == []
 
 
 @pytest.mark.postgres
 async def test_an_upgraded_postgresql_database_matches_a_fresh_one(pg_database_url: str) -> None:
-    assert await _upgraded_schema_diff(pg_database_url) == []
+    assert await _schema_diff(pg_database_url, via="0001") == []

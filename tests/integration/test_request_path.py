@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import httpx
 import pytest
 
-from tests.conftest import ROOT, Process, free_port, wait_http
+from tests.conftest import Process, start_fixture_domain
 
 pytestmark = pytest.mark.integration
 
@@ -187,24 +186,17 @@ def test_openai_errors_have_the_openai_shape(platform: Process) -> None:
 
 
 def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: Process) -> None:
-    import subprocess
-
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(port)],
-        cwd=ROOT,
-    )
+    weather = start_fixture_domain("weather_domain")
     try:
-        wait_http(f"http://127.0.0.1:{port}/health", proc=proc)
         denied = httpx.post(
             f"{platform.url}/v1/domains",
-            json={"name": "weather", "base_url": f"http://127.0.0.1:{port}"},
+            json={"name": "weather", "base_url": weather.url},
             timeout=10,
         )
         assert denied.status_code == 401
         registered = httpx.post(
             f"{platform.url}/v1/domains",
-            json={"name": "weather", "base_url": f"http://127.0.0.1:{port}"},
+            json={"name": "weather", "base_url": weather.url},
             headers={"Authorization": "Bearer test-admin-token"},
             timeout=10,
         )
@@ -225,8 +217,7 @@ def test_a_domain_the_core_never_saw_works_after_runtime_registration(platform: 
             d["name"] for d in httpx.get(f"{platform.url}/v1/domains", timeout=10).json()["data"]
         }
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        weather.stop()
 
 
 def test_background_run_streams_its_events(platform: Process) -> None:

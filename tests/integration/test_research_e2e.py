@@ -16,7 +16,7 @@ import httpx
 import pytest
 import uvicorn
 
-from tests.conftest import Process, free_port, start_domain, start_gateway, write_bootstrap
+from tests.conftest import Process, chat, free_port, start_domain, start_gateway, write_bootstrap
 from tests.domains.research.fake_llm import FakeLLM
 
 pytestmark = pytest.mark.integration
@@ -84,15 +84,8 @@ def research_platform(
         research.stop()
 
 
-def chat(gateway: Process, session: str, text: str) -> str:
-    response = httpx.post(
-        f"{gateway.url}/v1/chat/completions",
-        json={"model": "orchestrator", "messages": [{"role": "user", "content": text}]},
-        headers={"X-Session-Id": session},
-        timeout=60,
-    )
-    assert response.status_code == 200, response.text
-    return str(response.json()["choices"][0]["message"]["content"])
+#: A turn may make several (fake) LLM calls: more time than the default 30 s.
+LLM_TURN_S = 60
 
 
 def last_run(gateway: Process, session: str) -> dict:
@@ -104,7 +97,7 @@ def last_run(gateway: Process, session: str) -> dict:
 def test_scenario_1_vague_idea_refined_on_demand(research_platform: tuple[str, Process]) -> None:
     mode, gateway = research_platform
     session = f"research-1-{uuid.uuid4().hex[:8]}"
-    first = chat(gateway, session, "Método incremental é mais rápido")
+    first = chat(gateway, session, "Método incremental é mais rápido", LLM_TURN_S)
     run = last_run(gateway, session)
     assert run["status"] == "waiting_input" and run["steps"][0]["domain"] == "research"
     result = run["output"]["result"]
@@ -112,14 +105,17 @@ def test_scenario_1_vague_idea_refined_on_demand(research_platform: tuple[str, P
     assert result["latest_version"]["feedback"]["status"] == "needs_refinement"
     assert "V1" in first
     second = chat(
-        gateway, session, "Método incremental reduz tempo em 30%, medido por sprints, em equipes de 2-5 devs"
+        gateway,
+        session,
+        "Método incremental reduz tempo em 30%, medido por sprints, em equipes de 2-5 devs",
+        LLM_TURN_S,
     )
     run = last_run(gateway, session)
     assert run["steps"][0]["capability"] == "research_reply"
     assert run["output"]["result"]["latest_version"]["version"] == 2
     assert run["output"]["result"]["latest_version"]["feedback"]["status"] == "approved"
     assert "V2" in second
-    final = chat(gateway, session, "aprovar")
+    final = chat(gateway, session, "aprovar", LLM_TURN_S)
     run = last_run(gateway, session)
     assert run["status"] == "completed" and "V2" in final
     if mode == "llm":
@@ -133,10 +129,10 @@ def test_scenario_2_formed_hypothesis_goes_straight_to_the_methodologist(
 ) -> None:
     _, gateway = research_platform
     session = f"research-2-{uuid.uuid4().hex[:8]}"
-    chat(gateway, session, "Método X reduz tempo em 30% em equipes de 2-5 devs")
+    chat(gateway, session, "Método X reduz tempo em 30% em equipes de 2-5 devs", LLM_TURN_S)
     run = last_run(gateway, session)
     latest = run["output"]["result"]["latest_version"]
     assert latest["version"] == 1 and latest["feedback"]["status"] == "approved"
-    done = chat(gateway, session, "encerrar")
+    done = chat(gateway, session, "encerrar", LLM_TURN_S)
     assert last_run(gateway, session)["status"] == "completed"
     assert "V1" in done
