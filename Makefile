@@ -26,7 +26,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 typecheck: install
-	$(BIN)/mypy shared gateway intent planner execution orchestrator domains tests bench
+	$(BIN)/mypy shared gateway intent planner dialogue execution orchestrator domains tests bench
 
 unit: install
 	$(BIN)/pytest -q

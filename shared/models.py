@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared.status import RunStatus
 
@@ -89,14 +89,136 @@ class ExecutionPlan(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
+class ClarificationOption(BaseModel):
+    """One answer the person may pick: ``value`` fills the clarification's ``param``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: Any
+    #: How the option is shown ("Nordea — Helsinki (EUR)").
+    label: str = ""
+    #: Other words a reply may name it by ("a finlandesa", "Helsinki"); matched accent/case-blind.
+    aliases: list[str] = Field(default_factory=list)
+    #: The domain's own fields about the option (name, exchange...), shown to API clients.
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class ContinueWith(BaseModel):
+    """The next message goes to ``capability`` of the same domain as ``parameters[param]``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    capability: str
+    param: str = "reply"
+
+
+class Clarification(BaseModel):
+    """What a domain asks the person, typed: pick one of ``options`` (filling ``param`` of the
+    step that asked), or go on talking (``continue_with``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str
+    options: list[ClarificationOption] = Field(default_factory=list)
+    #: The step parameter the picked option's ``value`` fills; the step then runs again.
+    param: str | None = None
+    continue_with: ContinueWith | None = None
+
+
+class Failure(BaseModel):
+    """Why a domain could not do it, typed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: A stable machine-readable code: ``price_unavailable``, ``unknown_capability``...
+    reason: str
+    #: True when the same request with other parameters (``suggestions``) may succeed.
+    recoverable: bool = False
+    #: Parameter patches worth retrying with (``[{"symbol": "PETR4.SA"}]``); the replanner tries them.
+    suggestions: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def _lift_legacy_metadata(data: dict[str, Any]) -> dict[str, Any]:
+    """Domains written before the typed protocol signalled through ``metadata`` keys
+    (``error``, ``recoverable``, ``suggestions``, ``choice_param`` + ``result.candidates``,
+    ``continue_with``). They are still read for one release, into the typed fields."""
+    metadata = data.get("metadata") or {}
+    status = data.get("status")
+    if status == "failure" and data.get("failure") is None and "error" in metadata:
+        param = metadata.get("suggestion_param") or metadata.get("choice_param")
+        patches: list[dict[str, Any]] = []
+        for item in metadata.get("suggestions") or []:
+            if isinstance(item, dict) and item:
+                patches.append(dict(item))
+            elif isinstance(item, str | int | float) and isinstance(param, str):
+                patches.append({param: item})
+        data = {
+            **data,
+            "failure": {
+                "reason": str(metadata["error"]),
+                "recoverable": metadata.get("recoverable") is True,
+                "suggestions": patches,
+            },
+        }
+    if status == "clarification" and data.get("clarification") is None:
+        param = metadata.get("choice_param")
+        continue_with = metadata.get("continue_with")
+        if param or continue_with:
+            candidates = (data.get("result") or {}).get("candidates") or []
+            options = [
+                {
+                    "value": c.get(param) if param else c.get("value"),
+                    "label": c.get("label") or c.get("name") or "",
+                    "aliases": list(c.get("aliases") or []),
+                    "data": {k: v for k, v in c.items() if k not in ("label", "aliases")},
+                }
+                for c in candidates
+                if isinstance(c, dict)
+            ]
+            data = {
+                **data,
+                "clarification": {
+                    "question": data.get("explanation") or "",
+                    "options": options,
+                    "param": param,
+                    "continue_with": continue_with,
+                },
+            }
+    return data
+
+
 class DomainOutput(BaseModel):
+    """A domain's answer. A ``clarification`` status carries :class:`Clarification`, a
+    ``failure`` status :class:`Failure`: the core reads those fields, never ``metadata``
+    (free-form, for the trace and for the domain's own use)."""
+
     model_config = ConfigDict(extra="forbid")
 
     status: DomainStatus
     result: dict[str, Any] = Field(default_factory=dict)
     explanation: str = ""
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    clarification: Clarification | None = None
+    failure: Failure | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: Any) -> Any:
+        return _lift_legacy_metadata(data) if isinstance(data, dict) else data
+
+    @model_validator(mode="after")
+    def _typed_field_matches_status(self) -> DomainOutput:
+        if self.clarification is not None and self.status != "clarification":
+            raise ValueError("clarification is only allowed with status 'clarification'")
+        if self.failure is not None and self.status != "failure":
+            raise ValueError("failure is only allowed with status 'failure'")
+        return self
+
+    @property
+    def recoverable(self) -> bool:
+        """A failure worth replanning: the domain said so, or it suggested other parameters."""
+        return self.failure is not None and (self.failure.recoverable or bool(self.failure.suggestions))
 
 
 class StepTrace(BaseModel):
