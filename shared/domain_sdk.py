@@ -1,11 +1,15 @@
 """A small SDK for domain services: declare capabilities and goals in Python, get
-``/health``, ``/manifest`` and ``/execute`` for free.
+``/health``, ``/manifest`` and ``/execute`` for free, and answer with :func:`clarify` and
+:func:`fail` so the core gets the typed ``clarification`` / ``failure`` fields.
 
 >>> from shared.models import DomainOutput, ExecutionIntent
 >>> svc = DomainService("echo", "1.0", "Repeats what it is told")
 >>> @svc.capability("echo", "Repeat the text", role="fallback")
 ... def echo(intent: ExecutionIntent) -> DomainOutput:
-...     return DomainOutput(status="success", explanation=intent.parameters.get("text", ""))
+...     text = intent.parameters.get("text", "")
+...     if not text:
+...         return fail("Nothing to repeat.", "missing_parameter")
+...     return DomainOutput(status="success", explanation=text)
 >>> svc.add_goal({"goal": "ECHO", "description": "repeat text", "capabilities": ["echo"]})
 >>> svc.manifest().capabilities[0].name
 'echo'
@@ -19,7 +23,7 @@ import inspect
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
@@ -29,7 +33,15 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
 from shared.manifest import DomainManifest, Goal, validate_manifest
-from shared.models import DomainOutput, ExecutionIntent
+from shared.models import (
+    Clarification,
+    ClarificationOption,
+    ContinueWith,
+    DomainOutput,
+    ExecutionIntent,
+    Failure,
+)
+from shared.settings import ServiceSettings
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +51,95 @@ Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
 
 def error_body(
     message: str, code: str, param: str | None = None, type_: str = "invalid_request_error"
-) -> dict:
+) -> dict[str, Any]:
+    """The body of an HTTP error answer, in the OpenAI error shape the gateway also uses."""
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
+
+
+# ------------------------------------------------------------------ answers
+
+
+def option(value: Any, label: str = "", *, aliases: Iterable[str] = (), **data: Any) -> ClarificationOption:
+    """One answer the person may pick: ``value`` fills the clarification's ``param``, ``aliases``
+    are other words a reply may name it by, ``data`` the domain's own fields about it.
+
+    >>> option("NDA-FI.HE", "Nordea — Helsinki", aliases=["Helsinki"], currency="EUR").model_dump()
+    {'value': 'NDA-FI.HE', 'label': 'Nordea — Helsinki', 'aliases': ['Helsinki'], 'data': {'currency': 'EUR'}}
+    """
+    return ClarificationOption(value=value, label=label, aliases=list(aliases), data=data)
+
+
+def clarify(
+    question: str,
+    options: Iterable[ClarificationOption] = (),
+    *,
+    param: str | None = None,
+    continue_with: str | ContinueWith | None = None,
+    result: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    confidence: float = 1.0,
+) -> DomainOutput:
+    """Ask the person: pick one of ``options`` (the step runs again with ``param`` = the picked
+    value), or keep talking (the next message goes to ``continue_with``, a capability name or a
+    :class:`ContinueWith`). ``question`` is also the answer's ``explanation``.
+
+    >>> out = clarify("Which Nordea?", [option("NDA-SE.ST", "Stockholm"), option("NDA-FI.HE", "Helsinki")],
+    ...               param="symbol")
+    >>> out.status, out.clarification.param, [o.value for o in out.clarification.options]
+    ('clarification', 'symbol', ['NDA-SE.ST', 'NDA-FI.HE'])
+    >>> clarify("And then?", continue_with="chat_reply").clarification.continue_with
+    ContinueWith(capability='chat_reply', param='reply')
+
+    Options nobody can pick are a mistake, caught here rather than ignored by the core:
+
+    >>> clarify("Which one?", [option("a"), option("b")])
+    Traceback (most recent call last):
+    ...
+    ValueError: options need the param their value fills (or a continue_with)
+    """
+    listed = list(options)
+    if listed and param is None and continue_with is None:
+        raise ValueError("options need the param their value fills (or a continue_with)")
+    target = ContinueWith(capability=continue_with) if isinstance(continue_with, str) else continue_with
+    return DomainOutput(
+        status="clarification",
+        explanation=question,
+        result=dict(result or {}),
+        confidence=confidence,
+        clarification=Clarification(question=question, options=listed, param=param, continue_with=target),
+        metadata=dict(metadata or {}),
+    )
+
+
+def fail(
+    explanation: str,
+    reason: str,
+    *,
+    recoverable: bool = False,
+    suggestions: Iterable[Mapping[str, Any]] | None = None,
+    result: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> DomainOutput:
+    """Say why it could not be done: ``reason`` is a stable code, ``recoverable`` tells the core
+    that other parameters may succeed, ``suggestions`` are parameter patches worth retrying with.
+
+    >>> out = fail("No 'Aple'.", "symbol_not_found", recoverable=True, suggestions=[{"symbol": "AAPL"}])
+    >>> out.status, out.failure.reason, out.recoverable, out.failure.suggestions
+    ('failure', 'symbol_not_found', True, [{'symbol': 'AAPL'}])
+    >>> fail("No chat configured.", "missing_chat_id").recoverable
+    False
+    """
+    return DomainOutput(
+        status="failure",
+        explanation=explanation,
+        result=dict(result or {}),
+        failure=Failure(
+            reason=reason,
+            recoverable=recoverable,
+            suggestions=[dict(s) for s in suggestions or ()],
+        ),
+        metadata=dict(metadata or {}),
+    )
 
 
 class IdempotencyCache:
@@ -142,10 +241,8 @@ class DomainService:
     async def execute(self, intent: ExecutionIntent, idempotency_key: str | None = None) -> DomainOutput:
         handler = self._handlers.get(intent.capability)
         if handler is None:
-            return DomainOutput(
-                status="failure",
-                explanation=f"The {self.domain} domain has no capability '{intent.capability}'.",
-                metadata={"error": "unknown_capability"},
+            return fail(
+                f"The {self.domain} domain has no capability '{intent.capability}'.", "unknown_capability"
             )
 
         async def call() -> DomainOutput:
@@ -219,15 +316,27 @@ class DomainService:
         return app
 
 
+class DomainProcessSettings(ServiceSettings):
+    """Where ``python -m domains.<name>`` listens: ``DOMAIN_HOST``, ``DOMAIN_PORT``, ``LOG_LEVEL``
+    (the command line's ``--host``/``--port``/``--log-level`` win)."""
+
+    domain_host: str = "127.0.0.1"
+    #: Unset: the ``default_port`` the domain's entry point passes to :func:`serve`.
+    domain_port: int | None = None
+    # uvicorn's info level logs every request: a domain process stays quiet unless asked
+    log_level: str = "warning"
+
+
 def serve(service: DomainService, app: FastAPI | None = None, *, default_port: int = 0) -> None:
     """Command-line entry for ``python -m domains.<name> --host H --port P``."""
-    import os
-
     import uvicorn
 
+    settings = DomainProcessSettings()
     parser = argparse.ArgumentParser(description=f"Run the {service.domain} domain service")
-    parser.add_argument("--host", default=os.environ.get("DOMAIN_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("DOMAIN_PORT", default_port)))
-    parser.add_argument("--log-level", default=os.environ.get("LOG_LEVEL", "warning"))
+    parser.add_argument("--host", default=settings.domain_host)
+    parser.add_argument(
+        "--port", type=int, default=default_port if settings.domain_port is None else settings.domain_port
+    )
+    parser.add_argument("--log-level", default=settings.log_level)
     args = parser.parse_args()
     uvicorn.run(app or service.app(), host=args.host, port=args.port, log_level=args.log_level.lower())

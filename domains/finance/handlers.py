@@ -22,7 +22,8 @@ from domains.finance.messages import (
 )
 from domains.finance.provider import Instrument, MarketDataProvider, Quote
 from domains.finance.resolver import Resolution, SymbolResolver
-from shared.models import DomainOutput, ExecutionIntent
+from shared.domain_sdk import clarify, fail, option
+from shared.models import ClarificationOption, DomainOutput, ExecutionIntent
 
 Direction = Literal["GAINERS", "LOSERS"]
 DEFAULT_MOVERS = 5
@@ -45,12 +46,18 @@ def candidate(instrument: Instrument) -> dict[str, Any]:
     }
 
 
-def failure(explanation: str, error: str, *, recoverable: bool = True, **extra: Any) -> DomainOutput:
-    return DomainOutput(
-        status="failure",
-        explanation=explanation,
-        metadata={"error": error, "recoverable": recoverable, **extra},
-    )
+def failure(explanation: str, reason: str, **details: Any) -> DomainOutput:
+    """Finance failures are recoverable: another name or market may well succeed."""
+    return fail(explanation, reason, recoverable=True, metadata=details)
+
+
+def _issue_details(output: DomainOutput) -> dict[str, Any]:
+    """What a name that got no quote needs next: the tickers to pick from, or why it failed."""
+    if output.clarification is not None:
+        return {"candidates": [o.value for o in output.clarification.options]}
+    if output.failure is not None:
+        return {"reason": output.failure.reason}
+    return {}
 
 
 class FinanceHandlers:
@@ -101,28 +108,24 @@ class FinanceHandlers:
         how = "alias" if match.method == "exact" else "search_symbol"
         return await self._quote(resolution.instrument, lang, resolved_from=name, resolution=how)
 
-    def _choice(self, instrument: Instrument) -> dict[str, Any]:
-        """A candidate plus the words a person may answer with ("a sueca", "Helsinki")."""
+    def _choice(self, instrument: Instrument) -> ClarificationOption:
+        """A candidate listing plus the words a person may answer with ("a sueca", "Helsinki")."""
         market = self.provider.markets().get(instrument.market)
-        aliases = [*market.aliases, *market.names.values()] if market else []
-        return {
+        market_words = [*market.aliases, *market.names.values()] if market else []
+        return option(
+            instrument.symbol,
+            f"{instrument.name} — {instrument.exchange} ({instrument.currency})",
+            aliases=[instrument.symbol.split(".")[0], instrument.exchange, *market_words],
             **candidate(instrument),
-            "label": f"{instrument.name} — {instrument.exchange} ({instrument.currency})",
-            "aliases": [instrument.symbol.split(".")[0], instrument.exchange, *aliases],
-        }
+        )
 
     def _clarify(self, resolution: Resolution, lang: Language) -> DomainOutput:
-        return DomainOutput(
-            status="clarification",
-            result={"candidates": [self._choice(m.instrument) for m in resolution.candidates]},
-            explanation=text(lang, "ambiguous", query=resolution.query),
-            metadata={
-                "resolution": "ambiguous_symbol",
-                "query": resolution.query,
-                "param": "symbol",
-                # the gateway re-runs this step with params[choice_param] = the chosen candidate's value
-                "choice_param": "symbol",
-            },
+        # the step runs again with parameters["symbol"] = the picked option's value
+        return clarify(
+            text(lang, "ambiguous", query=resolution.query),
+            [self._choice(m.instrument) for m in resolution.candidates],
+            param="symbol",
+            metadata={"resolution": "ambiguous_symbol", "query": resolution.query},
         )
 
     async def _quote(
@@ -163,7 +166,7 @@ class FinanceHandlers:
         outputs = [await self._quote_name(n, lang) for n in names]
         quotes = [o.result for o in outputs if o.status == "success"]
         issues = [
-            {"symbol_text": n, "status": o.status, "explanation": o.explanation, **o.result}
+            {"symbol_text": n, "status": o.status, "explanation": o.explanation, **_issue_details(o)}
             for n, o in zip(names, outputs, strict=True)
             if o.status != "success"
         ]

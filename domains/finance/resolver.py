@@ -1,4 +1,4 @@
-"""Human-friendly company names -> tickers (the seed-003 ``resolve_symbol`` pre-flow).
+"""Human-friendly company names -> tickers (the ``resolve_symbol`` pre-flow, inside the domain).
 
 The intent layer hands over ``symbol_text`` exactly as the person wrote it ("nordea", "Itau",
 "Petrobrass"); only this module turns it into a ticker, so a wrong guess can never come from the

@@ -20,9 +20,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
+
+from shared.clock import utcnow
 
 DeliveredVia = Literal["outbox", "telegram"]
 
@@ -70,7 +71,7 @@ class Outbox:
             conn.close()
 
     def add(self, message: str, *, chat_id: str | None, delivered_via: DeliveredVia) -> OutboxEntry:
-        created_at = datetime.now(UTC).isoformat(timespec="milliseconds")
+        created_at = utcnow().isoformat(timespec="milliseconds")
         with self._lock, self._transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO outbox (chat_id, message, created_at, delivered_via) VALUES (?, ?, ?, ?)",

@@ -20,7 +20,7 @@ from fastapi import FastAPI, Query
 from domains.notifier.outbox import Outbox
 from domains.notifier.settings import NotifierSettings
 from domains.notifier.telegram import TelegramClient, TelegramError
-from shared.domain_sdk import DomainService
+from shared.domain_sdk import DomainService, fail
 from shared.models import DomainOutput, ExecutionIntent
 
 VERSION = "1.0.0"
@@ -76,12 +76,6 @@ METADATA: dict[str, Any] = {
 }
 
 
-def _failure(explanation: str, error: str, recoverable: bool) -> DomainOutput:
-    return DomainOutput(
-        status="failure", explanation=explanation, metadata={"error": error, "recoverable": recoverable}
-    )
-
-
 class Notifier:
     def __init__(self, settings: NotifierSettings, http: httpx.AsyncClient | None = None):
         self.settings = settings
@@ -106,7 +100,7 @@ class Notifier:
         texts = TEXTS["en" if intent.context.get("language") == "en" else "pt"]
         message = intent.parameters.get("message")
         if not isinstance(message, str) or not message.strip():
-            return _failure(texts["missing_message"], "missing_parameter", recoverable=False)
+            return fail(texts["missing_message"], "missing_parameter")
         raw_chat = intent.parameters.get("chat_id") or self.settings.telegram_chat_id
         chat_id = str(raw_chat) if raw_chat not in (None, "") else None
 
@@ -124,18 +118,15 @@ class Notifier:
             )
 
         if chat_id is None:
-            return _failure(texts["missing_chat"], "missing_chat_id", recoverable=False)
+            return fail(texts["missing_chat"], "missing_chat_id")
         try:
             message_ids = await self._telegram().send_message(chat_id, message)
         except TelegramError as exc:
-            return DomainOutput(
-                status="failure",
-                explanation=texts["failed"].format(reason=exc),
-                metadata={
-                    "error": "telegram_error",
-                    "recoverable": exc.recoverable,
-                    "status_code": exc.status_code,
-                },
+            return fail(
+                texts["failed"].format(reason=exc),
+                "telegram_error",
+                recoverable=exc.recoverable,
+                metadata={"status_code": exc.status_code},
             )
         entry = await asyncio.to_thread(self.outbox.add, message, chat_id=chat_id, delivered_via="telegram")
         return DomainOutput(

@@ -1,4 +1,4 @@
-"""Notifier configuration from the environment (pydantic-settings).
+"""Notifier configuration from the environment (``TELEGRAM_*``, ``NOTIFIER_OUTBOX_PATH``).
 
 The bot token is a ``SecretStr`` so it never shows up in a repr, a log line or an error.
 """
@@ -8,11 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from pydantic import SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from shared.settings import ServiceSettings
 
 
-class NotifierSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="", extra="ignore")
+class NotifierSettings(ServiceSettings):
+    # unprefixed: the documented variable names are the field names (TELEGRAM_BOT_TOKEN...)
+    model_config = SettingsConfigDict(env_prefix="")
 
     #: Without a token, messages go to the outbox instead of Telegram.
     telegram_bot_token: SecretStr | None = None

@@ -1,4 +1,4 @@
-"""The research domain: seed 001's multi-agent hypothesis assistant on our graph engine (seed 000).
+"""The research domain: a multi-agent hypothesis assistant on our graph engine (``execution.graph``).
 
 An orchestrator (conversational facilitator), a structurer and a methodologist are nodes of one
 graph; the person is an interrupt. ``python -m domains.research --port P`` serves it.

@@ -166,7 +166,7 @@ class Agents:
         details: str | None = None,
         memory: Sequence[Mapping[str, Any]] = (),
     ) -> AgentResult:
-        """Structurer: the seed's JSON (context, problem, contribution, structured_question)."""
+        """Structurer: JSON with context, problem, contribution and structured_question."""
         user = f"OBSERVAÇÃO DO USUÁRIO:\n{idea}"
         if previous_question:
             user += f"\n\nVERSÃO ANTERIOR DA QUESTÃO:\n{previous_question}"

@@ -327,7 +327,7 @@ def _question_from_idea(idea: str, lang: Lang) -> tuple[str, str, str]:
 def structure(
     idea: str, lang: Lang, *, previous_question: str | None = None, details: str | None = None
 ) -> dict[str, str]:
-    """The seed's structurer JSON (context, problem, contribution, structured_question).
+    """The structurer's JSON (context, problem, contribution, structured_question).
 
     With ``details`` (a refinement), a reply that is itself a hypothesis (three or more of the
     five elements) becomes the new question; a fragment ("em equipes de 2-5 devs") is appended

@@ -1,5 +1,4 @@
-"""Agent configuration: one ``agents/<role>.yaml`` per agent, validated once at start (seed 001,
-"Configuração de Agentes").
+"""Agent configuration: one ``agents/<role>.yaml`` per agent, validated once at start.
 
 A bad file must stop the service before it serves anything, with a message in Portuguese that
 names the file and the field, so the person editing the YAML knows exactly what to fix:
@@ -32,7 +31,7 @@ DEFAULT_TOP_P = 1.0
 
 
 class AgentConfig(BaseModel):
-    """The seed's fields: required name/role/model/prompt/tags/context_limit/memory_window/tools."""
+    """Required name/role/model/prompt/tags/context_limit/memory_window/tools, optional sampling."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

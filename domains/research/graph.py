@@ -1,4 +1,4 @@
-"""The seed-001 agents as one graph on our engine (seed 000).
+"""The research agents as one graph on our engine (``execution.graph``).
 
 ::
 
@@ -298,7 +298,7 @@ def build_graph(agents: Agents) -> GraphDefinition:
         return str(state["route"])
 
     def route_after_methodologist(state: Mapping[str, Any]) -> str:
-        # seed 001: always back to the orchestrator, which negotiates the next step with the person
+        # always back to the orchestrator: it, not the methodologist, agrees the next step with the person
         return "orchestrator"
 
     return (

@@ -1,4 +1,4 @@
-"""Per-agent memory and event ids (seed 001, "Histórico em Memória" and "Identificadores").
+"""Per-agent memory and event ids.
 
 Every agent action is an *event* ``evt-0001``, ``evt-0002``, ... numbered per session by the
 orchestrator's counter (``event_seq`` in the state, which survives resets so ids never repeat).
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
+
+from shared.clock import utcnow
 
 
 def utc_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return utcnow().isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def event_id(seq: int) -> str:
@@ -85,7 +86,7 @@ class EventBook:
 
 
 def snapshot_json(session_id: str, memory: Mapping[str, Any], updated_at: str) -> dict[str, Any]:
-    """The seed's snapshot shape: ``{session_id, updated_at, agents: {role: [{event_id, summary,
+    """The snapshot: ``{session_id, updated_at, agents: {role: [{event_id, summary,
     tokens_total}]}}``."""
     return {
         "session_id": session_id,

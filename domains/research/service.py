@@ -1,12 +1,12 @@
-"""The research domain service: the seed-001 hypothesis assistant behind ``/execute``.
+"""The research domain service: the multi-agent hypothesis assistant behind ``/execute``.
 
-Conversation contract (docs/architecture.md, "Continue a conversation"): ``research_start`` and
-``research_reply`` use ``intent.context["session_id"]`` as the conversation id. While the graph
-waits for the person the answer is ``status="clarification"`` with
-``metadata.continue_with = {"capability": "research_reply", "param": "reply"}``; when the person
-finishes it is ``status="success"`` with the final hypothesis.
+Conversation contract (docs/research-domain.md): ``research_start`` and ``research_reply`` use
+``intent.context["session_id"]`` as the conversation id. While the graph waits for the person the
+answer is a clarification whose ``continue_with`` is ``research_reply`` (param ``reply``), so the
+next message comes back here; when the person finishes it is ``status="success"`` with the final
+hypothesis.
 
-Extra routes: ``GET /sessions/{id}/snapshot`` (the seed's snapshot JSON), ``GET /sessions/{id}/events``
+Extra routes: ``GET /sessions/{id}/snapshot`` (per-agent memory), ``GET /sessions/{id}/events``
 (the emitted history) and ``DELETE /sessions/{id}`` (reset: active state and agent memory cleared,
 events kept).
 """
@@ -36,13 +36,13 @@ from domains.research.text import Lang, detect_language, words
 from domains.research.versions import VersionNotFound, compare, render_compare, render_list
 from execution.graph import GraphEngine, GraphResult, SessionNotFoundError, SqlCheckpointer
 from shared.db import create_engine
-from shared.domain_sdk import DomainService, error_body
-from shared.models import DomainOutput, ExecutionIntent
+from shared.domain_sdk import DomainService, clarify, error_body, fail
+from shared.models import ContinueWith, DomainOutput, ExecutionIntent
 from shared.status import RunStatus
 
 VERSION = "1.0.0"
 DOMAIN = "research"
-CONTINUE_WITH = {"capability": "research_reply", "param": "reply"}
+CONTINUE_WITH = ContinueWith(capability="research_reply", param="reply")
 
 TEXTS: dict[Lang, dict[str, str]] = {
     "pt": {
@@ -123,11 +123,7 @@ class ResearchConversations:
         lang = _language(intent, text)
         session_id = str(intent.context.get("session_id") or f"rs-{uuid.uuid4().hex}")
         if not text:
-            return DomainOutput(
-                status="failure",
-                explanation=TEXTS[lang]["empty"],
-                metadata={"error": "missing_parameter", "param": "idea_text"},
-            )
+            return fail(TEXTS[lang]["empty"], "missing_parameter", metadata={"param": "idea_text"})
         async with self._lock(session_id):
             info = await self.store.session(session_id) or SessionInfo(session_id, 1, 0, lang)
             gid = graph_session_id(session_id, info.generation)
@@ -157,10 +153,10 @@ class ResearchConversations:
                 current = await self._graph_state(graph_session_id(session_id, info.generation))
             if info is None or current is None or current[0] != RunStatus.WAITING_INPUT:
                 lang = _language(intent, text)
-                return DomainOutput(
-                    status="failure",
-                    explanation=TEXTS[lang]["no_conversation"],
-                    metadata={"error": "no_active_conversation", "session_id": session_id},
+                return fail(
+                    TEXTS[lang]["no_conversation"],
+                    "no_active_conversation",
+                    metadata={"session_id": session_id},
                 )
             gid = graph_session_id(session_id, info.generation)
             result = await self.engine.resume(gid, {"reply": text})
@@ -189,12 +185,7 @@ class ResearchConversations:
         except VersionNotFound as exc:
             missing = int(exc.args[0])
             text = f"Não existe a V{missing}." if lang == "pt" else f"There is no V{missing}."
-            return DomainOutput(
-                status="failure",
-                explanation=text,
-                result=result,
-                metadata={"error": "version_not_found", "version": missing},
-            )
+            return fail(text, "version_not_found", result=result, metadata={"version": missing})
         return DomainOutput(
             status="success", explanation=render_compare(diff, lang), result={**result, "diff": diff}
         )
@@ -259,11 +250,13 @@ class ResearchConversations:
             "versions_count": len(versions),
         }
         if result.status == RunStatus.WAITING_INPUT:
-            return DomainOutput(
-                status="clarification",
-                explanation=str(facilitator.get("message", "")),
+            # the facilitator's options are suggestions of what to say, not values to pick: the
+            # whole reply goes to research_reply
+            return clarify(
+                str(facilitator.get("message", "")),
+                continue_with=CONTINUE_WITH,
                 result={**result_body, "options": facilitator.get("options", [])},
-                metadata={**metadata, "continue_with": dict(CONTINUE_WITH)},
+                metadata=metadata,
             )
         return DomainOutput(
             status="success",
@@ -331,11 +324,7 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
         session_id = str(intent.context.get("session_id") or "")
         lang = _language(intent, intent.original_query)
         if not session_id:
-            return DomainOutput(
-                status="failure",
-                explanation=TEXTS[lang]["no_conversation"],
-                metadata={"error": "missing_session_id"},
-            )
+            return fail(TEXTS[lang]["no_conversation"], "missing_session_id")
         return await conversations.reset(session_id, lang)
 
     svc.capability(
@@ -363,7 +352,7 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
 
     @app.get("/sessions/{session_id}/snapshot")
     async def get_snapshot(session_id: str) -> Any:
-        """The seed's snapshot JSON: ``{session_id, updated_at, agents: {role: [...]}}``."""
+        """Per-agent memory: ``{session_id, updated_at, agents: {role: [...]}}``."""
         await conversations.ensure_ready()
         snap = await conversations.store.snapshot(session_id)
         if snap is None:

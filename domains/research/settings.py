@@ -1,4 +1,4 @@
-"""Research domain configuration from the environment (pydantic-settings).
+"""Research domain configuration from the environment (``RESEARCH_*``, ``LLM_*``).
 
 ``LLM_BASE_URL`` switches the agents to an OpenAI-compatible LLM; ``LLM_API_KEY`` is a
 ``SecretStr`` (never in a repr, a log line or an error). ``LLM_MODEL``, when set, overrides every
@@ -10,13 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
 
 from domains.research.config import DEFAULT_AGENTS_DIR
+from shared.settings import ServiceSettings
 
 
-class ResearchSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="", extra="ignore")
+class ResearchSettings(ServiceSettings):
+    # unprefixed: the documented variable names are the field names (LLM_BASE_URL...)
+    model_config = SettingsConfigDict(env_prefix="")
 
     research_database_url: str = "sqlite+aiosqlite:///var/research.sqlite3"
     research_agents_dir: Path = DEFAULT_AGENTS_DIR

@@ -30,7 +30,7 @@ async def test_every_manifest_validates_and_health_answers(
             assert len(goal.examples) >= 10, f"{expected}.{goal.goal} needs 10+ examples"
 
 
-async def test_finance_manifest_carries_seed_metadata(finance_client: httpx.AsyncClient) -> None:
+async def test_finance_manifest_carries_its_capability_metadata(finance_client: httpx.AsyncClient) -> None:
     manifest = await manifest_of(finance_client)
     assert {c.name for c in manifest.capabilities} == {
         "get_stock_price",

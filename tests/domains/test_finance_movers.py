@@ -55,7 +55,7 @@ async def test_english_sweden(finance: Execute) -> None:
 async def test_unknown_market_is_a_failure_listing_known_ones(finance: Execute) -> None:
     out = await finance("get_top_gainers", {"market_text": "Marte"})
     assert out["status"] == "failure"
-    assert out["metadata"]["error"] == "unknown_market"
+    assert out["failure"] == {"reason": "unknown_market", "recoverable": True, "suggestions": []}
     assert "Brasil" in out["explanation"] and "Suécia" in out["explanation"]
 
 

@@ -12,12 +12,23 @@ from tests.domains.conftest import Execute
 async def test_nordea_is_ambiguous_and_asks_which(finance: Execute) -> None:
     out = await finance("get_stock_price", {"symbol_text": "Nordea"})
     assert out["status"] == "clarification"
-    candidates = out["result"]["candidates"]
-    assert [c["symbol"] for c in candidates] == ["NDA-SE.ST", "NDA-FI.HE"]
-    assert all(c["name"] and c["exchange"] for c in candidates)
-    assert out["explanation"] == "Encontrei mais de um ticker para 'Nordea'. Qual deles?"
-    assert out["metadata"]["resolution"] == "ambiguous_symbol"
-    assert "price" not in out["result"]
+    asked = out["clarification"]
+    # picking an option re-runs the step with parameters["symbol"] = its value
+    assert asked["param"] == "symbol" and asked["continue_with"] is None
+    assert [o["value"] for o in asked["options"]] == ["NDA-SE.ST", "NDA-FI.HE"]
+    helsinki = asked["options"][1]
+    assert helsinki["label"] == "Nordea Bank Abp (Helsinki) — Nasdaq Helsinki (EUR)"
+    assert {"NDA-FI", "Nasdaq Helsinki", "Finlândia"} <= set(helsinki["aliases"])
+    assert helsinki["data"] == {
+        "symbol": "NDA-FI.HE",
+        "name": "Nordea Bank Abp (Helsinki)",
+        "exchange": "Nasdaq Helsinki",
+        "market": "FI",
+        "currency": "EUR",
+    }
+    assert out["explanation"] == asked["question"] == "Encontrei mais de um ticker para 'Nordea'. Qual deles?"
+    assert out["metadata"] == {"resolution": "ambiguous_symbol", "query": "Nordea"}
+    assert out["result"] == {} and out["failure"] is None
 
 
 @pytest.mark.parametrize(
@@ -37,7 +48,7 @@ async def test_names_resolve_case_accent_and_typo_insensitively(
 async def test_lowercase_nordea_still_asks(finance: Execute) -> None:
     out = await finance("get_stock_price", {"symbol_text": "nordea"})
     assert out["status"] == "clarification"
-    assert {c["symbol"] for c in out["result"]["candidates"]} == {"NDA-SE.ST", "NDA-FI.HE"}
+    assert {o["value"] for o in out["clarification"]["options"]} == {"NDA-SE.ST", "NDA-FI.HE"}
 
 
 async def test_quote_shows_sample_label_and_market_context(finance: Execute) -> None:
@@ -72,8 +83,8 @@ async def test_unknown_company_fails_without_a_price(name: str, finance: Execute
     out = await finance("get_stock_price", {"symbol_text": name})
     assert out["status"] == "failure"
     assert out["result"] == {}
-    assert out["metadata"]["error"] == "symbol_not_found"
-    assert out["metadata"]["recoverable"] is True
+    assert out["failure"] == {"reason": "symbol_not_found", "recoverable": True, "suggestions": []}
+    assert out["clarification"] is None
     assert name in out["explanation"]
 
 
@@ -82,7 +93,7 @@ async def test_chosen_symbol_is_validated_not_searched(finance: Execute) -> None
     assert chosen["status"] == "success"
     assert chosen["result"]["symbol"] == "NDA-FI.HE" and chosen["result"]["currency"] == "EUR"
     invented = await finance("get_stock_price", {"symbol": "NORDEA"})
-    assert invented["status"] == "failure" and invented["metadata"]["error"] == "symbol_not_found"
+    assert invented["status"] == "failure" and invented["failure"]["reason"] == "symbol_not_found"
 
 
 async def test_several_names_in_one_call_report_each(finance: Execute) -> None:
@@ -96,7 +107,8 @@ async def test_several_names_in_one_call_report_each(finance: Execute) -> None:
 async def test_missing_name_is_a_clear_failure(finance: Execute) -> None:
     out = await finance("get_stock_price", {"symbol_text": "  "})
     assert out["status"] == "failure"
-    assert out["metadata"] == {"error": "missing_parameter", "recoverable": True, "param": "symbol_text"}
+    assert out["failure"] == {"reason": "missing_parameter", "recoverable": True, "suggestions": []}
+    assert out["metadata"] == {"param": "symbol_text"}
 
 
 async def test_search_symbol_ranks_and_lists(finance: Execute) -> None:
@@ -106,7 +118,7 @@ async def test_search_symbol_ranks_and_lists(finance: Execute) -> None:
     via_entity = await finance("search_symbol", {"symbol_text": "nokia"})
     assert via_entity["result"]["matches"][0]["symbol"] == "NOKIA.HE"
     nothing = await finance("search_symbol", {"query": "Padaria do Zé"})
-    assert nothing["status"] == "failure" and nothing["metadata"]["error"] == "symbol_not_found"
+    assert nothing["status"] == "failure" and nothing["failure"]["reason"] == "symbol_not_found"
 
 
 def test_resolver_prefers_exact_alias_over_fuzzy() -> None:

@@ -63,7 +63,8 @@ async def test_idempotency_key_replays_the_first_result(
 
 async def test_missing_message_is_a_failure(notifier: Execute, notifier_client: httpx.AsyncClient) -> None:
     out = await notifier("send_telegram_message", {"message": ""})
-    assert out["status"] == "failure" and out["metadata"]["error"] == "missing_parameter"
+    assert out["status"] == "failure"
+    assert out["failure"] == {"reason": "missing_parameter", "recoverable": False, "suggestions": []}
     assert await read_outbox(notifier_client) == []
 
 
@@ -132,8 +133,9 @@ async def test_bot_api_error_is_reported_without_the_token(
         )
         out = response.json()
         assert out["status"] == "failure"
-        assert out["metadata"]["error"] == "telegram_error"
-        assert out["metadata"]["recoverable"] is False
+        assert out["failure"]["reason"] == "telegram_error"
+        assert out["failure"]["recoverable"] is False
+        assert out["metadata"] == {"status_code": 400}
         assert "chat not found" in out["explanation"] and "Telegram Bot API" in out["explanation"]
         assert await read_outbox(client) == []
     assert TOKEN not in response.text
@@ -147,7 +149,7 @@ async def test_unreachable_bot_api_is_recoverable_and_hides_the_url(outbox_path:
     settings = outbox_settings(outbox_path, telegram_bot_token=TOKEN, telegram_chat_id="1")
     async with with_bot_api(settings, refuse) as client:
         out = await executor(client, "notifier")("send_telegram_message", {"message": "x"})
-    assert out["status"] == "failure" and out["metadata"]["recoverable"] is True
+    assert out["status"] == "failure" and out["failure"]["recoverable"] is True
     assert TOKEN not in json.dumps(out)
 
 
@@ -156,7 +158,7 @@ async def test_token_without_chat_is_a_clear_failure(outbox_path: Path) -> None:
     settings = outbox_settings(outbox_path, telegram_bot_token=TOKEN)
     async with with_bot_api(settings, api) as client:
         out = await executor(client, "notifier")("send_telegram_message", {"message": "x"})
-    assert out["metadata"]["error"] == "missing_chat_id"
+    assert out["failure"]["reason"] == "missing_chat_id"
     assert api.requests == []
 
 

@@ -3,7 +3,7 @@
 ``POST /v1/chat/completions`` answers with the real chat-completions body (``id``, ``object``,
 ``created``, ``model``, ``choices[0].message``, ``finish_reason``, ``usage``). Which agent is
 asking is read from the system prompt (the agents' YAML prompts), and the scripted replies
-follow the seed's scenarios. ``FakeLLM.broken`` makes chosen agents get a non-JSON reply.
+follow the documented scenarios. ``FakeLLM.broken`` makes chosen agents get a non-JSON reply.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The manifest is valid and its examples make the embedded intent classifier recognise the
-seed's openings next to the other domains (above the orchestrator's default confidence gate)."""
+typical openings next to the other domains (above the orchestrator's default confidence gate)."""
 
 from __future__ import annotations
 

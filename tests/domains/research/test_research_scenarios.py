@@ -1,4 +1,4 @@
-"""Seed 001 scenarios 1 and 2 end to end through the SDK app, offline (rule-based agents)."""
+"""Scenarios 1 and 2 of docs/research-domain.md through the SDK app, offline (rule-based agents)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ async def test_scenario_1_vague_idea_refined_to_an_approved_v2(
 
     first = await say("research_start", "Método incremental é mais rápido")
     assert first["status"] == "clarification"
-    assert first["metadata"]["continue_with"] == CONTINUE_WITH
+    assert first["clarification"]["continue_with"] == CONTINUE_WITH.model_dump()
+    assert first["clarification"]["options"] == [] and first["clarification"]["param"] is None
+    assert first["clarification"]["question"] == first["explanation"]
     assert first["result"]["maturity"] == "vague"
     v1 = first["result"]["latest_version"]
     assert v1["version"] == 1 and v1["source"] == "structurer"
@@ -55,12 +57,12 @@ async def test_scenario_1_vague_idea_refined_to_an_approved_v2(
     assert [v["feedback"]["status"] for v in done["result"]["versions"]] == ["needs_refinement", "approved"]
     assert "Hipótese final (V2, aprovada)" in done["explanation"]
     assert "V1 (precisa de refinamento) → V2 (aprovada)" in done["explanation"]
-    assert "continue_with" not in done["metadata"]
+    assert done["clarification"] is None
 
     # the conversation is over: a stray reply is refused, not silently turned into a new idea
     stray = await say("research_reply", "mais uma coisa")
     assert stray["status"] == "failure"
-    assert stray["metadata"]["error"] == "no_active_conversation"
+    assert stray["failure"]["reason"] == "no_active_conversation"
 
 
 async def test_scenario_2_formed_hypothesis_goes_straight_to_the_methodologist(
@@ -126,7 +128,7 @@ async def test_a_lead_in_is_dropped_and_the_sentence_gives_the_variables(
     out = await conversation(client, f"sess-lead-{len(idea)}")("research_start", idea)
     # what acts (coffee) and what changes (memory) are read off the sentence, not a word list:
     # with the population and the effect that is three elements, so the idea is already a
-    # hypothesis (seed 001: semi-formed goes straight to the methodologist), lead-in dropped
+    # hypothesis (semi-formed goes straight to the methodologist), lead-in dropped
     assert out["result"]["maturity"] == "semi_formed"
     v1 = out["result"]["latest_version"]
     assert v1["question"] == question

@@ -20,7 +20,7 @@ def _set_window(agents_dir: Path, role: str, window: int) -> None:
     path.write_text(re.sub(r"memory_window: \d+", f"memory_window: {window}", text), encoding="utf-8")
 
 
-async def test_memory_window_trims_and_snapshot_has_the_seed_shape(tmp_path: Path) -> None:
+async def test_memory_window_trims_and_snapshot_has_the_documented_shape(tmp_path: Path) -> None:
     agents_dir = copy_agents(tmp_path)
     _set_window(agents_dir, "orchestrator", 2)
     domain = build(research_settings(tmp_path, research_agents_dir=agents_dir))
@@ -73,7 +73,7 @@ async def test_reset_clears_state_and_memory_but_keeps_history(
     assert snap["agents"] == {}
     # the active conversation is gone...
     gone = await say("research_reply", "aprovar")
-    assert gone["metadata"]["error"] == "no_active_conversation"
+    assert gone["failure"]["reason"] == "no_active_conversation"
     listed = await say("research_versions")
     assert listed["result"]["versions_count"] == 0
     # ...the history is not, and event ids keep counting (never reused)
@@ -124,7 +124,7 @@ async def test_versions_list_and_compare(research: tuple[ResearchDomain, httpx.A
     assert by_params["result"]["diff"]["status"] == {"from": "needs_refinement", "to": "approved"}
     assert "Comparação V1 → V3" in by_params["explanation"]
     missing = await say("research_versions", a=1, b=9)
-    assert missing["status"] == "failure" and missing["metadata"]["error"] == "version_not_found"
+    assert missing["status"] == "failure" and missing["failure"]["reason"] == "version_not_found"
 
     # the same commands work as answers inside the conversation, which then keeps waiting
     inline = await say("research_reply", "comparar v2 e v3")
