@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run migrate test lint typecheck unit bench bench-gateway bench-graph bench-intent compose-check clean
+.PHONY: install run migrate test lint schemas typecheck unit bench bench-gateway bench-graph bench-intent compose-check clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,11 @@ run: migrate
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python -m shared.schemas --check
+
+## Rewrite the published JSON Schemas (shared/schemas/*.json) from the pydantic models.
+schemas: install
+	$(BIN)/python -m shared.schemas
 
 typecheck: install
 	$(BIN)/mypy shared gateway intent planner dialogue execution orchestrator domains tests bench

@@ -1,7 +1,7 @@
 """The domain manifest: what a domain can do (capabilities) and what people ask of it (goals).
 
 The JSON Schema published at ``shared/schemas/domain_manifest.schema.json`` is generated from
-these models (``python -m shared.manifest > shared/schemas/domain_manifest.schema.json``) and every
+these models (``python -m shared.schemas`` rewrites the published schemas) and every
 manifest the registry fetches is validated against it.
 """
 
@@ -34,7 +34,7 @@ class IntentHints(_Strict):
 
 
 class ArrayParamRule(_Strict):
-    """A parameter that may hold several values: one step per value (seed 003 decomposition)."""
+    """A parameter that may hold several values: one step per value."""
 
     param_name: str
     single_param_name: str

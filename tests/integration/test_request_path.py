@@ -66,7 +66,7 @@ def test_quote_then_notify_is_composed_from_manifest_metadata(
 def test_ambiguous_company_asks_which_one(platform: Process) -> None:
     trace = run(platform, "qual o preço da Nordea?")
     assert trace["status"] == "waiting_input"
-    symbols = {c["symbol"] for c in trace["output"]["result"]["candidates"]}
+    symbols = {o["value"] for o in trace["output"]["clarification"]["options"]}
     assert symbols == {"NDA-SE.ST", "NDA-FI.HE"}
     assert trace["question"]["kind"] == "domain_clarification"
 
