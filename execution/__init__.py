@@ -1,6 +1,8 @@
-"""The deterministic DAG engine: runs an ``ExecutionPlan`` step by step (``execution.dag``),
-resolving ``${N.field}`` references (``execution.references``) and combining outputs
-(``execution.combine``). ``execution.graph`` is the separate graph engine."""
+"""Running plans: the DAG executor (``execution.dag``) resolves ``${N.field}`` references
+(``execution.references``) and combines outputs (``execution.combine``); the run loop
+(``execution.runner.RunController``) adds validation, retry, replanning, policies and synthesis.
+Planning comes in through ``shared.planning.RunPlanner``: this package never imports ``planner``.
+``execution.graph`` is the separate graph engine."""
 
 from execution.dag import DagExecutor, ExecutionReport, StepRunner
 

@@ -1,7 +1,7 @@
-"""Seed 004's ``analyzeResult``: after each round of the run loop, stop or continue?
+"""``analyzeResult``: after each round of the run loop, stop or continue?
 
 A pure function over an :class:`Observation` of the run; seven ways to stop, three to continue,
-checked in the seed's order:
+checked in this order (the first that applies wins):
 
 ==  ========================  ===========  =============  ==============
 #   case                      is_complete  is_successful  should_continue
@@ -46,7 +46,8 @@ Case = Literal[
     "next_step",
     "recoverable_failure",
 ]
-Failure = Literal["none", "recoverable", "definitive", "optional"]
+#: How a step failed, as the analysis weighs it (the domain's own reason is in ``failure_reason``).
+FailureKind = Literal["none", "recoverable", "definitive", "optional"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class Observation:
     #: Steps still to run after the current one.
     remaining_steps: int = 0
     #: How the current step failed, if it did.
-    failure: Failure = "none"
+    failure: FailureKind = "none"
     failure_reason: str = ""
     replans: int = 0
     max_replans: int = 1

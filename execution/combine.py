@@ -13,7 +13,7 @@ Whatever the mode, a step asking for clarification wins (the run waits for the p
 
 from __future__ import annotations
 
-from shared.models import CombineMode, DomainOutput, ExecutionStep, StepTrace
+from shared.models import CombineMode, DomainOutput, ExecutionStep, Failure, StepTrace
 from shared.status import RunStatus
 
 
@@ -30,7 +30,9 @@ def combine(mode: CombineMode, steps: list[ExecutionStep], traces: dict[int, Ste
     if failed:
         return failed[0].output or _failure(failed[0])
     if not succeeded:
-        return DomainOutput(status="failure", explanation="No step produced an answer.")
+        return DomainOutput(
+            status="failure", explanation="No step produced an answer.", failure=Failure(reason="no_answer")
+        )
     if mode == "last":
         return succeeded[-1].output  # type: ignore[return-value]
     merged: dict = {}
@@ -77,5 +79,6 @@ def _failure(trace: StepTrace) -> DomainOutput:
     return DomainOutput(
         status="failure",
         explanation=trace.error or f"Step {trace.id} ({trace.capability}) did not run.",
+        failure=Failure(reason="step_failed" if trace.status is RunStatus.FAILED else "step_skipped"),
         metadata={"step": trace.id},
     )

@@ -20,8 +20,7 @@ Beyond one-shot execution (used by :class:`execution.runner.RunController`):
   report says ``timeout``. A :class:`RunStopped` raised by ``call`` stops the run the same way
   with the status and reason it carries (the context policy uses it).
 * ``resume``: completed traces of an earlier round (replanning) are kept, not re-run.
-* Independent branches run as forks over isolated state (``execution.forks``); the report
-  carries their :class:`~execution.forks.MergeState`.
+* Independent branches run as forks over isolated state (``execution.forks``).
 """
 
 from __future__ import annotations
@@ -31,17 +30,19 @@ import copy
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from execution.combine import combine
-from execution.forks import ContractKind, MergeState, independent_branches, merge
+from execution.forks import independent_branches
 from execution.references import references, resolve
+from execution.synthesis import Synthesis
+from shared.clock import utcnow
 from shared.errors import PlanError, PlatformError
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
-from shared.status import RunStatus, transition
+from shared.status import RunStatus, step_status_of, transition
 
 log = logging.getLogger(__name__)
 
@@ -53,11 +54,6 @@ StepCall = Callable[[ExecutionIntent, ExecutionStep, StepTrace], Awaitable[Domai
 Preflight = Callable[[ExecutionStep], str | None]
 
 _SETTLED = frozenset({RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.SKIPPED})
-_BY_DOMAIN_STATUS = {
-    "success": RunStatus.COMPLETED,
-    "failure": RunStatus.FAILED,
-    "clarification": RunStatus.WAITING_INPUT,
-}
 
 
 class ExecutionReport(BaseModel):
@@ -71,10 +67,8 @@ class ExecutionReport(BaseModel):
     replans: int = 0
     #: The final answer text, in the person's language (``RunController``).
     answer: str = ""
-    #: ``SemanticSynthesis`` result for ``combine_mode="report"`` (``RunController``).
-    synthesis: Any = None
-    #: The forks' contracts when the plan had independent branches.
-    merge: MergeState | None = None
+    #: The synthesis of a ``combine_mode="report"`` plan (``RunController``).
+    synthesis: Synthesis | None = None
     #: The last ``analyze_result`` decision of the run loop (``RunController``).
     decision: str | None = None
 
@@ -152,13 +146,11 @@ class DagExecutor:
         on_event: EventHook | None = None,
         call: StepCall | None = None,
         preflight: Preflight | None = None,
-        contract_strategy: ContractKind = "simple",
     ):
         self._run_step = run_step
         self._on_event = on_event
         self._call = call or self._call_once
         self._preflight = preflight
-        self._contract_strategy: ContractKind = contract_strategy
 
     async def _call_once(
         self, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace
@@ -184,11 +176,9 @@ class DagExecutor:
         branches = [list(plan.steps)] if sequential else independent_branches(plan.steps, deps)
         # settled traces of an earlier round stay as they are (completed ones feed references)
         kept = {i: t for i, t in (resume or {}).items() if t.status in _SETTLED}
-        runs = [
-            # ForkDispatch: each branch works on its own copy of the run state
-            _Run(self, branch, deps, original_query, confidence, copy.deepcopy(context), semaphore, kept)
-            for branch in branches
-        ]
+        job = _Job(deps, original_query, confidence, semaphore, kept)
+        # each branch (fork) works on its own copy of the run state
+        runs = [_Run(self, job, branch, copy.deepcopy(context)) for branch in branches]
         stopped: RunStopped | None = None
         try:
             async with asyncio.timeout(deadline_s):
@@ -198,31 +188,14 @@ class DagExecutor:
         except RunStopped as exc:
             stopped = exc
         traces = {i: t for run in runs for i, t in run.traces.items()}
-        status = RunStatus.EXECUTING
-        merged = (
-            merge([[r.traces[s.id] for s in r.steps] for r in runs], self._contract_strategy)
-            if len(runs) > 1
-            else None
-        )
         if stopped is not None:
             await self._settle_aborted(traces, stopped.reason)
-            output = combine(plan.combine_mode, topological_order(plan, deps), traces)
-            return ExecutionReport(
-                status=transition(status, stopped.status),
-                steps=[traces[s.id] for s in plan.steps],
-                output=output,
-                reason=stopped.reason,
-                merge=merged,
-            )
         output = combine(plan.combine_mode, topological_order(plan, deps), traces)
-        if any(t.status is RunStatus.WAITING_INPUT for t in traces.values()):
-            status = transition(status, RunStatus.WAITING_INPUT)
-        elif output.status == "failure":
-            status = transition(status, RunStatus.FAILED)
-        else:
-            status = transition(status, RunStatus.COMPLETED)
         return ExecutionReport(
-            status=status, steps=[traces[s.id] for s in plan.steps], output=output, merge=merged
+            status=transition(RunStatus.EXECUTING, _round_status(stopped, traces, output)),
+            steps=[traces[s.id] for s in plan.steps],
+            output=output,
+            reason=stopped.reason if stopped is not None else None,
         )
 
     async def _settle_aborted(self, traces: dict[int, StepTrace], reason: str) -> None:
@@ -230,7 +203,7 @@ class DagExecutor:
         for trace in traces.values():
             if trace.status is RunStatus.EXECUTING:
                 trace.error = trace.error or f"cancelled: {reason}"
-                trace.finished_at = datetime.now(UTC)
+                trace.finished_at = utcnow()
                 await self._set(trace, RunStatus.CANCELLED)
             elif trace.status is RunStatus.PENDING:
                 trace.error = trace.error or f"not started: {reason}"
@@ -244,11 +217,22 @@ class DagExecutor:
         if self._on_event is None:
             return
         try:
-            # a shallow copy is a snapshot: the executor re-assigns a trace's fields, it never
-            # changes its params or output in place (a deep copy of the output cost ~0.1 ms a step)
+            # a shallow copy is a snapshot: the executor re-assigns a trace's fields, never
+            # changes its params or output in place, so no deep copy is needed
             await self._on_event(trace.model_copy())
         except Exception:  # a broken listener must not break the run it listens to
             log.exception("on_event listener failed for step %s", trace.id)
+
+
+def _round_status(
+    stopped: RunStopped | None, traces: Mapping[int, StepTrace], output: DomainOutput
+) -> RunStatus:
+    """A stop wins; then a question waiting for the person; then the combined answer decides."""
+    if stopped is not None:
+        return stopped.status
+    if any(t.status is RunStatus.WAITING_INPUT for t in traces.values()):
+        return RunStatus.WAITING_INPUT
+    return RunStatus.FAILED if output.status == "failure" else RunStatus.COMPLETED
 
 
 async def _drive(runs: list[_Run]) -> None:
@@ -264,33 +248,36 @@ async def _drive(runs: list[_Run]) -> None:
         raise grouped.exceptions[0] from None
 
 
+@dataclass(frozen=True)
+class _Job:
+    """What every branch of one ``DagExecutor.execute`` call shares."""
+
+    deps: dict[int, set[int]]
+    original_query: str
+    confidence: float
+    #: the plan's concurrency limit, across branches
+    semaphore: asyncio.Semaphore
+    #: settled traces of an earlier round, kept as they are
+    kept: Mapping[int, StepTrace]
+
+
 class _Run:
     """One branch (fork) of one plan: the mutable state ``DagExecutor.execute`` works on."""
 
-    def __init__(
-        self,
-        executor: DagExecutor,
-        steps: list[ExecutionStep],
-        deps: dict[int, set[int]],
-        original_query: str,
-        confidence: float,
-        context: dict[str, Any],
-        semaphore: asyncio.Semaphore,
-        kept: Mapping[int, StepTrace],
-    ):
+    def __init__(self, executor: DagExecutor, job: _Job, steps: list[ExecutionStep], context: dict[str, Any]):
         self.executor = executor
         self.steps = steps
-        self.deps = deps
-        self.original_query = original_query
-        self.confidence = confidence
+        self.deps = job.deps
+        self.original_query = job.original_query
+        self.confidence = job.confidence
         self.context = context
         self.by_id = {s.id: s for s in steps}
         self.traces: dict[int, StepTrace] = {}
         self.outputs: dict[int, DomainOutput] = {}
         self.started: set[int] = set()
         for s in steps:
-            if s.id in kept:
-                trace = kept[s.id].model_copy(deep=True)
+            if s.id in job.kept:
+                trace = job.kept[s.id].model_copy(deep=True)
                 self.traces[s.id] = trace
                 if trace.status is RunStatus.COMPLETED and trace.output is not None:
                     self.outputs[s.id] = trace.output
@@ -299,7 +286,7 @@ class _Run:
                 self.traces[s.id] = StepTrace(
                     id=s.id, domain=s.domain, capability=s.capability, params=s.params
                 )
-        self.semaphore = semaphore
+        self.semaphore = job.semaphore
 
     async def go(self) -> None:
         running: set[asyncio.Task[None]] = set()
@@ -352,7 +339,7 @@ class _Run:
     async def _run(self, step: ExecutionStep) -> None:
         trace = self.traces[step.id]
         async with self.semaphore:
-            trace.started_at = datetime.now(UTC)
+            trace.started_at = utcnow()
             clock = time.perf_counter()
             await self.executor._set(trace, RunStatus.EXECUTING)
             output: DomainOutput | None = None
@@ -370,7 +357,7 @@ class _Run:
                 output = await self.executor._call(intent, step, trace)
             except RunStopped as exc:
                 trace.error = exc.reason
-                trace.finished_at = datetime.now(UTC)
+                trace.finished_at = utcnow()
                 await self.executor._set(trace, RunStatus.FAILED)
                 raise
             except PlatformError as exc:
@@ -378,7 +365,7 @@ class _Run:
             except Exception as exc:  # the step failed; the run goes on and says why
                 log.warning("step %s (%s) raised", step.id, step.capability, exc_info=True)
                 trace.error = f"{type(exc).__name__}: {exc}"
-            trace.finished_at = datetime.now(UTC)
+            trace.finished_at = utcnow()
             trace.duration_ms = round((time.perf_counter() - clock) * 1000, 3)
             if output is None:
                 await self.executor._set(trace, RunStatus.FAILED)
@@ -387,4 +374,4 @@ class _Run:
             self.outputs[step.id] = output
             if output.status == "failure":
                 trace.error = output.explanation or "the domain reported a failure"
-            await self.executor._set(trace, _BY_DOMAIN_STATUS[output.status])
+            await self.executor._set(trace, step_status_of(output.status))

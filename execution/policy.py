@@ -1,14 +1,14 @@
-"""Hooks and policies around a run (seed 002 "Hooks e Customizações", ``ContextPolicyState``).
+"""Hooks and policies around a run.
 
 * :class:`ContextPolicy` is the global guard: limits on steps, domain calls, plan duration and
   payload size. Breaking one stops the run cleanly with ``failed`` and a reason (never a crash).
-* :class:`Hooks` carries the business-rule hooks: ``post_resolve_hook`` (seed 002's
-  ``post_router_hook``: override the resolver's decision), ``validation_fn`` (a fast code check of a
+* :class:`Hooks` carries the business-rule hooks: ``post_resolve_hook`` (override
+  the resolver's decision), ``validation_fn`` (a fast code check of a
   step's output) and ``transition_overrides`` (declarative "if state X and condition Y, go to Z").
 
 >>> rule = TransitionOverride.model_validate({"when_status": "failed",
-...     "if": {"path": "output.metadata.error", "equals": "symbol_not_found"}, "goto": "replanning"})
->>> rule.matches({"status": "failed", "output": {"metadata": {"error": "symbol_not_found"}}})
+...     "if": {"path": "output.failure.reason", "equals": "symbol_not_found"}, "goto": "replanning"})
+>>> rule.matches({"status": "failed", "output": {"failure": {"reason": "symbol_not_found"}}})
 True
 """
 

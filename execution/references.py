@@ -1,14 +1,12 @@
-"""``${N.field}`` references between plan steps.
+"""Expanding ``${N.field}`` references (syntax in :mod:`shared.references`) with step outputs.
 
-A reference names an earlier step's output: ``${1.explanation}``, ``${1.status}``,
-``${1.confidence}``, ``${1.result}``, ``${1.result.price}``, ``${2.metadata.source}``; list items
-are addressed by index (``${1.result.items.0}``).
+``field`` is one of ``explanation``, ``status``, ``result``, ``confidence``, ``metadata``; list
+items are addressed by index (``${1.result.items.0}``).
 
 * A string that is exactly one reference becomes the referenced value, with its type.
 * References embedded in text are stringified (dicts and lists as JSON).
 * Resolution is one pass: substituted values are never scanned again.
-* ``$${`` is a literal ``${``. The planner escapes every value that came from the person with
-  :func:`escape`, so text someone typed is never expanded, whatever it contains.
+* ``$${`` is a literal ``${`` (:func:`shared.references.escape`).
 
 >>> from shared.models import DomainOutput
 >>> outs = {1: DomainOutput(status="success", result={"price": 112.5}, explanation="Nordea 112.50")}
@@ -16,8 +14,6 @@ are addressed by index (``${1.result.items.0}``).
 {'p': 112.5, 'm': 'Now: Nordea 112.50'}
 >>> resolve(escape("say ${1.explanation}"), outs)
 'say ${1.explanation}'
->>> sorted(references({"a": ["${2.status}", escape("${3.status}")], "b": "${1.result}"}))
-[1, 2]
 """
 
 from __future__ import annotations
@@ -29,36 +25,16 @@ from typing import Any
 
 from shared.errors import PlanError
 from shared.models import DomainOutput
+from shared.references import TOKEN, escape, reference, references
 
-#: ``$${`` (an escaped literal) or ``${<step>.<field>(.<key>)*}``.
-_TOKEN = re.compile(r"\$\$\{|\$\{(\d+)\.([A-Za-z_]\w*(?:\.[\w\-]+)*)\}")
+# ``escape`` and ``references`` are re-exported for callers that still import them from here.
+__all__ = ["UnresolvedReference", "escape", "lookup", "references", "resolve"]
+
 _FIELDS = frozenset({"explanation", "status", "result", "confidence", "metadata"})
 
 
 class UnresolvedReference(PlanError):
     """A reference whose step has no output, or whose path does not exist in it."""
-
-
-def escape(value: Any) -> Any:
-    """Make every string in ``value`` literal (``${`` -> ``$${``), recursing into dicts and lists."""
-    if isinstance(value, str):
-        return value.replace("${", "$${")
-    if isinstance(value, dict):
-        return {k: escape(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [escape(v) for v in value]
-    return value
-
-
-def references(value: Any) -> set[int]:
-    """Step ids referenced anywhere in ``value`` (escaped literals excluded)."""
-    if isinstance(value, str):
-        return {int(m.group(1)) for m in _TOKEN.finditer(value) if m.group(1) is not None}
-    if isinstance(value, dict):
-        return set().union(*(references(v) for v in value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*(references(v) for v in value)) if value else set()
-    return set()
 
 
 def resolve(value: Any, outputs: Mapping[int, DomainOutput]) -> Any:
@@ -74,7 +50,7 @@ def resolve(value: Any, outputs: Mapping[int, DomainOutput]) -> Any:
 
 def lookup(step_id: int, path: str, outputs: Mapping[int, DomainOutput]) -> Any:
     """The value at ``path`` (``result.price``) in step ``step_id``'s output."""
-    ref = f"${{{step_id}.{path}}}"
+    ref = reference(step_id, path)
     output = outputs.get(step_id)
     if output is None:
         raise UnresolvedReference(f"{ref}: step {step_id} has no output", param=ref)
@@ -95,7 +71,7 @@ def lookup(step_id: int, path: str, outputs: Mapping[int, DomainOutput]) -> Any:
 
 
 def _resolve_text(text: str, outputs: Mapping[int, DomainOutput]) -> Any:
-    whole = _TOKEN.fullmatch(text)
+    whole = TOKEN.fullmatch(text)
     if whole is not None and whole.group(1) is not None:
         return lookup(int(whole.group(1)), whole.group(2), outputs)
 
@@ -104,7 +80,7 @@ def _resolve_text(text: str, outputs: Mapping[int, DomainOutput]) -> Any:
             return "${"
         return _stringify(lookup(int(match.group(1)), match.group(2), outputs))
 
-    return _TOKEN.sub(substitute, text)
+    return TOKEN.sub(substitute, text)
 
 
 def _stringify(value: Any) -> str:

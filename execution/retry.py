@@ -1,4 +1,4 @@
-"""``ToolState -> ValidationState -> RetryState`` (seed 002) for one step, with ``tenacity``.
+"""Call, validate, retry: one guarded step, with ``tenacity``.
 
 :class:`StepGuard` is a :data:`execution.dag.StepCall`: it calls the step runner under the
 capability's ``policy`` (``attempts``, ``timeout_s``, ``idempotent``, ``backoff_s``), validates
@@ -30,7 +30,7 @@ from execution.policy import PolicyViolation, RunBudget, ValidationFn
 from execution.validation import check_output
 from shared.errors import DomainProtocolError, DomainUnavailable, PlatformError
 from shared.manifest import Capability, ExecutionPolicy
-from shared.models import DomainOutput, ExecutionIntent, ExecutionStep, StepTrace
+from shared.models import DomainOutput, ExecutionIntent, ExecutionStep, Failure, StepTrace
 from shared.status import RunStatus
 
 CapabilityLookup = Callable[[str, str], Capability | None]
@@ -145,10 +145,7 @@ def _invalid(output: DomainOutput, problem: str) -> DomainOutput:
         status="failure",
         explanation=f"invalid output: {problem}",
         confidence=0.0,
-        metadata={
-            "error": "invalid_output",
-            "recoverable": False,
-            "validation": problem,
-            "rejected": output.model_dump(mode="json"),
-        },
+        failure=Failure(reason="invalid_output"),
+        # for the trace: what was wrong and what the domain actually sent
+        metadata={"validation": problem, "rejected": output.model_dump(mode="json")},
     )

@@ -1,4 +1,4 @@
-"""The run loop: one entry point around :class:`~execution.dag.DagExecutor` for the gateway.
+"""The run loop: one entry point around :class:`~execution.dag.DagExecutor` for the dialogue.
 
 ``RunController.run`` takes a planned request and drives it to a final answer::
 
@@ -10,107 +10,64 @@
   backoff per the capability's policy, the context policy's budget);
 * a domain known to be down (``availability(domain)`` returns a reason) fails its required steps
   at once and skips its optional ones;
-* after each round, seed 004's :func:`~execution.analysis.analyze_result` (plus the declarative
-  ``transition_overrides``) decides: stop, or replan from the failed step with
-  :class:`planner.replanner.Replanner` (bounded by ``max_replans``; the same failure twice is
+* after each round, :func:`~execution.analysis.analyze_result` (plus the declarative
+  ``transition_overrides``) decides: stop, or ask the :class:`~shared.planning.RunPlanner` for a
+  new plan from the failed step (bounded by ``max_replans``; the same failure twice is
   ``stagnated``);
 * ``combine_mode="report"`` goes through the synthesis strategy; the answer text is in the
   person's language;
 * every run and step status change is sent to ``on_event`` as a small JSON-able dict.
 
-Every status change goes through :func:`shared.status.transition`.
+Planning comes in through ``planner`` (a :class:`~shared.planning.RunPlanner`) so this package
+never imports ``planner``. Every status change goes through :func:`shared.status.transition`.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from execution.analysis import AnalysisResult, Observation, analyze_result
+from execution.analysis import AnalysisResult, FailureKind, Observation, analyze_result
 from execution.dag import (
     DagExecutor,
     ExecutionReport,
     PlanDeadlock,
-    RunStopped,
     StepRunner,
     topological_order,
     validate_plan,
 )
-from execution.forks import ContractKind
-from execution.language import detect_language, language_of, normalize, text
+from execution.fast_track import run_fast_track
+from execution.language import detect_language, normalize, text
 from execution.policy import ContextPolicy, Hooks, PolicyViolation, RunBudget, first_override
 from execution.retry import StepGuard
+from execution.run_state import SETTLED, Ending, RunEventSink, RunState, step_event
 from execution.synthesis import ConcatSynthesis, SynthesisStrategy
-from planner.fast_track import needs_plan
-from planner.replanner import ReplanContext, Replanner
-from planner.task_decomposer import TaskDecomposer
 from shared.catalog import Catalog
-from shared.errors import PlanError, PlatformError
+from shared.errors import PlanError
 from shared.manifest import Capability
 from shared.models import (
-    DomainOutput,
     ExecutionIntent,
     ExecutionPlan,
     ExecutionStep,
     IntentOutput,
     StepTrace,
 )
-from shared.status import RunStatus, transition
+from shared.planning import ReplanContext, RunPlanner
+from shared.status import RunStatus
 
-log = logging.getLogger(__name__)
-
-RunEventSink = Callable[[dict[str, Any]], Awaitable[None]]
 #: ``domain -> reason it cannot take calls now`` (open circuit, unhealthy), or None.
 Availability = Callable[[str], str | None]
 
 
-def step_event(run_id: str, trace: StepTrace, decision: AnalysisResult | None = None) -> dict[str, Any]:
-    event: dict[str, Any] = {
-        "type": "step",
-        "run_id": run_id,
-        "step": trace.id,
-        "domain": trace.domain,
-        "capability": trace.capability,
-        "status": trace.status.value,
-        "attempts": trace.attempts,
-        "error": trace.error,
-    }
-    if decision is not None:
-        event["decision"] = decision.case
-    return event
+@dataclass(frozen=True)
+class _Judgement:
+    """The verdict on one round: the analysis and the step to replan from, if any."""
 
-
-@dataclass
-class _RunState:
-    """What the loop knows about one run."""
-
-    run_id: str
-    language: str
-    on_event: RunEventSink | None
-    status: RunStatus = RunStatus.PENDING
-    replans: int = 0
-    started: float = field(default_factory=time.perf_counter)
-    seen_failures: set[tuple[int, str, str]] = field(default_factory=set)
-    tried: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    #: latest status of each step this round (for the per-step analysis)
-    steps: dict[int, RunStatus] = field(default_factory=dict)
-
-    async def move(self, new: RunStatus, reason: str | None = None) -> None:
-        self.status = transition(self.status, new)
-        await self.emit({"type": "run", "run_id": self.run_id, "status": new.value, "reason": reason})
-
-    async def emit(self, event: dict[str, Any]) -> None:
-        if self.on_event is None:
-            return
-        try:
-            await self.on_event(event)
-        except Exception:  # a broken listener must not break the run
-            log.exception("run event listener failed")
+    decision: AnalysisResult
+    failed: ExecutionStep | None
 
 
 class RunController:
@@ -119,25 +76,25 @@ class RunController:
         catalog: Catalog | Callable[[], Catalog],
         run_step: StepRunner,
         *,
+        planner: RunPlanner | None = None,
         policy: ContextPolicy | None = None,
         hooks: Hooks | None = None,
         synthesis: SynthesisStrategy | None = None,
         max_replans: int = 1,
         deadline_s: float | None = None,
         availability: Availability | None = None,
-        replanner: Replanner | None = None,
-        contract_strategy: ContractKind = "simple",
     ):
+        """``planner`` plans requests that come without a plan and replans after recoverable
+        failures; without it a run needs a plan and a recoverable failure is final."""
         self._catalog = catalog
         self._run_step = run_step
+        self.planner = planner
         self.policy = policy or ContextPolicy()
         self.hooks = hooks or Hooks()
         self.synthesis: SynthesisStrategy = synthesis or ConcatSynthesis()
         self.max_replans = max_replans
         self.deadline_s = deadline_s
         self._availability = availability
-        self.replanner = replanner or Replanner()
-        self.contract_strategy: ContractKind = contract_strategy
 
     @property
     def catalog(self) -> Catalog:
@@ -147,7 +104,7 @@ class RunController:
         ref = self.catalog.find_capability(name, domain)
         return ref.capability if ref is not None else None
 
-    # ------------------------------------------------------------------ entry points
+    # ------------------------------------------------------------------ entry point
 
     async def run(
         self,
@@ -158,222 +115,237 @@ class RunController:
         context: dict[str, Any] | None = None,
         on_event: RunEventSink | None = None,
     ) -> ExecutionReport:
-        """Drive one planned request to its final answer. With ``plan=None`` the controller plans
-        ``execution_intent`` itself (fast track when :func:`needs_plan` says one call is enough)."""
-        context = dict(context or {})
-        state = _RunState(
-            run_id=str(context.get("run_id") or f"run-{uuid.uuid4().hex}"),
-            language=normalize(context["language"])
-            if context.get("language")
-            else detect_language(intent.original_query, default=normalize(intent.language)),
-            on_event=on_event,
-        )
-        context.update(run_id=state.run_id, language=state.language)
+        """Drive one planned request to its final answer. With ``plan=None`` the planner plans
+        ``execution_intent`` (one direct call when it says no plan is needed)."""
+        state = self._start(intent, context, on_event)
         try:
-            if execution_intent is not None and self.hooks.post_resolve_hook is not None:
-                override = self.hooks.post_resolve_hook(intent, execution_intent)
-                if override is not None and override != execution_intent:
-                    execution_intent, plan = override, None
+            execution_intent, plan = self._after_resolve_hook(intent, execution_intent, plan)
             if plan is None and execution_intent is not None:
-                if not needs_plan(execution_intent, self.catalog):
-                    return await self._direct(state, execution_intent, context)
-                plan = TaskDecomposer(self.catalog).decompose(execution_intent)
+                plan = self._plan(execution_intent)
+                if plan is None:
+                    return await run_fast_track(state, execution_intent, self._guard(), self._preflight)
         except PlanError as exc:
             return await self._planning_error(state, exc.message)
         if plan is None:
-            decision = analyze_result(Observation(has_plan=False))
-            await state.move(RunStatus.EXECUTING)
-            await state.move(RunStatus.COMPLETED, decision.feedback)
-            return ExecutionReport(
-                status=state.status,
-                reason=decision.feedback,
-                answer=text(state.language, "done"),
-                decision=decision.case,
-            )
-        confidence = execution_intent.confidence if execution_intent else intent.confidence
-        return await self._loop(state, plan, intent.original_query, confidence, context)
+            return await self._nothing_to_run(state)
+        state.plan = plan
+        state.confidence = execution_intent.confidence if execution_intent else intent.confidence
+        return await self._loop(state)
 
-    async def run_direct(
-        self,
-        execution_intent: ExecutionIntent,
-        *,
-        context: dict[str, Any] | None = None,
-        on_event: RunEventSink | None = None,
-    ) -> ExecutionReport:
-        """The fast track: one capability, one guarded call, no DAG (and no replanning)."""
+    def _start(
+        self, intent: IntentOutput, context: dict[str, Any] | None, on_event: RunEventSink | None
+    ) -> RunState:
         context = dict(context or {})
-        state = _RunState(
-            run_id=str(context.get("run_id") or f"run-{uuid.uuid4().hex}"),
-            language=language_of(context, execution_intent.original_query),
-            on_event=on_event,
+        language = (
+            normalize(context["language"])
+            if context.get("language")
+            else detect_language(intent.original_query, default=normalize(intent.language))
         )
-        context.update(run_id=state.run_id, language=state.language)
-        return await self._direct(state, execution_intent, context)
+        run_id = str(context.get("run_id") or f"run-{uuid.uuid4().hex}")
+        context.update(run_id=run_id, language=language)
+        return RunState(
+            run_id=run_id,
+            language=language,
+            on_event=on_event,
+            query=intent.original_query,
+            confidence=intent.confidence,
+            context=context,
+        )
+
+    def _after_resolve_hook(
+        self, intent: IntentOutput, execution_intent: ExecutionIntent | None, plan: ExecutionPlan | None
+    ) -> tuple[ExecutionIntent | None, ExecutionPlan | None]:
+        """A ``post_resolve_hook`` that changes the resolved intent voids the given plan."""
+        if execution_intent is None or self.hooks.post_resolve_hook is None:
+            return execution_intent, plan
+        override = self.hooks.post_resolve_hook(intent, execution_intent)
+        if override is not None and override != execution_intent:
+            return override, None
+        return execution_intent, plan
+
+    def _plan(self, execution_intent: ExecutionIntent) -> ExecutionPlan | None:
+        if self.planner is None:
+            raise PlanError("this run controller has no planner: the request needs a plan", param="plan")
+        return self.planner.plan(execution_intent, self.catalog)
+
+    async def _nothing_to_run(self, state: RunState) -> ExecutionReport:
+        decision = analyze_result(Observation(has_plan=False))
+        await state.move(RunStatus.EXECUTING)
+        await state.move(RunStatus.COMPLETED, decision.feedback)
+        return ExecutionReport(
+            status=state.status,
+            reason=decision.feedback,
+            answer=text(state.language, "done"),
+            decision=decision.case,
+        )
 
     # ------------------------------------------------------------------ the loop
 
-    async def _loop(
-        self, state: _RunState, plan: ExecutionPlan, query: str, confidence: float, context: dict[str, Any]
-    ) -> ExecutionReport:
-        try:
-            validate_plan(plan)
-        except PlanDeadlock as exc:
-            await state.move(RunStatus.DEADLOCK, exc.message)
-            return self._problem(state, plan, RunStatus.DEADLOCK, exc.message, "deadlock")
-        except PlanError as exc:
-            return await self._planning_error(state, exc.message)
+    async def _loop(self, state: RunState) -> ExecutionReport:
         budget = RunBudget(self.policy)
-        try:
-            budget.check_steps(len(plan.steps))
-        except PolicyViolation as exc:
-            await state.move(RunStatus.FAILED, exc.reason)
-            return self._problem(state, plan, RunStatus.FAILED, exc.reason, "policy")
-
+        refused = await self._refuse_unrunnable(state, budget)
+        if refused is not None:
+            return refused
         executor = DagExecutor(
             self._run_step,
-            on_event=lambda trace: self._on_step(state, plan, trace),
-            call=StepGuard(
-                self._run_step, self.capability, validation_fn=self.hooks.validation_fn, budget=budget
-            ),
+            on_event=lambda trace: self._on_step(state, trace),
+            call=self._guard(budget),
             preflight=self._preflight,
-            contract_strategy=self.contract_strategy,
         )
         await state.move(RunStatus.EXECUTING)
         resume: dict[int, StepTrace] = {}
         while True:
-            deadline, deadline_is_policy = self._remaining(state)
-            round_context = dict(context)
-            if state.replans:
-                round_context["idempotency_suffix"] = f"r{state.replans}"
             try:
-                report = await executor.execute(
-                    plan,
-                    original_query=query,
-                    confidence=confidence,
-                    context=round_context,
-                    deadline_s=deadline,
-                    resume=resume,
-                )
+                report = await self._round(state, executor, resume)
             except PlanError as exc:  # a replan produced an invalid plan
                 return await self._planning_error(state, exc.message)
-            if report.reason is not None:  # timeout or a policy stop inside the round
-                final = report.status
-                reason = report.reason
-                kind = "timeout"
-                if final is RunStatus.TIMEOUT:
-                    limit = self.policy.max_plan_duration_s if deadline_is_policy else self.deadline_s
-                    reason = f"the plan did not finish within {limit:g} s"
-                if final is RunStatus.TIMEOUT and deadline_is_policy:
-                    final, kind = RunStatus.FAILED, "policy"
-                    reason = f"policy max_plan_duration_s: {reason}"
-                elif final is RunStatus.FAILED:
-                    kind = "policy"
-                await state.move(final, reason)
-                return await self._finish(state, plan, report, query, reason=reason, kind=kind)
+            ending = self._stopped_inside_round(report)
+            if ending is not None:
+                return await self._end(state, report, ending)
+            judgement = self._judge(state, report, resume)
+            if isinstance(judgement, Ending):
+                return await self._end(state, report, judgement)
+            next_round = await self._replan_if_decided(state, report, judgement, budget)
+            if isinstance(next_round, Ending):
+                return await self._end(state, report, next_round)
+            if next_round is None:
+                return await self._end(state, report, self._settled(report, judgement.decision))
+            resume = next_round
 
-            observation, failed = self._observe(state, plan, report)
-            decision = analyze_result(observation)
-            ran = [t for t in report.steps if t.id not in resume]  # kept traces were judged before
-            override = first_override(self.hooks.transition_overrides, ran)
-            if override is not None:
-                rule, hit = override
-                if rule.goto is RunStatus.REPLANNING and decision.case != "replanning":
-                    failed = next(s for s in plan.steps if s.id == hit.id)
-                    decision = analyze_result(
-                        Observation(
-                            current_step=hit.id,
-                            failure="recoverable",
-                            failure_reason=hit.error or "",
-                            replans=state.replans,
-                            max_replans=self.max_replans,
-                        )
-                    )
-                elif rule.goto is not RunStatus.REPLANNING:
-                    reason = (
-                        f"transition override: step {hit.id} {rule.when_status.value} -> {rule.goto.value}"
-                    )
-                    await state.move(rule.goto, reason)
-                    return await self._finish(state, plan, report, query, reason=reason, kind="failed")
-            if failed is not None:
-                trace = next(t for t in report.steps if t.id == failed.id)
-                signature = (failed.id, failed.capability, _error_code(trace))
-                if signature in state.seen_failures:  # the last replan made no progress
-                    reason = f"step {failed.id} ({failed.capability}) failed again with {signature[2]}"
-                    await state.move(RunStatus.STAGNATED, reason)
-                    return await self._finish(
-                        state, plan, report, query, reason=reason, kind="stagnated", told=trace.error
-                    )
-            if failed is not None and decision.case == "replanning":
-                trace = next(t for t in report.steps if t.id == failed.id)
-                state.seen_failures.add((failed.id, failed.capability, _error_code(trace)))
-                state.replans += 1
-                await state.move(RunStatus.REPLANNING, decision.feedback)
-                new = self.replanner.replan(
-                    plan, ReplanContext(failed, trace.output, state.replans, state.tried.get(failed.id, []))
-                )
-                if new is None:
-                    reason = f"no alternative plan after step {failed.id} failed: {trace.error or ''}".strip()
-                    await state.move(RunStatus.FAILED, reason)
-                    report.replans = state.replans
-                    return await self._finish(
-                        state, plan, report, query, reason=reason, kind="failed", told=trace.error
-                    )
-                if new.patch:
-                    state.tried.setdefault(failed.id, []).append(new.patch)
-                try:
-                    budget.check_steps(len(new.plan.steps))
-                except PolicyViolation as exc:
-                    await state.move(RunStatus.FAILED, exc.reason)
-                    return await self._finish(state, plan, report, query, reason=exc.reason, kind="policy")
-                settled = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.SKIPPED)
-                resume = {t.id: t for t in report.steps if t.status in settled and t.id not in new.rerun}
-                if new.action == "reissue":  # the failed step runs again, whatever it was
-                    resume.pop(failed.id, None)
-                plan = new.plan
-                await state.move(RunStatus.EXECUTING, new.note)
-                continue
-            report.decision = decision.case
-            if decision.case == "definitive_failure" and decision.feedback.startswith("max_replans_exceeded"):
-                await state.move(RunStatus.FAILED, decision.feedback)
-                return await self._finish(
-                    state, plan, report, query, reason=decision.feedback, kind="max_replans_exceeded"
-                )
-            await state.move(report.status, None if decision.is_successful else decision.feedback)
-            return await self._finish(state, plan, report, query, reason=None, kind=None)
+    async def _refuse_unrunnable(self, state: RunState, budget: RunBudget) -> ExecutionReport | None:
+        """A plan that can never finish, or that breaks the policy, is refused before it runs."""
+        try:
+            validate_plan(state.plan)
+        except PlanDeadlock as exc:
+            await state.move(RunStatus.DEADLOCK, exc.message)
+            return self._unrun(state, RunStatus.DEADLOCK, exc.message, "deadlock")
+        except PlanError as exc:
+            return await self._planning_error(state, exc.message)
+        try:
+            budget.check_steps(len(state.plan.steps))
+        except PolicyViolation as exc:
+            await state.move(RunStatus.FAILED, exc.reason)
+            return self._unrun(state, RunStatus.FAILED, exc.reason, "policy")
+        return None
 
-    def _observe(
-        self, state: _RunState, plan: ExecutionPlan, report: ExecutionReport
-    ) -> tuple[Observation, ExecutionStep | None]:
+    async def _round(
+        self, state: RunState, executor: DagExecutor, resume: dict[int, StepTrace]
+    ) -> ExecutionReport:
+        context = dict(state.context)
+        if state.replans:  # a replanned call is a new request for the domain's idempotency
+            context["idempotency_suffix"] = f"r{state.replans}"
+        return await executor.execute(
+            state.plan,
+            original_query=state.query,
+            confidence=state.confidence,
+            context=context,
+            deadline_s=self._seconds_left(state),
+            resume=resume,
+        )
+
+    def _stopped_inside_round(self, report: ExecutionReport) -> Ending | None:
+        """A timeout or a policy stop ended the round early; the policy's own duration limit is a
+        policy failure, not a timeout."""
+        if report.reason is None:
+            return None
+        if report.status is RunStatus.TIMEOUT:
+            if self._limits()[0][1]:  # the policy's limit was the nearer one
+                limit = self.policy.max_plan_duration_s
+                reason = f"policy max_plan_duration_s: the plan did not finish within {limit:g} s"
+                return Ending(RunStatus.FAILED, reason, "policy")
+            return Ending(
+                RunStatus.TIMEOUT, f"the plan did not finish within {self.deadline_s:g} s", "timeout"
+            )
+        kind = "policy" if report.status is RunStatus.FAILED else "timeout"
+        return Ending(report.status, report.reason, kind)
+
+    def _judge(
+        self, state: RunState, report: ExecutionReport, resume: dict[int, StepTrace]
+    ) -> _Judgement | Ending:
+        """Analyse the round, let the transition overrides have their say, then catch a replan
+        that made no progress."""
+        observation, failed = self._observe(state, report)
+        judgement = _Judgement(analyze_result(observation), failed)
+        ran = [t for t in report.steps if t.id not in resume]  # kept traces were judged before
+        override = first_override(self.hooks.transition_overrides, ran)
+        if override is not None:
+            rule, hit = override
+            if rule.goto is not RunStatus.REPLANNING:
+                reason = f"transition override: step {hit.id} {rule.when_status.value} -> {rule.goto.value}"
+                return Ending(rule.goto, reason, "failed")
+            if judgement.decision.case != "replanning":
+                failed = next(s for s in state.plan.steps if s.id == hit.id)
+                observation = self._recoverable(state, hit)
+                judgement = _Judgement(analyze_result(observation), failed)
+        if judgement.failed is not None:
+            trace = _trace_of(report, judgement.failed.id)
+            if _signature(judgement.failed, trace) in state.seen_failures:
+                step = judgement.failed
+                reason = f"step {step.id} ({step.capability}) failed again with {_error_code(trace)}"
+                return Ending(RunStatus.STAGNATED, reason, "stagnated", told=trace.error)
+        return judgement
+
+    async def _replan_if_decided(
+        self, state: RunState, report: ExecutionReport, judgement: _Judgement, budget: RunBudget
+    ) -> dict[int, StepTrace] | Ending | None:
+        """Replan when the analysis says so: the traces to keep for the next round, an ending
+        when no way forward exists, or None when the round's verdict stands."""
+        failed = judgement.failed
+        if failed is None or judgement.decision.case != "replanning":
+            return None
+        trace = _trace_of(report, failed.id)
+        state.seen_failures.add(_signature(failed, trace))
+        state.replans += 1
+        await state.move(RunStatus.REPLANNING, judgement.decision.feedback)
+        context = ReplanContext(failed, trace.output, state.replans, state.tried.get(failed.id, []))
+        new = self.planner.replan(state.plan, context) if self.planner is not None else None
+        if new is None:
+            reason = f"no alternative plan after step {failed.id} failed: {trace.error or ''}".strip()
+            return Ending(RunStatus.FAILED, reason, "failed", told=trace.error)
+        if new.patch:
+            state.tried.setdefault(failed.id, []).append(new.patch)
+        try:
+            budget.check_steps(len(new.plan.steps))
+        except PolicyViolation as exc:
+            return Ending(RunStatus.FAILED, exc.reason, "policy")
+        resume = {t.id: t for t in report.steps if t.status in SETTLED and t.id not in new.rerun}
+        if new.action == "reissue":  # the failed step runs again, whatever it was
+            resume.pop(failed.id, None)
+        state.plan = new.plan
+        await state.move(RunStatus.EXECUTING, new.note)
+        return resume
+
+    @staticmethod
+    def _settled(report: ExecutionReport, decision: AnalysisResult) -> Ending:
+        """The round's own verdict (recorded as ``report.decision``): its status, or a failure once
+        the replans are used up."""
+        report.decision = decision.case
+        if decision.case == "definitive_failure" and decision.feedback.startswith("max_replans_exceeded"):
+            return Ending(RunStatus.FAILED, decision.feedback, "max_replans_exceeded")
+        return Ending(report.status, note=None if decision.is_successful else decision.feedback)
+
+    def _observe(self, state: RunState, report: ExecutionReport) -> tuple[Observation, ExecutionStep | None]:
+        """The round as :func:`analyze_result` sees it, and the step to replan from, if any."""
+        plan = state.plan
         by_id = {s.id: s for s in plan.steps}
-        traces = [t for t in report.steps]
         order = [s.id for s in topological_order(plan, validate_plan(plan))]
-        traces.sort(key=lambda t: order.index(t.id))
+        traces = sorted(report.steps, key=lambda t: order.index(t.id))
         failed = [t for t in traces if t.status is RunStatus.FAILED]
+        last = traces[-1].id if traces else None
+        if report.status is RunStatus.WAITING_INPUT:
+            return Observation(plan_status=RunStatus.WAITING_INPUT, current_step=last), None
         recoverable = [
             t
             for t in failed
             if t.output is not None
-            and t.output.metadata.get("recoverable") is True
+            and t.output.recoverable
             and (
                 (by_id[t.id].required and report.status is RunStatus.FAILED)
-                or bool(t.output.metadata.get("suggestions"))
+                or bool(t.output.failure and t.output.failure.suggestions)
             )
         ]
-        last = traces[-1].id if traces else None
-        if report.status is RunStatus.WAITING_INPUT:
-            return Observation(plan_status=RunStatus.WAITING_INPUT, current_step=last), None
         if recoverable:
-            t = recoverable[0]
-            return (
-                Observation(
-                    current_step=t.id,
-                    failure="recoverable",
-                    failure_reason=t.error or "",
-                    replans=state.replans,
-                    max_replans=self.max_replans,
-                ),
-                by_id[t.id],
-            )
+            return self._recoverable(state, recoverable[0]), by_id[recoverable[0].id]
         if report.status is RunStatus.FAILED:
             first = next((t for t in failed if by_id[t.id].required), failed[0] if failed else None)
             return (
@@ -386,7 +358,25 @@ class RunController:
             )
         return Observation(current_step=last, remaining_steps=0), None
 
+    def _recoverable(self, state: RunState, trace: StepTrace) -> Observation:
+        return Observation(
+            current_step=trace.id,
+            failure="recoverable",
+            failure_reason=trace.error or "",
+            replans=state.replans,
+            max_replans=self.max_replans,
+        )
+
     # ------------------------------------------------------------------ steps
+
+    def _guard(self, budget: RunBudget | None = None) -> StepGuard:
+        """Every call goes through validation, retries and the run's budget."""
+        return StepGuard(
+            self._run_step,
+            self.capability,
+            validation_fn=self.hooks.validation_fn,
+            budget=budget or RunBudget(self.policy),
+        )
 
     def _preflight(self, step: ExecutionStep) -> str | None:
         if self._availability is None:
@@ -394,32 +384,28 @@ class RunController:
         reason = self._availability(step.domain)
         return f"domain '{step.domain}' unavailable: {reason}" if reason else None
 
-    async def _on_step(self, state: _RunState, plan: ExecutionPlan, trace: StepTrace) -> None:
-        """Forward the step's status change, with seed 004's verdict on it once it settled."""
+    async def _on_step(self, state: RunState, trace: StepTrace) -> None:
+        """Forward the step's status change, with the analysis' verdict on it once it settled."""
         state.steps[trace.id] = trace.status
         decision = None
-        if trace.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.SKIPPED):
-            step = next((s for s in plan.steps if s.id == trace.id), None)
+        if trace.status in SETTLED:
+            step = next((s for s in state.plan.steps if s.id == trace.id), None)
             optional = step is not None and not step.required
-            failure = "none"
+            failure: FailureKind = "none"
             if trace.status is RunStatus.FAILED:
                 failure = "optional" if optional else "definitive"
-                if (
-                    trace.output is not None
-                    and trace.output.metadata.get("recoverable") is True
-                    and not optional
-                ):
+                if trace.output is not None and trace.output.recoverable and not optional:
                     failure = "recoverable"
+            remaining = sum(
+                1
+                for s in state.plan.steps
+                if state.steps.get(s.id, RunStatus.PENDING) in (RunStatus.PENDING, RunStatus.EXECUTING)
+            )
             decision = analyze_result(
                 Observation(
                     current_step=trace.id,
-                    remaining_steps=sum(
-                        1
-                        for s in plan.steps
-                        if state.steps.get(s.id, RunStatus.PENDING)
-                        in (RunStatus.PENDING, RunStatus.EXECUTING)
-                    ),
-                    failure=failure,  # type: ignore[arg-type]  # one of the Failure literals
+                    remaining_steps=remaining,
+                    failure=failure,
                     failure_reason=trace.error or "",
                     replans=state.replans,
                     max_replans=self.max_replans,
@@ -427,91 +413,26 @@ class RunController:
             )
         await state.emit(step_event(state.run_id, trace, decision))
 
-    async def _direct(
-        self, state: _RunState, intent: ExecutionIntent, context: dict[str, Any]
-    ) -> ExecutionReport:
-        step = ExecutionStep(
-            id=1, domain=intent.domain, capability=intent.capability, params=intent.parameters
-        )
-        trace = StepTrace(id=1, domain=step.domain, capability=step.capability, params=step.params)
-        await state.move(RunStatus.EXECUTING, "fast track: one capability, no plan")
-        reason = self._preflight(step)
-        if reason:
-            trace.status = transition(trace.status, RunStatus.FAILED)
-            trace.error = reason
-            await state.emit(step_event(state.run_id, trace))
-            await state.move(RunStatus.FAILED, reason)
-            return ExecutionReport(
-                status=state.status,
-                steps=[trace],
-                output=DomainOutput(
-                    status="failure", explanation=reason, metadata={"error": "domain_unavailable"}
-                ),
-                reason=reason,
-                answer=text(state.language, "failed", reason=reason),
-                decision="definitive_failure",
-            )
-        guard = StepGuard(
-            self._run_step,
-            self.capability,
-            validation_fn=self.hooks.validation_fn,
-            budget=RunBudget(self.policy),
-        )
-        call = intent.model_copy(update={"context": {**intent.context, **context, "step_id": 1}})
-        trace.status = transition(trace.status, RunStatus.EXECUTING)
-        trace.started_at = datetime.now(UTC)
-        await state.emit(step_event(state.run_id, trace))
-        output: DomainOutput | None = None
-        try:
-            output = await guard(call, step, trace)
-        except RunStopped as exc:
-            trace.error = exc.reason
-        except PlatformError as exc:
-            trace.error = exc.message
-        trace.finished_at = datetime.now(UTC)
-        trace.output = output
-        new = {
-            "success": RunStatus.COMPLETED,
-            "failure": RunStatus.FAILED,
-            "clarification": RunStatus.WAITING_INPUT,
-        }[output.status if output else "failure"]
-        if output is not None and output.status == "failure":
-            trace.error = output.explanation or "the domain reported a failure"
-        trace.status = transition(trace.status, new)
-        await state.emit(step_event(state.run_id, trace))
-        final = output or DomainOutput(status="failure", explanation=trace.error or "")
-        await state.move(new, None if new is RunStatus.COMPLETED else trace.error)
-        answer = final.explanation or text(
-            state.language, "done" if new is RunStatus.COMPLETED else "failed", reason=""
-        )
-        if output is None:
-            answer = text(state.language, "failed", reason=trace.error or "")
-        return ExecutionReport(
-            status=state.status,
-            steps=[trace],
-            output=final,
-            reason=None if new is RunStatus.COMPLETED else trace.error,
-            answer=answer,
-            decision="last_step_completed" if new is RunStatus.COMPLETED else "definitive_failure",
-        )
+    # ------------------------------------------------------------------ the fast track
 
     # ------------------------------------------------------------------ endings
 
-    def _remaining(self, state: _RunState) -> tuple[float | None, bool]:
-        """Seconds left before the run deadline or the policy's plan duration, and whether the
-        policy's is the nearer one."""
-        elapsed = time.perf_counter() - state.started
-        limits = [
-            (limit - elapsed, is_policy)
+    def _limits(self) -> list[tuple[float, bool]]:
+        """The run's time limits as ``(seconds, is_policy)``, nearest first (the run deadline
+        first on a tie)."""
+        return sorted(
+            (limit, is_policy)
             for limit, is_policy in ((self.deadline_s, False), (self.policy.max_plan_duration_s, True))
             if limit is not None
-        ]
-        if not limits:
-            return None, False
-        left, is_policy = min(limits)
-        return max(left, 0.0), is_policy
+        )
 
-    async def _planning_error(self, state: _RunState, message: str) -> ExecutionReport:
+    def _seconds_left(self, state: RunState) -> float | None:
+        limits = self._limits()
+        if not limits:
+            return None
+        return max(limits[0][0] - (time.perf_counter() - state.started), 0.0)
+
+    async def _planning_error(self, state: RunState, message: str) -> ExecutionReport:
         decision = analyze_result(Observation(planning_error=message))
         await state.move(RunStatus.FAILED, decision.feedback)
         return ExecutionReport(
@@ -521,57 +442,47 @@ class RunController:
             decision=decision.case,
         )
 
-    def _problem(
-        self, state: _RunState, plan: ExecutionPlan, status: RunStatus, reason: str, kind: str
-    ) -> ExecutionReport:
+    @staticmethod
+    def _unrun(state: RunState, status: RunStatus, reason: str, kind: str) -> ExecutionReport:
+        """The report of a plan refused before any step ran."""
         traces = [
-            StepTrace(id=s.id, domain=s.domain, capability=s.capability, params=s.params) for s in plan.steps
+            StepTrace(id=s.id, domain=s.domain, capability=s.capability, params=s.params)
+            for s in state.plan.steps
         ]
         return ExecutionReport(
             status=status, steps=traces, reason=reason, answer=text(state.language, kind, reason=reason)
         )
 
-    async def _finish(
-        self,
-        state: _RunState,
-        plan: ExecutionPlan,
-        report: ExecutionReport,
-        query: str,
-        *,
-        reason: str | None,
-        kind: str | None,
-        told: str | None = None,
-    ) -> ExecutionReport:
-        """Settle the report; ``reason`` goes to the trace, ``told`` (when given) to the person.
+    async def _end(self, state: RunState, report: ExecutionReport, ending: Ending) -> ExecutionReport:
+        """Move the run to its final status, then settle the report's reason and answer.
 
-        The trace's reason is for operators ("no alternative plan after step 1 failed: ...");
-        the answer names what went wrong in the domain's own words where there are some.
+        The report's reason is for operators; the answer names what went wrong in the domain's
+        own words where there are some.
         """
+        await state.move(ending.status, ending.reason if ending.reason is not None else ending.note)
         report.status = state.status
         report.replans = state.replans
-        report.reason = reason
-        traces = report.steps
-        required = {s.id: s.required for s in plan.steps}
-        if plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
-            report.synthesis = await self.synthesis.synthesize(query, traces, required, state.language)
-        if kind is not None and reason is not None:
-            plain = told or reason.removeprefix("max_replans_exceeded: ")
-            values = {"reason": plain, "replans": state.replans}
-            report.answer = text(state.language, kind, **values)
-            if report.synthesis is not None and report.synthesis.text and kind != "max_replans_exceeded":
-                report.answer = f"{report.synthesis.text}\n{report.answer}"
-        elif report.synthesis is not None and report.synthesis.text:
-            report.answer = report.synthesis.text
-        elif report.output is not None and report.output.explanation:
-            report.answer = report.output.explanation
-        elif state.status is RunStatus.COMPLETED:
-            report.answer = text(state.language, "done")
-        else:
-            report.answer = text(state.language, "failed", reason=reason or "")
+        report.reason = ending.reason
+        if state.plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
+            required = {s.id: s.required for s in state.plan.steps}
+            report.synthesis = await self.synthesis.synthesize(
+                state.query, report.steps, required, state.language
+            )
+        report.answer = ending.answer(state, report)
         return report
 
 
+def _trace_of(report: ExecutionReport, step_id: int) -> StepTrace:
+    return next(t for t in report.steps if t.id == step_id)
+
+
 def _error_code(trace: StepTrace) -> str:
-    if trace.output is not None and trace.output.metadata.get("error"):
-        return str(trace.output.metadata["error"])
+    """The failure's stable code when the domain gave one, else the step's error text."""
+    if trace.output is not None and trace.output.failure is not None:
+        return trace.output.failure.reason
     return trace.error or trace.status.value
+
+
+def _signature(step: ExecutionStep, trace: StepTrace) -> tuple[int, str, str]:
+    """A failure as seen twice: the same step failing the same way means no progress."""
+    return step.id, step.capability, _error_code(trace)

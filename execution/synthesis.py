@@ -1,11 +1,10 @@
-"""``SemanticSynthesisState`` and ``AnswerState`` (seed 002): one answer text for the person.
+"""Synthesis: one answer text for the person from the steps of a ``report`` plan.
 
 * :class:`ConcatSynthesis` (default) appends each successful step's explanation and reports the
   gaps (steps that failed, were skipped or cancelled) in the person's language.
 * :class:`LlmSynthesis` asks an OpenAI-compatible ``/chat/completions`` endpoint to weave the
-  findings together (``LLM_BASE_URL``, ``LLM_MODEL``, optional ``LLM_API_KEY``); if that call
-  fails the answer falls back to concatenation (seed 002's "Fallback Mode") and says so in
-  ``strategy``.
+  findings together (configured by :class:`shared.settings.LlmSettings`); if that call fails the
+  answer falls back to concatenation and says so in ``strategy``.
 
 Both report ``confidence`` (the weakest successful step's confidence scaled by the share of
 required steps that answered) and ``gaps``.
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from typing import Protocol
 
 import httpx
@@ -23,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from execution.language import text
 from shared.models import StepTrace
+from shared.settings import LlmSettings
 from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
@@ -157,10 +156,9 @@ class LlmSynthesis:
         return content.strip()
 
 
-def synthesis_from_env(env: dict[str, str] | None = None) -> SynthesisStrategy:
-    """``llm`` when ``LLM_BASE_URL`` and ``LLM_MODEL`` are set, else ``concat``."""
-    source = os.environ if env is None else env
-    base_url, model = source.get("LLM_BASE_URL"), source.get("LLM_MODEL")
-    if base_url and model:
-        return LlmSynthesis(base_url, model, api_key=source.get("LLM_API_KEY") or None)
+def synthesis_from_settings(settings: LlmSettings) -> SynthesisStrategy:
+    """``llm`` when the settings name an endpoint and a model, else ``concat``."""
+    if settings.llm_base_url and settings.llm_model:
+        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key is not None else None
+        return LlmSynthesis(settings.llm_base_url, settings.llm_model, api_key=key or None)
     return ConcatSynthesis()

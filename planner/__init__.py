@@ -1,12 +1,14 @@
 """Deterministic planning: ``IntentOutput`` -> ``ExecutionIntent`` -> ``ExecutionPlan``.
 
 Everything here reads manifests through :class:`shared.catalog.Catalog`; no module names a
-domain, a goal or a capability (seed 003, "Anti-Patterns").
+domain, a goal or a capability, so a new domain needs no planner change. The run loop reaches the
+planner only through :class:`shared.planning.RunPlanner` (:class:`DeterministicRunPlanner`).
 """
 
 from planner.goal_resolver import GoalResolver
 from planner.memory import SessionMemory
+from planner.run_planner import DeterministicRunPlanner
 from planner.service import PlannerService
 from planner.task_decomposer import TaskDecomposer
 
-__all__ = ["GoalResolver", "PlannerService", "SessionMemory", "TaskDecomposer"]
+__all__ = ["DeterministicRunPlanner", "GoalResolver", "PlannerService", "SessionMemory", "TaskDecomposer"]

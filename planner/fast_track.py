@@ -1,8 +1,7 @@
-"""Seed 002's fast track (``IntentAnalysis -> Answer``): does a request need a plan at all?
+"""Does a request need a plan at all?
 
 A request that resolves to one capability, with no list parameter to fan out and no composition
-switched on, is one call: the gateway can run it directly (``RunController.run_direct``) instead
-of building and walking a DAG.
+switched on, is one call: the run loop makes it directly instead of building and walking a DAG.
 """
 
 from __future__ import annotations

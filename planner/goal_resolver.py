@@ -1,4 +1,4 @@
-"""The seed 003 resolver table: ``IntentOutput`` -> ``ExecutionIntent``, deterministically.
+"""The resolver table: ``IntentOutput`` -> ``ExecutionIntent``, deterministically.
 
 | goal has an enum entity with ``capability_map`` | value present     -> the mapped capability(ies)
 |                                                 | value absent      -> the map's FIRST capability
@@ -67,7 +67,7 @@ class GoalResolver:
                 continue
             value = entities.get(name)
             if value is None:
-                # seed 003: "TOP_MOVERS sem direction -> get_top_gainers (fallback = first)"
+                # no value picks nothing: the map's first capability is the documented default
                 return _as_list(next(iter(spec.capability_map.values())))[:1]
             if value not in (spec.values or []):
                 raise PlanError(

@@ -1,4 +1,4 @@
-"""``ExecutionIntent`` -> ``ExecutionPlan``, driven only by capability metadata (seed 003).
+"""``ExecutionIntent`` -> ``ExecutionPlan``, driven only by capability metadata.
 
 * ``decomposition.array_params``: a parameter holding several values becomes one step per value
   (renamed to ``single_param_name``), run in parallel and combined as a report; a one-value list
@@ -9,7 +9,7 @@
   ``${N.field}`` references, optional (``required=False``).
 
 Every value taken from the intent's parameters came from the person, so it is escaped
-(:func:`execution.references.escape`) before it enters a plan: only references the planner
+(:func:`shared.references.escape`) before it enters a plan: only references the planner
 writes itself are ever expanded.
 """
 
@@ -20,11 +20,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from execution.references import escape
 from shared.catalog import CapabilityRef, Catalog
 from shared.errors import PlanError
 from shared.manifest import ArrayParamRule, Composition
 from shared.models import ExecutionIntent, ExecutionPlan, ExecutionStep
+from shared.references import escape, reference
 
 #: Upper bound on the steps one request may fan out to (several list parameters multiply).
 MAX_STEPS = 64
@@ -185,9 +185,13 @@ def _param_source(sources: list[str], primary: list[int], parameters: dict[str, 
     (escaped) copy of one of the primary request's parameters."""
     for source in sources:
         if source == STEP_EXPLANATION:
-            return "\n".join(f"${{{i}.explanation}}" for i in primary)
+            return "\n".join(reference(i, "explanation") for i in primary)
         if source == STEP_RESULT:
-            return f"${{{primary[0]}.result}}" if len(primary) == 1 else [f"${{{i}.result}}" for i in primary]
+            return (
+                reference(primary[0], "result")
+                if len(primary) == 1
+                else [reference(i, "result") for i in primary]
+            )
         if parameters.get(source) is not None:
             return escape(parameters[source])
     return None

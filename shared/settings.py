@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -11,3 +12,16 @@ class ServiceSettings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     log_level: str = "INFO"
+
+
+class LlmSettings(ServiceSettings):
+    """An OpenAI-compatible chat endpoint (``LLM_BASE_URL``, ``LLM_MODEL``, ``LLM_API_KEY``);
+    without a base URL and a model, nothing calls an LLM. The key is a secret, never logged."""
+
+    llm_base_url: str | None = Field(default=None, description="e.g. http://host:8000/v1")
+    llm_api_key: SecretStr | None = None
+    llm_model: str | None = None
+
+    @property
+    def llm_enabled(self) -> bool:
+        return bool(self.llm_base_url and self.llm_model)

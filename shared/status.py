@@ -1,4 +1,4 @@
-"""The unified status vocabulary (seed 004) shared by runs and steps.
+"""The unified status vocabulary shared by runs and steps.
 
 Every status change of a run or a step goes through :func:`transition`, so the table of
 valid transitions below is enforced in exactly one place.
@@ -13,7 +13,9 @@ shared.status.InvalidTransition: completed -> executing is not a valid status tr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 
 
 class RunStatus(StrEnum):
@@ -85,6 +87,25 @@ VALID_TRANSITIONS: dict[RunStatus, frozenset[RunStatus]] = {
     # terminal statuses go nowhere
     **{status: frozenset() for status in TERMINAL},
 }
+
+
+#: What a domain's answer (``DomainOutput.status``) makes of the step that asked for it.
+STEP_STATUS_OF_DOMAIN_STATUS: Mapping[str, RunStatus] = MappingProxyType(
+    {
+        "success": RunStatus.COMPLETED,
+        "failure": RunStatus.FAILED,
+        "clarification": RunStatus.WAITING_INPUT,
+    }
+)
+
+
+def step_status_of(domain_status: str) -> RunStatus:
+    """The step status a domain answer with ``domain_status`` settles on.
+
+    >>> step_status_of("clarification")
+    <RunStatus.WAITING_INPUT: 'waiting_input'>
+    """
+    return STEP_STATUS_OF_DOMAIN_STATUS[domain_status]
 
 
 class InvalidTransition(ValueError):

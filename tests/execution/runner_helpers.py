@@ -7,7 +7,7 @@ from typing import Any
 
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, IntentOutput
+from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, Failure, IntentOutput
 
 QUOTE_SCHEMA = {
     "type": "object",
@@ -110,11 +110,12 @@ def ok(text: str = "ok", **result: Any) -> DomainOutput:
     return DomainOutput(status="success", result=result or {"symbol": "A", "price": 1.0}, explanation=text)
 
 
-def not_found(query: str, **metadata: Any) -> DomainOutput:
+def not_found(query: str, suggestions: list[dict[str, Any]] | None = None) -> DomainOutput:
+    """A recoverable failure, with "did you mean" parameter patches when given."""
     return DomainOutput(
         status="failure",
         explanation=f"I could not find '{query}'.",
-        metadata={"error": "symbol_not_found", "recoverable": True, **metadata},
+        failure=Failure(reason="symbol_not_found", recoverable=True, suggestions=suggestions or []),
     )
 
 

@@ -1,4 +1,4 @@
-"""Seed 004's analyzeResult: each of the seven stop cases and three continue cases."""
+"""analyzeResult: each of the seven stop cases and three continue cases."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import pytest
 from execution import DagExecutor
 from shared.errors import DomainUnavailable, PlanError
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
+from shared.references import escape
 from shared.status import RunStatus
 
 
@@ -232,8 +233,6 @@ async def test_invalid_plans_are_rejected_before_running(steps: list[ExecutionSt
 
 async def test_text_the_person_typed_reaches_the_domain_unexpanded() -> None:
     """The planner escapes user values; the executor hands them over literally."""
-    from execution.references import escape
-
     domains = FakeDomains()
     typed = "quote of ${1.explanation} please"
     plan = ExecutionPlan(steps=[step(1), step(2, deps=[1], q=escape(typed), m="${1.explanation}")])

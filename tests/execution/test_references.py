@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from execution.references import UnresolvedReference, escape, references, resolve
+from execution.references import UnresolvedReference, resolve
 from shared.models import DomainOutput
+from shared.references import escape, reference, references
 
 OUTPUTS = {
     1: DomainOutput(
@@ -71,3 +72,7 @@ def test_bad_paths_say_which_part_is_missing(ref: str, message: str) -> None:
 def test_references_lists_step_ids() -> None:
     assert references({"m": "${1.explanation}\n${3.result.x}", "l": ["${2.status}"], "n": 4}) == {1, 2, 3}
     assert references("no refs, $5 and {1.x}") == set()
+
+
+def test_the_planner_writes_references_the_executor_resolves() -> None:
+    assert resolve(reference(1, "result.ctx.market"), OUTPUTS) == "SE"

@@ -9,8 +9,9 @@ import pytest
 
 from execution.policy import ContextPolicy, Hooks, TransitionOverride
 from execution.runner import RunController
+from planner import DeterministicRunPlanner
 from shared.errors import DomainUnavailable
-from shared.models import DomainOutput, ExecutionIntent
+from shared.models import DomainOutput, ExecutionIntent, Failure
 from shared.status import RunStatus
 from tests.execution.runner_helpers import Scripted, catalog, intent, not_found, ok, plan, s
 
@@ -29,6 +30,7 @@ class Events(list[dict[str, Any]]):
 
 def controller(domain: Scripted, **kwargs: Any) -> RunController:
     policies = kwargs.pop("policies", {})
+    kwargs.setdefault("planner", DeterministicRunPlanner())
     return RunController(catalog(**policies), domain, **kwargs)
 
 
@@ -161,7 +163,7 @@ async def test_recoverable_failure_with_suggestions_replans_and_reissues_the_ste
 
 
 async def test_same_failure_after_a_replan_is_stagnated() -> None:
-    domain = Scripted({"quote": [not_found("Aple", suggestions=["AAPL", "APLE"], suggestion_param="symbol")]})
+    domain = Scripted({"quote": [not_found("Aple", suggestions=[{"symbol": "AAPL"}, {"symbol": "APLE"}])]})
     report = await controller(domain, max_replans=3).run(
         intent(), plan=plan(s(1, symbol_text="Aple")), context={}
     )
@@ -174,7 +176,7 @@ async def test_past_max_replans_the_run_fails_plainly_in_the_persons_language() 
     price_gone = DomainOutput(
         status="failure",
         explanation="No price for AAPL.",
-        metadata={"error": "no_price", "recoverable": True},
+        failure=Failure(reason="no_price", recoverable=True),
     )
     domain = Scripted({"quote": [not_found("Aple", suggestions=[{"symbol": "AAPL"}]), price_gone]})
     report = await controller(domain).run(
@@ -200,12 +202,12 @@ async def test_override_sends_a_failure_to_replanning_which_drops_the_failed_bra
     rule = TransitionOverride.model_validate(
         {
             "when_status": "failed",
-            "if": {"path": "output.metadata.error", "equals": "symbol_not_found"},
+            "if": {"path": "output.failure.reason", "equals": "symbol_not_found"},
             "goto": "replanning",
         }
     )
     failing = DomainOutput(
-        status="failure", explanation="unknown Zzz", metadata={"error": "symbol_not_found"}
+        status="failure", explanation="unknown Zzz", failure=Failure(reason="symbol_not_found")
     )
     domain = Scripted({"news": [failing]})
     report = await controller(domain, hooks=Hooks(transition_overrides=[rule])).run(
@@ -299,7 +301,7 @@ async def test_down_domain_fails_required_steps_fast_and_skips_optional_ones() -
 # ------------------------------------------------------------------ forks, synthesis, language
 
 
-async def test_independent_branches_run_as_isolated_forks_and_merge_epistemic_contracts() -> None:
+async def test_independent_branches_run_as_isolated_forks() -> None:
     seen: dict[str, list[str]] = {}
 
     class Noting(Scripted):
@@ -308,16 +310,15 @@ async def test_independent_branches_run_as_isolated_forks_and_merge_epistemic_co
             seen[ei.capability] = list(ei.context["notes"])
             return await super().__call__(ei, step)
 
-    rc = RunController(catalog(), Noting(), contract_strategy="epistemic")
+    rc = RunController(catalog(), Noting())
     report = await rc.run(
         intent(),
         plan=plan(s(1), s(2, "news", deps=[1]), s(3, "slow"), mode="parallel", combine="report"),
         context={"notes": []},
     )
+    # a branch sees its own context changes, never another branch's
     assert seen == {"quote": ["quote"], "news": ["quote", "news"], "slow": ["slow"]}
-    assert report.merge is not None and [c.steps for c in report.merge.contracts] == [[1, 2], [3]]
-    claim = report.merge.contracts[1].claims[0]
-    assert claim.claim == "X: 10.0" and claim.evidence == ["market.slow", "result.price", "result.symbol"]
+    assert report.status is RunStatus.COMPLETED
 
 
 async def test_report_synthesis_names_gaps_in_english() -> None:
@@ -348,3 +349,62 @@ async def test_fast_track_runs_one_capability_without_a_plan() -> None:
     first_run_event = next(e for e in events if e["type"] == "run")
     assert first_run_event["reason"] == "fast track: one capability, no plan"
     assert report.steps[0].attempts == 1
+
+
+# ------------------------------------------------------------------ without a planner
+
+
+async def test_without_a_planner_a_request_without_a_plan_is_a_planning_error() -> None:
+    domain = Scripted()
+    ei = ExecutionIntent(domain="market", capability="quote", capabilities=["quote"])
+    report = await controller(domain, planner=None).run(intent(), ei, None, context={})
+    assert report.status is RunStatus.FAILED and report.decision == "planning_error"
+    assert report.reason is not None and "no planner" in report.reason and domain.calls == []
+
+
+async def test_without_a_planner_a_recoverable_failure_is_final() -> None:
+    domain = Scripted({"quote": [not_found("Aple", suggestions=[{"symbol": "AAPL"}])]})
+    report = await controller(domain, planner=None).run(
+        intent(), plan=plan(s(1, symbol_text="Aple")), context={}
+    )
+    assert report.status is RunStatus.FAILED and domain.count("quote") == 1
+    assert report.reason == "no alternative plan after step 1 failed: I could not find 'Aple'."
+
+
+# ------------------------------------------------------------------ typed failures
+
+
+async def test_a_domain_known_to_be_down_fails_the_fast_track_with_a_typed_failure() -> None:
+    domain = Scripted()
+    ei = ExecutionIntent(
+        domain="market", capability="quote", capabilities=["quote"], parameters={"symbol_text": "B"}
+    )
+    report = await controller(domain, availability=lambda d: "circuit open").run(
+        intent(), ei, None, context={}
+    )
+    assert report.status is RunStatus.FAILED and domain.calls == []
+    assert report.output is not None and report.output.failure == Failure(reason="domain_unavailable")
+    assert report.output.metadata == {}
+
+
+async def test_an_output_that_never_validates_is_a_typed_invalid_output_failure() -> None:
+    domain = Scripted({"quote": [DomainOutput(status="success", result={"symbol": "A"}, explanation="A")]})
+    report = await controller(domain).run(intent(), plan=plan(s(1)), context={})
+    output = report.steps[0].output
+    assert output is not None and output.failure is not None
+    assert output.failure.reason == "invalid_output" and not output.recoverable
+    assert "error" not in output.metadata and output.metadata["rejected"]["result"] == {"symbol": "A"}
+
+
+async def test_suggestions_alone_make_a_failure_worth_replanning() -> None:
+    """The typed ``recoverable`` reads suggestions too: a domain that says "did you mean" is heard
+    even when it does not flag the failure recoverable."""
+    suggested = DomainOutput(
+        status="failure",
+        explanation="unknown Aple",
+        failure=Failure(reason="symbol_not_found", suggestions=[{"symbol": "AAPL"}]),
+    )
+    domain = Scripted({"quote": [suggested, ok("Apple: 190")]})
+    report = await controller(domain).run(intent(), plan=plan(s(1, symbol_text="Aple")), context={})
+    assert report.status is RunStatus.COMPLETED and report.replans == 1
+    assert domain.calls[1].parameters["symbol"] == "AAPL"

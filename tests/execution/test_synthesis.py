@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from execution.synthesis import ConcatSynthesis, LlmSynthesis, synthesis_from_env
+from execution.synthesis import ConcatSynthesis, LlmSynthesis, synthesis_from_settings
 from shared.models import DomainOutput, StepTrace
+from shared.settings import LlmSettings
 from shared.status import RunStatus
 
 
@@ -81,7 +83,20 @@ async def test_concat_without_gaps_is_just_the_findings() -> None:
     assert (result.text, result.gaps, result.confidence) == ("Apple 190", [], 0.8)
 
 
-def test_strategy_is_llm_only_when_configured() -> None:
-    assert synthesis_from_env({}).name == "concat"
-    assert synthesis_from_env({"LLM_BASE_URL": "http://x/v1"}).name == "concat"
-    assert synthesis_from_env({"LLM_BASE_URL": "http://x/v1", "LLM_MODEL": "m"}).name == "llm"
+def test_strategy_is_llm_only_when_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LLM_BASE_URL", "LLM_MODEL", "LLM_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    assert synthesis_from_settings(LlmSettings(_env_file=None)).name == "concat"
+    assert synthesis_from_settings(LlmSettings(_env_file=None, llm_base_url="http://x/v1")).name == "concat"
+    both = LlmSettings(_env_file=None, llm_base_url="http://x/v1", llm_model="m")
+    assert synthesis_from_settings(both).name == "llm"
+
+
+def test_llm_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLM_BASE_URL", "http://llm.test/v1")
+    monkeypatch.setenv("LLM_MODEL", "tiny")
+    monkeypatch.setenv("LLM_API_KEY", "sk-test")
+    settings = LlmSettings(_env_file=None)
+    assert settings.llm_enabled and "sk-test" not in repr(settings)
+    strategy = synthesis_from_settings(settings)
+    assert isinstance(strategy, LlmSynthesis) and strategy.model == "tiny"

@@ -1,4 +1,4 @@
-"""Manifests for the planner tests: a seed-003-shaped market domain, a notifier, a fallback."""
+"""Manifests for the planner tests: a market domain with a capability map, a notifier, a fallback."""
 
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
-"""Replanner moves and the fast-track decision, on the planner test catalog."""
+"""Replanner moves, the fast-track decision and the run loop's planner, on the planner test catalog."""
 
 from __future__ import annotations
 
 from planner.fast_track import needs_plan
-from planner.replanner import ReplanContext, Replanner, suggestions
+from planner.replanner import Replanner, suggestions
+from planner.run_planner import DeterministicRunPlanner
 from shared.catalog import Catalog
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep
+from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, Failure
+from shared.planning import ReplanContext, RunPlanner
 
 
 def _intent(**parameters: object) -> ExecutionIntent:
@@ -29,7 +31,8 @@ def test_fan_out_composition_or_several_capabilities_need_a_plan(catalog: Catalo
 
 
 FAILED = DomainOutput(
-    status="failure", metadata={"recoverable": True, "suggestions": ["VALE3.SA"], "choice_param": "symbol"}
+    status="failure",
+    failure=Failure(reason="symbol_not_found", recoverable=True, suggestions=[{"symbol": "VALE3.SA"}]),
 )
 PLAN = ExecutionPlan(
     combine_mode="report",
@@ -41,9 +44,9 @@ PLAN = ExecutionPlan(
 )
 
 
-def test_suggestion_values_become_parameter_patches_and_are_escaped() -> None:
+def test_suggestions_are_parameter_patches_and_are_escaped() -> None:
     assert suggestions(FAILED) == [{"symbol": "VALE3.SA"}]
-    odd = DomainOutput(status="failure", metadata={"suggestions": [{"symbol": "${1.result}"}]})
+    odd = DomainOutput(status="failure", failure=Failure(reason="x", suggestions=[{"symbol": "${1.result}"}]))
     replan = Replanner().replan(PLAN, ReplanContext(PLAN.steps[0], odd, 1))
     assert replan is not None and replan.plan.steps[0].params["symbol"] == "$${1.result}"
 
@@ -65,3 +68,31 @@ def test_a_tried_suggestion_is_not_tried_again_then_the_branch_is_dropped() -> N
 def test_gives_up_on_a_lone_required_step_without_suggestions() -> None:
     lone = ExecutionPlan(steps=[PLAN.steps[0]])
     assert Replanner().replan(lone, ReplanContext(lone.steps[0], DomainOutput(status="failure"), 1)) is None
+
+
+def test_legacy_metadata_suggestions_are_heard_through_the_typed_failure() -> None:
+    """A domain written before the typed protocol: the model lifts its keys, the replanner reads
+    only ``failure``."""
+    legacy = DomainOutput.model_validate(
+        {
+            "status": "failure",
+            "metadata": {"error": "symbol_not_found", "suggestions": ["VALE3.SA"], "choice_param": "symbol"},
+        }
+    )
+    assert suggestions(legacy) == [{"symbol": "VALE3.SA"}]
+    assert suggestions(DomainOutput(status="failure", metadata={"suggestions": [{"symbol": "X"}]})) == []
+
+
+def test_run_planner_takes_the_fast_track_or_decomposes(catalog: Catalog) -> None:
+    planner: RunPlanner = DeterministicRunPlanner()
+    assert planner.plan(_intent(symbol_text="Vale"), catalog) is None
+    fanned = planner.plan(_intent(symbol_text=["Vale", "Itaú"]), catalog)
+    assert fanned is not None and [s.params for s in fanned.steps] == [
+        {"symbol_text": "Vale"},
+        {"symbol_text": "Itaú"},
+    ]
+
+
+def test_run_planner_replans_with_its_replanner() -> None:
+    replan = DeterministicRunPlanner().replan(PLAN, ReplanContext(PLAN.steps[0], FAILED, 1))
+    assert replan is not None and replan.action == "reissue" and replan.patch == {"symbol": "VALE3.SA"}

@@ -1,0 +1,135 @@
+"""The top-level packages import each other only downwards, and never in a cycle.
+
+Layers (docs/architecture.md), lowest first; a package may import only from lower layers::
+
+    shared  <-  intent, planner, execution, orchestrator  <-  dialogue  <-  gateway
+    shared  <-  domains
+
+Imports are read from the source with ``ast`` (nothing is imported), ``if TYPE_CHECKING:``
+blocks included: a cycle in type hints is still a cycle for whoever reads the code.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: package -> the packages it may import (besides itself).
+MAY_IMPORT: Mapping[str, frozenset[str]] = {
+    "shared": frozenset(),
+    "intent": frozenset({"shared"}),
+    "planner": frozenset({"shared"}),
+    "execution": frozenset({"shared"}),
+    "orchestrator": frozenset({"shared"}),
+    "dialogue": frozenset({"shared", "intent", "planner", "execution", "orchestrator"}),
+    "gateway": frozenset({"shared", "intent", "planner", "execution", "orchestrator", "dialogue"}),
+    "domains": frozenset({"shared"}),
+}
+#: Not part of the product: they may import anything.
+OUTSIDE_THE_LAYERS = frozenset({"tests", "bench"})
+
+#: Known exceptions, each with the reason it is tolerated; a stale entry fails the test too.
+TOLERATED: Mapping[tuple[str, str], str] = {
+    ("domains", "execution"): "the research domain runs on the graph engine in execution/graph/",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    source: Path
+    line: int
+    module: str
+
+    @property
+    def importer(self) -> str:
+        return self.source.relative_to(ROOT).parts[0]
+
+    @property
+    def imported(self) -> str:
+        return self.module.split(".")[0]
+
+    def __str__(self) -> str:
+        return f"{self.source.relative_to(ROOT)}:{self.line} imports {self.module}"
+
+
+def packages() -> list[str]:
+    return sorted(
+        p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name not in OUTSIDE_THE_LAYERS
+    )
+
+
+def imports_between_packages() -> Iterator[Import]:
+    """Every absolute import in a layered package that names another layered package."""
+    layered = set(MAY_IMPORT)
+    for package in sorted(layered):
+        for source in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    modules = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    modules = [node.module]
+                else:
+                    continue
+                for module in modules:
+                    found = Import(source, node.lineno, module)
+                    if found.imported in layered and found.imported != package:
+                        yield found
+
+
+def cycles(edges: Mapping[str, set[str]]) -> list[list[str]]:
+    """Every elementary cycle's nodes, found by a depth-first walk from each node.
+
+    >>> cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}})
+    [['a', 'b', 'a']]
+    """
+    found: list[list[str]] = []
+
+    def walk(path: list[str]) -> None:
+        for nxt in sorted(edges.get(path[-1], set())):
+            if nxt == path[0]:
+                found.append([*path, nxt])
+            elif nxt not in path and nxt > path[0]:  # each cycle once, from its smallest node
+                walk([*path, nxt])
+
+    for start in sorted(edges):
+        walk([start])
+    return found
+
+
+def test_every_package_has_a_place_in_the_layers() -> None:
+    assert packages() == sorted(MAY_IMPORT), "add the new top-level package to MAY_IMPORT (and the docs)"
+
+
+def test_no_cycle_between_top_level_packages() -> None:
+    edges: dict[str, set[str]] = {}
+    evidence: dict[tuple[str, str], Import] = {}
+    for found in imports_between_packages():
+        edges.setdefault(found.importer, set()).add(found.imported)
+        evidence.setdefault((found.importer, found.imported), found)
+    problems = [
+        " -> ".join(cycle) + "\n    " + "\n    ".join(str(evidence[pair]) for pair in pairwise(cycle))
+        for cycle in cycles(edges)
+    ]
+    assert not problems, "import cycles between top-level packages:\n" + "\n".join(problems)
+
+
+def test_packages_import_only_from_lower_layers() -> None:
+    against: list[str] = []
+    used: set[tuple[str, str]] = set()
+    for found in imports_between_packages():
+        pair = (found.importer, found.imported)
+        if found.imported in MAY_IMPORT[found.importer]:
+            continue
+        if pair in TOLERATED:
+            used.add(pair)
+            continue
+        against.append(f"{found} ({found.importer} may import only {sorted(MAY_IMPORT[found.importer])})")
+    assert not against, "imports against the layering:\n" + "\n".join(against)
+    stale = sorted(set(TOLERATED) - used)
+    assert not stale, f"tolerated imports no longer needed, remove them from TOLERATED: {stale}"
