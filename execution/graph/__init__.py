@@ -1,18 +1,22 @@
-"""A small explicit graph engine (seed 000): typed state, pure nodes, explicit edges, interrupts.
+"""A small explicit graph engine: typed state, pure nodes, explicit edges, interrupts.
 
 Public API::
 
-    GraphBuilder(name, reducers={"messages": append}, max_steps=100)
+    GraphBuilder(name, *, state_schema=None, reducers={"messages": append}, max_steps=100)
         .add_node(name, fn) / .add_interrupt(name, question=..., payload_key=...)
         .add_edge(a, b) / .add_edge(a, [b, c]) / .add_edge([b, c], join)
         .add_conditional_edges(a, router, {label: node})
-        .set_entry(name).compile() -> GraphDefinition   # to_json / from_json / to_mermaid
-    GraphEngine(graph, checkpointer=None, max_steps=None)
+        .set_entry(name).compile() -> GraphDefinition   # .to_mermaid()
+    GraphEngine(graph, checkpointer=None, max_steps=None, durability="sync")
         .run(initial_state, session_id=None) / .resume(session_id, new_input)
         .get_session / .history / .get_version / .fork / .delete
     run(graph, initial_state, ...) / resume(graph, session_id, new_input, checkpointer=...)
     InMemoryCheckpointer() / SqlCheckpointer.from_url(url) ; checkpoint.metadata (SQL tables)
     CachingCheckpointer(inner)  # a resume reads one small row instead of the versions
+
+Without ``state_schema`` the state is a dict and nodes get a read-only ``StateView``; with one
+(a frozen pydantic model) nodes get the model instance, return deltas of typed values, and
+``GraphResult.state`` / ``SessionState.state`` / ``get_version`` are instances of it.
 """
 
 from execution.graph.builder import GraphBuilder
@@ -29,7 +33,8 @@ from execution.graph.checkpoint import (
     VersionRecord,
     metadata,
 )
-from execution.graph.definition import ConditionalEdge, GraphDefinition, Join, NodeSpec, function_ref
+from execution.graph.codec import DictCodec, SchemaCodec, StateCodec
+from execution.graph.definition import ConditionalEdge, GraphDefinition, Join, NodeSpec
 from execution.graph.engine import (
     GraphEngine,
     GraphResult,
@@ -57,6 +62,7 @@ __all__ = [
     "CachingCheckpointer",
     "Checkpointer",
     "ConditionalEdge",
+    "DictCodec",
     "ExtraWrite",
     "Frontier",
     "GraphBuilder",
@@ -71,19 +77,20 @@ __all__ = [
     "Join",
     "NodeSpec",
     "OnCommit",
+    "SchemaCodec",
     "SessionConflictError",
     "SessionHead",
     "SessionNotFoundError",
     "SessionRecord",
     "SessionState",
     "SqlCheckpointer",
+    "StateCodec",
     "StateNotSerializableError",
     "StateView",
     "VersionInfo",
     "VersionRecord",
     "add",
     "append",
-    "function_ref",
     "generate_session_id",
     "merge",
     "merge_delta",

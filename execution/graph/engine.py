@@ -1,8 +1,8 @@
-"""The execution engine (seed 000, "O Motor de Execução"): follow the definition, merge deltas.
+"""The execution engine: follow the definition, fold deltas, persist versions, pause on interrupts.
 
 The loop works in *steps*. A step runs the current frontier — usually one node, several after a
-fan-out — merges each node's delta in frontier order (deterministic, whatever finished first),
-numbers every merged state as a new version, then asks the edges for the next frontier (routers
+fan-out — folds each node's delta in frontier order (deterministic, whatever finished first),
+numbers every folded state as a new version, then asks the edges for the next frontier (routers
 see the state after the whole step). ``__end__`` ends a branch; the run completes when the
 frontier is empty.
 
@@ -11,14 +11,16 @@ frontier is empty.
   with ``asyncio.to_thread``). Async nodes of one step run concurrently.
 * **Interrupts**: when the next frontier contains an interrupt node the run stops *before* that
   step, the session is persisted with ``status="waiting_input"`` and the interrupt's question /
-  payload, and :meth:`GraphEngine.resume` later merges the new input as the interrupt's delta and
+  payload, and :meth:`GraphEngine.resume` later folds the new input as the interrupt's delta and
   continues from exactly that frontier — completed nodes never run again.
-* **Without a checkpointer** nothing is encoded or stored (the in-memory fast path); a run that
-  reaches an interrupt still returns ``waiting_input``, but only a checkpointer can resume it.
-* With a checkpointer the state must be JSON data. ``durability`` (LangGraph's names) says when
-  intermediate steps are written: ``"sync"`` (default) each step before the next starts,
-  ``"async"`` group-committed in the background while the run goes on, ``"exit"`` not at all.
-  A pause, completion or failure is always written before ``run``/``resume`` return.
+* **Without a checkpointer** nothing is encoded or stored; a run that reaches an interrupt still
+  returns ``waiting_input``, but only a checkpointer can resume it.
+* **State**: a plain dict, or an instance of the graph's ``state_schema`` (see
+  :mod:`execution.graph.codec`); either way it becomes JSON only at the checkpoint.
+  ``durability`` (LangGraph's names) says when intermediate steps are written: ``"sync"``
+  (default) each step before the next starts, ``"async"`` group-committed in the background
+  while the run goes on, ``"exit"`` not at all. A pause, completion or failure is always
+  written before ``run``/``resume`` return.
 
 >>> import asyncio
 >>> from execution.graph import END, GraphBuilder, GraphEngine, InMemoryCheckpointer, append
@@ -57,8 +59,9 @@ import inspect
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Generic, Literal
 
 from execution.graph.checkpoint import (
     Checkpointer,
@@ -69,6 +72,7 @@ from execution.graph.checkpoint import (
     VersionRecord,
     utcnow,
 )
+from execution.graph.codec import StateCodec, StateT
 from execution.graph.definition import GraphDefinition
 from execution.graph.errors import (
     GraphRecursionError,
@@ -76,18 +80,7 @@ from execution.graph.errors import (
     GraphSetupError,
     SessionNotFoundError,
 )
-from execution.graph.state import (
-    END,
-    INPUT,
-    START,
-    State,
-    StateView,
-    decode,
-    encode,
-    encode_delta,
-    merge_delta,
-    thaw,
-)
+from execution.graph.state import END, INPUT, START
 from shared.status import InvalidTransition, RunStatus, transition
 
 
@@ -97,28 +90,22 @@ class Interrupt:
 
     name: str
     question: str | None = None
+    #: the ``payload_key`` value, typed as in the state; the session row keeps its JSON form
     payload: Any = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "question": self.question, "payload": self.payload}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Interrupt:
-        return cls(name=data["name"], question=data.get("question"), payload=data.get("payload"))
 
 
 @dataclass(frozen=True, slots=True)
-class GraphResult:
+class GraphResult(Generic[StateT]):
     """What one ``run`` / ``resume`` call returns."""
 
     session_id: str
     status: RunStatus
-    #: The state after the last merged version. Read it, never change it: states share structure
-    #: with each other, and the engine resumes the session from this very object.
-    state: State
-    #: Number of the last merged version (0 = the initial state).
+    #: The state after the last folded version (a dict, or the schema's model). Read it, never
+    #: change it: states share structure with each other and the engine resumes from this object.
+    state: StateT
+    #: Number of the last folded version (0 = the initial state).
     version: int
-    #: Nodes run by *this call*, in merge order (interrupts answered by ``resume`` included).
+    #: Nodes run by *this call*, in fold order (interrupts answered by ``resume`` included).
     path: tuple[str, ...]
     steps: int
     #: The frontier left to run (the interrupt(s) when waiting; empty when completed).
@@ -127,11 +114,11 @@ class GraphResult:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionState:
+class SessionState(Generic[StateT]):
     """A stored session and its current state (what ``GET /v1/sessions/{id}`` needs)."""
 
     session: SessionRecord
-    state: State
+    state: StateT
 
 
 #: Sessions whose latest state an engine keeps (least recently stored out first).
@@ -147,7 +134,7 @@ Durability = Literal["sync", "async", "exit"]
 
 #: Given the result about to be stored (a pause or a completion), the caller's own writes to
 #: commit in the same transaction (``SqlCheckpointer`` only); see ``GraphEngine.run``.
-OnCommit = Callable[["GraphResult"], Sequence[ExtraWrite]]
+OnCommit = Callable[["GraphResult[Any]"], Sequence[ExtraWrite]]
 
 
 class _Writer:
@@ -171,7 +158,7 @@ class _Writer:
         *,
         on_commit: OnCommit | None = None,
         create: bool = False,
-        stored: Callable[[str, VersionRecord, State], None] | None = None,
+        stored: Callable[[str, VersionRecord, Any], None] | None = None,
     ):
         self.ck = ck
         self.mode = mode
@@ -201,7 +188,7 @@ class _Writer:
         session: SessionRecord,
         records: list[VersionRecord],
         expected_version: int,
-        result: GraphResult | None = None,
+        result: GraphResult[Any] | None = None,
     ) -> None:
         if self.task is not None:
             task, self.task = self.task, None
@@ -216,12 +203,63 @@ class _Writer:
             self.stored(session.session_id, batch[-1], result.state)
 
 
-class GraphEngine:
+@dataclass(slots=True)
+class _Cursor(Generic[StateT]):
+    """Where one ``run`` / ``resume`` call stands; each step of the loop advances it."""
+
+    session_id: str
+    state: StateT
+    #: the newest folded version
+    version: int
+    next_nodes: list[str]
+    #: per join target, the sources that already arrived
+    joins: dict[str, set[str]]
+    writer: _Writer | None
+    #: the session row's version: the optimistic-concurrency token of the final write
+    row_version: int = 0
+    #: the newest version handed to the writer
+    written: int = 0
+    created_at: datetime | None = None
+    path: list[str] = field(default_factory=list)
+    steps: int = 0
+
+    @property
+    def current_node(self) -> str | None:
+        return self.path[-1] if self.path else None
+
+    def frontier(self, next_nodes: Sequence[str] | None = None) -> Frontier:
+        nodes = self.next_nodes if next_nodes is None else next_nodes
+        return Frontier(tuple(nodes), {k: tuple(sorted(v)) for k, v in self.joins.items()})
+
+    def result(self, status: RunStatus, interrupt: Interrupt | None = None) -> GraphResult[StateT]:
+        return GraphResult(
+            self.session_id,
+            status,
+            self.state,
+            self.version,
+            tuple(self.path),
+            self.steps,
+            tuple(self.next_nodes),
+            interrupt,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """A folded version whose record is not built yet (its frontier is known at the step's end)."""
+
+    version: int
+    node: str
+    delta: str
+    snapshot: str | None
+
+
+class GraphEngine(Generic[StateT]):
     """Runs one :class:`GraphDefinition`, optionally persisting sessions through a :class:`Checkpointer`."""
 
     def __init__(
         self,
-        graph: GraphDefinition,
+        graph: GraphDefinition[StateT],
         checkpointer: Checkpointer | None = None,
         *,
         max_steps: int | None = None,
@@ -230,51 +268,42 @@ class GraphEngine:
         if durability not in ("sync", "async", "exit"):
             raise GraphSetupError(f"unknown durability {durability!r}", param="durability")
         self.graph = graph
+        self.codec: StateCodec[StateT] = graph.codec
         self.checkpointer = checkpointer
         self.max_steps = max_steps if max_steps is not None else graph.max_steps
         self.durability: Durability = durability
         #: session id -> (the last record this engine stored, the state at it): a resume whose
         #: checkpointer hands back that very record object (a cache hit) skips decoding and
-        #: folding. States are never changed once produced (see ``state``), so sharing is safe.
-        self._states: OrderedDict[str, tuple[VersionRecord, State]] = OrderedDict()
+        #: folding. States are never changed once produced, so sharing them is safe.
+        self._states: OrderedDict[str, tuple[VersionRecord, StateT]] = OrderedDict()
 
     # ------------------------------------------------------------------ public API
 
     async def run(
         self,
-        initial_state: Mapping[str, Any] | None = None,
+        initial_state: Mapping[str, Any] | StateT | None = None,
         *,
         session_id: str | None = None,
         on_commit: OnCommit | None = None,
-    ) -> GraphResult:
+    ) -> GraphResult[StateT]:
         """Start a new run at the entry node (a new session when a checkpointer is set).
 
+        ``initial_state`` is a mapping, or with a state schema also an instance of it.
         ``on_commit`` (also on :meth:`resume`) is called with the result about to be stored when
         the run pauses or completes; the writes it returns are committed in the same transaction
         as the session (so an application's record of the turn and the graph's pause land
         together or not at all). With ``durability="exit"`` a new session is only stored then.
         """
         sid = session_id or generate_session_id()
-        state: State = dict(initial_state or {})
-        frontier = Frontier((self.graph.entry,), {})
-        ck = self.checkpointer
+        state = self.codec.initial(initial_state)
+        entry = [self.graph.entry]
         writer = None
-        if ck is not None:
-            text = encode(state, what="initial state")
-            now = utcnow()
-            record = VersionRecord(0, START, text, text, frontier, now)
-            session = SessionRecord(
-                sid, self.graph.name, RunStatus.EXECUTING, 0, frontier, None, None, now, now
+        if self.checkpointer is not None:
+            writer = await self._open_session(
+                self.checkpointer, sid, state, Frontier(tuple(entry)), on_commit
             )
-            deferred = self.durability == "exit"
-            writer = _Writer(ck, self.durability, on_commit=on_commit, create=deferred, stored=self._stored)
-            if deferred:
-                writer.backlog.append(record)
-            else:
-                await ck.save(session, [record], create=True)
-        return await self._drive(
-            sid, state, 0, frontier, answer=None, status=RunStatus.EXECUTING, row_version=0, writer=writer
-        )
+        cursor = _Cursor(session_id=sid, state=state, version=0, next_nodes=entry, joins={}, writer=writer)
+        return await self._drive(cursor, answer=None)
 
     async def resume(
         self,
@@ -282,8 +311,8 @@ class GraphEngine:
         new_input: Mapping[str, Any] | None = None,
         *,
         on_commit: OnCommit | None = None,
-    ) -> GraphResult:
-        """Load a session, merge ``new_input`` (through the reducers) and continue where it stopped.
+    ) -> GraphResult[StateT]:
+        """Load a session, fold ``new_input`` (through the reducers) and continue where it stopped.
 
         A session waiting on an interrupt gets ``new_input`` as that interrupt's delta and follows
         its edges (a router after the interrupt can tell an answer from a fresh request). A
@@ -291,48 +320,104 @@ class GraphEngine:
         """
         ck = self._require_checkpointer("resume")
         session, records, row_version = await self._load(ck, session_id)
-        try:
-            transition(session.status, RunStatus.EXECUTING)
-        except InvalidTransition as exc:
-            raise GraphRuntimeError(
-                f"session {session_id!r} is {session.status.value} and cannot be resumed; "
-                "fork it from a version to continue",
-                param="session_id",
-            ) from exc
-        state = self._current_state(session_id, records)
-        waiting = session.status == RunStatus.WAITING_INPUT
-        frontier = session.frontier
-        version = session.version
-        if not waiting and new_input:
-            # Not waiting on a question: the input is its own version, then the frontier runs.
-            delta_text = encode(new_input, what="resume input")
-            state = merge_delta(state, new_input, self.graph.reducers)
-            version += 1
-            record = VersionRecord(
-                version, INPUT, delta_text, self._snapshot(version, state), frontier, utcnow()
-            )
-            await ck.save(
-                self._session(session_id, RunStatus.EXECUTING, version, frontier, INPUT, None, session),
-                [record],
-                expected_version=row_version,
-            )
-            row_version = version
-        return await self._drive(
-            session_id,
-            state,
-            version,
-            frontier,
-            answer=dict(new_input or {}) if waiting else None,
-            status=session.status,
-            base=session,
+        _check_resumable(session)
+        cursor = _Cursor(
+            session_id=session_id,
+            state=self._current_state(session_id, records),
+            version=session.version,
+            next_nodes=list(session.frontier.next),
+            joins={k: set(v) for k, v in session.frontier.joins.items()},
+            writer=_Writer(ck, self.durability, on_commit=on_commit, stored=self._remember),
             row_version=row_version,
-            writer=_Writer(ck, self.durability, on_commit=on_commit, stored=self._stored),
+            written=session.version,
+            created_at=session.created_at,
         )
+        waiting = session.status == RunStatus.WAITING_INPUT
+        if not waiting and new_input:
+            await self._fold_input(ck, cursor, new_input)
+        return await self._drive(cursor, answer=dict(new_input or {}) if waiting else None)
 
-    async def get_session(self, session_id: str) -> SessionState:
+    async def get_session(self, session_id: str) -> SessionState[StateT]:
         """The session row and its current state."""
         session, records, _ = await self._load(self._require_checkpointer("get_session"), session_id)
         return SessionState(session, self._current_state(session_id, records))
+
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        """Every version of the session: number, node, timestamp, delta size."""
+        versions = await self._require_checkpointer("history").history(session_id)
+        if not versions:
+            raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
+        return versions
+
+    async def get_version(self, session_id: str, version: int) -> StateT:
+        """The full state as it was right after ``version`` was folded."""
+        records = await self._require_checkpointer("get_version").replay(session_id, version)
+        _check_version(session_id, version, records)
+        return self._fold(records)
+
+    async def fork(self, session_id: str, version: int, new_session_id: str | None = None) -> SessionRecord:
+        """Time travel: a new session whose history is ``session_id``'s up to ``version``.
+
+        The fork continues from that version's frontier: ``waiting_input`` if it stood before an
+        interrupt (answer it with :meth:`resume`), ``pending`` otherwise (``resume`` runs it).
+        Versions inside a parallel step are not resume points; fork from the step's last version.
+        """
+        ck = self._require_checkpointer("fork")
+        records = await ck.records(session_id, version)
+        _check_version(session_id, version, records)
+        last = records[-1]
+        if last.frontier is None:
+            raise GraphRuntimeError(
+                f"version {version} of {session_id!r} is inside a parallel step; "
+                "fork from the step's last version",
+                param="version",
+            )
+        start = max(i for i, r in enumerate(records) if r.snapshot is not None)
+        interrupt = self._pending_interrupt(last.frontier.next, self._fold(records[start:]))
+        if interrupt is not None:
+            status = RunStatus.WAITING_INPUT
+        elif last.frontier.next:
+            status = RunStatus.PENDING
+        else:
+            status = RunStatus.COMPLETED
+        now = utcnow()
+        session = SessionRecord(
+            new_session_id or generate_session_id(),
+            self.graph.name,
+            status,
+            version,
+            last.frontier,
+            last.node,
+            None if interrupt is None else self._interrupt_record(interrupt),
+            now,
+            now,
+        )
+        await ck.save(session, records, create=True)
+        return session
+
+    async def delete(self, session_id: str) -> bool:
+        self._states.pop(session_id, None)
+        return await self._require_checkpointer("delete").delete(session_id)
+
+    # ------------------------------------------------------------------ starting a call
+
+    async def _open_session(
+        self, ck: Checkpointer, sid: str, state: StateT, frontier: Frontier, on_commit: OnCommit | None
+    ) -> _Writer:
+        """Store version 0, or keep it for the final write when ``durability="exit"``."""
+        text = self.codec.encode_state(state, what="initial state")
+        now = utcnow()
+        record = VersionRecord(0, START, text, text, frontier, now)
+        deferred = self.durability == "exit"
+        writer = _Writer(ck, self.durability, on_commit=on_commit, create=deferred, stored=self._remember)
+        if deferred:
+            writer.backlog.append(record)
+        else:
+            session = SessionRecord(
+                sid, self.graph.name, RunStatus.EXECUTING, 0, frontier, None, None, now, now
+            )
+            await ck.save(session, [record], create=True)
+        return writer
 
     async def _load(
         self, ck: Checkpointer, session_id: str
@@ -349,194 +434,119 @@ class GraphEngine:
             session = replace(session, version=last.version, frontier=last.frontier, current_node=last.node)
         return session, records, row_version
 
-    async def history(self, session_id: str) -> list[VersionInfo]:
-        """Every version of the session: number, node, timestamp, delta size."""
-        versions = await self._require_checkpointer("history").history(session_id)
-        if not versions:
-            raise SessionNotFoundError(f"no graph session {session_id!r}", param="session_id")
-        return versions
-
-    async def get_version(self, session_id: str, version: int) -> State:
-        """The full state as it was right after ``version`` was merged."""
-        records = await self._require_checkpointer("get_version").replay(session_id, version)
-        if not records or records[-1].version != version:
-            raise SessionNotFoundError(
-                f"session {session_id!r} has no version {version}",
-                param="version",
-                details={"version": version},
-            )
-        return self._fold(records)
-
-    async def fork(self, session_id: str, version: int, new_session_id: str | None = None) -> SessionRecord:
-        """Time travel: a new session whose history is ``session_id``'s up to ``version``.
-
-        The fork continues from that version's frontier: ``waiting_input`` if it stood before an
-        interrupt (answer it with :meth:`resume`), ``pending`` otherwise (``resume`` runs it).
-        Versions inside a parallel step are not resume points; fork from the step's last version.
-        """
-        ck = self._require_checkpointer("fork")
-        records = await ck.records(session_id, version)
-        if not records or records[-1].version != version:
-            raise SessionNotFoundError(
-                f"session {session_id!r} has no version {version}",
-                param="version",
-                details={"version": version},
-            )
-        last = records[-1]
-        if last.frontier is None:
-            raise GraphRuntimeError(
-                f"version {version} of {session_id!r} is inside a parallel step; "
-                "fork from the step's last version",
-                param="version",
-            )
-        start = max(i for i, r in enumerate(records) if r.snapshot is not None)
-        state = self._fold(records[start:])
-        interrupt = self._pending_interrupt(last.frontier.next, state)
-        if interrupt is not None:
-            status = RunStatus.WAITING_INPUT
-        elif last.frontier.next:
-            status = RunStatus.PENDING
-        else:
-            status = RunStatus.COMPLETED
-        new_sid = new_session_id or generate_session_id()
-        now = utcnow()
-        session = SessionRecord(
-            new_sid,
-            self.graph.name,
-            status,
-            version,
-            last.frontier,
-            last.node,
-            None if interrupt is None else interrupt.to_json(),
-            now,
-            now,
+    async def _fold_input(
+        self, ck: Checkpointer, cursor: _Cursor[StateT], new_input: Mapping[str, Any]
+    ) -> None:
+        """Input for a session not waiting on a question: its own version, before the frontier runs."""
+        text, delta = self.codec.encode_delta(new_input, what="resume input")
+        cursor.state = self.codec.fold(cursor.state, delta, what="resume input", plain=True)
+        cursor.version += 1
+        record = VersionRecord(
+            cursor.version,
+            INPUT,
+            text,
+            self._snapshot(cursor.version, cursor.state),
+            cursor.frontier(),
+            utcnow(),
         )
-        await ck.save(session, records, create=True)
-        return session
-
-    async def delete(self, session_id: str) -> bool:
-        self._states.pop(session_id, None)
-        return await self._require_checkpointer("delete").delete(session_id)
+        row = self._row(cursor, RunStatus.EXECUTING, current=INPUT)
+        await ck.save(row, [record], expected_version=cursor.row_version)
+        cursor.row_version = cursor.written = cursor.version
 
     # ------------------------------------------------------------------ the loop
 
-    async def _drive(
-        self,
-        sid: str,
-        state: State,
-        version: int,
-        frontier: Frontier,
-        *,
-        answer: dict[str, Any] | None,
-        status: RunStatus,
-        base: SessionRecord | None = None,
-        row_version: int = 0,
-        writer: _Writer | None = None,
-    ) -> GraphResult:
-        graph = self.graph
-        reducers = graph.reducers
-        interrupts = graph.interrupt_names
-        ck = self.checkpointer
-        snapshot_every = ck.snapshot_every if ck is not None else 0
-        next_nodes: list[str] = list(frontier.next)
-        joins: dict[str, set[str]] = {k: set(v) for k, v in frontier.joins.items()}
-        path: list[str] = []
-        steps = 0
-        saved_version = row_version  # the session row's version: optimistic-concurrency token
-        written = version  # the newest version stored
-        created_at = base.created_at if base is not None else None
-
-        if answer is None and any(n in interrupts for n in next_nodes):
-            # Entry is an interrupt, or resume() of a fork that stands before one.
-            return await self._pause(
-                sid, state, version, next_nodes, joins, path, steps, saved_version, writer, created_at
-            )
-
-        while next_nodes:
-            if steps >= self.max_steps:
-                exc = GraphRecursionError(self.max_steps, path[-8:])
-                await self._fail(sid, written, next_nodes, joins, path, saved_version, [], writer, created_at)
-                raise exc
-            steps += 1
-            step = next_nodes
-            view = StateView(state)
-            try:
-                deltas = await self._run_step(step, view, answer)
-            except BaseException:
-                await self._fail(sid, written, step, joins, path, saved_version, [], writer, created_at)
-                raise
+    async def _drive(self, cursor: _Cursor[StateT], answer: dict[str, Any] | None) -> GraphResult[StateT]:
+        """Run steps until the frontier is empty or reaches an interrupt; ``answer`` feeds the first step."""
+        if answer is None and self._reaches_interrupt(cursor.next_nodes):
+            # The entry is an interrupt, or a resumed fork stands before one.
+            return await self._pause(cursor, [])
+        while cursor.next_nodes:
+            step = await self._begin_step(cursor)
+            deltas = await self._execute(cursor, step, answer)
             answer = None
-            pending: list[tuple[int, str, str, str | None]] = []
-            try:
-                for node, delta in zip(step, deltas, strict=True):
-                    if ck is not None:
-                        delta_text, viewed = encode_delta(delta or {}, what=f"delta of node {node!r}")
-                        if viewed:  # a node handed back values it read: store plain data
-                            delta = thaw(delta)
-                    state = merge_delta(state, delta, reducers, plain=ck is not None)
-                    version += 1
-                    path.append(node)
-                    if ck is not None:
-                        snapshot = encode(state, what="state") if version % snapshot_every == 0 else None
-                        pending.append((version, node, delta_text, snapshot))
-                view = StateView(state)
-                next_nodes = []
-                for node in step:
-                    await self._route(node, view, next_nodes, joins)
-            except BaseException:
-                if ck is not None:
-                    records = self._records(pending, None)
-                    await self._fail(
-                        sid,
-                        written + len(records),
-                        step,
-                        joins,
-                        path,
-                        saved_version,
-                        records,
-                        writer,
-                        created_at,
-                    )
-                raise
-            if not next_nodes:
-                status = RunStatus.COMPLETED
-            elif any(n in interrupts for n in next_nodes):
-                return await self._pause(
-                    sid,
-                    state,
-                    version,
-                    next_nodes,
-                    joins,
-                    path,
-                    steps,
-                    saved_version,
-                    writer,
-                    created_at,
-                    self._records(pending, Frontier(tuple(next_nodes), _freeze_joins(joins))),
-                )
-            else:
-                status = RunStatus.EXECUTING
-            if writer is not None:
-                front = Frontier(tuple(next_nodes), _freeze_joins(joins))
-                if status == RunStatus.EXECUTING and writer.mode == "exit":
-                    writer.backlog.extend(self._records(pending, front))  # kept for the final write
-                    written = version
-                    continue
-                session = SessionRecord(
-                    sid, graph.name, status, version, front, step[-1], None, created_at or utcnow(), utcnow()
-                )
-                if status == RunStatus.EXECUTING:
-                    await writer.step(session, self._records(pending, front))
-                else:
-                    done = GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
-                    await writer.final(session, self._records(pending, front), saved_version, done)
-                    return done
-                written = version
-        return GraphResult(sid, RunStatus.COMPLETED, state, version, tuple(path), steps, ())
+            pending = await self._fold_and_route(cursor, step, deltas)
+            result = await self._end_step(cursor, step, pending)
+            if result is not None:
+                return result
+        return cursor.result(RunStatus.COMPLETED)
 
-    async def _run_step(
-        self, step: Sequence[str], view: StateView, answer: dict[str, Any] | None
+    async def _begin_step(self, cursor: _Cursor[StateT]) -> list[str]:
+        """The nodes of the next step, once the step limit allows it."""
+        if cursor.steps >= self.max_steps:
+            error = GraphRecursionError(self.max_steps, cursor.path[-8:])
+            await self._fail(cursor, cursor.written, cursor.next_nodes, [])
+            raise error
+        cursor.steps += 1
+        return cursor.next_nodes
+
+    async def _execute(
+        self, cursor: _Cursor[StateT], step: list[str], answer: dict[str, Any] | None
     ) -> list[Any]:
+        """Every node's delta (a node's own exception propagates after the session is marked failed)."""
+        try:
+            return await self._run_step(step, self.codec.view(cursor.state), answer)
+        except BaseException:
+            await self._fail(cursor, cursor.written, step, [])
+            raise
+
+    async def _fold_and_route(
+        self, cursor: _Cursor[StateT], step: list[str], deltas: list[Any]
+    ) -> list[_Pending]:
+        """Fold the step's deltas in frontier order, then ask the edges for the next frontier."""
+        pending: list[_Pending] = []
+        try:
+            for node, delta in zip(step, deltas, strict=True):
+                folded = self._fold_delta(cursor, node, delta)
+                if folded is not None:
+                    pending.append(folded)
+            view = self.codec.view(cursor.state)
+            next_nodes: list[str] = []
+            for node in step:
+                await self._route(node, view, next_nodes, cursor.joins)
+            cursor.next_nodes = next_nodes
+        except BaseException:
+            await self._fail(cursor, cursor.written + len(pending), step, self._records(pending, None))
+            raise
+        return pending
+
+    def _fold_delta(self, cursor: _Cursor[StateT], node: str, delta: Any) -> _Pending | None:
+        """Fold one node's delta; with a checkpointer also encode it (and a snapshot when due)."""
+        what = f"delta of node {node!r}"
+        codec = self.codec
+        if cursor.writer is None:
+            cursor.state = codec.fold(cursor.state, delta, what=what)
+        else:
+            text, delta = codec.encode_delta(delta or {}, what=what)
+            cursor.state = codec.fold(cursor.state, delta, what=what, plain=True)
+        cursor.version += 1
+        cursor.path.append(node)
+        if cursor.writer is None:
+            return None
+        return _Pending(cursor.version, node, text, self._snapshot(cursor.version, cursor.state))
+
+    async def _end_step(
+        self, cursor: _Cursor[StateT], step: list[str], pending: list[_Pending]
+    ) -> GraphResult[StateT] | None:
+        """Pause, complete, or store the step and go on (``None``)."""
+        if self._reaches_interrupt(cursor.next_nodes):
+            return await self._pause(cursor, self._records(pending, cursor.frontier()))
+        writer = cursor.writer
+        if writer is None:
+            return None
+        records = self._records(pending, cursor.frontier())
+        if not cursor.next_nodes:
+            result = cursor.result(RunStatus.COMPLETED)
+            row = self._row(cursor, RunStatus.COMPLETED, current=step[-1])
+            await writer.final(row, records, cursor.row_version, result)
+            return result
+        if writer.mode == "exit":
+            writer.backlog.extend(records)  # kept for the final write
+        else:
+            await writer.step(self._row(cursor, RunStatus.EXECUTING, current=step[-1]), records)
+        cursor.written = cursor.version
+        return None
+
+    async def _run_step(self, step: Sequence[str], view: Any, answer: dict[str, Any] | None) -> list[Any]:
         node_fns = self.graph.node_fns
         if len(step) == 1:
             node = step[0]
@@ -585,7 +595,7 @@ class GraphEngine:
             param=f"nodes.{node}",
         )
 
-    async def _route(self, node: str, view: StateView, out: list[str], joins: dict[str, set[str]]) -> None:
+    async def _route(self, node: str, view: Any, out: list[str], joins: dict[str, set[str]]) -> None:
         graph = self.graph
         targets = graph.edges.get(node)
         if targets is None and node in graph.routers:
@@ -601,7 +611,7 @@ class GraphEngine:
                 if join.target not in out:
                     out.append(join.target)
 
-    async def _ask_router(self, node: str, view: StateView) -> tuple[str, ...]:
+    async def _ask_router(self, node: str, view: Any) -> tuple[str, ...]:
         fn, is_async = self.graph.routers[node]
         label = fn(view)
         if is_async or inspect.isawaitable(label):
@@ -631,133 +641,114 @@ class GraphEngine:
                 )
         return tuple(resolved)
 
-    # ------------------------------------------------------------------ persistence helpers
+    # ------------------------------------------------------------------ ending a call
 
-    async def _pause(
-        self,
-        sid: str,
-        state: State,
-        version: int,
-        next_nodes: list[str],
-        joins: dict[str, set[str]],
-        path: list[str],
-        steps: int,
-        saved_version: int,
-        writer: _Writer | None,
-        created_at: Any,
-        records: list[VersionRecord] | None = None,
-    ) -> GraphResult:
-        interrupt = self._pending_interrupt(next_nodes, state)
+    async def _pause(self, cursor: _Cursor[StateT], records: list[VersionRecord]) -> GraphResult[StateT]:
+        interrupt = self._pending_interrupt(cursor.next_nodes, cursor.state)
         assert interrupt is not None
-        result = GraphResult(
-            sid, RunStatus.WAITING_INPUT, state, version, tuple(path), steps, tuple(next_nodes), interrupt
-        )
-        if writer is not None:
-            payload = interrupt.to_json()
-            encode(payload, what=f"payload of interrupt {interrupt.name!r}")
-            front = Frontier(tuple(next_nodes), _freeze_joins(joins))
-            current = path[-1] if path else None
-            session = SessionRecord(
-                sid,
-                self.graph.name,
+        result = cursor.result(RunStatus.WAITING_INPUT, interrupt)
+        if cursor.writer is not None:
+            row = self._row(
+                cursor,
                 RunStatus.WAITING_INPUT,
-                version,
-                front,
-                current,
-                payload,
-                created_at or utcnow(),
-                utcnow(),
+                current=cursor.current_node,
+                interrupt=self._interrupt_record(interrupt),
             )
-            await writer.final(session, records or [], saved_version, result)
+            await cursor.writer.final(row, records, cursor.row_version, result)
         return result
 
     async def _fail(
-        self,
-        sid: str,
-        version: int,
-        next_nodes: Sequence[str],
-        joins: dict[str, set[str]],
-        path: list[str],
-        saved_version: int,
-        records: list[VersionRecord],
-        writer: _Writer | None,
-        created_at: Any,
+        self, cursor: _Cursor[StateT], version: int, next_nodes: Sequence[str], records: list[VersionRecord]
     ) -> None:
-        if writer is None:
+        if cursor.writer is None:
             return
-        front = Frontier(tuple(next_nodes), _freeze_joins(joins))
-        current = path[-1] if path else None
-        session = SessionRecord(
-            sid,
-            self.graph.name,
+        row = self._row(
+            cursor,
             RunStatus.FAILED,
-            version,
-            front,
-            current,
-            None,
-            created_at or utcnow(),
-            utcnow(),
+            version=version,
+            frontier=cursor.frontier(next_nodes),
+            current=cursor.current_node,
         )
         # Never hide the original error behind a storage one.
         with contextlib.suppress(Exception):
-            await writer.final(session, records, saved_version)
+            await cursor.writer.final(row, records, cursor.row_version)
 
-    def _records(
-        self, pending: list[tuple[int, str, str, str | None]], front: Frontier | None
-    ) -> list[VersionRecord]:
+    def _row(
+        self,
+        cursor: _Cursor[StateT],
+        status: RunStatus,
+        *,
+        current: str | None,
+        version: int | None = None,
+        frontier: Frontier | None = None,
+        interrupt: Mapping[str, Any] | None = None,
+    ) -> SessionRecord:
+        """The session row for ``cursor`` (its version and frontier unless told otherwise)."""
+        now = utcnow()
+        return SessionRecord(
+            cursor.session_id,
+            self.graph.name,
+            status,
+            cursor.version if version is None else version,
+            cursor.frontier() if frontier is None else frontier,
+            current,
+            interrupt,
+            cursor.created_at or now,
+            now,
+        )
+
+    @staticmethod
+    def _records(pending: list[_Pending], front: Frontier | None) -> list[VersionRecord]:
+        """Version records of a step; only the last one carries the frontier (a resume point)."""
         now = utcnow()
         last = len(pending) - 1
         return [
-            VersionRecord(v, node, delta, snap, front if i == last else None, now)
-            for i, (v, node, delta, snap) in enumerate(pending)
+            VersionRecord(p.version, p.node, p.delta, p.snapshot, front if i == last else None, now)
+            for i, p in enumerate(pending)
         ]
 
-    def _pending_interrupt(self, next_nodes: Sequence[str], state: Mapping[str, Any]) -> Interrupt | None:
+    # ------------------------------------------------------------------ state helpers
+
+    def _reaches_interrupt(self, next_nodes: Sequence[str]) -> bool:
+        interrupts = self.graph.interrupt_names
+        return any(n in interrupts for n in next_nodes)
+
+    def _pending_interrupt(self, next_nodes: Sequence[str], state: StateT) -> Interrupt | None:
         for name in next_nodes:
             spec = self.graph.nodes.get(name)
             if spec is not None and spec.kind == "interrupt":
-                payload = state.get(spec.payload_key) if spec.payload_key else None
+                payload = self.codec.read(state, spec.payload_key) if spec.payload_key else None
                 return Interrupt(name, spec.question, payload)
         return None
 
-    def _snapshot(self, version: int, state: State) -> str | None:
+    def _interrupt_record(self, interrupt: Interrupt) -> dict[str, Any]:
+        """The interrupt as stored on the session row (its payload as JSON data)."""
+        payload = self.codec.jsonable(interrupt.payload, what=f"payload of interrupt {interrupt.name!r}")
+        return {"name": interrupt.name, "question": interrupt.question, "payload": payload}
+
+    def _snapshot(self, version: int, state: StateT) -> str | None:
         ck = self.checkpointer
-        return encode(state, what="state") if ck is not None and version % ck.snapshot_every == 0 else None
+        if ck is None or version % ck.snapshot_every != 0:
+            return None
+        return self.codec.encode_state(state, what="state")
 
-    def _session(
-        self,
-        sid: str,
-        status: RunStatus,
-        version: int,
-        frontier: Frontier,
-        current: str | None,
-        interrupt: Mapping[str, Any] | None,
-        base: SessionRecord,
-    ) -> SessionRecord:
-        return SessionRecord(
-            sid, self.graph.name, status, version, frontier, current, interrupt, base.created_at, utcnow()
-        )
-
-    def _stored(self, session_id: str, last: VersionRecord, state: State) -> None:
+    def _remember(self, session_id: str, last: VersionRecord, state: StateT) -> None:
         self._states[session_id] = (last, state)
         self._states.move_to_end(session_id)
         while len(self._states) > _STATES_KEPT:
             self._states.popitem(last=False)
 
-    def _current_state(self, session_id: str, records: Sequence[VersionRecord]) -> State:
+    def _current_state(self, session_id: str, records: Sequence[VersionRecord]) -> StateT:
         kept = self._states.get(session_id)
         if kept is not None and records and kept[0] is records[-1]:
             return kept[1]
         return self._fold(records)
 
-    def _fold(self, records: Sequence[VersionRecord]) -> State:
+    def _fold(self, records: Sequence[VersionRecord]) -> StateT:
+        """The state at the last record: stored JSON folded as plain data, built into a state once."""
         if not records or records[0].snapshot is None:
             raise GraphRuntimeError("stored session has no snapshot to start from; the store is corrupt")
-        state = decode(records[0].snapshot)
-        reducers = self.graph.reducers
-        for record in records[1:]:
-            state = merge_delta(state, decode(record.delta), reducers, plain=True)
-        return state
+        return self.codec.load(records[0].snapshot, [r.delta for r in records[1:]])
 
     def _check_graph(self, session: SessionRecord) -> None:
         if session.graph_name != self.graph.name:
@@ -773,22 +764,38 @@ class GraphEngine:
         return self.checkpointer
 
 
-def _freeze_joins(joins: dict[str, set[str]]) -> dict[str, tuple[str, ...]]:
-    return {k: tuple(sorted(v)) for k, v in joins.items()}
+def _check_resumable(session: SessionRecord) -> None:
+    try:
+        transition(session.status, RunStatus.EXECUTING)
+    except InvalidTransition as exc:
+        raise GraphRuntimeError(
+            f"session {session.session_id!r} is {session.status.value} and cannot be resumed; "
+            "fork it from a version to continue",
+            param="session_id",
+        ) from exc
+
+
+def _check_version(session_id: str, version: int, records: Sequence[VersionRecord]) -> None:
+    if not records or records[-1].version != version:
+        raise SessionNotFoundError(
+            f"session {session_id!r} has no version {version}",
+            param="version",
+            details={"version": version},
+        )
 
 
 # ---------------------------------------------------------------------- module-level API
 
 
 async def run(
-    graph: GraphDefinition,
-    initial_state: Mapping[str, Any] | None = None,
+    graph: GraphDefinition[StateT],
+    initial_state: Mapping[str, Any] | StateT | None = None,
     *,
     session_id: str | None = None,
     checkpointer: Checkpointer | None = None,
     max_steps: int | None = None,
     durability: Durability = "sync",
-) -> GraphResult:
+) -> GraphResult[StateT]:
     """``GraphEngine(graph, checkpointer).run(initial_state)`` in one call."""
     return await GraphEngine(graph, checkpointer, max_steps=max_steps, durability=durability).run(
         initial_state, session_id=session_id
@@ -796,14 +803,14 @@ async def run(
 
 
 async def resume(
-    graph: GraphDefinition,
+    graph: GraphDefinition[StateT],
     session_id: str,
     new_input: Mapping[str, Any] | None = None,
     *,
     checkpointer: Checkpointer,
     max_steps: int | None = None,
     durability: Durability = "sync",
-) -> GraphResult:
+) -> GraphResult[StateT]:
     """``GraphEngine(graph, checkpointer).resume(session_id, new_input)`` in one call."""
     return await GraphEngine(graph, checkpointer, max_steps=max_steps, durability=durability).resume(
         session_id, new_input

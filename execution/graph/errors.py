@@ -1,11 +1,12 @@
 """The graph engine's errors, split the way pydantic_graph splits them.
 
 * :class:`GraphSetupError` — the *definition* is wrong (unknown node in an edge, unreachable
-  node, missing entry, duplicate name, ...). Raised by the builder / ``compile()`` /
-  ``GraphDefinition.from_json`` before anything runs, so a bad graph never reaches production.
+  node, missing entry, duplicate name, a reducer or payload key that is not a field of the
+  state schema, ...). Raised by the builder / ``compile()`` before anything runs, so a bad graph
+  never reaches production.
 * :class:`GraphRuntimeError` — a *run* went wrong (a router returned an unknown label, a node
-  returned something that is not a dict, the state is not JSON-serializable, the step limit
-  was hit, the session is unknown or cannot be resumed).
+  returned something that is not a dict or a field its state schema lacks, the state is not
+  JSON-serializable, the step limit was hit, the session is unknown or cannot be resumed).
 
 Exceptions raised *by node functions themselves* are not wrapped: they propagate unchanged
 (after the session is marked ``failed``), so a domain error keeps its own type and HTTP status.

@@ -30,7 +30,7 @@ flowchart TD
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from execution.graph.state import END
 
@@ -48,7 +48,7 @@ def _label(text: str) -> str:
     return text.replace('"', "'").replace("|", "/")
 
 
-def to_mermaid(graph: GraphDefinition, *, direction: str = "TD") -> str:
+def to_mermaid(graph: GraphDefinition[Any], *, direction: str = "TD") -> str:
     lines = [f"flowchart {direction}", "    __start__([start])", f"    {END}([end])"]
     for name, spec in graph.nodes.items():
         shape = f"{{{{{_label(name)}}}}}" if spec.kind == "interrupt" else f"[{_label(name)}]"

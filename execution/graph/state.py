@@ -1,4 +1,4 @@
-"""State, deltas and reducers: the single source of truth of a run (seed 000, "O Estado").
+"""State, deltas and reducers of a graph without a state schema (see :mod:`execution.graph.codec`).
 
 A run has exactly one state: a plain ``dict[str, Any]``. A node never receives that dict; it
 receives a :class:`StateView`, a read-only *deep* view built lazily (nested dicts and lists are
@@ -31,7 +31,7 @@ from typing import Any, overload
 
 from execution.graph.errors import StateNotSerializableError
 
-#: The reserved target that ends a run (seed 000: ``__end__``).
+#: The reserved target that ends a run.
 END = "__end__"
 #: The pseudo node of version 0 (the initial state) in a session's history.
 START = "__start__"
@@ -82,10 +82,6 @@ def merge(current: Any, update: Any) -> dict[str, Any]:
 def replace(current: Any, update: Any) -> Any:
     """The default behaviour of a key without a reducer, exposed so it can be named explicitly."""
     return update
-
-
-#: Reducers that a JSON definition may name without a function registry.
-BUILTIN_REDUCERS: dict[str, Reducer] = {"append": append, "add": add, "merge": merge, "replace": replace}
 
 
 # --------------------------------------------------------------------------- read-only views

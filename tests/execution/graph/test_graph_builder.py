@@ -1,14 +1,14 @@
-"""Setup errors, JSON round trip and Mermaid rendering of definitions."""
+"""Setup errors and Mermaid rendering of definitions."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from pydantic import BaseModel, ConfigDict
 
-from execution.graph import END, GraphBuilder, GraphDefinition, GraphSetupError, append, function_ref
+from execution.graph import END, GraphBuilder, GraphSetupError, append
 
 
 def step_a(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -128,7 +128,7 @@ def test_duplicate_and_reserved_names_are_setup_errors() -> None:
         GraphBuilder().add_node(END, step_a)
 
 
-def test_two_lambdas_get_distinct_references() -> None:
+def test_two_lambdas_are_two_nodes() -> None:
     graph = (
         GraphBuilder()
         .add_node("a", lambda s: {"a": 1})
@@ -138,10 +138,48 @@ def test_two_lambdas_get_distinct_references() -> None:
         .set_entry("a")
         .compile()
     )
-    refs = [graph.nodes["a"].function, graph.nodes["b"].function]
-    assert refs[1] == f"{refs[0]}#2"
-    again = GraphDefinition.from_json(graph.to_json(), graph.functions)
-    assert again.functions[refs[1]] is graph.functions[refs[1]]
+    assert graph.nodes["a"].function is not graph.nodes["b"].function
+    assert graph.node_fns["b"][0] is graph.nodes["b"].function
+
+
+def test_node_and_reducer_must_be_callable() -> None:
+    with pytest.raises(GraphSetupError, match=r"nodes\.a must be callable"):
+        GraphBuilder().add_node("a", "step_a")  # type: ignore[arg-type]
+    with pytest.raises(GraphSetupError, match=r"reducers\.log must be callable"):
+        GraphBuilder().add_reducer("log", "append")  # type: ignore[arg-type]
+
+
+class Turn(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    messages: list[str] = []
+    clarification: dict[str, Any] | None = None
+
+
+def test_schema_reducer_and_payload_key_must_name_fields() -> None:
+    with pytest.raises(GraphSetupError, match=r"reducers\.log: unknown field 'log' of Turn") as info:
+        GraphBuilder(state_schema=Turn, reducers={"log": append}).add_node("a", step_a).add_edge(
+            "a", END
+        ).set_entry("a").compile()
+    assert info.value.param == "reducers.log"
+    with pytest.raises(GraphSetupError, match=r"nodes\.ask\.payload_key: unknown field 'question'"):
+        GraphBuilder(state_schema=Turn).add_interrupt("ask", payload_key="question").add_edge(
+            "ask", END
+        ).set_entry("ask").compile()
+    graph = (
+        GraphBuilder(state_schema=Turn, reducers={"messages": append})
+        .add_interrupt("ask", payload_key="clarification")
+        .add_edge("ask", END)
+        .set_entry("ask")
+        .compile()
+    )
+    assert graph.state_schema is Turn
+
+
+def test_state_schema_must_be_a_pydantic_model() -> None:
+    with pytest.raises(GraphSetupError, match="state_schema must be a pydantic model class"):
+        GraphBuilder(state_schema=dict).add_node("a", step_a).add_edge(  # type: ignore[type-var]
+            "a", END
+        ).set_entry("a").compile()
 
 
 def test_setup_error_is_not_a_runtime_error() -> None:
@@ -150,42 +188,6 @@ def test_setup_error_is_not_a_runtime_error() -> None:
 
     assert issubclass(GraphSetupError, SetupError)
     assert not issubclass(GraphSetupError, GraphRuntimeError)
-
-
-def test_json_round_trip_is_lossless_and_json_serializable() -> None:
-    graph = full_builder().compile()
-    data = graph.to_json()
-    text = json.dumps(data)
-    assert data["nodes"]["ask"] == {
-        "kind": "interrupt",
-        "question": "which one?",
-        "payload_key": "clarification",
-    }
-    assert data["nodes"]["a"] == {"kind": "node", "function": function_ref(step_a)}
-    assert data["conditional_edges"]["a"]["targets"] == ["b", "c", END]
-    assert data["joins"] == [{"sources": ["b", "c"], "target": "j"}]
-    assert data["interrupts"] == ["ask"]
-    assert data["reducers"] == {"messages": "append", "last": function_ref(keep_last)}
-    assert data["entry"] == "a" and data["max_steps"] == 42
-
-    again = GraphDefinition.from_json(json.loads(text), [step_a, step_b, step_c, route, keep_last])
-    assert again.to_json() == data
-    assert again == graph  # data equality (bindings excluded)
-    assert again.reducers["last"] is keep_last
-
-
-def test_from_json_missing_function_is_a_setup_error() -> None:
-    data = full_builder().compile().to_json()
-    with pytest.raises(GraphSetupError, match="not in the function registry") as info:
-        GraphDefinition.from_json(data, [step_a, step_b, step_c, keep_last])  # no router
-    assert info.value.param == "conditional_edges.a.router"
-
-
-def test_from_json_validates_like_compile() -> None:
-    data = full_builder().compile().to_json()
-    data["edges"]["j"] = ["nowhere"]
-    with pytest.raises(GraphSetupError, match="unknown node 'nowhere'"):
-        GraphDefinition.from_json(data, [step_a, step_b, step_c, route, keep_last])
 
 
 def test_mermaid_contains_every_edge() -> None:

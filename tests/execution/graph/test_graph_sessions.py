@@ -86,7 +86,11 @@ async def test_interrupt_waits_then_resume_continues_without_rerunning(checkpoin
 
     stored = await engine.get_session("s-1")
     assert stored.session.status == RunStatus.WAITING_INPUT
-    assert stored.session.interrupt == first.interrupt.to_json()
+    assert stored.session.interrupt == {
+        "name": "ask",
+        "question": "Which ticker?",
+        "payload": {"options": ["NDA-SE.ST", "NDA-FI.HE"]},
+    }
     assert stored.state == first.state
 
     # a fresh engine (as on another gateway process) resumes from storage alone
