@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from fastapi import FastAPI
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,7 +45,8 @@ STEP_TIMEOUT_S = 0.3
 # ---------------------------------------------------------------------- the domain
 
 
-def bench_domain(name: str, delay_s: float) -> DomainService:
+def bench_app(name: str, delay_s: float) -> FastAPI:
+    """The benchmark domain: the SDK's app plus ``GET /executions``, what it ran (to spot losses)."""
     svc = DomainService(name, "1", f"benchmark domain {name}")
     seen: set[str] = set()
     calls = {"n": 0}
@@ -79,15 +81,13 @@ def bench_domain(name: str, delay_s: float) -> DomainService:
     async def executions() -> dict[str, Any]:
         return {"executions": svc.executions, "handler_calls": calls["n"], "distinct_steps": len(seen)}
 
-    svc.bench_app = app  # type: ignore[attr-defined]
-    return svc
+    return app
 
 
 def serve(name: str, port: int, delay_s: float) -> None:
     import uvicorn
 
-    svc = bench_domain(name, delay_s)
-    uvicorn.run(svc.bench_app, host="127.0.0.1", port=port, log_level="warning")  # type: ignore[attr-defined]
+    uvicorn.run(bench_app(name, delay_s), host="127.0.0.1", port=port, log_level="warning")
 
 
 # ---------------------------------------------------------------------- processes

@@ -2,27 +2,28 @@
 Ctrl-C (or SIGTERM) stops them all.
 
 Each domain entry's ``command`` is started with ``--host``/``--port`` taken from its ``base_url``
-(or ``DOMAIN_URL_<NAME>``), so the same file drives the registry and the launcher.
+(or ``DOMAIN_URL_<NAME>``, read by :func:`orchestrator.registry.env_override` as the registry
+reads it), so the same file drives the registry and the launcher.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
 from gateway.settings import GatewaySettings
+from orchestrator.registry import env_override
 
 
-def domain_url(entry: dict) -> str:
-    override = os.environ.get(f"DOMAIN_URL_{entry['name'].upper()}")
-    return override or entry["base_url"]
+def domain_url(entry: dict[str, Any]) -> str:
+    return env_override(entry["name"]) or str(entry["base_url"])
 
 
 def wait_healthy(url: str, timeout_s: float = 20.0) -> bool:

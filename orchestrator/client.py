@@ -35,9 +35,8 @@ _JSON = "application/json"
 
 class DomainHttpClient(httpx.AsyncClient):
     """An ``httpx.AsyncClient`` on :class:`AiohttpTransport` that can also POST bytes and get
-    ``(status, body)`` back without httpx's Request/Response objects (:meth:`post_bytes`).
-    Client CPU of a 16-call fan-out round (bench machine, DAG and orchestrator included): ~60 ms
-    on httpx's own transport, ~16 ms on this one through ``post``, ~9 ms through ``post_bytes``.
+    ``(status, body)`` back without httpx's Request/Response objects (:meth:`post_bytes`), the
+    cheapest path per call (bench/results/gateway.md).
     Differences from ``post``, all deliberate for calls between our own services:
 
     * no cookies, on either path: one client serves every person's calls, so nothing a domain

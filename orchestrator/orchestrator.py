@@ -1,36 +1,34 @@
 """Routes one ``ExecutionIntent`` to the domain that owns its capability and returns the domain's
-``DomainOutput``; every problem on the way becomes a ``failure`` output with a plain message.
+``DomainOutput``.
 
 * Routing: capability -> owning domain through the catalog (preferred), else the intent's domain.
-* Confidence gate (seed 003): below ``threshold`` for a domain whose manifest does not opt out
-  (``confidence_gate: false``), answer ``clarification`` without calling the domain.
+  No route is a ``failure`` output with a typed :class:`~shared.models.Failure`.
+* Confidence gate: below ``threshold`` for a domain whose manifest does not opt out
+  (``confidence_gate: false``), answer a typed ``clarification`` without calling the domain.
 * Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}`` (plus
   ``:{context["idempotency_suffix"]}`` when the run loop asks for a fresh key: a replan, or a retry
   after an invalid answer), so the retries the capability's ``policy`` allows can never run it twice.
 
-Two ways in:
-
-* :meth:`Orchestrator.execute` retries itself and turns every problem into a ``failure`` output
-  (for callers without their own retry loop);
-* :meth:`Orchestrator.dispatch` makes ONE guarded call and raises ``DomainUnavailable`` /
-  ``DomainProtocolError`` so :class:`execution.runner.RunController` (validation, retry, replan)
-  decides. It fails fast, without network, when the domain's circuit is open or the registry lists
-  it unhealthy (:meth:`Orchestrator.unavailable_reason`), and applies per-domain timeouts.
+:meth:`Orchestrator.dispatch` makes ONE guarded call and raises ``DomainUnavailable`` /
+``DomainProtocolError``: retrying is :mod:`execution.retry`'s job (the platform's one retry
+mechanism), replanning :class:`execution.runner.RunController`'s. It fails fast, without network,
+when the domain's circuit is open or the registry lists it unhealthy
+(:meth:`Orchestrator.unavailable_reason`), and applies per-domain timeouts.
 """
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from orchestrator.breaker import CircuitOpen, DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.registry import DomainRegistry
 from shared.catalog import CapabilityRef
-from shared.errors import DomainProtocolError, DomainUnavailable, NotFound, PlatformError
+from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
 from shared.manifest import ExecutionPolicy
-from shared.models import DomainOutput, ExecutionIntent, ExecutionStep
+from shared.models import Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
 
 #: On the intent adapter's calibrated scale (see gateway.settings.GatewaySettings.confidence_threshold).
 DEFAULT_THRESHOLD = 0.7
@@ -85,7 +83,7 @@ class Orchestrator:
         target = self._target(intent, step)
         if isinstance(target, DomainOutput):
             return target
-        domain, base_url, routed, key, language, policy = target
+        domain, language = target.domain, target.language
         reason = self.unavailable_reason(domain)
         if reason is not None:
             fail_fast = CircuitOpen if self.breakers.is_open(domain) else DomainUnavailable
@@ -93,13 +91,15 @@ class Orchestrator:
                 _TEXT["unavailable"][language].format(domain=domain, reason=reason),
                 details={"delivered": False, "domain": domain},
             )
+        policy = target.policy
         timeout = min(policy.timeout_s, self.domain_timeouts.get(domain, policy.timeout_s))
         try:
             output = await self.breakers.call(
-                domain, lambda: self.client.execute(base_url, routed, key, timeout)
+                domain,
+                lambda: self.client.execute(target.base_url, target.intent, target.idempotency_key, timeout),
             )
         except DomainUnavailable as exc:
-            raise DomainUnavailable(
+            raise type(exc)(
                 _TEXT["unavailable"][language].format(domain=domain, reason=exc.message),
                 details=exc.details,
             ) from None
@@ -107,7 +107,7 @@ class Orchestrator:
             raise DomainProtocolError(
                 _TEXT["protocol"][language].format(domain=domain, reason=exc.message), param=exc.param
             ) from None
-        self.registry.mark(domain, healthy=True)
+        self.registry.mark_healthy(domain)
         return output
 
     def route(self, intent: ExecutionIntent) -> str | None:
@@ -124,81 +124,53 @@ class Orchestrator:
     def _gated(self, intent: ExecutionIntent, domain: str) -> bool:
         return intent.confidence < self.threshold and self.registry.catalog.gate_applies(domain)
 
-    async def execute(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
-        """Route and call with this orchestrator's own retry loop (for callers without a
-        ``RunController``); transport problems come back as failure outputs."""
-        target = self._target(intent, step)
-        if isinstance(target, DomainOutput):
-            return target
-        _domain, base_url, routed, key, language, policy = target
-        return await self._call(routed, base_url, key, policy, language)
-
     # ------------------------------------------------------------------ helpers
 
     def _target(self, intent: ExecutionIntent, step: ExecutionStep | None) -> _Target | DomainOutput:
-        """Where a call goes (domain, base URL, routed intent, idempotency key, language, the
-        capability's policy), or the output that answers instead of a call (no route, the gate, a
+        """Where a call goes, or the output that answers instead of a call (no route, the gate, a
         domain gone meanwhile). One catalog lookup serves routing, the gate and the policy."""
         language = _language(intent)
         ref = self.registry.catalog.find_capability(intent.capability, intent.domain)
         domain = _route(self.registry, ref, intent)
         if domain is None:
             return _failure(
-                _TEXT["no_route"][language].format(capability=intent.capability),
-                error="unknown_capability",
-                capability=intent.capability,
+                _TEXT["no_route"][language].format(capability=intent.capability), "unknown_capability"
             )
         if self._gated(intent, domain):
             return self._clarify(intent, domain, language)
         try:
             base_url = self.registry.endpoint(domain)
         except NotFound as exc:  # unregistered between routing and calling
-            return _failure(exc.message, error=exc.code, domain=domain)
+            return _failure(exc.message, exc.code)
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
         # the routed domain owns ``ref`` when there is one (it is the domain ``ref`` names)
         policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
-        return domain, base_url, routed, _idempotency_key(intent, step), language, policy
-
-    async def _call(
-        self, intent: ExecutionIntent, base_url: str, key: str, policy: ExecutionPolicy, language: str
-    ) -> DomainOutput:
-        attempts = policy.attempts if policy.idempotent else 1
-        error: PlatformError | None = None
-        for attempt in range(1, attempts + 1):
-            try:
-                output = await self.client.execute(base_url, intent, key, policy.timeout_s)
-            except DomainUnavailable as exc:
-                error = exc
-                self.registry.mark(intent.domain, healthy=False, error=exc.message)
-                if attempt < attempts:
-                    await asyncio.sleep(policy.backoff_s * 2 ** (attempt - 1))
-                continue
-            except DomainProtocolError as exc:
-                error = exc
-                break
-            self.registry.mark(intent.domain, healthy=True)
-            return output
-        assert error is not None  # the loop only ends without returning after an error
-        kind = "unavailable" if isinstance(error, DomainUnavailable) else "protocol"
-        return _failure(
-            _TEXT[kind][language].format(domain=intent.domain, reason=error.message),
-            error=error.code,
-            domain=intent.domain,
-            attempts=attempt,
-        )
+        return _Target(domain, base_url, routed, _idempotency_key(intent, step), language, policy)
 
     def _clarify(self, intent: ExecutionIntent, domain: str, language: str) -> DomainOutput:
+        question = _TEXT["gate"][language].format(confidence=intent.confidence)
         return DomainOutput(
             status="clarification",
-            explanation=_TEXT["gate"][language].format(confidence=intent.confidence),
+            explanation=question,
+            clarification=Clarification(question=question),
             confidence=intent.confidence,
             result={"domain": domain, "capability": intent.capability, "parameters": intent.parameters},
             metadata={"resolution": "confidence_gate", "threshold": self.threshold},
         )
 
 
-#: (domain, base URL, routed intent, idempotency key, language, policy)
-_Target = tuple[str, str, ExecutionIntent, str, str, ExecutionPolicy]
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """Where one call goes and how: everything :meth:`Orchestrator.dispatch` needs after routing."""
+
+    domain: str
+    base_url: str
+    #: The intent with ``domain`` set to the routed domain.
+    intent: ExecutionIntent
+    idempotency_key: str
+    language: str
+    #: The capability's execution policy (defaults when the catalog does not know it).
+    policy: ExecutionPolicy
 
 
 def _route(registry: DomainRegistry, ref: CapabilityRef | None, intent: ExecutionIntent) -> str | None:
@@ -218,5 +190,11 @@ def _language(intent: ExecutionIntent) -> str:
     return "en" if str(intent.context.get("language", "pt")).startswith("en") else "pt"
 
 
-def _failure(explanation: str, **metadata: object) -> DomainOutput:
-    return DomainOutput(status="failure", explanation=explanation, confidence=1.0, metadata=metadata)
+def _failure(explanation: str, reason: str) -> DomainOutput:
+    """A routing failure: asking again with the same intent cannot succeed."""
+    return DomainOutput(
+        status="failure",
+        explanation=explanation,
+        confidence=1.0,
+        failure=Failure(reason=reason, recoverable=False),
+    )

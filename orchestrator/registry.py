@@ -1,9 +1,10 @@
 """Where domains live and what they offer: the bootstrap file, runtime (un)registration, manifests
 validated on the way in, health, and the :class:`~shared.catalog.Catalog` everyone else reads.
 
-A domain that is down at start is listed as unhealthy and retried by :meth:`DomainRegistry.refresh`;
-it is never fatal. A domain whose manifest is invalid is refused at runtime registration with the
-offending field paths. Subscribers (the intent adapter, the planner) are told whenever the catalog
+A domain that is down at start is listed as unhealthy and retried by :meth:`DomainRegistry.refresh`
+(:class:`orchestrator.refresh.HealthRefresh` calls it in the background); it is never fatal. A
+domain whose manifest is invalid is refused at runtime registration with the offending field
+paths. Subscribers (the intent adapter, the planner) are told whenever the catalog
 changes, so a new domain is routable with zero code changes in the core.
 """
 
@@ -15,9 +16,9 @@ import json
 import logging
 import os
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from orchestrator.client import DomainClient
 from shared.catalog import Catalog
+from shared.clock import utcnow
 from shared.errors import InvalidRequest, NotFound, PlatformError, SetupError
 from shared.manifest import IDENTIFIER, DomainManifest, ManifestInvalid
 
@@ -63,6 +65,7 @@ class ManifestRejected(InvalidRequest):
 
 #: Aliases for annotations inside ``DomainRegistry``, whose ``list`` method shadows the builtin.
 DomainList = list[RegisteredDomain]
+Names = list[str]
 Warnings = list[dict[str, Any]]
 
 
@@ -73,7 +76,8 @@ class _Entry:
 
 
 def env_override(name: str, env: Mapping[str, str] | None = None) -> str | None:
-    """``DOMAIN_URL_<NAME>`` (upper case, ``-`` as ``_``) overrides a bootstrap base URL."""
+    """``DOMAIN_URL_<NAME>`` (upper case, ``-`` as ``_``) overrides a bootstrap base URL; the one
+    reader of that variable (the registry and ``make run``'s launcher both use it)."""
     return (os.environ if env is None else env).get(f"DOMAIN_URL_{name.upper().replace('-', '_')}")
 
 
@@ -122,6 +126,10 @@ class DomainRegistry:
 
     def list(self) -> DomainList:
         return [self._entries[n].info.model_copy(deep=True) for n in sorted(self._entries)]
+
+    def down(self) -> Names:
+        """Names of the domains not known to be healthy (down, broken, or not checked yet)."""
+        return sorted(n for n, e in self._entries.items() if not e.info.healthy)
 
     def subscribe(self, callback: CatalogListener) -> Callable[[], None]:
         """Call ``callback(catalog)`` after every change; returns a function that unsubscribes."""
@@ -173,32 +181,24 @@ class DomainRegistry:
             await self._rebuild()
         log.info("unregistered domain %s", name)
 
-    async def refresh(self) -> DomainList:
-        """Re-check every domain: fetch manifests not yet loaded (or changed), health-check all,
-        and rebuild the catalog if any manifest changed."""
+    async def refresh(self, names: Collection[str] | None = None) -> DomainList:
+        """Re-check the domains named (all by default): fetch their manifests (a domain that was
+        down at start gets its first one), health-check them, and rebuild the catalog if any
+        manifest changed."""
+        entries = [e for n, e in self._entries.items() if names is None or n in names]
+        # the network waits happen outside the lock so a slow domain never holds up a registration;
+        # an entry replaced or removed meanwhile is simply no longer in the catalog built below
+        await asyncio.gather(*(self._load(e) for e in entries))
         async with self._lock:
-            before = self._catalog.fingerprint
-            await asyncio.gather(*(self._load(e) for e in self._entries.values()))
-            if self._build().fingerprint != before:
+            if self._build().fingerprint != self._catalog.fingerprint:
                 await self._rebuild()
         return self.list()
 
-    async def run_refresh_loop(self, interval_s: float = 30.0) -> None:
-        """Refresh forever (run it as a background task; cancel it to stop)."""
-        while True:
-            await asyncio.sleep(interval_s)
-            try:
-                await self.refresh()
-            except Exception:  # keep the loop alive; the next round retries
-                log.exception("domain refresh failed")
-
-    def mark(self, name: str, *, healthy: bool, error: str | None = None) -> None:
-        """Record what a call just learned about a domain's health (the orchestrator calls this)."""
+    def mark_healthy(self, name: str) -> None:
+        """A call to ``name`` just succeeded: it is up, whatever an earlier check said."""
         entry = self._entries.get(name)
         if entry is not None:
-            entry.info.healthy = healthy
-            entry.info.last_error = error if not healthy else entry.info.last_error
-            entry.info.checked_at = datetime.now(UTC)
+            self._succeed(entry)
 
     # ------------------------------------------------------------------ internals
 
@@ -223,16 +223,23 @@ class DomainRegistry:
         except PlatformError as exc:
             self._fail(entry, exc.message)
             return
+        self._succeed(entry)
+
+    @staticmethod
+    def _succeed(entry: _Entry) -> None:
+        if entry.info.last_error is not None:
+            log.info("domain %s is up again", entry.info.name)
         entry.info.healthy = True
         entry.info.last_error = None
-        entry.info.checked_at = datetime.now(UTC)
+        entry.info.checked_at = utcnow()
 
     @staticmethod
     def _fail(entry: _Entry, message: str) -> None:
-        log.warning("domain %s: %s", entry.info.name, message)
+        if entry.info.healthy or entry.info.last_error != message:  # once per outage, not per re-check
+            log.warning("domain %s: %s", entry.info.name, message)
         entry.info.healthy = False
         entry.info.last_error = message
-        entry.info.checked_at = datetime.now(UTC)
+        entry.info.checked_at = utcnow()
 
     def _build(self) -> Catalog:
         return Catalog(e.manifest for e in self._entries.values() if e.manifest is not None)

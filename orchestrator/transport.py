@@ -4,11 +4,9 @@ Why: on the fan-out path (up to ``max_concurrency`` concurrent ``/execute`` call
 per-request CPU is the latency. httpx's own transport (httpcore + h11, pure Python) costs several
 times more CPU per request than aiohttp (C parser, one write per request), and httpcore's pool
 re-checks every pooled connection (a socket probe each) on every request and response, so its
-cost grows with the number of connections. Measured on the 2-core bench machine, 16 concurrent
-``/execute`` calls to a 100 ms capability: client CPU per round 64 ms with httpx's transport,
-14 ms with this one under the same ``httpx.AsyncClient``, 6 ms with aiohttp alone (httpx's own
-Request/Response objects are most of the difference: :meth:`AiohttpTransport.post_bytes` skips
-them for ``/execute``, see :class:`orchestrator.client.DomainHttpClient`).
+cost grows with the number of connections. httpx's own Request/Response objects are most of what
+remains: :meth:`AiohttpTransport.post_bytes` skips them for ``/execute`` (see
+:class:`orchestrator.client.DomainHttpClient`); the measurements are in bench/results/gateway.md.
 
 Only the transport changes: callers keep httpx's API (``httpx.AsyncClient``, ``httpx.Timeout``,
 ``httpx.Limits``, ``raise_for_status``, its exception types), so

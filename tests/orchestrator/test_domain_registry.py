@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
+from gateway.launcher import domain_url
 from orchestrator import DomainClient, DomainRegistry, ManifestRejected
+from orchestrator.registry import env_override
 from shared.catalog import Catalog
 from shared.errors import DomainUnavailable, NotFound, SetupError
 
@@ -59,6 +61,15 @@ async def test_env_overrides_bootstrap_urls(
     )
     assert registry.endpoint("bakery") == "http://elsewhere.test"
     assert registry.list()[0].healthy
+
+
+def test_one_domain_url_reader_serves_the_registry_and_the_launcher(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOMAIN_URL_FX_RATES", "http://10.0.0.5:9000")
+    monkeypatch.delenv("DOMAIN_URL_FINANCE", raising=False)
+    assert env_override("fx-rates") == "http://10.0.0.5:9000"  # upper case, '-' read as '_'
+    assert env_override("fx-rates", {}) is None
+    assert domain_url({"name": "fx-rates", "base_url": "http://127.0.0.1:8001"}) == "http://10.0.0.5:9000"
+    assert domain_url({"name": "finance", "base_url": "http://127.0.0.1:8001"}) == "http://127.0.0.1:8001"
 
 
 @pytest.mark.parametrize(

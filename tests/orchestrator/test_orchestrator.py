@@ -5,13 +5,24 @@ import socket
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 
 from execution import DagExecutor
+from execution.runner import RunController
 from orchestrator import DomainClient, DomainRegistry, Orchestrator
 from planner import PlannerService
 from shared.domain_sdk import DomainService
-from shared.models import DomainOutput, ExecutionIntent, IntentOutput
+from shared.errors import DomainUnavailable
+from shared.models import (
+    Clarification,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    Failure,
+    IntentOutput,
+)
 from shared.status import RunStatus
 
 
@@ -41,7 +52,7 @@ async def test_routes_by_capability_and_sends_the_idempotency_key(
     hosts: Any, registry: DomainRegistry, client: DomainClient, make: dict[str, Any]
 ) -> None:
     services = await _registry_with(hosts, registry, make, "bakery", "lounge")
-    output = await Orchestrator(registry, client).execute(_intent("bake_bread", domain="lounge"))
+    output = await Orchestrator(registry, client).dispatch(_intent("bake_bread", domain="lounge"))
     assert output.explanation == "Baked a rye loaf"  # the capability's owner, not the intent's domain
     assert services["bakery"].executions == {"bake_bread": 1}
     execute = [r for r in hosts.requests if r.url.path == "/execute"]
@@ -52,16 +63,19 @@ async def test_unknown_capability_falls_back_to_the_intent_domain(
     hosts: Any, registry: DomainRegistry, client: DomainClient, make: dict[str, Any]
 ) -> None:
     await _registry_with(hosts, registry, make, "bakery")
-    output = await Orchestrator(registry, client).execute(_intent("make_pizza"))
-    assert output.status == "failure" and output.metadata["error"] == "unknown_capability"
+    output = await Orchestrator(registry, client).dispatch(_intent("make_pizza"))
+    assert output.status == "failure" and output.failure is not None
+    assert output.failure.reason == "unknown_capability"
     assert "has no capability 'make_pizza'" in output.explanation  # the domain itself answered
 
 
-async def test_no_route_is_a_failure_output(registry: DomainRegistry, client: DomainClient) -> None:
-    output = await Orchestrator(registry, client).execute(
+async def test_no_route_is_a_typed_failure_output(registry: DomainRegistry, client: DomainClient) -> None:
+    output = await Orchestrator(registry, client).dispatch(
         _intent("make_pizza", domain="kitchen", language="en")
     )
     assert output.status == "failure"
+    assert output.failure == Failure(reason="unknown_capability", recoverable=False)
+    assert not output.recoverable and output.metadata == {}
     assert output.explanation == "No registered domain offers 'make_pizza'."
 
 
@@ -72,9 +86,10 @@ async def test_confidence_gate_blocks_without_calling_the_domain(
     orchestrator = Orchestrator(registry, client, threshold=0.94)
     low = _intent("bake_bread", confidence=0.6)
     assert orchestrator.gate_blocks(low)
-    output = await orchestrator.execute(low)
+    output = await orchestrator.dispatch(low)
     assert output.status == "clarification"
-    assert output.metadata == {"resolution": "confidence_gate", "threshold": 0.94}
+    assert output.clarification == Clarification(question=output.explanation)
+    assert "60%" in output.clarification.question  # the intent's confidence, said to the person
     assert output.result["capability"] == "bake_bread"
     assert services["bakery"].executions == {}
     assert not orchestrator.gate_blocks(_intent("bake_bread", confidence=0.94))
@@ -87,25 +102,40 @@ async def test_confidence_gate_does_not_apply_to_exempt_domains(
     orchestrator = Orchestrator(registry, client)
     intent = _intent("chat", domain="lounge", confidence=0.1)
     assert not orchestrator.gate_blocks(intent)
-    output = await orchestrator.execute(intent)
+    output = await orchestrator.dispatch(intent)
     assert output.status == "success" and services["lounge"].executions == {"chat": 1}
 
 
-async def test_unreachable_domain_is_a_plain_failure_output(
+async def test_dispatch_raises_a_plain_error_when_the_domain_is_unreachable(
     hosts: Any, registry: DomainRegistry, client: DomainClient, make: dict[str, Any]
 ) -> None:
     await _registry_with(hosts, registry, make, "bakery")
     del hosts.apps["bakery.test"]  # the process died after registering
-    output = await Orchestrator(registry, client).execute(_intent("bake_bread", language="en"))
-    assert output.status == "failure"
-    assert output.explanation == (
+    with pytest.raises(DomainUnavailable) as refused:
+        await Orchestrator(registry, client).dispatch(_intent("bake_bread", language="en"))
+    assert refused.value.message == (
         "The 'bakery' domain is unavailable right now (could not connect to http://bakery.test/execute)."
     )
-    assert output.metadata == {"error": "domain_unavailable", "domain": "bakery", "attempts": 3}
+    assert refused.value.details == {"delivered": False}
+    execute = [r for r in hosts.requests if r.url.path == "/execute"]
+    assert len(execute) == 1  # one call: retrying is execution.retry's job
+
+
+async def test_the_run_loop_retries_dispatch_with_the_same_key_up_to_the_policy(
+    hosts: Any, registry: DomainRegistry, client: DomainClient, make: dict[str, Any]
+) -> None:
+    await _registry_with(hosts, registry, make, "bakery")
+    del hosts.apps["bakery.test"]
+    orchestrator = Orchestrator(registry, client)
+    report = await RunController(lambda: registry.catalog, orchestrator.dispatch).run(
+        IntentOutput(primary_domain="bakery", original_query="bake", language="en", confidence=0.99),
+        plan=ExecutionPlan(steps=[ExecutionStep(id=2, domain="bakery", capability="bake_bread")]),
+        context={"run_id": "run-7", "language": "en"},
+    )
+    assert report.status is RunStatus.FAILED and report.steps[0].attempts == 3  # bake_bread's policy
+    assert "The 'bakery' domain is unavailable right now" in (report.steps[0].error or "")
     execute = [r for r in hosts.requests if r.url.path == "/execute"]
     assert {r.headers["Idempotency-Key"] for r in execute} == {"run-7:2"} and len(execute) == 3
-    [info] = registry.list()
-    assert not info.healthy and info.last_error == "could not connect to http://bakery.test/execute"
 
 
 async def test_a_never_seen_domain_registered_at_runtime_is_routable_end_to_end(
@@ -141,7 +171,7 @@ async def test_a_never_seen_domain_registered_at_runtime_is_routable_end_to_end(
     )
     execution_intent, plan = PlannerService(registry.catalog).plan(intent)
     orchestrator = Orchestrator(registry, client)
-    report = await DagExecutor(orchestrator.execute).execute(
+    report = await DagExecutor(orchestrator.dispatch).execute(
         plan,
         original_query=intent.original_query,
         confidence=execution_intent.confidence,
@@ -172,13 +202,14 @@ async def test_over_real_http_with_uvicorn(make: dict[str, Any]) -> None:
             client = DomainClient(http)
             registry = DomainRegistry(client, env={})
             await registry.register("bakery", f"http://127.0.0.1:{port}")
-            output = await Orchestrator(registry, client).execute(_intent("bake_bread"))
+            orchestrator = Orchestrator(registry, client)
+            output = await orchestrator.dispatch(_intent("bake_bread"))
             assert output.explanation == "Baked a rye loaf"
             server.should_exit = True
             await serving
-            down = await Orchestrator(registry, client).execute(_intent("bake_bread", language="en"))
-            assert down.status == "failure" and down.metadata["error"] == "domain_unavailable"
-            assert f"could not connect to http://127.0.0.1:{port}/execute" in down.explanation
+            with pytest.raises(DomainUnavailable) as down:
+                await orchestrator.dispatch(_intent("bake_bread", language="en"))
+            assert f"could not connect to http://127.0.0.1:{port}/execute" in down.value.message
     finally:
         server.should_exit = True
         await serving
