@@ -20,7 +20,14 @@ DEFAULT_CHOICE_MARGIN = 0.2
 class IntentAdapter(Protocol):
     name: str
 
-    def update_catalog(self, catalog: Catalog) -> None: ...
+    def update_catalog(self, catalog: Catalog) -> None:
+        """Learn ``catalog`` before returning (start-up: blocking is fine there)."""
+        ...
+
+    async def update_catalog_async(self, catalog: Catalog) -> None:
+        """Learn ``catalog`` without blocking the event loop; the previous catalog keeps being
+        served until the new one is ready."""
+        ...
 
     async def parse(
         self, text: str, *, pinned_domain: str | None = None, context: dict[str, Any] | None = None

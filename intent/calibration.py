@@ -56,8 +56,8 @@ def fit_logistic(
     """Coefficients then intercept of ``P(y) = sigmoid(x @ coef + intercept)``; x is (n,) or (n, k).
 
     Damped Newton with a ridge on the coefficients only: a penalty on the intercept pulls every
-    probability towards 0.5 and makes a 96%-accurate model report ~0.7 (under-confidence is
-    miscalibration too). ``weights`` are per-sample weights.
+    probability towards 0.5 and makes an accurate model report low confidences (under-confidence
+    is miscalibration too). ``weights`` are per-sample weights.
     """
     xm = x.reshape(len(x), -1).astype(np.float64)
     k = xm.shape[1]

@@ -4,23 +4,32 @@ Training documents per goal: its description, its examples, the ``intent_hints``
 examples) of every capability it maps to, and its enum values with their synonyms. Features are
 TF-IDF word 1-2 + char 2-5 grams (``intent.features``), the classifier a linear model
 (``intent.classifier``), and confidence is calibrated on held-out examples
-(``intent.calibration``). Everything is rebuilt by ``update_catalog``.
+(``intent.calibration``).
+
+Everything is rebuilt when the catalog changes: ``update_catalog`` blocks (start-up),
+``update_catalog_async`` trains in a worker thread while the previous model keeps answering.
+With a ``cache_dir`` the trained model is stored (``intent.model_store``) and reused as long as
+the catalog and the training code are unchanged, so a restart does not train again.
 
 When the sentence-encoder packages are installed (``intent.embeddings``) a second linear model
 learns from MiniLM embeddings of the same documents, and the two are combined as a *cascade*:
 a message the TF-IDF model is already sure about (calibrated confidence >= ``fast_accept``, set
-on held-out data so that those messages are ~99% right and almost no out-of-scope text gets
-there) is answered at once (~0.2 ms); the others are embedded (~2-4 ms) and scored by the sum
-of both temperature-scaled models, with a confidence that also uses the message's cosine to
-the nearest example of the chosen goal (out-of-scope text is far from every example).
+on held-out data so that nearly all of those messages are right and almost no out-of-scope
+text gets there) is answered at once, without the encoder; the others are embedded and scored
+by the sum of both temperature-scaled models, with a confidence that also uses the message's
+cosine to the nearest example of the chosen goal (out-of-scope text is far from every example).
 Without the packages the adapter is the TF-IDF path alone.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,15 +44,27 @@ from intent.classifier import (
     TrainConfig,
     softmax,
 )
-from intent.embeddings import SentenceEncoder, load_encoder
+from intent.embeddings import MODEL_NAME, SentenceEncoder, encoder_installed, load_encoder, preload_encoder
 from intent.entities import GoalEntityExtractor
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
+from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
+from intent.model_store import ModelStore, model_key, training_parameters
 from intent.text import detect_language
 from shared.catalog import Catalog, GoalRef
+from shared.errors import PlatformError
 from shared.models import GoalCandidate, IntentOutput
+
+log = logging.getLogger(__name__)
 
 #: Minimum optimiser updates, so a catalog of a few dozen examples still converges.
 MIN_STEPS = 400
+
+
+class IntentTrainingFailed(PlatformError):
+    """A changed catalog could not be learned; the previous model keeps answering."""
+
+    status_code = 503
+    code = "intent_training_failed"
 
 
 @dataclass
@@ -52,26 +73,6 @@ class _Doc:
     label: int
     #: examples may be held out for calibration; descriptions/keywords always train
     holdout_ok: bool
-
-
-@dataclass
-class CalibrationReport:
-    """What the held-out fit measured (shown by the benchmark and useful in logs)."""
-
-    temperature: float = 1.0
-    platt: tuple[float, float] = (1.0, 0.0)
-    inscope: tuple[float, ...] | None = None
-    heldout: int = 0
-    heldout_accuracy: float = 0.0
-    ece_before: float = 0.0
-    ece_after: float = 0.0
-    negatives: int = 0
-    #: ensemble (TF-IDF + embeddings) numbers; zero when the encoder is not installed
-    ensemble_heldout_accuracy: float = 0.0
-    ensemble_ece: float = 0.0
-    fast_accept: float = 1.0
-    fast_share: float = 0.0
-    dense_weight: float = 0.0
 
 
 #: Fast path: minimum accuracy of the TF-IDF model above ``fast_accept`` on held-out examples,
@@ -83,33 +84,6 @@ FAST_FLOOR = 0.9
 #: tried in this order; on a tie (tiny catalogs fit held-out data perfectly) equal weights win
 MIX_WEIGHTS = (1.0, 0.75, 1.5, 0.5, 2.0, 0.25, 0.0)
 DENSE = DenseConfig(scale=1.0, l2=1e-5, learning_rate=0.03, epochs=60)
-
-
-@dataclass
-class EmbeddingPart:
-    """The second (semantic) model of the cascade and its calibration."""
-
-    encoder: SentenceEncoder
-    classifier: DenseSoftmaxClassifier
-    #: unit vectors of every training document, grouped by goal (``offsets[g]:offsets[g+1]``)
-    examples: FloatArray
-    offsets: IntArray
-    tfidf_temperature: float
-    dense_temperature: float
-    temperature: float
-    platt: PlattCalibrator
-    fast_accept: float
-
-    def logits(self, tfidf_logits: FloatArray, vectors: FloatArray) -> FloatArray:
-        """Ensemble logits: the sum of both models' temperature-scaled logits, scaled again."""
-        z = tfidf_logits / self.tfidf_temperature + self.classifier.logits(vectors) / self.dense_temperature
-        out: FloatArray = (z / self.temperature).astype(np.float32)
-        return out
-
-    def nearest(self, vector: FloatArray, goal: int) -> float:
-        """Cosine of ``vector`` with the closest training document of ``goal``."""
-        block = self.examples[self.offsets[goal] : self.offsets[goal + 1]]
-        return float((block @ vector).max()) if len(block) else 0.0
 
 
 def _nll(logits: FloatArray, labels: IntArray) -> float:
@@ -193,19 +167,6 @@ def fallback_examples(catalog: Catalog) -> list[str]:
         for text in ref.capability.metadata.intent_hints.examples
         if text.strip()
     ]
-
-
-@dataclass
-class EmbeddedModel:
-    goals: list[GoalRef]
-    features: TfidfFeatures
-    classifier: SoftmaxClassifier
-    centroids: FloatArray
-    temperature: float
-    platt: PlattCalibrator
-    extractors: dict[tuple[str, str], GoalEntityExtractor]
-    report: CalibrationReport = field(default_factory=CalibrationReport)
-    embedding: EmbeddingPart | None = None
 
 
 def _centroids(x: Csr, labels: npt.NDArray[np.int64], n_classes: int) -> FloatArray:
@@ -400,7 +361,6 @@ def _fit_embedding_part(
     order = np.argsort(y, kind="stable")
     offsets = np.searchsorted(y[order], np.arange(n_classes + 1)).astype(np.int64)
     part = EmbeddingPart(
-        encoder=encoder,
         classifier=DenseSoftmaxClassifier(n_classes, DENSE).fit(vectors, y),
         examples=vectors[order],
         offsets=offsets,
@@ -436,6 +396,7 @@ class EmbeddedIntentAdapter:
         config: TrainConfig | None = None,
         negatives: Sequence[str] = (),
         use_embeddings: bool = True,
+        cache_dir: Path | None = None,
     ):
         self.oos_threshold = oos_threshold
         #: False = TF-IDF path only, even when the sentence-encoder packages are installed
@@ -444,15 +405,88 @@ class EmbeddedIntentAdapter:
         self.config = config or TrainConfig()
         #: out-of-scope texts used only to fit calibration (a benchmark's oos_train), never goals
         self.negatives = list(negatives)
+        #: trained models are kept here and reused for an unchanged catalog (None = never stored)
+        self.store = ModelStore(cache_dir) if cache_dir is not None else None
+        #: how many times this adapter trained a model (a stored one being reused does not count)
+        self.training_runs = 0
         self.model: EmbeddedModel | None = None
         self.catalog = Catalog()
+        # catalog changes are numbered so a slow retrain never replaces a newer model
+        self._requested = 0
+        self._installed = 0
+        self._pending: tuple[Catalog, int] | None = None
+        self._trainer: asyncio.Task[None] | None = None
         if catalog is not None:
             self.update_catalog(catalog)
 
     def update_catalog(self, catalog: Catalog) -> None:
-        self.catalog = catalog
+        """Learn ``catalog`` now, blocking the caller (start-up, scripts, benchmarks)."""
+        self._requested += 1
+        self._install(catalog, self.build_model(catalog), self._requested)
+
+    async def update_catalog_async(self, catalog: Catalog) -> None:
+        """Learn ``catalog`` in a worker thread while the previous model keeps answering.
+
+        Returns once a model of this catalog (or of a newer one: changes arriving during a
+        retrain are coalesced, only the latest is trained) answers. Raises
+        ``IntentTrainingFailed`` when that training failed; the previous model stays in place.
+        """
+        self._requested += 1
+        generation = self._requested
+        self._pending = (catalog, generation)
+        if self._trainer is None or self._trainer.done():
+            self._trainer = asyncio.create_task(self._train_pending())
+        # shielded: a caller that gives up waiting must not cancel a retrain others wait for
+        await asyncio.shield(self._trainer)
+        if self._installed < generation:
+            raise IntentTrainingFailed(f"could not learn catalog {catalog.fingerprint}; see the log")
+
+    async def _train_pending(self) -> None:
+        while self._pending is not None:
+            catalog, generation = self._pending
+            self._pending = None
+            try:
+                model = await asyncio.to_thread(self.build_model, catalog)
+            except Exception:
+                log.exception("training the intent model failed; the previous model keeps answering")
+                continue
+            if generation > self._installed:
+                self._install(catalog, model, generation)
+
+    def _install(self, catalog: Catalog, model: EmbeddedModel | None, generation: int) -> None:
+        self.catalog, self.model, self._installed = catalog, model, generation
+
+    def build_model(self, catalog: Catalog) -> EmbeddedModel | None:
+        """The model of ``catalog``: the stored one when its key matches, else trained (and stored)."""
+        if not catalog.goals():
+            return None
+        if self.store is None:
+            return self._train(catalog)
+        with_encoder = self.use_embeddings and encoder_installed()
+        parameters = training_parameters(
+            self.config, DENSE, self.negatives, MODEL_NAME if with_encoder else None
+        )
+        key = model_key(catalog, parameters)
+        model = self.store.load(key, catalog, entity_extractor)
+        if model is not None:
+            log.info("intent model of catalog %s loaded from %s", catalog.fingerprint, self.store.path(key))
+            if model.embedding is not None:
+                preload_encoder()  # needed by the first unsure message only: start-up need not wait
+            return model
+        model = self._train(catalog)
+        if model is not None:
+            self.store.save(key, model)
+        return model
+
+    def _train(self, catalog: Catalog) -> EmbeddedModel | None:
+        self.training_runs += 1
+        started = time.perf_counter()
         encoder = load_encoder() if self.use_embeddings else None
-        self.model = train_model(catalog, config=self.config, negatives=self.negatives, encoder=encoder)
+        model = train_model(catalog, config=self.config, negatives=self.negatives, encoder=encoder)
+        log.info(
+            "intent model of catalog %s trained in %.1f s", catalog.fingerprint, time.perf_counter() - started
+        )
+        return model
 
     async def parse(
         self, text: str, *, pinned_domain: str | None = None, context: dict[str, Any] | None = None
@@ -487,7 +521,10 @@ class EmbeddedIntentAdapter:
         part = model.embedding
         if part is None or conf >= part.fast_accept:
             return probs, conf, sim
-        vector = part.encoder.encode_one(text)
+        encoder = load_encoder()
+        if encoder is None:  # stored with the encoder, which is no longer installed
+            return probs, conf, sim
+        vector = encoder.encode_one(text)
         z = part.logits(raw[None, :], vector[None, :])[0]
         probs = softmax(np.where(mask, -np.inf, z)[None, :])[0]
         top = int(probs.argmax())

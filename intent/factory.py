@@ -18,6 +18,7 @@ def build_adapter(settings: IntentSettings | None = None) -> IntentAdapter:
         oos_threshold=settings.intent_oos_threshold,
         choice_margin=settings.intent_choice_margin,
         use_embeddings=settings.intent_embeddings,
+        cache_dir=settings.intent_cache_dir,
     )
     if kind == "llm" or (kind == "auto" and settings.llm_enabled):
         from intent.llm import LlmIntentAdapter

@@ -87,6 +87,28 @@ class TfidfFeatures:
     def n_features(self) -> int:
         return len(self.vocab) + 1
 
+    @property
+    def grams(self) -> list[str]:
+        """The vocabulary in column order (column ``i + 1`` is ``grams[i]``)."""
+        return list(self.vocab)
+
+    @classmethod
+    def restore(
+        cls,
+        grams: Sequence[str],
+        idf: FloatArray,
+        *,
+        min_df: int = 1,
+        char_range: tuple[int, int] = (2, 5),
+        char_weight: float = 1.0,
+    ) -> TfidfFeatures:
+        """Features as ``fit`` left them, from ``grams`` and ``idf`` (what ``intent.model_store`` keeps)."""
+        if len(idf) != len(grams) + 1:
+            raise ValueError(f"{len(grams)} grams need {len(grams) + 1} idf weights, got {len(idf)}")
+        features = cls(min_df=min_df, char_range=char_range, char_weight=char_weight)
+        features._set_vocabulary(list(grams), idf.astype(np.float32))
+        return features
+
     def _grams(self, text: str) -> list[str]:
         word_grams, char_grams = analyse(text, self.char_range)
         return ["w" + g for g in word_grams] + ["c" + g for g in char_grams]
@@ -96,16 +118,19 @@ class TfidfFeatures:
         for text in texts:
             df.update(set(self._grams(text)))
         kept = sorted(g for g, n in df.items() if n >= self.min_df)
-        self.vocab = {g: i + 1 for i, g in enumerate(kept)}
         n_docs = len(texts)
-        idf = np.ones(self.n_features, dtype=np.float32)
+        idf = np.ones(len(kept) + 1, dtype=np.float32)
         counts = np.array([df[g] for g in kept], dtype=np.float32)
         idf[1:] = np.log((1 + n_docs) / (1 + counts)) + 1.0
+        self._set_vocabulary(kept, idf)
+        return self
+
+    def _set_vocabulary(self, kept: list[str], idf: FloatArray) -> None:
+        self.vocab = {g: i + 1 for i, g in enumerate(kept)}
         self.idf = idf
         is_char = np.zeros(self.n_features, dtype=bool)
         is_char[1:] = [g.startswith("c") for g in kept]
         self._is_char = is_char
-        return self
 
     def row(self, text: str) -> tuple[npt.NDArray[np.int64], FloatArray]:
         """One text as (columns, values) arrays: the per-message fast path."""

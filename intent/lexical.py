@@ -44,6 +44,9 @@ class LexicalIntentAdapter:
                 df[w] = df.get(w, 0) + 1
         self._idf = {w: math.log(1 + n / c) for w, c in df.items()}
 
+    async def update_catalog_async(self, catalog: Catalog) -> None:
+        self.update_catalog(catalog)  # no training: counting words is instant
+
     async def parse(
         self, text: str, *, pinned_domain: str | None = None, context: dict[str, Any] | None = None
     ) -> IntentOutput:

@@ -147,6 +147,11 @@ class LlmIntentAdapter:
         self.catalog = catalog
         self.fallback.update_catalog(catalog)
 
+    async def update_catalog_async(self, catalog: Catalog) -> None:
+        # the LLM only needs the new schema; the fallback may take a while to retrain
+        self.catalog = catalog
+        await self.fallback.update_catalog_async(catalog)
+
     async def aclose(self) -> None:
         await self._http.aclose()
 

@@ -6,22 +6,19 @@ without them the embedded adapter runs alone. ``LLM_API_KEY`` is a secret and ne
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+
+from shared.settings import LlmSettings
 
 
-class IntentSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+class IntentSettings(LlmSettings):
+    """The LLM endpoint (``LlmSettings``, a ``ServiceSettings``) plus the intent layer's own knobs."""
 
     #: "auto" = llm when LLM_BASE_URL and LLM_MODEL are set, else embedded.
     intent_adapter: Literal["auto", "embedded", "lexical", "llm"] = "auto"
-    llm_base_url: str | None = Field(
-        default=None, description="OpenAI-compatible base URL, e.g. http://host:8000/v1"
-    )
-    llm_api_key: SecretStr | None = None
-    llm_model: str | None = None
     llm_timeout_s: float = Field(default=8.0, gt=0)
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
     #: Calibrated confidence below this -> goal=None (out of scope). 0.5 = "more likely right
@@ -31,7 +28,11 @@ class IntentSettings(BaseSettings):
     intent_embeddings: bool = True
     #: Top two goals closer than this (calibrated) -> "did you mean A or B?".
     intent_choice_margin: float = Field(default=0.2, ge=0, le=1)
+    #: Where trained models are kept and reused while the catalog is unchanged (relative to the
+    #: working directory, like the other var/ paths); empty = never stored, train at every start.
+    intent_cache_dir: Path | None = Path("var/intent-cache")
 
-    @property
-    def llm_enabled(self) -> bool:
-        return bool(self.llm_base_url and self.llm_model)
+    @field_validator("intent_cache_dir", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return value or None

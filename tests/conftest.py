@@ -1,12 +1,19 @@
 """Fixtures shared by the whole suite: free ports, real processes, real PostgreSQL and Redis.
 
 Under ``CI=true`` a missing PostgreSQL or Redis is a failure, not a skip.
+
+Every process is started in a session of its own and stopped as a whole process group, so a
+service's own children go with it; a start that fails in any way (timeout, early exit,
+Ctrl-C) kills what it started before raising. ``TEST_START_TIMEOUT_S`` bounds a start-up.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +22,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import httpx
 import pytest
@@ -38,18 +46,99 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_http(url: str, timeout_s: float = 20.0, proc: subprocess.Popen[bytes] | None = None) -> None:
+#: A start-up may take this long on a busy 2-core machine (several suites training at once).
+START_TIMEOUT_S = float(os.environ.get("TEST_START_TIMEOUT_S", "120"))
+#: How long a stopped process may take to exit after SIGTERM before its group is killed.
+STOP_GRACE_S = 10.0
+#: Processes started here and not yet stopped: killed at exit if a test forgot them.
+_running: set[subprocess.Popen[bytes]] = set()
+
+
+def spawn(
+    argv: list[str], *, env: dict[str, str] | None = None, cwd: Path = ROOT, output: IO[bytes] | None = None
+) -> subprocess.Popen[bytes]:
+    """``argv`` as the leader of a new session (its children share its process group);
+    ``output`` receives its stdout and stderr (default: inherited)."""
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        start_new_session=True,
+        stdout=output,
+        stderr=subprocess.STDOUT if output is not None else None,
+    )
+    _running.add(proc)
+    return proc
+
+
+def exit_code(proc: subprocess.Popen[bytes]) -> int | None:
+    """``proc``'s exit code (negative: killed by that signal) or None while it runs, without
+    reaping it: while it is unreaped its process group id cannot be reused, so signalling the
+    group afterwards reaches only our own processes (its children included)."""
+    if proc.returncode is not None:
+        return proc.returncode
+    try:
+        status = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:  # reaped elsewhere (someone called poll or wait)
+        return proc.wait()
+    if status is None:
+        return None
+    return status.si_status if status.si_code == os.CLD_EXITED else -status.si_status
+
+
+def stop_process(proc: subprocess.Popen[bytes], sig: signal.Signals = signal.SIGTERM) -> None:
+    """Signal ``proc``'s whole group, give it ``STOP_GRACE_S`` to exit, then kill what is left."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while exit_code(proc) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        # children that outlive the leader, or a leader that ignored SIGTERM
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    _running.discard(proc)
+
+
+@atexit.register
+def _stop_forgotten() -> None:
+    for proc in list(_running):
+        stop_process(proc, signal.SIGKILL)
+
+
+def wait_http(url: str, timeout_s: float | None = None, proc: subprocess.Popen[bytes] | None = None) -> None:
+    """Poll ``url`` until it answers 200, backing off; fails at once if ``proc`` exits."""
+    timeout_s = START_TIMEOUT_S if timeout_s is None else timeout_s
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"process for {url} exited with {proc.returncode}")
+    delay = 0.05
+    while True:
+        code = exit_code(proc) if proc is not None else None
+        if code is not None:
+            raise RuntimeError(f"process for {url} exited with {code} before answering")
         try:
-            if httpx.get(url, timeout=1.0).status_code < 500:
+            if httpx.get(url, timeout=min(5.0, timeout_s)).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
-        time.sleep(0.1)
-    raise TimeoutError(f"{url} did not answer within {timeout_s}s")
+        if time.monotonic() + delay > deadline:
+            raise TimeoutError(f"{url} did not answer within {timeout_s:g}s (TEST_START_TIMEOUT_S)")
+        time.sleep(delay)
+        delay = min(delay * 1.5, 1.0)
+
+
+def start_and_wait(
+    argv: list[str], url: str, env: dict[str, str], *, timeout_s: float | None = None
+) -> subprocess.Popen[bytes]:
+    """Start ``argv`` and wait for ``url/health``; on any failure (timeout, early exit, Ctrl-C)
+    its whole process group is killed before the error propagates."""
+    proc = spawn(argv, env=env)
+    try:
+        wait_http(f"{url}/health", timeout_s, proc=proc)
+    except BaseException:
+        stop_process(proc, signal.SIGKILL)
+        raise
+    return proc
 
 
 @dataclass
@@ -60,16 +149,8 @@ class Process:
     env: dict[str, str] = field(default_factory=dict)
 
     def stop(self, sig: str = "term") -> None:
-        if self.proc.poll() is None:
-            if sig == "kill":
-                self.proc.kill()
-            else:
-                self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        """Stop the process and its children: SIGTERM (SIGKILL after a grace period), or SIGKILL."""
+        stop_process(self.proc, signal.SIGKILL if sig == "kill" else signal.SIGTERM)
 
 
 def start_domain(name: str, env: dict[str, str] | None = None, port: int | None = None) -> Process:
@@ -85,13 +166,8 @@ def _start_service(name: str, argv: list[str], env: dict[str, str] | None, port:
     """``python <argv> --port P``, waited for on ``/health`` (killed if it never answers)."""
     port = port or free_port()
     full_env = {**os.environ, **(env or {})}
-    proc = subprocess.Popen([sys.executable, *argv, "--port", str(port)], cwd=ROOT, env=full_env)
     url = f"http://127.0.0.1:{port}"
-    try:
-        wait_http(f"{url}/health", proc=proc)
-    except Exception:
-        proc.kill()
-        raise
+    proc = start_and_wait([sys.executable, *argv, "--port", str(port)], url, full_env)
     return Process(name, url, proc, env or {})
 
 
@@ -104,13 +180,9 @@ def start_gateway(env: dict[str, str], port: int | None = None) -> Process:
         "LOG_LEVEL": "WARNING",
         **env,
     }
-    proc = subprocess.Popen([sys.executable, "-m", "gateway"], cwd=ROOT, env=full_env)
     url = f"http://127.0.0.1:{port}"
-    try:
-        wait_http(f"{url}/health", proc=proc)
-    except Exception:
-        proc.kill()
-        raise
+    # /health answers once start-up (bootstrap, intent model, migrations) has finished
+    proc = start_and_wait([sys.executable, "-m", "gateway"], url, full_env)
     return Process("gateway", url, proc, env)
 
 

@@ -180,3 +180,19 @@ async def test_lexical_fallback_adapter(catalog: Catalog) -> None:
     out = await lexical.parse("previsão do tempo em Recife")
     assert out.goal == "GET_FORECAST" and out.entities == {"city_text": "Recife"}
     assert (await lexical.parse("xyzzy plugh")).goal is None
+
+
+async def test_a_runtime_catalog_change_reaches_the_llm_schema_and_its_fallback(
+    fake: FakeOpenAI, catalog: Catalog
+) -> None:
+    from intent.lexical import LexicalIntentAdapter
+
+    lexical = LexicalIntentAdapter()
+    settings = IntentSettings(
+        llm_base_url="http://llm.test/v1", llm_model="fake-model", llm_api_key="sk-test"
+    )
+    llm = LlmIntentAdapter(settings, fallback=lexical, transport=httpx.ASGITransport(app=fake.app()))
+    await llm.update_catalog_async(catalog)
+    assert llm.catalog is catalog
+    assert (await lexical.parse("previsão do tempo em Recife")).goal == "GET_FORECAST"
+    await llm.aclose()
