@@ -2,45 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
-from sqlalchemy import JSON, DateTime, Table, bindparam, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import DateTime, Table, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.storage import RunRow, SessionRow, utcnow
+from gateway.storage import RunRow, SessionRow
+from shared.clock import utcnow
 from shared.db import JsonText, session_factory, unit_of_work
 from shared.models import RunResult
-from shared.prepared import Prepared
 
 _sessions = cast(Table, SessionRow.__table__)
 _runs = cast(Table, RunRow.__table__)
 
 
-# built once: on every turn's path, and building a statement costs more than running it
-_UPDATE_SESSION = Prepared(
+# built once at import: SQLAlchemy's compiled cache then reuses their SQL on every turn
+_UPDATE_SESSION = (
     update(_sessions)
     .where(_sessions.c.id == bindparam("p_id"))
     .values(
         status=bindparam("p_status"),
-        pending_question=bindparam("p_pending_question", type_=JSON),
         turn_count=_sessions.c.turn_count + 1,
         event_count=_sessions.c.event_count + bindparam("p_events"),
         updated_at=bindparam("p_updated_at", type_=DateTime(timezone=True)),
     )
 )
-_INSERT_SESSION = Prepared(insert(_sessions))
-_SESSION_ROW = Prepared(
-    select(
-        _sessions.c.status,
-        _sessions.c.pending_question,
-        _sessions.c.turn_count,
-        _sessions.c.event_count,
-    ).where(_sessions.c.id == bindparam("p_id"))
-)
+_INSERT_SESSION = insert(_sessions)
+_SESSION_ROW = select(
+    _sessions.c.status,
+    _sessions.c.turn_count,
+    _sessions.c.event_count,
+).where(_sessions.c.id == bindparam("p_id"))
 #: the trace arrives as JSON text: pydantic writes it once, for this row and the response body
-_INSERT_RUN = Prepared(insert(_runs).values(trace=bindparam("trace_json", type_=JsonText())))
+_INSERT_RUN = insert(_runs).values(trace=bindparam("trace_json", type_=JsonText()))
 
 
 @dataclass
@@ -48,7 +45,6 @@ class SessionSnapshot:
     id: str
     exists: bool
     status: str = "pending"
-    pending_question: dict[str, Any] | None = None
     turn_count: int = 0
     event_count: int = 0
 
@@ -60,15 +56,14 @@ class RunStore:
 
     async def load_session(self, session_id: str) -> SessionSnapshot:
         async with self._engine.connect() as conn:
-            row = await _SESSION_ROW.first(conn, {"p_id": session_id})
+            row = (await conn.execute(_SESSION_ROW, {"p_id": session_id})).first()
         if row is None:
             return SessionSnapshot(id=session_id, exists=False)
-        status, pending_question, turn_count, event_count = row
+        status, turn_count, event_count = row
         return SessionSnapshot(
             id=session_id,
             exists=True,
             status=status,
-            pending_question=pending_question,
             turn_count=turn_count,
             event_count=event_count,
         )
@@ -81,41 +76,38 @@ class RunStore:
         input_text: str,
         channel: str,
         events: int = 0,
-    ) -> Callable[[AsyncConnection], Awaitable[None]]:
+    ) -> Callable[[Connection], None]:
         """The turn's rows (session upsert, run with its trace ``trace_json``, which is
-        ``result.model_dump_json()``) as one write on a given connection. Core statements rather
-        than ORM objects: this is on every turn's path."""
+        ``result.model_dump_json()``) as one write on the checkpointer's connection, in the
+        transaction of the graph's pause. Core statements rather than ORM objects: this is on
+        every turn's path."""
         stamp = utcnow()
-        # the session row shows the trace's question
-        pending_question = None if result.question is None else result.question.model_dump(mode="json")
 
-        async def write(conn: AsyncConnection) -> None:
-            updated = await _UPDATE_SESSION.execute(
-                conn,
+        def write(conn: Connection) -> None:
+            updated = conn.execute(
+                _UPDATE_SESSION,
                 {
                     "p_id": result.session_id,
                     "p_status": result.status.value,
-                    "p_pending_question": pending_question,
                     "p_events": events,
                     "p_updated_at": stamp,
                 },
             )
-            if updated == 0:
-                await _INSERT_SESSION.execute(
-                    conn,
+            if updated.rowcount == 0:
+                conn.execute(
+                    _INSERT_SESSION,
                     {
                         "id": result.session_id,
                         "status": result.status.value,
                         "channel": channel,
-                        "pending_question": pending_question,
                         "turn_count": 1,
                         "event_count": events,
                         "created_at": stamp,
                         "updated_at": stamp,
                     },
                 )
-            await _INSERT_RUN.execute(
-                conn,
+            conn.execute(
+                _INSERT_RUN,
                 {
                     "id": result.run_id,
                     "session_id": result.session_id,
@@ -157,11 +149,10 @@ class RunStore:
                 )
 
     async def reset_session(self, session_id: str) -> None:
-        """Mark the session reset and clear its pending question (the graph session, which holds
-        the memory, is deleted by the caller); runs and event numbering stay."""
+        """Mark the session reset (the graph session, which holds the memory and the pending
+        question, is deleted by the caller); runs and event numbering stay."""
         async with unit_of_work(self._sessions) as db:
             row = await db.get(SessionRow, session_id)
             if row is not None:
-                row.pending_question = None
                 row.status = "reset"
                 row.updated_at = utcnow()

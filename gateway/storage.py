@@ -5,17 +5,14 @@ Migrations live in ``gateway/migrations``.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from shared.clock import utcnow
 from shared.db import Base
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class SessionRow(Base):
@@ -24,7 +21,6 @@ class SessionRow(Base):
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     status: Mapped[str] = mapped_column(String(32), default="pending")
     channel: Mapped[str] = mapped_column(String(32), default="rest")
-    pending_question: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     turn_count: Mapped[int] = mapped_column(Integer, default=0)
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

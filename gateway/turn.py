@@ -1,4 +1,4 @@
-"""One conversation turn: the session's graph (``gateway.conversation``) resumed with the new
+"""One conversation turn: the session's graph (:mod:`dialogue.graph`) resumed with the new
 message, under the session's lock, and the turn's trace stored as a run.
 """
 
@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from dialogue.graph import ConversationGraph
+from dialogue.state import TurnState
 from execution.dag import StepRunner
 from execution.graph import (
     Checkpointer,
@@ -20,27 +21,18 @@ from execution.graph import (
     SessionNotFoundError,
 )
 from execution.runner import RunController
-from gateway.conversation import ConversationGraph
 from gateway.events import TERMINAL_EVENT, RunEventHub
 from gateway.locks import LocalSessionLocks, SessionLocks
 from gateway.runs import RunStore
 from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
-from shared.models import (
-    DomainOutput,
-    EntryRequest,
-    ExecutionIntent,
-    ExecutionPlan,
-    IntentOutput,
-    PendingQuestion,
-    RunResult,
-    StepTrace,
-)
+from shared.clock import utcnow
+from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
 
 
-class Turn(NamedTuple):
+class TracedTurn(NamedTuple):
     run: RunResult
     #: ``run.model_dump_json()``: the stored trace, and the native REST response body
     trace_json: str
@@ -48,10 +40,6 @@ class Turn(NamedTuple):
 
 def new_run_id() -> str:
     return f"run-{uuid.uuid4().hex}"
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
 
 
 class TurnService:
@@ -74,18 +62,23 @@ class TurnService:
         self.store = store
         self.locks = locks or LocalSessionLocks()
         self.graph = ConversationGraph(
-            adapter=adapter, registry=registry, orchestrator=orchestrator, controller=controller
+            adapter=adapter,
+            catalog=lambda: registry.catalog,
+            orchestrator=orchestrator,
+            controller=controller,
         )
         # "exit": a turn's intermediate states stay in memory; the pause that ends every turn is
         # always stored before the answer goes out, so a waiting session is never lost.
-        self.engine = GraphEngine(self.graph.definition(), checkpointer, durability="exit")
+        self.engine: GraphEngine[TurnState] = GraphEngine(
+            self.graph.definition(), checkpointer, durability="exit"
+        )
 
     async def handle(self, entry: EntryRequest, run_id: str | None = None) -> RunResult:
         """Run one turn. ``run_id`` may be chosen by the caller beforehand, so a client can follow
         ``/v1/runs/{run_id}/events`` while it runs."""
         return (await self.handle_traced(entry, run_id)).run
 
-    async def handle_traced(self, entry: EntryRequest, run_id: str | None = None) -> Turn:
+    async def handle_traced(self, entry: EntryRequest, run_id: str | None = None) -> TracedTurn:
         """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made)."""
         run_id = run_id or new_run_id()
         self.events.open(run_id)
@@ -107,15 +100,8 @@ class TurnService:
             )
             raise
 
-    async def _turn(self, entry: EntryRequest, run_id: str) -> Turn:
-        created = now()
-        turn_input = {
-            "input": entry.input_text,
-            "run_id": run_id,
-            "session_id": entry.session_id,
-            "pinned_domain": entry.pinned_domain,
-            "channel": entry.channel,
-        }
+    async def _turn(self, entry: EntryRequest, run_id: str) -> TracedTurn:
+        created = utcnow()
 
         async def run_event(event: dict[str, Any]) -> None:
             if event.get("type") != "step":
@@ -134,12 +120,12 @@ class TurnService:
                 },
             )
 
-        stored: list[Turn] = []
+        stored: list[TracedTurn] = []
 
-        def record_turn(result: GraphResult) -> list[ExtraWrite]:
+        def record_turn(result: GraphResult[TurnState]) -> list[ExtraWrite]:
             # the run trace is committed in the same transaction as the graph's pause
-            run = self._run_result(result, run_id, created)
-            turn = Turn(run, run.model_dump_json())
+            run = result.state.run_result(created_at=created, finished_at=utcnow())
+            turn = TracedTurn(run, run.model_dump_json())
             stored.append(turn)
             return [
                 self.store.turn_write(
@@ -162,7 +148,7 @@ class TurnService:
             },
         )
         try:
-            await self._advance(entry.session_id, turn_input, record_turn)
+            await self._advance(entry, run_id, record_turn)
         finally:
             self.graph.listeners.pop(run_id, None)
         turn = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
@@ -180,11 +166,14 @@ class TurnService:
         )
         return turn
 
-    async def _advance(self, session_id: str, turn_input: dict[str, Any], on_commit: OnCommit) -> GraphResult:
+    async def _advance(self, entry: EntryRequest, run_id: str, on_commit: OnCommit) -> GraphResult[TurnState]:
         """Resume the session's graph with the message, or start it (first message, or after a
         reset / a broken session)."""
+        session_id = entry.session_id
         try:
-            return await self.engine.resume(session_id, turn_input, on_commit=on_commit)
+            return await self.engine.resume(
+                session_id, self.graph.message(entry, run_id), on_commit=on_commit
+            )
         except SessionNotFoundError:
             pass
         except GraphRuntimeError:
@@ -192,35 +181,5 @@ class TurnService:
             await self.engine.delete(session_id)
         # event ids go on from where the session was (a reset keeps its numbering)
         session = await self.store.load_session(session_id)
-        initial: dict[str, Any] = {
-            "messages": [],
-            "memory": {},
-            "question": None,
-            "event_count": session.event_count,
-        }
-        return await self.engine.run({**initial, **turn_input}, session_id=session_id, on_commit=on_commit)
-
-    def _run_result(self, result: GraphResult, run_id: str, created: datetime) -> RunResult:
-        state = result.state
-        live = self.graph.live  # the models the turn's nodes wrote: no second validation
-
-        def model(key: str, cls: Any) -> Any:
-            value = state.get(key)
-            return live.load(value, cls) if value else None
-
-        return RunResult(
-            run_id=run_id,
-            session_id=result.session_id,
-            status=RunStatus(state.get("status") or RunStatus.COMPLETED.value),
-            intent=model("intent", IntentOutput),
-            execution_intent=model("execution_intent", ExecutionIntent),
-            plan=model("plan", ExecutionPlan),
-            steps=[live.load(s, StepTrace) for s in state.get("steps") or []],
-            output=model("output", DomainOutput),
-            answer=state.get("answer", ""),
-            question=model("question", PendingQuestion),
-            event_id=state.get("assistant_event_id"),
-            notes=list(state.get("notes") or []),
-            created_at=created,
-            finished_at=now(),
-        )
+        first = self.graph.first_state(entry, run_id, event_count=session.event_count)
+        return await self.engine.run(first, session_id=session_id, on_commit=on_commit)

@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from shared.status import RunStatus
 
@@ -237,14 +237,87 @@ class StepTrace(BaseModel):
     error: str | None = None
 
 
-class PendingQuestion(BaseModel):
-    """A question the run is waiting for the person to answer."""
+class GoalOption(BaseModel):
+    """A goal the confidence gate offers ("did you mean ...?")."""
 
-    kind: Literal["confidence_gate", "domain_clarification", "goal_choice", "missing_entity", "custom"]
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    domain: str
+    goal: str
+    confidence: float = Field(ge=0.0, le=1.0)
+    description: str = ""
+
+
+class ResumePoint(BaseModel):
+    """Where the turn picks up once the pending question is answered."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    intent: IntentOutput
+    language: str = "pt"
+    #: The plan, its intent and the step that asked (a domain clarification).
+    plan: ExecutionPlan | None = None
+    execution_intent: ExecutionIntent | None = None
+    step_id: int | None = None
+    domain: str | None = None
+    #: The step parameter the picked option's value fills (``Clarification.param``).
+    param: str | None = None
+    #: The domain conversation the reply goes on with (``Clarification.continue_with``).
+    continue_with: ContinueWith | None = None
+
+
+class ConfirmationQuestion(BaseModel):
+    """The confidence gate: the goal was uncertain, so the person confirms (or picks) it first."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["confidence_gate"] = "confidence_gate"
     text: str
-    options: list[dict[str, Any]] = Field(default_factory=list)
-    #: What to re-run once answered (the step or intent that asked).
-    resume: dict[str, Any] = Field(default_factory=dict)
+    options: list[GoalOption] = Field(default_factory=list)
+    resume: ResumePoint
+
+
+class ClarificationQuestion(BaseModel):
+    """A domain asked: pick one of ``options``, or go on with its conversation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["domain_clarification"] = "domain_clarification"
+    text: str
+    options: list[ClarificationOption] = Field(default_factory=list)
+    resume: ResumePoint
+
+
+#: A question the run is waiting for the person to answer, told apart by ``kind``.
+PendingQuestion = Annotated[ConfirmationQuestion | ClarificationQuestion, Field(discriminator="kind")]
+
+
+def lift_untyped_question(data: Any) -> Any:
+    """A question stored before the typed form (options as free dicts, ``resume.choice_param``),
+    read into it for one release, so stored traces and waiting sessions still load.
+
+    >>> lifted = lift_untyped_question({"kind": "domain_clarification", "text": "Which?",
+    ...     "options": [{"symbol": "A.ST", "label": "A (Stockholm)"}],
+    ...     "resume": {"intent": {}, "step_id": 1, "choice_param": "symbol"}})
+    >>> lifted["options"], lifted["resume"]["param"]
+    ([{'value': 'A.ST', 'label': 'A (Stockholm)', 'aliases': [], 'data': {'symbol': 'A.ST'}}], 'symbol')
+    """
+    if not isinstance(data, dict) or "choice_param" not in (data.get("resume") or {}):
+        return data
+    resume = {k: v for k, v in data["resume"].items() if k != "choice_param"}
+    param = resume["param"] = data["resume"]["choice_param"]
+    options = [
+        {
+            "value": o.get(param),
+            "label": str(o.get("label") or o.get("name") or ""),
+            "aliases": list(o.get("aliases") or []),
+            "data": {k: v for k, v in o.items() if k not in ("label", "aliases")},
+        }
+        if isinstance(o, dict) and "value" not in o
+        else o
+        for o in data.get("options") or []
+    ]
+    return {**data, "options": options, "resume": resume}
 
 
 class RunResult(BaseModel):
@@ -265,3 +338,8 @@ class RunResult(BaseModel):
     notes: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
     finished_at: datetime | None = None
+
+    @field_validator("question", mode="before")
+    @classmethod
+    def _stored_question(cls, value: Any) -> Any:
+        return lift_untyped_question(value)

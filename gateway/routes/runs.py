@@ -118,8 +118,8 @@ async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
 
 
 @router.get("/v1/runs/{run_id}")
-async def get_run(run_id: str, store: StoreDep) -> dict[str, Any]:
+async def get_run(run_id: str, store: StoreDep) -> RunResult:
     run = await store.get_run(run_id)
     if run is None:
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
-    return run.model_dump(mode="json")
+    return run

@@ -120,6 +120,9 @@ def test_session_endpoints_show_state_history_and_reset_keeps_history(platform: 
     view = httpx.get(f"{platform.url}/v1/sessions/{session}", timeout=10).json()
     assert view["status"] == "waiting_input"
     assert view["pending_question"]["kind"] == "domain_clarification"
+    assert view["pending_question"] == view["state"]["question"]  # stored once: in the session's state
+    assert view["pending_question"]["resume"]["param"] == "symbol"
+    assert view["pending_question"]["options"][1]["value"] == "NDA-FI.HE"
     assert [t["event_id"] for t in view["turns"]] == ["evt-0002", "evt-0004"]
     assert [m["event_id"] for m in view["state"]["messages"]] == [
         "evt-0001",

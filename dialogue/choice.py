@@ -1,0 +1,167 @@
+"""Reading a person's answer to a pending question: which option did they pick?
+
+Generic over any domain: an option is a :class:`~shared.models.ClarificationOption`; what
+identifies one is its ``value``, its ``label``, its ``aliases`` and its position ("a primeira",
+"second").
+
+>>> options = [ClarificationOption(value="NDA-SE.ST", aliases=["sueca", "Stockholm"]),
+...            ClarificationOption(value="NDA-FI.HE", aliases=["finlandesa", "Helsinki"])]
+>>> [choose(t, options) for t in ("a sueca", "A primeira", "nda-fi.he", "a de Helsinki", "tanto faz")]
+[0, 0, 1, 1, None]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from dialogue.texts import say
+from shared.models import ClarificationOption
+
+_ORDINALS: dict[str, int] = {
+    **dict.fromkeys(["primeira", "primeiro", "first", "1", "1a", "1o", "1st", "um", "uma", "one"], 0),
+    **dict.fromkeys(["segunda", "segundo", "second", "2", "2a", "2o", "2nd", "dois", "duas", "two"], 1),
+    **dict.fromkeys(["terceira", "terceiro", "third", "3", "3a", "3o", "3rd", "tres", "three"], 2),
+    **dict.fromkeys(["quarta", "quarto", "fourth", "4", "4a", "4o", "4th", "quatro", "four"], 3),
+    **dict.fromkeys(["ultima", "ultimo", "last"], -1),
+}
+_YES = {
+    "sim",
+    "s",
+    "yes",
+    "y",
+    "isso",
+    "exato",
+    "correto",
+    "ok",
+    "pode",
+    "claro",
+    "confirmo",
+    "confirma",
+    "certo",
+}
+_NO = {"nao", "no", "n", "nope", "errado", "negativo"}
+
+
+@lru_cache(maxsize=4096)  # called on the same catalog words (synonyms, aliases) every turn
+def normalise(text: str) -> str:
+    """Lower case, no accents, punctuation to spaces (dots and dashes inside words kept).
+
+    >>> normalise("Ação, PETR4.SA!")
+    'acao petr4.sa'
+    """
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w.\-]+|(?<!\w)[.\-]|[.\-](?!\w)", " ", text).split())
+
+
+def _contains(haystack: str, needle: str) -> bool:
+    needle = normalise(needle)
+    return bool(needle) and re.search(rf"(?<![\w.\-]){re.escape(needle)}(?![\w.\-])", haystack) is not None
+
+
+def _value_text(option: ClarificationOption) -> str:
+    value = option.value
+    return str(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else ""
+
+
+def _label(option: ClarificationOption) -> str:
+    name = option.data.get("name")
+    return option.label or (name if isinstance(name, str) else "")
+
+
+def choose(reply: str, options: Sequence[ClarificationOption]) -> int | None:
+    """Index of the option the reply picks, or ``None`` when it picks none (or is ambiguous)."""
+    text = normalise(reply)
+    if not text or not options:
+        return None
+    # 1. the technical value itself ("NDA-SE.ST")
+    exact = [i for i, o in enumerate(options) if _value_text(o) and _contains(text, _value_text(o))]
+    if len(exact) == 1:
+        return exact[0]
+    # 2. a position ("a primeira", "2")
+    positions = {_ORDINALS[w] for w in text.split() if w in _ORDINALS}
+    if len(positions) == 1:
+        index = positions.pop()
+        if -len(options) <= index < len(options):
+            return index % len(options)
+    # 3. a label or alias ("a sueca", "Helsinki"); the option with the most hits wins outright
+    scores = [sum(1 for n in (_label(o), *o.aliases) if _contains(text, n)) for o in options]
+    best = max(scores)
+    if best > 0 and scores.count(best) == 1:
+        return scores.index(best)
+    return None
+
+
+#: More options than this are cut short in the text (all stay in ``question.options``).
+MAX_LISTED = 9
+
+
+def option_label(option: ClarificationOption, *, with_value: bool = True) -> str:
+    """How an option reads: its label, with the value that would be chosen.
+
+    >>> option_label(ClarificationOption(value="NDA-FI.HE", label="Nordea (Helsinki)"))
+    'Nordea (Helsinki) — NDA-FI.HE'
+    >>> option_label(ClarificationOption(value="NDA-FI.HE"))
+    'NDA-FI.HE'
+    """
+    value = _value_text(option) if with_value else ""
+    label = _label(option)
+    if not label:
+        scalars = (f"{k}: {v}" for k, v in option.data.items() if isinstance(v, str | int | float))
+        return value or ", ".join(scalars)
+    return f"{label} — {value}" if value and normalise(value) not in normalise(label) else label
+
+
+def listed(
+    question: str, options: Sequence[ClarificationOption], language: str, *, with_value: bool = True
+) -> str:
+    """``question`` followed by its options, numbered, unless it already names every one of them.
+
+    A domain asks "Which one?" and sends the options as data; a chat client shows only text,
+    so the person must see them to answer "the second" or "Helsinki".
+
+    >>> print(listed("Which one?", [ClarificationOption(value="A.ST", label="A (Stockholm)"),
+    ...                             ClarificationOption(value="A.HE", label="A (Helsinki)")], "en"))
+    Which one?
+    1. A (Stockholm) — A.ST
+    2. A (Helsinki) — A.HE
+    Reply with the number or the name.
+    """
+    if not options:
+        return question
+    said = normalise(question)
+    names = [(_value_text(o) if with_value else "") or _label(o) for o in options]
+    if all(name and normalise(name) in said for name in names):
+        return question
+    lines = [
+        question,
+        *(f"{i}. {option_label(o, with_value=with_value)}" for i, o in enumerate(options[:MAX_LISTED], 1)),
+    ]
+    if len(options) > MAX_LISTED:
+        more = len(options) - MAX_LISTED
+        lines.append(say(language, f"… (+{more} mais)", f"… (+{more} more)"))
+    lines.append(say(language, "Responda com o número ou o nome.", "Reply with the number or the name."))
+    return "\n".join(lines)
+
+
+def is_yes(reply: str) -> bool:
+    """A short reply that starts with a yes ("sim", "ok, pode").
+
+    >>> is_yes("Sim, pode ser"), is_yes("sim mas na verdade eu queria outra coisa")
+    (True, False)
+    """
+    words = normalise(reply).split()
+    return bool(words) and len(words) <= 4 and words[0] in _YES
+
+
+def is_no(reply: str) -> bool:
+    """A short reply that starts with a no ("não", "nope").
+
+    >>> is_no("Não"), is_no("nordea")
+    (True, False)
+    """
+    words = normalise(reply).split()
+    return bool(words) and len(words) <= 4 and words[0] in _NO

@@ -1,0 +1,281 @@
+"""The conversation turn as a graph: every session is one graph run that pauses between messages.
+
+```
+understand ─▶ plan ─▶ execute ─▶ respond ─▶ idle (interrupt) ─▶ understand ...
+                 └──▶ (gate) ───────▶ respond ─▶ ask (interrupt) ─▶ understand ...
+```
+
+``idle`` waits for the next message; ``ask`` waits for the answer to a pending question (a
+confidence-gate confirmation, a domain clarification, a domain conversation). Either way the
+next message is ``resume(session_id, ConversationGraph.message(...))``, which starts a fresh
+:class:`~dialogue.state.Turn`, and ``understand`` decides whether it answers the question or
+starts a new request. The state is a :class:`~dialogue.state.TurnState`; nodes return deltas of
+typed values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from dialogue import rules
+from dialogue.rules import FollowUps, Planned
+from dialogue.state import Memory, Message, Route, TurnState, event_id, new_turn, recent_messages
+from execution.dag import StepRunner
+from execution.graph import END, GraphBuilder, GraphDefinition
+from execution.runner import RunController
+from intent import IntentAdapter
+from planner.run_planner import DeterministicRunPlanner
+from planner.service import PlannerService
+from shared.catalog import Catalog
+from shared.errors import PlatformError
+from shared.models import DomainOutput, EntryRequest, ExecutionIntent, ExecutionStep, IntentOutput
+from shared.status import RunStatus
+
+RunEvents = Callable[[dict[str, Any]], Awaitable[None]]
+Delta = dict[str, Any]
+
+GRAPH_NAME = "conversation"
+#: A turn is four nodes and an interrupt; this bounds a graph that loops by mistake.
+MAX_STEPS = 50
+
+
+class Domains(Protocol):
+    """What a turn needs of the orchestrator: its confidence gate and the domain calls."""
+
+    threshold: float
+
+    def gate_blocks(self, intent: ExecutionIntent) -> bool: ...
+
+    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput: ...
+
+
+class ConversationGraph:
+    """Builds the turn graph and holds the services its nodes call.
+
+    ``listeners`` lets the caller watch step progress of the turn in flight (SSE); it is
+    looked up per run, keyed by run id, so one graph serves every concurrent session.
+    """
+
+    def __init__(
+        self,
+        *,
+        adapter: IntentAdapter,
+        catalog: Callable[[], Catalog],
+        orchestrator: Domains,
+        controller: Callable[[StepRunner], RunController] | None = None,
+    ):
+        """``catalog`` returns the current catalog (a registration replaces it); ``controller``
+        builds the run loop around the step runner (the default one plans deterministically)."""
+        self.adapter = adapter
+        self._catalog = catalog
+        self.orchestrator = orchestrator
+        #: run id -> who wants that run's events (the gateway's SSE hub)
+        self.listeners: dict[str, RunEvents] = {}
+        self.follow_ups = FollowUps()
+        self._planner: PlannerService | None = None
+        build = controller or self._default_controller
+        self.controller = build(self._run_step)
+
+    def _default_controller(self, run_step: StepRunner) -> RunController:
+        return RunController(lambda: self.catalog, run_step, planner=DeterministicRunPlanner())
+
+    # ------------------------------------------------------------------ definition
+
+    def definition(self) -> GraphDefinition[TurnState]:
+        return (
+            GraphBuilder(
+                GRAPH_NAME,
+                state_schema=TurnState,
+                reducers={"messages": recent_messages},
+                max_steps=MAX_STEPS,
+            )
+            .add_node("understand", self.understand)
+            .add_node("plan", self.plan)
+            .add_node("execute", self.execute)
+            .add_node("respond", self.respond)
+            .add_interrupt("ask")  # the question is in the state: stored there once
+            .add_interrupt("idle")
+            .add_conditional_edges(
+                "understand",
+                self.after_understand,
+                {"plan": "plan", "execute": "execute", "respond": "respond"},
+            )
+            .add_conditional_edges("plan", self.after_plan, {"execute": "execute", "respond": "respond"})
+            .add_edge("execute", "respond")
+            .add_conditional_edges("respond", self.after_respond, {"ask": "ask", "idle": "idle", "end": END})
+            .add_edge("ask", "understand")
+            .add_edge("idle", "understand")
+            .set_entry("understand")
+            .compile()
+        )
+
+    @staticmethod
+    def message(entry: EntryRequest, run_id: str) -> Delta:
+        """The delta a new message brings: a fresh turn (nothing of the last one carries over)."""
+        return {
+            "turn": new_turn(run_id, entry.input_text),
+            "session_id": entry.session_id,
+            "pinned_domain": entry.pinned_domain,
+            "channel": entry.channel,
+        }
+
+    @classmethod
+    def first_state(cls, entry: EntryRequest, run_id: str, event_count: int = 0) -> TurnState:
+        """A new session's state with its first message (``event_count``: events numbered before)."""
+        return TurnState(event_count=event_count).model_copy(update=cls.message(entry, run_id))
+
+    @property
+    def catalog(self) -> Catalog:
+        return self._catalog()
+
+    def planner(self) -> PlannerService:
+        if self._planner is None or self._planner.catalog.fingerprint != self.catalog.fingerprint:
+            self._planner = PlannerService(self.catalog)
+        return self._planner
+
+    # ------------------------------------------------------------------ nodes
+
+    async def understand(self, state: TurnState) -> Delta:
+        """Read the new message: an answer to the pending question, or a fresh request."""
+        seen = state.event_count
+        turn = state.turn.model_copy(update={"assistant_event_id": event_id(seen + 2)})
+        user = Message(role="user", content=turn.input, event_id=event_id(seen + 1), run_id=turn.run_id)
+        delta: Delta = {"messages": [user], "event_count": seen + 2, "question": None}
+        intent = await self.adapter.parse(
+            turn.input, pinned_domain=state.pinned_domain, context={"session_id": state.session_id}
+        )
+        question = state.question
+        if question is not None:
+            answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
+            if answered is not None:
+                return {**delta, "turn": answered}
+            note = f"pending question ({question.kind}) abandoned: the message is a new request"
+            turn = turn.model_copy(update={"notes": [note]})
+        catalog = self.catalog
+        intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog)
+        intent = rules.composition_follow_up(
+            intent, turn.input, state.memory, catalog, self.orchestrator.threshold
+        )
+        return {**delta, "turn": turn.model_copy(update={"intent": intent})}
+
+    def plan(self, state: TurnState) -> Delta:
+        turn = state.turn
+        intent = turn.intent
+        if intent is None:
+            return {"turn": turn.model_copy(update={"route": "respond"})}
+        try:
+            execution_intent, plan = self._plan(intent, state)
+        except PlatformError as exc:
+            failed = {"status": RunStatus.FAILED, "answer": exc.message, "output": None, "route": "respond"}
+            return {"turn": turn.model_copy(update=failed)}
+        update: dict[str, Any] = {
+            "execution_intent": execution_intent,
+            "plan": plan,
+            "continue_with": None,
+            "route": "execute",
+        }
+        if turn.confirmed or not self.orchestrator.gate_blocks(execution_intent):
+            return {"turn": turn.model_copy(update=update)}
+        question = rules.confirmation_question(intent, execution_intent, self.catalog)
+        update.update(
+            status=RunStatus.WAITING_INPUT,
+            answer=question.text,
+            output=rules.gate_output(question, intent.confidence),
+            route="respond",
+        )
+        return {"turn": turn.model_copy(update=update), "question": question}
+
+    def _plan(self, intent: IntentOutput, state: TurnState) -> Planned:
+        """A continued domain conversation, a resend of the last answer, or the planner's plan."""
+        if state.turn.continue_with is not None:
+            return rules.continuation_plan(intent, state.turn.continue_with)
+        memory = state.memory
+        if rules.only_composition(intent, memory, self.catalog):
+            resend = rules.resend_plan(intent, memory, self.catalog)
+            if resend is not None:
+                return resend
+        return self.planner().plan(intent, memory.for_planner())
+
+    async def execute(self, state: TurnState) -> Delta:
+        turn = state.turn
+        intent, execution_intent, plan = turn.intent, turn.execution_intent, turn.plan
+        if intent is None or execution_intent is None or plan is None:
+            failed = {
+                "status": RunStatus.FAILED,
+                "answer": rules.answer_text(None, intent.language if intent else ""),
+            }
+            return {"turn": turn.model_copy(update=failed)}
+        context = {"run_id": turn.run_id, "session_id": state.session_id, "language": intent.language}
+        report = await self.controller.run(
+            intent, execution_intent, plan, context=context, on_event=self.listeners.get(turn.run_id)
+        )
+        output = report.output
+        update: dict[str, Any] = {
+            "status": report.status,
+            "notes": [*turn.notes, *([report.reason] if report.reason else [])],
+            "steps": report.steps,
+            "output": output,
+            "answer": report.answer or rules.answer_text(output, intent.language),
+        }
+        delta: Delta = {}
+        if report.status == RunStatus.WAITING_INPUT and output is not None:
+            question = rules.domain_question(
+                output, update["answer"], intent, execution_intent, plan, report.steps
+            )
+            update["answer"] = question.text  # options included: a chat client shows only this text
+            delta["question"] = question
+        delta["turn"] = turn.model_copy(update=update)
+        return delta
+
+    def respond(self, state: TurnState) -> Delta:
+        turn = state.turn
+        # a turn no node settled (nothing ran and nothing failed) is a completed one
+        status = RunStatus.COMPLETED if turn.status == RunStatus.EXECUTING else turn.status
+        answer = Message(
+            role="assistant",
+            content=turn.answer,
+            event_id=turn.assistant_event_id or event_id(state.event_count),
+            run_id=turn.run_id,
+            status=status,
+        )
+        delta: Delta = {"messages": [answer]}
+        if status == RunStatus.COMPLETED and turn.intent is not None:
+            delta["memory"] = Memory(
+                last_intent=turn.intent,
+                last_execution_intent=turn.execution_intent,
+                last_answer=turn.answer,
+                last_outputs=[s.output for s in turn.steps if s.output is not None],
+            )
+        if status != turn.status:
+            delta["turn"] = turn.model_copy(update={"status": status})
+        return delta
+
+    # ------------------------------------------------------------------ routers
+
+    @staticmethod
+    def after_understand(state: TurnState) -> Route:
+        return state.turn.route
+
+    @staticmethod
+    def after_plan(state: TurnState) -> Route:
+        return "respond" if state.turn.route == "respond" else "execute"
+
+    @staticmethod
+    def after_respond(state: TurnState) -> str:
+        return "ask" if state.question is not None else "idle"
+
+    # ------------------------------------------------------------------ steps
+
+    async def _run_step(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+        catalog = self.catalog
+        ref = catalog.find_capability(intent.capability, intent.domain)
+        if ref is not None and (
+            ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context
+        ):
+            # help and out-of-scope answers list what the platform can do: hand them the catalog
+            intent.context["catalog"] = [
+                {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
+                for g in catalog.goals()
+            ]
+        return await self.orchestrator.dispatch(intent, step)

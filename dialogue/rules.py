@@ -1,0 +1,427 @@
+"""The dialogue rules: how a message is read against the session, over typed models and the catalog.
+
+* a pending question answered (:func:`answer_question`): an option picked by value, position or
+  alias, a domain conversation continued, the confidence gate confirmed, refused or narrowed;
+* an elliptical follow-up of the last goal (:meth:`FollowUps.follow_up`, "e a Vale?") and a
+  composition follow-up (:func:`composition_follow_up`, "manda isso no telegram");
+* the plans that do not come from the planner: the last answer resent through a composition
+  (:func:`resend_plan`) and a domain conversation's next message (:func:`continuation_plan`);
+* the questions the turn asks: the gate's confirmation (:func:`confirmation_question`) and a
+  domain's clarification (:func:`domain_question`, from the typed ``DomainOutput.clarification``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dialogue.choice import choose, is_no, is_yes, listed, normalise
+from dialogue.state import Continuation, Memory, Turn
+from dialogue.texts import say
+from intent.embedded import entity_extractor
+from intent.entities import GoalEntityExtractor
+from shared.catalog import Catalog, GoalRef
+from shared.models import (
+    ClarificationOption,
+    ClarificationQuestion,
+    ConfirmationQuestion,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    GoalOption,
+    IntentOutput,
+    PendingQuestion,
+    ResumePoint,
+    StepTrace,
+)
+from shared.references import escape
+from shared.status import RunStatus
+
+FOLLOWUP_PREFIXES = (
+    "e a ",
+    "e o ",
+    "e as ",
+    "e os ",
+    "e da ",
+    "e do ",
+    "e ",
+    "and ",
+    "what about ",
+    "how about ",
+)
+#: A follow-up is short: a longer message starting with "e ..." is a request of its own.
+FOLLOWUP_MAX_WORDS = 6
+#: The confidence gate offers at most this many goals.
+GATE_OPTIONS = 3
+
+Planned = tuple[ExecutionIntent, ExecutionPlan]
+
+
+# ------------------------------------------------------------------ answering a pending question
+
+
+def answer_question(
+    question: PendingQuestion, text: str, intent: IntentOutput, turn: Turn, threshold: float
+) -> Turn | None:
+    """``turn`` continued by ``text`` as the answer to ``question``, or ``None`` when the message
+    is a new request (the question is then abandoned). ``intent`` is the classifier's reading of
+    ``text``; a confident new goal (at or above ``threshold``) ends a domain conversation."""
+    if isinstance(question, ConfirmationQuestion):
+        return _answer_confirmation(question, text, turn)
+    resume = question.resume
+    if resume.param and resume.plan is not None:
+        index = choose(text, question.options)
+        if index is not None:
+            value = question.options[index].value
+            return turn.model_copy(
+                update={
+                    "intent": resume.intent,
+                    "execution_intent": resume.execution_intent,
+                    "plan": _with_param(resume.plan, resume.step_id, resume.param, escape(value)),
+                    "route": "execute",
+                    "confirmed": True,
+                    "notes": [f"answer picked {resume.param}={value}"],
+                }
+            )
+    if resume.continue_with is not None and resume.domain:
+        new_goal = intent.goal is not None and intent.confidence >= threshold
+        if not new_goal or intent.primary_domain == resume.domain:
+            continued = resume.intent.model_copy(
+                update={"original_query": text, "confidence": 1.0, "language": intent.language}
+            )
+            continuation = Continuation(
+                domain=resume.domain,
+                capability=resume.continue_with.capability,
+                param=resume.continue_with.param,
+                reply=text,
+            )
+            return turn.model_copy(
+                update={
+                    "intent": continued,
+                    "continue_with": continuation,
+                    "route": "plan",
+                    "confirmed": True,
+                }
+            )
+    return None
+
+
+def _answer_confirmation(question: ConfirmationQuestion, text: str, turn: Turn) -> Turn | None:
+    """The gate: an option named or numbered, a plain yes (the first option), or a no."""
+    options = [ClarificationOption(value=o.goal, label=o.description) for o in question.options]
+    index = choose(text, options)
+    if index is None and is_yes(text) and options:
+        index = 0
+    if index is not None:
+        picked = question.options[index]
+        confirmed = question.resume.intent.model_copy(
+            update={"goal": picked.goal, "primary_domain": picked.domain, "confidence": 1.0}
+        )
+        return turn.model_copy(
+            update={
+                "intent": confirmed,
+                "route": "plan",
+                "confirmed": True,
+                "notes": [f"the person confirmed {picked.goal}"],
+            }
+        )
+    if is_no(text):
+        answer = say(
+            question.resume.language,
+            "Tudo bem. O que você gostaria de fazer?",
+            "All right. What would you like to do?",
+        )
+        return turn.model_copy(
+            update={"route": "respond", "answer": answer, "status": RunStatus.COMPLETED, "intent": None}
+        )
+    return None
+
+
+def _with_param(plan: ExecutionPlan, step_id: int | None, param: str, value: object) -> ExecutionPlan:
+    """``plan`` with ``params[param] = value`` on the step that asked (a copy: plans are shared)."""
+    steps = [
+        s.model_copy(update={"params": {**s.params, param: value}}) if s.id == step_id else s
+        for s in plan.steps
+    ]
+    return plan.model_copy(update={"steps": steps})
+
+
+# ------------------------------------------------------------------ follow-ups of the last turn
+
+
+class FollowUps:
+    """Reads an elliptical message as the last goal with what it names: "e a Vale?" after a quote,
+    "e da Microsoft e da Tesla?", "e nos EUA?" or "e as quedas?" after top movers.
+
+    The last goal's own entity extractor reads the words after "e a"; when it finds nothing,
+    those words are the goal's first required text entity, as the person wrote them. A message
+    the classifier puts in another goal ("e obrigado!") is that goal's, not a follow-up.
+    Extractors are built once per catalog (a registration makes a new catalog).
+    """
+
+    def __init__(self) -> None:
+        self._fingerprint: str | None = None
+        self._extractors: dict[tuple[str, str], GoalEntityExtractor] = {}
+
+    def follow_up(self, intent: IntentOutput, text: str, memory: Memory, catalog: Catalog) -> IntentOutput:
+        last = memory.last_intent
+        if last is None or last.goal is None or not last.primary_domain:
+            return intent
+        lowered = normalise(text)
+        prefix = next((p for p in FOLLOWUP_PREFIXES if lowered.startswith(p)), None)
+        if prefix is None or len(lowered.split()) > FOLLOWUP_MAX_WORDS:
+            return intent
+        if intent.goal is not None and (intent.primary_domain, intent.goal) != (
+            last.primary_domain,
+            last.goal,
+        ):
+            return intent  # it names another goal itself: "e obrigado!", "e o ticker da Vale?"
+        goal = catalog.find_goal(last.primary_domain, last.goal)
+        if goal is None:
+            return intent
+        rest = text.strip().rstrip("?!. ")
+        rest = rest[len(prefix) :].strip() if rest.lower().startswith(prefix) else " ".join(rest.split()[1:])
+        if not rest:
+            return intent
+        named = self.extractor(GoalRef(last.primary_domain, goal), catalog).extract(rest)
+        if not named:
+            text_entity = next(
+                (n for n, s in goal.entities_schema.items() if s.type == "string" and s.required), None
+            )
+            if text_entity is None:
+                return intent
+            named = {text_entity: rest}
+        return last.model_copy(
+            update={
+                "entities": {**last.entities, **named},
+                "confidence": max(intent.confidence if intent.goal == last.goal else 0.0, last.confidence),
+                "original_query": text,
+                "alternatives": [],
+                "notes": [
+                    *intent.notes,
+                    *(f"follow-up of {last.goal}: {k}={v!r} (session memory)" for k, v in named.items()),
+                ],
+            }
+        )
+
+    def extractor(self, ref: GoalRef, catalog: Catalog) -> GoalEntityExtractor:
+        """``ref``'s entity extractor for ``catalog``."""
+        if catalog.fingerprint != self._fingerprint:
+            self._fingerprint, self._extractors = catalog.fingerprint, {}
+        key = (ref.domain, ref.goal.goal)
+        if key not in self._extractors:
+            self._extractors[key] = entity_extractor(ref, catalog)
+        return self._extractors[key]
+
+
+def composition_follow_up(
+    intent: IntentOutput, text: str, memory: Memory, catalog: Catalog, threshold: float
+) -> IntentOutput:
+    """ "manda isso no telegram" right after an answer: the words switch on a boolean entity of the
+    last goal (its composition trigger) and name nothing else the classifier is sure of."""
+    last = memory.last_intent
+    if last is None or last.goal is None or not last.primary_domain or not memory.last_answer:
+        return intent
+    if intent.goal is not None and intent.goal != last.goal and intent.confidence >= threshold:
+        return intent
+    goal = catalog.find_goal(last.primary_domain, last.goal)
+    if goal is None:
+        return intent
+    words = f" {normalise(text)} "
+    flags = {
+        name: True
+        for name, spec in goal.entities_schema.items()
+        if spec.type == "boolean" and any(f" {normalise(w)} " in words for w in spec.synonyms.get("true", []))
+    }
+    named = intent.goal == last.goal and any(
+        intent.entities.get(n) for n, s in goal.entities_schema.items() if s.required
+    )
+    if not flags or named:
+        return intent
+    return last.model_copy(
+        update={
+            "entities": flags,
+            "confidence": max(intent.confidence, last.confidence),
+            "original_query": text,
+            "alternatives": [],
+            "notes": [*intent.notes, f"follow-up of {last.goal}: {sorted(flags)} on the last answer"],
+        }
+    )
+
+
+# ------------------------------------------------------------------ plans the planner does not make
+
+
+def only_composition(intent: IntentOutput, memory: Memory, catalog: Catalog) -> bool:
+    """ "manda isso no telegram": the message turns on a composition (e.g. notify) but names
+    nothing new, and there is a last answer to send."""
+    if intent.goal is None or not intent.primary_domain or not memory.last_answer:
+        return False
+    goal = catalog.find_goal(intent.primary_domain, intent.goal)
+    if goal is None:
+        return False
+    flags = [
+        n for n, s in goal.entities_schema.items() if s.type == "boolean" and intent.entities.get(n) is True
+    ]
+    missing = [n for n, s in goal.entities_schema.items() if s.required and not intent.entities.get(n)]
+    return bool(flags) and bool(missing)
+
+
+def resend_plan(intent: IntentOutput, memory: Memory, catalog: Catalog) -> Planned | None:
+    """The last answer sent through the goal's composition follow-up role (a notifier), or
+    ``None`` when the catalog has no capability to send it with."""
+    goal = catalog.find_goal(intent.primary_domain or "", intent.goal or "")
+    if goal is None:
+        return None
+    for name in goal.capabilities or []:
+        ref = catalog.find_capability(name, intent.primary_domain)
+        composition = ref.capability.metadata.composition if ref else None
+        if composition is None:
+            continue
+        target = next((c for role in composition.followup_roles for c in catalog.with_role(role)), None)
+        if target is None:
+            continue
+        params = {
+            key: escape(memory.last_answer)
+            for key, source in composition.param_map.items()
+            if "_step_explanation" in source.from_parameters
+        }
+        last_confidence = memory.last_intent.confidence if memory.last_intent else 0.0
+        execution_intent = ExecutionIntent(
+            domain=target.domain,
+            capability=target.capability.name,
+            parameters=params,
+            confidence=max(intent.confidence, last_confidence),
+            original_query=intent.original_query,
+            goal=intent.goal,
+        )
+        step = ExecutionStep(id=1, domain=target.domain, capability=target.capability.name, params=params)
+        plan = ExecutionPlan(
+            steps=[step], notes=["memory: the last answer is sent through the composition's follow-up role"]
+        )
+        return execution_intent, plan
+    return None
+
+
+def continuation_plan(intent: IntentOutput, continuation: Continuation) -> Planned:
+    """One step: the reply to the domain capability that asked to go on talking."""
+    params = {continuation.param: escape(continuation.reply)}
+    execution_intent = ExecutionIntent(
+        domain=continuation.domain,
+        capability=continuation.capability,
+        parameters=params,
+        confidence=1.0,
+        original_query=continuation.reply,
+        goal=intent.goal,
+    )
+    step = ExecutionStep(id=1, domain=continuation.domain, capability=continuation.capability, params=params)
+    plan = ExecutionPlan(
+        steps=[step], notes=[f"conversation continues with {continuation.domain}.{continuation.capability}"]
+    )
+    return execution_intent, plan
+
+
+# ------------------------------------------------------------------ the questions a turn asks
+
+
+def confirmation_question(
+    intent: IntentOutput, execution_intent: ExecutionIntent, catalog: Catalog
+) -> ConfirmationQuestion:
+    """The confidence gate's question: "do you want X?" for one plausible goal, "X or Y?" for more."""
+    options: list[GoalOption] = []
+    for alt in intent.alternatives[:GATE_OPTIONS]:
+        goal = catalog.find_goal(alt.domain, alt.goal)
+        description = goal.description if goal else alt.goal
+        options.append(
+            GoalOption(domain=alt.domain, goal=alt.goal, confidence=alt.confidence, description=description)
+        )
+    if not options and intent.goal:
+        goal = catalog.find_goal(execution_intent.domain, intent.goal)
+        description = goal.description if goal else intent.goal
+        options = [
+            GoalOption(
+                domain=execution_intent.domain,
+                goal=intent.goal,
+                confidence=intent.confidence,
+                description=description,
+            )
+        ]
+    # keep only plausible options: the best, plus those close to it
+    if options:
+        floor = max(0.1, options[0].confidence / 3)
+        options = [o for i, o in enumerate(options) if i == 0 or o.confidence >= floor]
+    if len(options) == 1:
+        text = say(
+            intent.language,
+            f"Só para confirmar: você quer {options[0].description}? (sim/não)",
+            f"Just to confirm: do you want {options[0].description}? (yes/no)",
+        )
+    else:
+        numbered = [f"({i + 1}) {o.description}" for i, o in enumerate(options)]
+        text = say(
+            intent.language,
+            f"Não tenho certeza se entendi. Você quis dizer {' ou '.join(numbered)}?",
+            f"I'm not sure I understood. Did you mean {' or '.join(numbered)}?",
+        )
+    return ConfirmationQuestion(
+        text=text, options=options, resume=ResumePoint(intent=intent, language=intent.language)
+    )
+
+
+def gate_output(question: ConfirmationQuestion, confidence: float) -> DomainOutput:
+    """The turn's output while the gate waits (what a trace shows in place of a domain's answer)."""
+    return DomainOutput(
+        status="clarification",
+        explanation=question.text,
+        confidence=confidence,
+        result={"options": [o.model_dump(mode="json") for o in question.options]},
+        metadata={"resolution": "confidence_gate"},
+    )
+
+
+def domain_question(
+    output: DomainOutput,
+    answer: str,
+    intent: IntentOutput,
+    execution_intent: ExecutionIntent,
+    plan: ExecutionPlan,
+    steps: Sequence[StepTrace],
+) -> ClarificationQuestion:
+    """The question a domain's clarification leaves pending, with where to resume once answered.
+
+    Its text lists the options: a chat client shows only the text, and the person answers it.
+    """
+    asking = next((s for s in steps if s.output is not None and s.output.status == "clarification"), None)
+    first = plan.steps[0] if plan.steps else None
+    step_id = asking.id if asking else (first.id if first else 1)
+    domain = asking.domain if asking else (first.domain if first else intent.primary_domain)
+    source = asking.output if asking is not None and asking.output is not None else output
+    clarification = source.clarification
+    resume = ResumePoint(
+        intent=intent,
+        language=intent.language,
+        plan=plan,
+        execution_intent=execution_intent,
+        step_id=step_id,
+        domain=domain,
+        param=clarification.param if clarification else None,
+        continue_with=clarification.continue_with if clarification else None,
+    )
+    options = clarification.options if clarification else []
+    asked = (clarification.question if clarification else "") or answer
+    return ClarificationQuestion(
+        text=listed(asked, options, intent.language, with_value=resume.param is not None),
+        options=options,
+        resume=resume,
+    )
+
+
+def answer_text(output: DomainOutput | None, language: str) -> str:
+    """The answer when the run gave none of its own."""
+    if output is None:
+        return say(language, "Não consegui processar o pedido.", "I could not process the request.")
+    if output.explanation:
+        return output.explanation
+    if output.status == "success":
+        return say(language, "Pronto.", "Done.")
+    return say(language, "Não consegui concluir o pedido.", "I could not complete the request.")

@@ -1,0 +1,171 @@
+"""The turn's typed state: what a session keeps between messages, and one turn's working values.
+
+The session fields live at the top; everything a turn works out lives in :class:`Turn`, which a
+new message replaces whole, so nothing of the previous turn leaks into the next one's trace.
+The engine keeps these models as they are and turns them into JSON only at the checkpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from planner.memory import SessionMemory
+from shared.models import (
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    IntentOutput,
+    PendingQuestion,
+    RunResult,
+    StepTrace,
+    lift_untyped_question,
+)
+from shared.status import RunStatus
+
+#: Messages kept in the session state: recent context for follow-ups, and a state (stored, and
+#: read back by every turn) that does not grow with the conversation. The whole transcript is in
+#: the runs table (``GET /v1/sessions/{id}/history``).
+TRANSCRIPT_WINDOW = 20
+
+Route = Literal["plan", "execute", "respond"]
+
+
+class Message(BaseModel):
+    """One line of the transcript; ``event_id`` numbers it within the session."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Literal["user", "assistant"]
+    content: str
+    event_id: str
+    run_id: str | None = None
+    #: The turn's status, on the assistant's messages.
+    status: RunStatus | None = None
+
+
+class Memory(BaseModel):
+    """What the last completed turn leaves for the next one (follow-ups, resends, the planner)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    last_intent: IntentOutput | None = None
+    last_execution_intent: ExecutionIntent | None = None
+    last_answer: str = ""
+    last_outputs: list[DomainOutput] = Field(default_factory=list)
+
+    def for_planner(self) -> SessionMemory:
+        """The planner's view of it (no copies: the planner reads it)."""
+        return SessionMemory(
+            last_intent=self.last_intent,
+            last_execution_intent=self.last_execution_intent,
+            last_answer=self.last_answer,
+            last_outputs=self.last_outputs,
+        )
+
+
+class Continuation(BaseModel):
+    """The reply goes to ``domain.capability`` as ``parameters[param]`` (a domain conversation)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    capability: str
+    param: str = "reply"
+    reply: str
+
+
+class Turn(BaseModel):
+    """One turn's working values. A new message starts a fresh one (see :func:`new_turn`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str = ""
+    input: str = ""
+    intent: IntentOutput | None = None
+    execution_intent: ExecutionIntent | None = None
+    plan: ExecutionPlan | None = None
+    steps: list[StepTrace] = Field(default_factory=list)
+    output: DomainOutput | None = None
+    answer: str = ""
+    status: RunStatus = RunStatus.EXECUTING
+    notes: list[str] = Field(default_factory=list)
+    #: Where ``understand`` / ``plan`` send the turn next.
+    route: Route = "plan"
+    #: The person confirmed (or picked) what runs: the confidence gate does not ask again.
+    confirmed: bool = False
+    continue_with: Continuation | None = None
+    #: The answer's event id (the message's is the one before).
+    assistant_event_id: str | None = None
+
+
+class TurnState(BaseModel):
+    """A session's state: its transcript window, memory, pending question and the current turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: str = ""
+    pinned_domain: str | None = None
+    channel: str = "rest"
+    messages: list[Message] = Field(default_factory=list)
+    memory: Memory = Field(default_factory=Memory)
+    question: PendingQuestion | None = None
+    #: Events numbered so far in the session (two per turn: the message and the answer).
+    event_count: int = 0
+    turn: Turn = Field(default_factory=Turn)
+
+    @field_validator("question", mode="before")
+    @classmethod
+    def _stored_question(cls, value: Any) -> Any:
+        return lift_untyped_question(value)
+
+    def run_result(
+        self, *, created_at: datetime | None = None, finished_at: datetime | None = None
+    ) -> RunResult:
+        """The trace of the current turn, as the runs API returns and stores it."""
+        turn = self.turn
+        return RunResult(
+            run_id=turn.run_id,
+            session_id=self.session_id,
+            status=turn.status,
+            intent=turn.intent,
+            execution_intent=turn.execution_intent,
+            plan=turn.plan,
+            steps=turn.steps,
+            output=turn.output,
+            answer=turn.answer,
+            question=self.question,
+            event_id=turn.assistant_event_id,
+            notes=turn.notes,
+            created_at=created_at,
+            finished_at=finished_at,
+        )
+
+
+def recent_messages(current: Sequence[Any], update: Sequence[Any]) -> list[Any]:
+    """The ``messages`` reducer: append, keeping the last :data:`TRANSCRIPT_WINDOW` messages
+    (typed messages in memory, their JSON when a stored session is folded).
+
+    >>> old = [Message(role="user", content=str(i), event_id=event_id(i)) for i in range(TRANSCRIPT_WINDOW)]
+    >>> kept = recent_messages(old, [Message(role="user", content="new", event_id=event_id(99))])
+    >>> len(kept), kept[-1].content
+    (20, 'new')
+    """
+    return [*current, *update][-TRANSCRIPT_WINDOW:]
+
+
+def event_id(n: int) -> str:
+    """Per-session event ids: ``evt-0001``, ``evt-0002``, ...
+
+    >>> event_id(12)
+    'evt-0012'
+    """
+    return f"evt-{n:04d}"
+
+
+def new_turn(run_id: str, text: str) -> Turn:
+    """The working values of a turn that has just received ``text``: everything else reset."""
+    return Turn(run_id=run_id, input=text)

@@ -1,0 +1,210 @@
+"""A small catalog, written here, and a fake of the remote domains the dialogue talks to.
+
+``FakeDomains`` stands for the orchestrator's remote side (HTTP domain services): canned
+``DomainOutput``s per capability, and the orchestrator's confidence gate rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from intent.embedded import EmbeddedIntentAdapter
+from shared.catalog import Catalog
+from shared.manifest import validate_manifest
+from shared.models import (
+    Clarification,
+    ClarificationOption,
+    ContinueWith,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionStep,
+)
+
+
+def _ex(text: str, **entities: Any) -> dict[str, Any]:
+    return {"text": text, "entities": entities}
+
+
+STOCKS: dict[str, Any] = {
+    "domain": "stocks",
+    "version": "1",
+    "description": "Cotações de ações (stock quotes)",
+    "capabilities": [
+        {
+            "name": "get_quote",
+            "description": "price of one company",
+            "metadata": {
+                "composition": {
+                    "followup_roles": ["notifier"],
+                    "enabled_if": {"path": "parameters.notify", "equals": True},
+                    "param_map": {"message": {"from_parameters": ["_step_explanation"]}},
+                },
+            },
+        },
+        {"name": "get_gainers", "description": "top gainers"},
+    ],
+    "goals": [
+        {
+            "goal": "GET_QUOTE",
+            "description": "Cotação de uma empresa (stock price)",
+            "capabilities": ["get_quote"],
+            "entities_schema": {
+                "symbol_text": {"type": "string", "required": True, "multiple": True},
+                "notify": {"type": "boolean", "synonyms": {"true": ["telegram"]}},
+            },
+            "examples": [
+                _ex("qual o preço da Petrobras?", symbol_text="Petrobras"),
+                _ex("cotação da Vale", symbol_text="Vale"),
+                _ex("quanto está a ação do Itaú", symbol_text="Itaú"),
+                _ex("preço da Apple e da Microsoft", symbol_text=["Apple", "Microsoft"]),
+                _ex("cotação da Nordea", symbol_text="Nordea"),
+                _ex("manda a cotação da Ambev no telegram", symbol_text="Ambev", notify=True),
+                _ex("how much is Tesla stock", symbol_text="Tesla"),
+                _ex("price of Nvidia shares", symbol_text="Nvidia"),
+                _ex("quanto vale a ação da Gerdau hoje", symbol_text="Gerdau"),
+                _ex("qual a cotação do Bradesco", symbol_text="Bradesco"),
+            ],
+        },
+        {
+            "goal": "TOP_GAINERS",
+            "description": "Maiores altas da bolsa (top gainers)",
+            "capabilities": ["get_gainers"],
+            "entities_schema": {},
+            "examples": [
+                _ex("quais as maiores altas da bolsa?"),
+                _ex("ações que mais subiram hoje"),
+                _ex("maiores altas do dia"),
+                _ex("top gainers today"),
+                _ex("which stocks went up the most"),
+                _ex("o que mais subiu na bolsa"),
+                _ex("lista das maiores altas"),
+                _ex("biggest winners in the market"),
+                _ex("maiores valorizações de hoje"),
+                _ex("quem subiu mais hoje na bolsa"),
+            ],
+        },
+    ],
+}
+
+NOTIFIER: dict[str, Any] = {
+    "domain": "notifier",
+    "version": "1",
+    "description": "sends messages",
+    "capabilities": [{"name": "send_message", "description": "send a text", "role": "notifier"}],
+}
+
+COACH: dict[str, Any] = {
+    "domain": "coach",
+    "version": "1",
+    "description": "Conversa sobre ideias de pesquisa (research ideas)",
+    "confidence_gate": False,
+    "capabilities": [
+        {"name": "start_chat", "description": "start talking about an idea"},
+        {"name": "chat_reply", "description": "the person's next message"},
+    ],
+    "goals": [
+        {
+            "goal": "DISCUSS_IDEA",
+            "description": "Discutir uma ideia de pesquisa (discuss a research idea)",
+            "capabilities": ["start_chat"],
+            "entities_schema": {},
+            "examples": [
+                _ex("quero discutir uma ideia de pesquisa"),
+                _ex("tenho uma ideia para um estudo"),
+                _ex("me ajuda a pensar numa pesquisa"),
+                _ex("I have a research idea"),
+                _ex("let's discuss my study idea"),
+                _ex("quero conversar sobre meu projeto de pesquisa"),
+                _ex("ideia de pesquisa sobre sono"),
+                _ex("can you help me design a study"),
+                _ex("preciso de ajuda com uma hipótese de pesquisa"),
+                _ex("vamos pensar num experimento"),
+            ],
+        }
+    ],
+}
+
+
+def build_catalog() -> Catalog:
+    return Catalog([validate_manifest(STOCKS), validate_manifest(NOTIFIER), validate_manifest(COACH)])
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    return build_catalog()
+
+
+@pytest.fixture(scope="session")
+def adapter() -> EmbeddedIntentAdapter:
+    """The real embedded classifier on the catalog above (n-grams only: quick to train)."""
+    return EmbeddedIntentAdapter(build_catalog(), use_embeddings=False)
+
+
+NORDEA = [
+    ClarificationOption(value="NDA-SE.ST", label="Nordea (Stockholm)", aliases=["sueca", "Estocolmo"]),
+    ClarificationOption(value="NDA-FI.HE", label="Nordea (Helsinki)", aliases=["finlandesa", "Helsinki"]),
+]
+
+Reply = Callable[[ExecutionIntent], DomainOutput]
+
+
+def quote(intent: ExecutionIntent) -> DomainOutput:
+    """The stocks domain: an ambiguous name asks which listing; a symbol gets its price."""
+    symbol = intent.parameters.get("symbol")
+    if symbol:
+        return DomainOutput(status="success", result={"symbol": symbol}, explanation=f"{symbol}: 10.00")
+    name = str(intent.parameters.get("symbol_text", ""))
+    if name.lower() == "nordea":
+        return DomainOutput(
+            status="clarification",
+            explanation="Qual Nordea?",
+            clarification=Clarification(question="Qual Nordea?", options=NORDEA, param="symbol"),
+        )
+    return DomainOutput(status="success", result={"symbol": name.upper()}, explanation=f"{name}: 20.00")
+
+
+def coach(intent: ExecutionIntent) -> DomainOutput:
+    """The coach domain: it keeps asking until the person says "pronto"."""
+    reply = str(intent.parameters.get("reply", ""))
+    if reply.strip().lower() == "pronto":
+        return DomainOutput(status="success", explanation="Resumo da sua ideia.")
+    return DomainOutput(
+        status="clarification",
+        explanation="Conte mais.",
+        clarification=Clarification(
+            question="Conte mais.", continue_with=ContinueWith(capability="chat_reply")
+        ),
+    )
+
+
+class FakeDomains:
+    """The remote domains behind the orchestrator: canned replies per capability, and the gate."""
+
+    def __init__(self, threshold: float = 0.3, replies: dict[str, Reply] | None = None):
+        self.threshold = threshold
+        self.replies: dict[str, Reply] = {
+            "get_quote": quote,
+            "get_gainers": lambda _: DomainOutput(status="success", explanation="Altas: VALE3 +3%"),
+            "send_message": lambda i: DomainOutput(
+                status="success", explanation="Enviado.", result=i.parameters
+            ),
+            "start_chat": coach,
+            "chat_reply": coach,
+            **(replies or {}),
+        }
+        self.calls: list[ExecutionIntent] = []
+
+    def gate_blocks(self, intent: ExecutionIntent) -> bool:
+        return intent.confidence < self.threshold
+
+    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
+        self.calls.append(intent)
+        return self.replies[intent.capability](intent)
+
+
+@pytest.fixture
+def domains() -> FakeDomains:
+    return FakeDomains()
