@@ -1,18 +1,29 @@
 """Gateway overhead and DAG concurrency, measured side by side in one run.
 
-Command (from the repo root):  .venv/bin/python bench/gateway_overhead.py [--n 300] [--baseline GIT_REF]
-Writes bench/results/gateway.md and bench/results/gateway.json.
+Command (from the repo root):
+    .venv/bin/python bench/gateway_overhead.py [--n 300] [--repeats 20] [--baseline GIT_REF]
+        [--tree GIT_REF] [--no-dag] [--heading TEXT]
+Appends a section to bench/results/gateway.md and writes bench/results/gateway.json.
 
-1. The same GET_QUOTE ("cotação da Vale") through the gateway (`POST /v1/runs`, real
-   process, SQLite) vs straight to the finance domain's `/execute` (real process), interleaved
-   request by request on loopback; medians, the difference and the ratio. With ``--baseline REF``
-   the gateway of commit REF (a git worktree on this venv) runs beside it, interleaved too, so a
-   change is measured against its baseline in one run on the same (noisy) machine.
+1. The same GET_QUOTE ("cotação da Vale") on four paths, interleaved request by request on
+   loopback (real processes, SQLite): straight to the finance domain's `/execute`; through the
+   gateway (`POST /v1/runs`) as the first message of a new session and as the next message of a
+   running one; and through the thinnest hand-written hop (bench/thin_hop.py: FastAPI + one
+   httpx client forwarding the same intent to finance). Medians, each path's overhead over the
+   direct call, and the gateway's overhead as a multiple of the thin hop's. With ``--baseline REF``
+   the gateway and domains of commit REF (a git worktree on this venv) run beside them, that
+   gateway and that finance interleaved too, so a change is measured against its baseline in one
+   run on the same (noisy) machine, each gateway against its own tree's direct call (the protocol
+   between gateway and domains may differ between the two). ``--tree REF`` runs the domains and
+   the measured gateway from commit REF instead of the working tree.
 2. 16 independent steps of a domain capability that sleeps 100 ms, run by the DAG executor +
    orchestrator over real HTTP with max_concurrency=16: wall time median vs 100 ms. The client
    side runs the way the gateway does: on uvloop (uvicorn picks it, `uvicorn[standard]`), with
    the HTTP client the gateway gives DomainClient (`orchestrator.client.domain_http_client`).
    The domain runs under uvicorn with uvloop + httptools, as `python -m domains.<name>` does.
+   This part always runs the working tree's code (``--no-dag`` skips it).
+
+Every process started is stopped when the run ends, also when it fails or is interrupted.
 """
 
 from __future__ import annotations
@@ -20,11 +31,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +50,9 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import free_port, start_domain, start_gateway, wait_http, write_bootstrap  # noqa: E402
+from tests.conftest import START_TIMEOUT_S, Process, free_port, spawn, wait_http, write_bootstrap  # noqa: E402
+
+WARM_UP_ROUNDS = 30
 
 SLOW_DOMAIN = """
 import asyncio
@@ -49,111 +67,205 @@ service.add_goal({"goal": "SLEEP", "description": "sleep", "capabilities": ["sle
 serve(service)
 """
 
+QUERY = "cotação da Vale"
+INTENT: dict[str, Any] = {
+    "domain": "finance",
+    "capability": "get_stock_price",
+    "parameters": {"symbol_text": "Vale"},
+    "confidence": 0.99,
+    "original_query": QUERY,
+}
 
-def start_baseline(ref: str, env: dict[str, str]) -> tuple[Path, subprocess.Popen[bytes], str]:
-    """The gateway of commit ``ref`` (a git worktree, this venv) on a free port."""
-    tree = Path(tempfile.mkdtemp()) / "baseline"
+#: path name -> what the markdown calls it
+PATHS = {
+    "direct": "finance `/execute` directly",
+    "thin_hop": "thin hop (FastAPI + one httpx client) -> finance",
+    "gateway_new": "gateway `POST /v1/runs`, first message of a new session",
+    "gateway_running": "gateway `POST /v1/runs`, next message of a running session",
+    "baseline_direct": "baseline finance `/execute` directly",
+    "baseline_running": "baseline gateway, next message of a running session",
+}
+
+
+def _worktree(stack: ExitStack, ref: str) -> Path:
+    """A detached git worktree of ``ref`` (run on this venv), removed when ``stack`` closes."""
+    parent = Path(tempfile.mkdtemp())
+    stack.callback(shutil.rmtree, parent, ignore_errors=True)
+    tree = parent / "tree"
     subprocess.run(
         ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), ref],
         check=True,
         capture_output=True,
     )
+    remove = ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)]
+    stack.callback(subprocess.run, remove, check=False, capture_output=True)
+    return tree
+
+
+def _start(
+    stack: ExitStack,
+    name: str,
+    argv: list[str],
+    tree: Path,
+    env: dict[str, str] | None = None,
+    *,
+    port_flag: bool = True,
+) -> Process:
+    """``python <argv> [--port P]`` from ``tree`` on a free port (also in ``GATEWAY_PORT``), stopped
+    when ``stack`` closes, also when it never answers ``/health``."""
     port = free_port()
-    full_env = {**os.environ, **env, "GATEWAY_HOST": "127.0.0.1", "GATEWAY_PORT": str(port)}
-    full_env.update(LOG_LEVEL="WARNING", PYTHONPATH=str(tree))
-    proc = subprocess.Popen([sys.executable, "-m", "gateway"], cwd=tree, env=full_env)
-    url = f"http://127.0.0.1:{port}"
-    wait_http(f"{url}/health", proc=proc)
-    return tree, proc, url
-
-
-def overhead(n: int, baseline: str | None = None) -> dict[str, Any]:
-    finance = start_domain("finance")
-    general = start_domain("general")
-    work = Path(tempfile.mkdtemp())
-    bootstrap = str(write_bootstrap(work / "b.json", {"finance": finance.url, "general": general.url}))
-    gateway = start_gateway(
-        {"DATABASE_URL": f"sqlite+aiosqlite:///{work / 'bench.sqlite3'}", "BOOTSTRAP_FILE": bootstrap}
-    )
-    base: tuple[Path, subprocess.Popen[bytes], str] | None = None
-    if baseline is not None:
-        base = start_baseline(
-            baseline,
-            {"DATABASE_URL": f"sqlite+aiosqlite:///{work / 'baseline.sqlite3'}", "BOOTSTRAP_FILE": bootstrap},
-        )
-    intent = {
-        "domain": "finance",
-        "capability": "get_stock_price",
-        "parameters": {"symbol_text": "Vale"},
-        "confidence": 0.99,
-        "original_query": "cotação da Vale",
+    full_env = {
+        **os.environ,
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(tree),
+        "GATEWAY_HOST": "127.0.0.1",
+        "GATEWAY_PORT": str(port),
+        **(env or {}),
     }
-    direct_ms: list[float] = []
-    gateway_ms: list[float] = []
-    followup_ms: list[float] = []
-    baseline_ms: list[float] = []
-    paths = [0, 1, 2] if base is None else [0, 1, 2, 3]
-    try:
+    port_args = ["--port", str(port)] if port_flag else []
+    proc = spawn([sys.executable, *argv, *port_args], env=full_env, cwd=tree)  # own process group
+    process = Process(name, f"http://127.0.0.1:{port}", proc)
+    stack.callback(process.stop)
+    started = time.monotonic()
+    wait_http(f"{process.url}/health", timeout_s=START_TIMEOUT_S, proc=proc)
+    print(f"{name} ready in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    return process
+
+
+def _start_gateway(stack: ExitStack, name: str, tree: Path, work: Path, bootstrap: Path) -> Process:
+    env = {
+        "DATABASE_URL": f"sqlite+aiosqlite:///{work / f'{name}.sqlite3'}",
+        "BOOTSTRAP_FILE": str(bootstrap),
+    }
+    return _start(stack, name, ["-m", "gateway"], tree, env, port_flag=False)
+
+
+Request = Callable[[int], tuple[str, dict[str, Any]]]
+
+
+def _requests(urls: dict[str, str]) -> dict[str, Request]:
+    """path -> (URL, JSON body) of its i-th request."""
+
+    def run(url: str, session: Callable[[int], str]) -> Request:
+        return lambda i: (f"{url}/v1/runs", {"input_text": QUERY, "session_id": session(i)})
+
+    def running(i: int) -> str:  # one of 10 conversations that go on
+        return f"chat-{i % 10}"
+
+    requests: dict[str, Request] = {
+        "direct": lambda i: (f"{urls['direct']}/execute", INTENT),
+        "thin_hop": run(urls["thin_hop"], running),
+        "gateway_new": run(urls["gateway"], lambda i: f"bench-{i}"),
+        "gateway_running": run(urls["gateway"], running),
+    }
+    if "baseline" in urls:
+        requests["baseline_direct"] = lambda i: (f"{urls['baseline_direct']}/execute", INTENT)
+        requests["baseline_running"] = run(urls["baseline"], running)
+    return requests
+
+
+def _send(client: httpx.Client, path: str, request: Request, i: int) -> float:
+    """One request; its wall time in ms. A wrong answer stops the run: only successes are timed."""
+    url, body = request(i)
+    t0 = time.perf_counter()
+    response = client.post(url, json=body)
+    elapsed_ms = (time.perf_counter() - t0) * 1e3
+    response.raise_for_status()
+    expected = "success" if path in ("direct", "thin_hop", "baseline_direct") else "completed"
+    assert response.json()["status"] == expected, (path, response.text)
+    return elapsed_ms
+
+
+def _start_baseline(stack: ExitStack, tree: Path, work: Path) -> dict[str, str]:
+    """The baseline's own finance, general and gateway: its gateway may not read newer domains."""
+    finance = _start(stack, "baseline_finance", ["-m", "domains.finance", "--host", "127.0.0.1"], tree)
+    general = _start(stack, "baseline_general", ["-m", "domains.general", "--host", "127.0.0.1"], tree)
+    bootstrap = write_bootstrap(work / "baseline.json", {"finance": finance.url, "general": general.url})
+    gateway = _start_gateway(stack, "baseline", tree, work, bootstrap)
+    return {"baseline_direct": finance.url, "baseline": gateway.url}
+
+
+def overhead(n: int, baseline: str | None = None, tree_ref: str | None = None) -> dict[str, Any]:
+    with ExitStack() as stack:
+        tree = _worktree(stack, tree_ref) if tree_ref else ROOT
+        work = Path(tempfile.mkdtemp())
+        stack.callback(shutil.rmtree, work, ignore_errors=True)
+        finance = _start(stack, "finance", ["-m", "domains.finance", "--host", "127.0.0.1"], tree)
+        general = _start(stack, "general", ["-m", "domains.general", "--host", "127.0.0.1"], tree)
+        bootstrap = write_bootstrap(work / "b.json", {"finance": finance.url, "general": general.url})
+        hop_argv = [
+            str(ROOT / "bench" / "thin_hop.py"),
+            "--domain-url",
+            finance.url,
+            "--intent",
+            json.dumps(INTENT),
+        ]
+        urls = {
+            "direct": finance.url,
+            "thin_hop": _start(stack, "thin_hop", hop_argv, ROOT).url,
+            "gateway": _start_gateway(stack, "gateway", tree, work, bootstrap).url,
+        }
+        if baseline is not None:
+            urls.update(_start_baseline(stack, _worktree(stack, baseline), work))
+        requests = _requests(urls)
+        paths = list(requests)
+        timings: dict[str, list[float]] = {path: [] for path in paths}
+        load_before = os.getloadavg()
         with httpx.Client(timeout=30) as client:
-            for _ in range(30):  # warm-up: connections, caches, SQLite pages
-                client.post(f"{finance.url}/execute", json=intent).raise_for_status()
-                for url in [gateway.url] if base is None else [gateway.url, base[2]]:
-                    client.post(
-                        f"{url}/v1/runs", json={"input_text": intent["original_query"]}
-                    ).raise_for_status()
+            for i in range(-WARM_UP_ROUNDS, 0):  # connections, caches, SQLite pages
+                for path in paths:
+                    _send(client, path, requests[path], i)
             for i in range(n):
-                # rotate the order so no path always runs right after another
-                k = i % len(paths)
-                for which in paths[k:] + paths[:k]:
-                    t0 = time.perf_counter()
-                    if which == 0:
-                        r = client.post(f"{finance.url}/execute", json=intent)
-                        direct_ms.append((time.perf_counter() - t0) * 1e3)
-                    elif which == 1:  # the first message of a new session
-                        r = client.post(
-                            f"{gateway.url}/v1/runs",
-                            json={"input_text": intent["original_query"], "session_id": f"bench-{i}"},
-                        )
-                        gateway_ms.append((time.perf_counter() - t0) * 1e3)
-                    else:  # the next message of a running conversation (one of 10 sessions)
-                        url = gateway.url if which == 2 else base[2]  # type: ignore[index]
-                        r = client.post(
-                            f"{url}/v1/runs",
-                            json={"input_text": intent["original_query"], "session_id": f"chat-{i % 10}"},
-                        )
-                        (followup_ms if which == 2 else baseline_ms).append((time.perf_counter() - t0) * 1e3)
-                    r.raise_for_status()
-                    if which != 0:
-                        assert r.json()["status"] == "completed", r.text
-    finally:
-        for p in (gateway, finance, general):
-            p.stop()
-        if base is not None:
-            base[1].terminate()
-            base[1].wait(timeout=10)
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base[0])], check=False
-            )
-    d, g, f = statistics.median(direct_ms), statistics.median(gateway_ms), statistics.median(followup_ms)
+                k = i % len(paths)  # rotate the order so no path always runs right after another
+                for path in paths[k:] + paths[:k]:
+                    timings[path].append(_send(client, path, requests[path], i))
+        load_after = os.getloadavg()
+    return summarise(timings, n, baseline, tree_ref, (load_before[0], load_after[0]))
+
+
+def summarise(
+    timings: dict[str, list[float]],
+    n: int,
+    baseline: str | None,
+    tree_ref: str | None,
+    load: tuple[float, float],
+) -> dict[str, Any]:
+    """Medians, overheads over the direct call, and the gateway's overhead over the thin hop's."""
+    median = {path: statistics.median(ms) for path, ms in timings.items()}
+    d = median["direct"]
+    over = {path: median[path] - d for path in ("thin_hop", "gateway_new", "gateway_running")}
+    thin = over["thin_hop"]
     compared: dict[str, Any] = {}
     if baseline is not None:
-        b = statistics.median(baseline_ms)
+        b_direct, b_running = median["baseline_direct"], median["baseline_running"]
+        b = b_running - b_direct
         compared = {
             "baseline": baseline,
-            "baseline_followup_median_ms": b,
-            "baseline_followup_overhead_ms": b - d,
-            "followup_overhead_vs_baseline": (f - d) / (b - d),
+            "baseline_direct_median_ms": b_direct,
+            "baseline_followup_median_ms": b_running,
+            "baseline_followup_overhead_ms": b,
+            "baseline_followup_ratio": b_running / b_direct,
+            "baseline_overhead_vs_thin_hop": b / thin,
+            "followup_overhead_vs_baseline": over["gateway_running"] / b,
+            "followup_ratio_vs_baseline": (median["gateway_running"] / d) / (b_running / b_direct),
         }
     return {
         **compared,
         "n": n,
+        "tree": tree_ref or "working tree",
+        "load_avg_1min_before_after": list(load),
         "direct_median_ms": d,
-        "gateway_median_ms": g,
-        "overhead_ms": g - d,
-        "ratio": g / d,
-        "followup_median_ms": f,
-        "followup_overhead_ms": f - d,
-        "followup_ratio": f / d,
+        "thin_hop_median_ms": median["thin_hop"],
+        "thin_hop_overhead_ms": thin,
+        "thin_hop_ratio": median["thin_hop"] / d,
+        "gateway_median_ms": median["gateway_new"],
+        "overhead_ms": over["gateway_new"],
+        "ratio": median["gateway_new"] / d,
+        "overhead_vs_thin_hop": over["gateway_new"] / thin,
+        "followup_median_ms": median["gateway_running"],
+        "followup_overhead_ms": over["gateway_running"],
+        "followup_ratio": median["gateway_running"] / d,
+        "followup_overhead_vs_thin_hop": over["gateway_running"] / thin,
     }
 
 
@@ -183,7 +295,7 @@ async def fan_out(repeats: int) -> dict[str, float]:
                 max_concurrency=16,
                 steps=[ExecutionStep(id=i, domain="slow", capability="sleep_100ms") for i in range(1, 17)],
             )
-            executor = DagExecutor(orchestrator.execute)
+            executor = DagExecutor(orchestrator.dispatch)
             for r in range(repeats + 3):
                 t0 = time.perf_counter()
                 report = await executor.execute(
@@ -203,20 +315,105 @@ async def fan_out(repeats: int) -> dict[str, float]:
     return {"repeats": repeats, "wall_median_ms": m, "ratio_to_100ms": m / 100.0}
 
 
-def baseline_table(over: dict[str, Any]) -> str:
-    if "baseline" not in over:
-        return ""
-    return f"""Side by side in the same run, the gateway of commit `{over["baseline"]}` (running session):
+def overhead_tables(over: dict[str, Any]) -> str:
+    rows = [
+        ("direct", over["direct_median_ms"], None, None, None),
+        ("thin_hop", over["thin_hop_median_ms"], over["thin_hop_overhead_ms"], over["thin_hop_ratio"], 1.0),
+        (
+            "gateway_new",
+            over["gateway_median_ms"],
+            over["overhead_ms"],
+            over["ratio"],
+            over["overhead_vs_thin_hop"],
+        ),
+        (
+            "gateway_running",
+            over["followup_median_ms"],
+            over["followup_overhead_ms"],
+            over["followup_ratio"],
+            over["followup_overhead_vs_thin_hop"],
+        ),
+    ]
+    if "baseline" in over:
+        rows.append(("baseline_direct", over["baseline_direct_median_ms"], None, None, None))
+        rows.append(
+            (
+                "baseline_running",
+                over["baseline_followup_median_ms"],
+                over["baseline_followup_overhead_ms"],
+                over["baseline_followup_ratio"],
+                over["baseline_overhead_vs_thin_hop"],
+            )
+        )
 
-| running session | median ms | overhead ms |
-|------|-----------|-------------|
-| this tree | {over["followup_median_ms"]:.2f} | {over["followup_overhead_ms"]:.2f} |
-| `{over["baseline"]}` | {over["baseline_followup_median_ms"]:.2f} | \
-{over["baseline_followup_overhead_ms"]:.2f} |
+    def cell(value: float | None, fmt: str) -> str:
+        return "" if value is None else format(value, fmt)
 
-Overhead of this tree / overhead of `{over["baseline"]}`: **{over["followup_overhead_vs_baseline"]:.2f}**
+    lines = [
+        "| path | median ms | overhead ms (path - direct) | path / direct | overhead / thin hop's |",
+        "|------|-----------|-----------------------------|---------------|-----------------------|",
+    ]
+    for path, ms, extra, ratio, vs_thin in rows:
+        label = PATHS[path].replace("baseline", f"`{over['baseline']}`:")
+        lines.append(
+            f"| {label} | {ms:.2f} | {cell(extra, '.2f')} | {cell(ratio, '.2f')}{'×' if ratio else ''} "
+            f"| {cell(vs_thin, '.2f')}{'×' if vs_thin else ''} |"
+        )
+    table = "\n".join(lines)
+    vs_baseline = ""
+    if "baseline" in over:
+        vs_baseline = (
+            f"\nRunning session, measured gateway / `{over['baseline']}`: overhead "
+            f"**{over['followup_overhead_vs_baseline']:.2f}**, multiple of the direct call "
+            f"**{over['followup_ratio_vs_baseline']:.2f}** (below 1: the measured gateway is leaner).\n"
+        )
+    return f"""{table}
 
+Overheads and ratios are against the direct call of the path's own tree (the baseline's finance
+for the baseline). The gateway's overhead is **{over["overhead_vs_thin_hop"]:.2f}×** the thin \
+hop's for a new session and **{over["followup_overhead_vs_thin_hop"]:.2f}×** for a running session.
+{vs_baseline}"""
+
+
+def report(args: argparse.Namespace, over: dict[str, Any], fan: dict[str, float] | None) -> str:
+    options = f"--n {args.n}" + ("" if args.no_dag else f" --repeats {args.repeats}")
+    options += f" --baseline {args.baseline}" if args.baseline else ""
+    options += f" --tree {args.tree}" if args.tree else ""
+    options += " --no-dag" if args.no_dag else ""
+    load_before, load_after = over["load_avg_1min_before_after"]
+    md = f"""
+## {args.heading}
+
+Command: `.venv/bin/python bench/gateway_overhead.py {options}` (2-core machine, loopback;
+measured gateway and domains: {over["tree"]}; 1-minute load average {load_before:.2f} before the
+timed requests, {load_after:.2f} after).
+
+### One-step GET_QUOTE: paths interleaved request by request (n={over["n"]} each)
+
+{overhead_tables(over)}
+The thin hop is bench/thin_hop.py: one FastAPI route forwarding the same intent to finance with \
+one shared httpx client. The gateway path adds: intent (embedded adapter), the conversation graph \
+(understand → plan → execute → respond, paused at `idle` and stored in SQLite), RunController + \
+orchestrator, validation of the domain's answer, and the run trace written to SQLite.
 """
+    if fan is not None:
+        md += f"""
+### 16 independent 100 ms steps (DAG executor + orchestrator over HTTP, max_concurrency=16)
+
+| repeats | wall median ms | ratio to 100 ms (target ≤ 1.2) |
+|---------|----------------|------------------------------|
+| {fan["repeats"]} | {fan["wall_median_ms"]:.1f} | {fan["ratio_to_100ms"]:.3f} |
+"""
+    return md
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM unwinds like Ctrl-C, so every started process and worktree is cleaned up."""
+
+    def leave(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, leave)
 
 
 def main() -> None:
@@ -228,47 +425,28 @@ def main() -> None:
         metavar="GIT_REF",
         help="also run the gateway of this commit (a git worktree), interleaved with the others",
     )
+    parser.add_argument(
+        "--tree",
+        metavar="GIT_REF",
+        help="run the domains and the measured gateway from this commit instead of the working tree",
+    )
+    parser.add_argument("--no-dag", action="store_true", help="skip the 16 x 100 ms DAG part")
+    parser.add_argument(
+        "--heading",
+        default=f"Run of {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        help="heading of the section appended to bench/results/gateway.md",
+    )
     args = parser.parse_args()
-    over = overhead(args.n, args.baseline)
-    fan = uvloop.run(fan_out(args.repeats))  # the gateway's loop under uvicorn
+    _stop_on_sigterm()
+    over = overhead(args.n, args.baseline, args.tree)
+    fan = None if args.no_dag else uvloop.run(fan_out(args.repeats))  # the gateway's loop under uvicorn
     results = {"gateway_overhead": over, "dag_16x100ms": fan}
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "gateway.json").write_text(json.dumps(results, indent=2) + "\n")
-    baseline_arg = f" --baseline {args.baseline}" if args.baseline else ""
-    md = f"""# Gateway overhead and DAG concurrency
-
-Command: `.venv/bin/python bench/gateway_overhead.py --n {args.n} --repeats {args.repeats}{baseline_arg}`
-(2-core machine, loopback).
-
-## One-step GET_QUOTE: gateway vs direct domain call (interleaved, n={over["n"]} each)
-
-| path | median ms |
-|------|-----------|
-| finance `/execute` directly | {over["direct_median_ms"]:.2f} |
-| gateway `POST /v1/runs`, first message of a new session | {over["gateway_median_ms"]:.2f} |
-| gateway `POST /v1/runs`, next message of a running session | {over["followup_median_ms"]:.2f} |
-
-| overhead over the direct call (target ≤ 5 ms) | median ms | ratio |
-|------|-----------|-------|
-| new session | **{over["overhead_ms"]:.2f}** | {over["ratio"]:.2f}× |
-| running session | **{over["followup_overhead_ms"]:.2f}** | {over["followup_ratio"]:.2f}× |
-
-{baseline_table(over)}The gateway path is: HTTP + JSON parsing, intent (embedded adapter), the \
-conversation graph (understand → plan → execute → respond, paused at `idle` and stored in \
-SQLite), RunController + orchestrator, the HTTP call to finance, and the run trace written to \
-SQLite.
-
-## 16 independent 100 ms steps (DAG executor + orchestrator over HTTP, max_concurrency=16)
-
-Client side as in the gateway: uvloop, `DomainClient` on `domain_http_client()` (aiohttp transport,
-lean `/execute` path); the domain under uvicorn (uvloop + httptools).
-
-| repeats | wall median ms | ratio to 100 ms (target ≤ 1.2) |
-|---------|----------------|------------------------------|
-| {fan["repeats"]} | {fan["wall_median_ms"]:.1f} | {fan["ratio_to_100ms"]:.3f} |
-"""
-    (out / "gateway.md").write_text(md)
+    md = report(args, over, fan)
+    with (out / "gateway.md").open("a") as document:
+        document.write(md)
     print(md)
     print(json.dumps(results))
 

@@ -1,0 +1,77 @@
+"""The one language detector: Portuguese or English, by a vote of function words.
+
+Every accent-free word of the text that belongs to one language's list is a vote for it (words
+both languages use, such as "a", "as", "me", "do", "no", are in neither list); Portuguese
+letters (ã, ç, é, …) are one more vote for Portuguese. The larger vote wins and a tie is
+``default``: short or foreign texts ("Nvidia", "ok") keep the platform's default.
+
+>>> detect("what is the price of Apple?"), detect("qual o preço da Vale?")
+('en', 'pt')
+>>> detect("Método incremental é mais rápido"), detect("pair programming is faster")
+('pt', 'en')
+>>> detect("Nvidia"), detect("Nvidia", default="en")
+('pt', 'en')
+>>> language_of({"language": "en-US"}, "qual o preço da Vale?"), language_of({}, "price of Apple")
+('en', 'en')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from shared.i18n.folding import words
+from shared.i18n.languages import DEFAULT_LANGUAGE, Language, as_language
+
+# Function words, plus a few words the platform's own domains make common (preco, pesquisa,
+# price, research), all accent-free as :func:`~shared.i18n.folding.words` yields them.
+_PORTUGUESE_WORDS = """
+    agora ai algum alguma ali amanha ao aos aquela aquele aqui ate aumenta bem com como da das de
+    diga dos e ela elas ele eles em entre envia equipes essa esse esta estao este estou eu favor
+    foi gostaria hipotese hoje ideia isso isto ja la mais manda melhora menos metodo meu meus mim
+    minha minhas mostra mostrar mostre muita muito na nao nas nos num numa o oi ola ontem os ou
+    para pela pelas pelo pelos pesquisa pode poderia poderiam por porfavor pra pras preco pro pros
+    quais qual qualquer quanta quantas quanto quantos que queria quero reduz sao se sem ser seu
+    seus sim so sobre sua suas tambem te tem ter ti tudo um uma umas uns vai vao veja ver voce
+    voces
+"""
+_ENGLISH_WORDS = """
+    about also am an and any are at be been by can could did does for from get give he help here
+    how hypothesis i idea improves in increases into is it its just know less let lets like many
+    may method might mine more much my need not now of on or our please price question reduces
+    research s send shall she should show some t teams tell than that the their them there these
+    they this those to today tomorrow turn wanna want was we were what which who whom will with
+    would yes yesterday you your yours
+"""
+PORTUGUESE_WORDS = frozenset(_PORTUGUESE_WORDS.split())
+ENGLISH_WORDS = frozenset(_ENGLISH_WORDS.split())
+
+_PORTUGUESE_LETTERS = re.compile(r"[ãõçáéíóúâêôà]", re.IGNORECASE)
+#: Accents weigh like one word: enough for a tie, not against a clearly English sentence that
+#: names "São Paulo" or "Itaú".
+_ACCENT_VOTE = 1
+
+
+def detect(text: str, default: Language = DEFAULT_LANGUAGE) -> Language:
+    """'pt' or 'en': the language whose function words ``text`` uses more; ``default`` on a tie."""
+    ws = words(text)
+    portuguese = sum(w in PORTUGUESE_WORDS for w in ws)
+    english = sum(w in ENGLISH_WORDS for w in ws)
+    if _PORTUGUESE_LETTERS.search(text):
+        portuguese += _ACCENT_VOTE
+    if english > portuguese:
+        return "en"
+    if portuguese > english:
+        return "pt"
+    return default
+
+
+def language_of(
+    context: Mapping[str, object], text: str = "", default: Language = DEFAULT_LANGUAGE
+) -> Language:
+    """The language a request asks for: ``context["language"]`` when given, else the language
+    ``text`` is written in, else ``default``."""
+    given = context.get("language")
+    if given:
+        return as_language(given, default)
+    return detect(text, default) if text else default
