@@ -1,9 +1,22 @@
-"""Every table the platform's database holds, for Alembic: the gateway's and the graph engine's."""
+"""Every table the gateway's database holds, for Alembic: the gateway's and the graph engine's.
+
+All services declare their tables on one base (:class:`shared.db.Base`), so its metadata may also
+hold another service's tables (the research domain's, when both are imported in one process):
+the migrations compare against a copy holding only this database's tables.
+"""
 
 from __future__ import annotations
 
-from execution.graph.checkpoint import metadata as graph_metadata
-from gateway import storage  # noqa: F401  (registers the gateway's tables on Base.metadata)
-from shared.db import Base
+from typing import cast
 
-target_metadata = [Base.metadata, graph_metadata]
+from sqlalchemy import MetaData, Table
+
+from execution.graph.checkpoint import GRAPH_TABLES
+from gateway.storage import RunRow, SessionRow
+from shared.db import NAMING
+
+GATEWAY_TABLES: tuple[Table, ...] = (cast(Table, SessionRow.__table__), cast(Table, RunRow.__table__))
+
+target_metadata = MetaData(naming_convention=NAMING)
+for _table in (*GATEWAY_TABLES, *GRAPH_TABLES):
+    _table.to_metadata(target_metadata)

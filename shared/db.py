@@ -1,5 +1,10 @@
 """Async SQLAlchemy plumbing: one engine per process, built in ``lifespan`` and disposed on
-shutdown; one session per unit of work (commit on success, rollback on error)."""
+shutdown; one session (or connection) per unit of work (commit on success, rollback on error).
+
+:class:`Base` is the platform's one declarative base. Every service's tables register on its
+``metadata``, but a service creates or migrates only its own: pass them explicitly, e.g.
+``Base.metadata.create_all(conn, tables=[...])``.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import JSON, MetaData, event
-from sqlalchemy.engine import Dialect
+from sqlalchemy import create_engine as create_sync_engine
+from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
-from sqlalchemy.pool import AsyncAdaptedQueuePool
 from sqlalchemy.types import TypeDecorator
-
-from shared import inline_sqlite
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -62,26 +65,18 @@ def normalise_url(url: str) -> str:
 
 
 def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
-    """An async engine; SQLite runs its statements on the event loop's thread
-    (:mod:`shared.inline_sqlite`: cheaper than aiosqlite's thread hop), with WAL."""
+    """An async engine for PostgreSQL (asyncpg) or SQLite (aiosqlite): one code path, the same
+    statements and SQLAlchemy's compiled-statement cache on both.
+
+    SQLite gets :func:`sqlite_pragmas` on every new connection and its file's folder is created.
+    """
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        path = url.split(":///", 1)[1] if ":///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # One connection per process: statements run on the loop's thread, so a second
-        # connection's writer would block the loop waiting for the first one's lock; with one,
-        # other coroutines wait (asynchronously) for the pool instead. Statements take
-        # microseconds, so this costs nothing measurable.
-        engine_kw.setdefault("poolclass", AsyncAdaptedQueuePool)
-        engine_kw.setdefault("pool_size", 1)
-        engine_kw.setdefault("max_overflow", 0)
-        # pysqlite opens no transaction for SELECTs and every write path commits or rolls
-        # back, so the pool's reset-on-return would only add a statement per checkout.
+        _make_folder(url)
+        # Connection.close() already rolls back the transaction it began (pysqlite opens none for
+        # a SELECT), so a reset on return would only add a round trip to the driver's thread.
         engine_kw.setdefault("pool_reset_on_return", None)
-        engine = create_async_engine(
-            url, async_creator=lambda: inline_sqlite.connect(path or ":memory:"), **engine_kw
-        )
+        engine = create_async_engine(url, **engine_kw)
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
         return engine
     engine_kw.setdefault("pool_pre_ping", True)
@@ -90,9 +85,31 @@ def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
     return create_async_engine(url, **engine_kw)
 
 
+def create_sqlite_engine(url: str, **engine_kw: Any) -> Engine:
+    """A synchronous (pysqlite) engine on a SQLite file, with :func:`sqlite_pragmas`, for code that
+    runs its statements on a thread of its own; async or sync URLs are accepted.
+
+    >>> create_sqlite_engine("sqlite+aiosqlite:///:memory:").dialect.driver
+    'pysqlite'
+    """
+    url = normalise_url(url).replace("sqlite+aiosqlite://", "sqlite://", 1)
+    _make_folder(url)
+    engine = create_sync_engine(url, **engine_kw)
+    event.listen(engine, "connect", sqlite_pragmas)
+    return engine
+
+
+def _make_folder(sqlite_url: str) -> None:
+    path = sqlite_url.split(":///", 1)[1] if ":///" in sqlite_url else ""
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    """WAL lets readers run beside the single writer; NORMAL sync is durable with WAL (a process
-    crash loses nothing; only an OS crash may lose the last commits)."""
+    """The engine's ``connect`` event hook for SQLite (``event.listen(engine.sync_engine,
+    "connect", sqlite_pragmas)``): WAL lets readers run beside the single writer; NORMAL sync is
+    durable with WAL (a process crash loses nothing; only an OS crash may lose the last commits);
+    SQLite enforces foreign keys only when asked."""
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")

@@ -2,8 +2,10 @@
 
 ``research_events`` is the emitted history (one row per event, never deleted by a reset);
 ``research_sessions`` holds the session's counters (event sequence, conversation generation)
-and the snapshot in the seed's JSON shape, rewritten after every turn. The graph engine's tables
-(``graph_sessions``, ``graph_versions``) live in the same database: the domain owns it.
+and the snapshot in the documented JSON shape, rewritten after every turn. The graph engine's
+tables (``graph_sessions``, ``graph_versions``) live in the same database: the domain owns it,
+and creates only :data:`RESEARCH_TABLES` and the graph's there, never another service's tables
+that share the declarative base.
 """
 
 from __future__ import annotations
@@ -11,25 +13,20 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import DateTime, Integer, MetaData, String, Text, select
+from sqlalchemy import DateTime, Integer, String, Table, Text, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
 from domains.research.memory import snapshot_json, utc_iso
-from execution.graph import metadata as graph_metadata
-from shared.db import NAMING, session_factory, unit_of_work
-
-metadata = MetaData(naming_convention=NAMING)
-
-
-class _Base(DeclarativeBase):
-    metadata = metadata
+from execution.graph.checkpoint import GRAPH_TABLES
+from shared.clock import utcnow
+from shared.db import Base, session_factory, unit_of_work
 
 
-class SessionRow(_Base):
+class SessionRow(Base):
     __tablename__ = "research_sessions"
 
     session_id: Mapped[str] = mapped_column(String(200), primary_key=True)
@@ -43,7 +40,7 @@ class SessionRow(_Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class EventRow(_Base):
+class EventRow(Base):
     __tablename__ = "research_events"
 
     session_id: Mapped[str] = mapped_column(String(200), primary_key=True)
@@ -60,6 +57,13 @@ class EventRow(_Base):
     mode: Mapped[str] = mapped_column(String(32))
 
 
+#: The domain's own tables (the graph engine's are :data:`~execution.graph.checkpoint.GRAPH_TABLES`).
+RESEARCH_TABLES: tuple[Table, ...] = (
+    cast(Table, SessionRow.__table__),
+    cast(Table, EventRow.__table__),
+)
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     session_id: str
@@ -74,10 +78,9 @@ class ResearchStore:
         self._factory: async_sessionmaker[AsyncSession] = session_factory(engine)
 
     async def create_tables(self) -> None:
-        """Our tables and the graph engine's (``execution.graph.metadata``), idempotently."""
+        """Our tables and the graph engine's, idempotently (and no other service's)."""
         async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
-            await conn.run_sync(graph_metadata.create_all)
+            await conn.run_sync(Base.metadata.create_all, tables=[*RESEARCH_TABLES, *GRAPH_TABLES])
 
     async def session(self, session_id: str) -> SessionInfo | None:
         async with self._factory() as db:
@@ -140,7 +143,7 @@ class ResearchStore:
         snap: dict[str, Any],
     ) -> None:
         row = await db.get(SessionRow, session_id)
-        now = datetime.now(UTC)
+        now = utcnow()
         if row is None:
             db.add(
                 SessionRow(

@@ -11,7 +11,8 @@ Public API::
         .run(initial_state, session_id=None) / .resume(session_id, new_input)
         .get_session / .history / .get_version / .fork / .delete
     run(graph, initial_state, ...) / resume(graph, session_id, new_input, checkpointer=...)
-    InMemoryCheckpointer() / SqlCheckpointer.from_url(url) ; checkpoint.metadata (SQL tables)
+    InMemoryCheckpointer() / SqlCheckpointer.from_url(url) / SqliteCheckpointer(engine)
+    checkpointer_for(engine)  # SqliteCheckpointer on a SQLite file, else SqlCheckpointer; GRAPH_TABLES
     CachingCheckpointer(inner)  # a resume reads one small row instead of the versions
 
 Without ``state_schema`` the state is a dict and nodes get a read-only ``StateView``; with one
@@ -21,6 +22,7 @@ Without ``state_schema`` the state is a dict and nodes get a read-only ``StateVi
 
 from execution.graph.builder import GraphBuilder
 from execution.graph.checkpoint import (
+    GRAPH_TABLES,
     CachingCheckpointer,
     Checkpointer,
     ExtraWrite,
@@ -31,7 +33,6 @@ from execution.graph.checkpoint import (
     SqlCheckpointer,
     VersionInfo,
     VersionRecord,
-    metadata,
 )
 from execution.graph.codec import DictCodec, SchemaCodec, StateCodec
 from execution.graph.definition import ConditionalEdge, GraphDefinition, Join, NodeSpec
@@ -53,10 +54,12 @@ from execution.graph.errors import (
     SessionNotFoundError,
     StateNotSerializableError,
 )
+from execution.graph.sqlite_checkpoint import SqliteCheckpointer, checkpointer_for
 from execution.graph.state import END, INPUT, START, StateView, add, append, merge, merge_delta, replace
 
 __all__ = [
     "END",
+    "GRAPH_TABLES",
     "INPUT",
     "START",
     "CachingCheckpointer",
@@ -84,6 +87,7 @@ __all__ = [
     "SessionRecord",
     "SessionState",
     "SqlCheckpointer",
+    "SqliteCheckpointer",
     "StateCodec",
     "StateNotSerializableError",
     "StateView",
@@ -91,10 +95,10 @@ __all__ = [
     "VersionRecord",
     "add",
     "append",
+    "checkpointer_for",
     "generate_session_id",
     "merge",
     "merge_delta",
-    "metadata",
     "replace",
     "resume",
     "run",

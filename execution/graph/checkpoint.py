@@ -1,4 +1,4 @@
-"""Checkpointers: where sessions and their numbered state versions live (seed 000, "Pausar e Retomar").
+"""Checkpointers: where sessions and their numbered state versions live (pause and resume).
 
 Storage model — **deltas, not copies**. Every merged state is a version; a version row stores the
 node's delta as JSON, and every ``snapshot_every`` versions (and always version 0) also a full
@@ -15,16 +15,18 @@ deltas, so :class:`InMemoryCheckpointer` and :class:`SqlCheckpointer` behave ide
 Only JSON data can be checkpointed (dict, list, str, int, float, bool, None); anything else
 raises :class:`~execution.graph.errors.StateNotSerializableError` naming the key.
 
-The SQL tables are declared on :data:`metadata` (``graph_sessions``, ``graph_versions``) so the
-application's Alembic migrations can include them; tests use ``metadata.create_all``.
+The SQL tables (``graph_sessions``, ``graph_versions``: :data:`GRAPH_TABLES`) are declared on
+the platform's one declarative base (:class:`shared.db.Base`), so an application's Alembic
+migrations can include them; :meth:`SqlCheckpointer.create_tables` creates just these two.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -33,7 +35,6 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
-    MetaData,
     String,
     Table,
     Text,
@@ -44,21 +45,18 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.orm import Mapped, mapped_column
 
 from execution.graph.errors import GraphSetupError, SessionConflictError
-from shared.db import create_engine
-from shared.prepared import Prepared
+from shared.clock import utcnow
+from shared.db import Base, create_engine
 from shared.status import RunStatus
 
 DEFAULT_SNAPSHOT_EVERY = 50
 _LATEST = 2**31 - 1  # "up to the newest version" (fits the INTEGER column)
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 # --------------------------------------------------------------------------- records
@@ -135,9 +133,11 @@ class SessionHead:
     latest: int
 
 
-#: A write run inside :meth:`SqlCheckpointer.save`'s transaction (the application's own rows
-#: committed atomically with the graph's, e.g. a turn's trace with the pause that ends it).
-ExtraWrite = Callable[[AsyncConnection], Awaitable[None]]
+#: A write run inside a SQL checkpointer's :meth:`~Checkpointer.save` transaction (the
+#: application's own rows committed atomically with the graph's, e.g. a turn's trace with the
+#: pause that ends it): a plain function of a synchronous SQLAlchemy ``Connection``, so every SQL
+#: checkpointer can run it, whatever thread or driver it runs its statements on.
+ExtraWrite = Callable[[Connection], None]
 
 
 class Checkpointer(ABC):
@@ -278,15 +278,8 @@ class InMemoryCheckpointer(Checkpointer):
 
 # --------------------------------------------------------------------------- SQL
 
-#: The graph tables; include ``execution.graph.checkpoint.metadata`` in the Alembic target.
-metadata = MetaData()
 
-
-class _Base(DeclarativeBase):
-    metadata = metadata
-
-
-class GraphSessionRow(_Base):
+class GraphSessionRow(Base):
     """``graph_sessions``: one row per session (status, where it stands, pending question)."""
 
     __tablename__ = "graph_sessions"
@@ -304,7 +297,7 @@ class GraphSessionRow(_Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class GraphVersionRow(_Base):
+class GraphVersionRow(Base):
     """``graph_versions``: one row per merged state (a delta; sometimes a full snapshot)."""
 
     __tablename__ = "graph_versions"
@@ -323,10 +316,12 @@ class GraphVersionRow(_Base):
 
 _sessions = cast(Table, GraphSessionRow.__table__)
 _versions = cast(Table, GraphVersionRow.__table__)
+#: The checkpointer's tables: what an application migrates or creates for it.
+GRAPH_TABLES: tuple[Table, ...] = (_sessions, _versions)
 
 
-# The statements every pause and resume runs, built once: building a statement and its cache
-# key costs more than SQLite takes to run it.
+# The statements every pause and resume runs, built once: a built statement memoises its cache
+# key, so SQLAlchemy's compiled cache finds their SQL without rebuilding them.
 _SESSION_COLUMNS = (
     "graph_name",
     "status",
@@ -336,25 +331,21 @@ _SESSION_COLUMNS = (
     "version",
     "updated_at",
 )
-_INSERT_SESSION = Prepared(insert(_sessions))
-_INSERT_VERSIONS = Prepared(insert(_versions))
+_INSERT_SESSION = insert(_sessions)
+_INSERT_VERSIONS = insert(_versions)
 _update_session = (
     update(_sessions)
     .where(_sessions.c.session_id == bindparam("p_session_id"))
     .values({name: bindparam(f"p_{name}") for name in _SESSION_COLUMNS})
 )
-_UPDATE_SESSION = Prepared(_update_session)
-_UPDATE_SESSION_AT = Prepared(_update_session.where(_sessions.c.version == bindparam("p_expected")))
-_HEAD = Prepared(
-    select(
-        _sessions.c.version,
-        _sessions.c.status,
-        _sessions.c.updated_at,
-        select(func.max(_versions.c.version))
-        .where(_versions.c.session_id == bindparam("sid"))
-        .scalar_subquery(),
-    ).where(_sessions.c.session_id == bindparam("sid"))
-)
+_UPDATE_SESSION = _update_session
+_UPDATE_SESSION_AT = _update_session.where(_sessions.c.version == bindparam("p_expected"))
+_HEAD = select(
+    _sessions.c.version,
+    _sessions.c.status,
+    _sessions.c.updated_at,
+    select(func.max(_versions.c.version)).where(_versions.c.session_id == bindparam("sid")).scalar_subquery(),
+).where(_sessions.c.session_id == bindparam("sid"))
 _VERSION_COLUMNS = (
     _versions.c.version,
     _versions.c.node,
@@ -363,18 +354,16 @@ _VERSION_COLUMNS = (
     _versions.c.next_nodes,
     _versions.c.created_at,
 )
-_SESSION = Prepared(
-    select(
-        _sessions.c.graph_name,
-        _sessions.c.status,
-        _sessions.c.version,
-        _sessions.c.next_nodes,
-        _sessions.c.current_node,
-        _sessions.c.interrupt,
-        _sessions.c.created_at,
-        _sessions.c.updated_at,
-    ).where(_sessions.c.session_id == bindparam("sid"))
-)
+_SESSION = select(
+    _sessions.c.graph_name,
+    _sessions.c.status,
+    _sessions.c.version,
+    _sessions.c.next_nodes,
+    _sessions.c.current_node,
+    _sessions.c.interrupt,
+    _sessions.c.created_at,
+    _sessions.c.updated_at,
+).where(_sessions.c.session_id == bindparam("sid"))
 #: the records from the latest snapshot ≤ upto through upto
 _REPLAY = (
     select(*_VERSION_COLUMNS)
@@ -398,11 +387,172 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
+# The SQL of every checkpointer method, as plain functions of a synchronous ``Connection``:
+# :class:`SqlCheckpointer` runs them through ``AsyncConnection.run_sync``, the SQLite
+# checkpointer (:mod:`execution.graph.sqlite_checkpoint`) on its own thread; one SQL, either way.
+
+
+def _session_values(session: SessionRecord) -> dict[str, Any]:
+    return {
+        "graph_name": session.graph_name,
+        "status": session.status.value,
+        "current_node": session.current_node,
+        "next_nodes": session.frontier.to_json(),
+        "interrupt": None if session.interrupt is None else json.dumps(session.interrupt),
+        "version": session.version,
+        "updated_at": session.updated_at,
+    }
+
+
+def save_rows(
+    conn: Connection,
+    session: SessionRecord,
+    versions: Sequence[VersionRecord],
+    create: bool,
+    expected_version: int | None,
+    update_session: bool,
+    extra: Sequence[ExtraWrite],
+) -> None:
+    """:meth:`Checkpointer.save` inside the caller's transaction."""
+    if any(inspect.iscoroutinefunction(write) for write in extra):
+        raise GraphSetupError("an extra write is a plain function of a Connection, not async", param="extra")
+    sid = session.session_id
+    values = _session_values(session)
+    rows = [
+        {
+            "session_id": sid,
+            "version": r.version,
+            "node": r.node,
+            "delta": r.delta,
+            "snapshot": r.snapshot,
+            "next_nodes": None if r.frontier is None else r.frontier.to_json(),
+            "created_at": r.created_at,
+        }
+        for r in versions
+    ]
+    try:
+        if create:
+            conn.execute(_INSERT_SESSION, {"session_id": sid, "created_at": session.created_at, **values})
+        elif update_session:
+            params = {f"p_{name}": value for name, value in values.items()}
+            params["p_session_id"] = sid
+            if expected_version is None:
+                matched = conn.execute(_UPDATE_SESSION, params).rowcount
+            else:
+                params["p_expected"] = expected_version
+                matched = conn.execute(_UPDATE_SESSION_AT, params).rowcount
+            if matched != 1:
+                raise SessionConflictError(
+                    f"session {sid!r} changed concurrently (expected version {expected_version})",
+                    param="session_id",
+                )
+        if rows:
+            conn.execute(_INSERT_VERSIONS, rows)
+    except IntegrityError as exc:
+        raise SessionConflictError(
+            f"session {sid!r} already exists or was written concurrently", param="session_id"
+        ) from exc
+    # the caller's rows: their errors are theirs (and roll the graph's rows back too)
+    for write in extra:
+        write(conn)
+
+
+def head_row(conn: Connection, session_id: str) -> SessionHead | None:
+    row = conn.execute(_HEAD, {"sid": session_id}).first()
+    if row is None:
+        return None
+    version, status, updated_at, newest = row
+    newest = version if newest is None else newest
+    return SessionHead(version, RunStatus(status), _aware(updated_at), newest)
+
+
+def _record(row: Any) -> VersionRecord:
+    return VersionRecord(
+        version=row.version,
+        node=row.node,
+        delta=row.delta,
+        snapshot=row.snapshot,
+        frontier=None if row.next_nodes is None else Frontier.from_json(row.next_nodes),
+        created_at=_aware(row.created_at),
+    )
+
+
+def replay_rows(conn: Connection, session_id: str, upto: int) -> list[VersionRecord]:
+    return [_record(r) for r in conn.execute(_REPLAY, {"sid": session_id, "upto": upto})]
+
+
+def load_rows(conn: Connection, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
+    row = conn.execute(_SESSION, {"sid": session_id}).first()
+    if row is None:
+        return None
+    graph_name, status, version, next_nodes, current_node, interrupt, created_at, updated_at = row
+    session = SessionRecord(
+        session_id=session_id,
+        graph_name=graph_name,
+        status=RunStatus(status),
+        version=version,
+        frontier=Frontier.from_json(next_nodes),
+        current_node=current_node,
+        interrupt=None if interrupt is None else json.loads(interrupt),
+        created_at=_aware(created_at),
+        updated_at=_aware(updated_at),
+    )
+    return session, replay_rows(conn, session_id, _LATEST)
+
+
+def record_rows(conn: Connection, session_id: str, upto: int) -> list[VersionRecord]:
+    query = (
+        select(*_VERSION_COLUMNS)
+        .where(_versions.c.session_id == session_id, _versions.c.version <= upto)
+        .order_by(_versions.c.version)
+    )
+    return [_record(r) for r in conn.execute(query)]
+
+
+def history_rows(conn: Connection, session_id: str) -> list[VersionInfo]:
+    query = (
+        select(
+            _versions.c.version,
+            _versions.c.node,
+            _versions.c.created_at,
+            _versions.c.snapshot.is_not(None).label("has_snapshot"),
+            _versions.c.next_nodes.is_not(None).label("boundary"),
+            _versions.c.delta,
+        )
+        .where(_versions.c.session_id == session_id)
+        .order_by(_versions.c.version)
+    )
+    return [
+        VersionInfo(
+            version=r.version,
+            node=r.node,
+            created_at=_aware(r.created_at),
+            delta_bytes=len(r.delta.encode()),
+            snapshot=bool(r.has_snapshot),
+            step_boundary=bool(r.boundary),
+        )
+        for r in conn.execute(query)
+    ]
+
+
+def delete_rows(conn: Connection, session_id: str) -> bool:
+    conn.execute(delete(_versions).where(_versions.c.session_id == session_id))
+    result = conn.execute(delete(_sessions).where(_sessions.c.session_id == session_id))
+    return bool(result.rowcount)
+
+
+def create_graph_tables(conn: Connection) -> None:
+    """Create :data:`GRAPH_TABLES` if missing (and no other table of the shared metadata)."""
+    Base.metadata.create_all(conn, tables=list(GRAPH_TABLES))
+
+
 class SqlCheckpointer(Checkpointer):
-    """SQLAlchemy 2 async store: ``sqlite+aiosqlite:///file.db`` or ``postgresql+asyncpg://...``.
+    """SQLAlchemy 2 async store: ``postgresql+asyncpg://...`` or ``sqlite+aiosqlite:///file.db``.
 
     Each :meth:`save` is one transaction (session row + new version rows), so a process killed
-    mid-run loses at most the step in flight, never a paused session.
+    mid-run loses at most the step in flight, never a paused session. For SQLite,
+    :class:`~execution.graph.sqlite_checkpoint.SqliteCheckpointer` runs the same SQL with one
+    thread hop per call instead of a few per statement.
     """
 
     def __init__(
@@ -417,29 +567,17 @@ class SqlCheckpointer(Checkpointer):
         cls, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, **engine_kw: Any
     ) -> SqlCheckpointer:
         """Create (and own) an engine (:func:`shared.db.create_engine`: SQLite gets WAL,
-        ``synchronous=NORMAL``, foreign keys and statements run on the loop's thread)."""
+        ``synchronous=NORMAL`` and foreign keys)."""
         return cls(create_engine(url, **engine_kw), snapshot_every=snapshot_every, owns_engine=True)
 
     async def create_tables(self) -> None:
-        """``metadata.create_all`` — for tests and tools; the application uses Alembic."""
+        """Create :data:`GRAPH_TABLES` if missing — for tests and tools; the gateway uses Alembic."""
         async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+            await conn.run_sync(create_graph_tables)
 
     async def close(self) -> None:
         if self._owns_engine:
             await self.engine.dispose()
-
-    @staticmethod
-    def _session_values(session: SessionRecord) -> dict[str, Any]:
-        return {
-            "graph_name": session.graph_name,
-            "status": session.status.value,
-            "current_node": session.current_node,
-            "next_nodes": session.frontier.to_json(),
-            "interrupt": None if session.interrupt is None else json.dumps(session.interrupt),
-            "version": session.version,
-            "updated_at": session.updated_at,
-        }
 
     async def save(
         self,
@@ -451,133 +589,32 @@ class SqlCheckpointer(Checkpointer):
         update_session: bool = True,
         extra: Sequence[ExtraWrite] = (),
     ) -> None:
-        sid = session.session_id
-        values = self._session_values(session)
-        rows = [
-            {
-                "session_id": sid,
-                "version": r.version,
-                "node": r.node,
-                "delta": r.delta,
-                "snapshot": r.snapshot,
-                "next_nodes": None if r.frontier is None else r.frontier.to_json(),
-                "created_at": r.created_at,
-            }
-            for r in versions
-        ]
         async with self.engine.begin() as conn:
-            try:
-                if create:
-                    await _INSERT_SESSION.execute(
-                        conn, {"session_id": sid, "created_at": session.created_at, **values}
-                    )
-                elif update_session:
-                    params = {f"p_{name}": value for name, value in values.items()}
-                    params["p_session_id"] = sid
-                    if expected_version is None:
-                        matched = await _UPDATE_SESSION.execute(conn, params)
-                    else:
-                        params["p_expected"] = expected_version
-                        matched = await _UPDATE_SESSION_AT.execute(conn, params)
-                    if matched != 1:
-                        raise SessionConflictError(
-                            f"session {sid!r} changed concurrently (expected version {expected_version})",
-                            param="session_id",
-                        )
-                await _INSERT_VERSIONS.executemany(conn, rows)
-            except IntegrityError as exc:
-                raise SessionConflictError(
-                    f"session {sid!r} already exists or was written concurrently", param="session_id"
-                ) from exc
-            # the caller's rows: their errors are theirs (and roll the graph's rows back too)
-            for write in extra:
-                await write(conn)
-
-    @staticmethod
-    def _record(row: Any) -> VersionRecord:
-        return VersionRecord(
-            version=row.version,
-            node=row.node,
-            delta=row.delta,
-            snapshot=row.snapshot,
-            frontier=None if row.next_nodes is None else Frontier.from_json(row.next_nodes),
-            created_at=_aware(row.created_at),
-        )
+            await conn.run_sync(save_rows, session, versions, create, expected_version, update_session, extra)
 
     async def head(self, session_id: str) -> SessionHead | None:
         async with self.engine.connect() as conn:
-            row = await _HEAD.first(conn, {"sid": session_id})
-        if row is None:
-            return None
-        version, status, updated_at, newest = row
-        newest = version if newest is None else newest
-        return SessionHead(version, RunStatus(status), _aware(updated_at), newest)
+            return await conn.run_sync(head_row, session_id)
 
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
         async with self.engine.connect() as conn:
-            row = await _SESSION.first(conn, {"sid": session_id})
-            if row is None:
-                return None
-            graph_name, status, version, next_nodes, current_node, interrupt, created_at, updated_at = row
-            session = SessionRecord(
-                session_id=session_id,
-                graph_name=graph_name,
-                status=RunStatus(status),
-                version=version,
-                frontier=Frontier.from_json(next_nodes),
-                current_node=current_node,
-                interrupt=None if interrupt is None else json.loads(interrupt),
-                created_at=_aware(created_at),
-                updated_at=_aware(updated_at),
-            )
-            result = await conn.execute(_REPLAY, {"sid": session_id, "upto": _LATEST})
-            return session, [self._record(r) for r in result]
+            return await conn.run_sync(load_rows, session_id)
 
     async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
         async with self.engine.connect() as conn:
-            result = await conn.execute(_REPLAY, {"sid": session_id, "upto": upto})
-            return [self._record(r) for r in result]
+            return await conn.run_sync(replay_rows, session_id, upto)
 
     async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
-        query = (
-            select(*_VERSION_COLUMNS)
-            .where(_versions.c.session_id == session_id, _versions.c.version <= upto)
-            .order_by(_versions.c.version)
-        )
         async with self.engine.connect() as conn:
-            return [self._record(r) for r in await conn.execute(query)]
+            return await conn.run_sync(record_rows, session_id, upto)
 
     async def history(self, session_id: str) -> list[VersionInfo]:
-        query = (
-            select(
-                _versions.c.version,
-                _versions.c.node,
-                _versions.c.created_at,
-                _versions.c.snapshot.is_not(None).label("has_snapshot"),
-                _versions.c.next_nodes.is_not(None).label("boundary"),
-                _versions.c.delta,
-            )
-            .where(_versions.c.session_id == session_id)
-            .order_by(_versions.c.version)
-        )
         async with self.engine.connect() as conn:
-            return [
-                VersionInfo(
-                    version=r.version,
-                    node=r.node,
-                    created_at=_aware(r.created_at),
-                    delta_bytes=len(r.delta.encode()),
-                    snapshot=bool(r.has_snapshot),
-                    step_boundary=bool(r.boundary),
-                )
-                for r in await conn.execute(query)
-            ]
+            return await conn.run_sync(history_rows, session_id)
 
     async def delete(self, session_id: str) -> bool:
         async with self.engine.begin() as conn:
-            await conn.execute(delete(_versions).where(_versions.c.session_id == session_id))
-            result = await conn.execute(delete(_sessions).where(_sessions.c.session_id == session_id))
-            return bool(result.rowcount)
+            return await conn.run_sync(delete_rows, session_id)
 
 
 # --------------------------------------------------------------------------- cache

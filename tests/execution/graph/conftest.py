@@ -1,51 +1,42 @@
-"""Checkpointer fixtures: in memory, SQLite (tmp file) and the real PostgreSQL (unique schema)."""
+"""Checkpointer fixtures: in memory, SQLite (tmp file) and the real PostgreSQL (a fresh database).
+
+The SQL stores run the same SQL: :class:`SqlCheckpointer` on the async engine (aiosqlite or
+asyncpg: only the URL differs) and :class:`SqliteCheckpointer` on its own thread.
+"""
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from execution.graph import CachingCheckpointer, Checkpointer, InMemoryCheckpointer, SqlCheckpointer
-from tests.conftest import unavailable
+from execution.graph.sqlite_checkpoint import SqliteCheckpointer
 
-PG_URL = os.environ.get("TEST_GRAPH_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+SqlStore = SqlCheckpointer | SqliteCheckpointer
+#: ``sql_store``: (database URL, use the SQLite thread checkpointer)
+StoreParam = tuple[str, bool]
 
 
-async def sqlite_checkpointer(path: Path, snapshot_every: int = 50) -> SqlCheckpointer:
-    ck = SqlCheckpointer.from_url(f"sqlite+aiosqlite:///{path}", snapshot_every=snapshot_every)
+async def sql_checkpointer(url: str, snapshot_every: int = 50, *, thread: bool = False) -> SqlStore:
+    """A SQL checkpointer with its tables; ``thread``: the :class:`SqliteCheckpointer`."""
+    ck: SqlStore
+    if thread:
+        ck = SqliteCheckpointer(url, snapshot_every=snapshot_every)
+    else:
+        ck = SqlCheckpointer.from_url(url, snapshot_every=snapshot_every)
     await ck.create_tables()
     return ck
 
 
-async def postgres_checkpointer(snapshot_every: int = 50) -> tuple[SqlCheckpointer, str]:
-    """A checkpointer whose tables live in a fresh schema of the ``test`` database."""
-    schema = f"graph_{uuid.uuid4().hex[:12]}"
-    engine = create_async_engine(PG_URL)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except (TimeoutError, OSError) as exc:
-        await engine.dispose()
-        unavailable(f"PostgreSQL at {PG_URL} ({exc})")
-    scoped = engine.execution_options(schema_translate_map={None: schema})
-    ck = SqlCheckpointer(scoped, snapshot_every=snapshot_every, owns_engine=True)
-    await ck.create_tables()
-    return ck, schema
-
-
-async def drop_schema(schema: str) -> None:
-    engine = create_async_engine(PG_URL)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-    finally:
-        await engine.dispose()
+@pytest.fixture(params=["sqlite", "sqlite-thread", pytest.param("postgres", marks=pytest.mark.postgres)])
+def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> StoreParam:
+    """A database URL (a SQLite file, or a fresh PostgreSQL database: ``pg_database_url``) and
+    whether to use the :class:`SqliteCheckpointer` on it."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("pg_database_url")), False
+    return f"sqlite+aiosqlite:///{tmp_path / 'graph.sqlite3'}", request.param == "sqlite-thread"
 
 
 @pytest.fixture(
@@ -53,21 +44,30 @@ async def drop_schema(schema: str) -> None:
         "memory",
         "sqlite",
         "cached-sqlite",
+        "sqlite-thread",
+        "cached-sqlite-thread",
         pytest.param("postgres", marks=pytest.mark.postgres),
         pytest.param("cached-postgres", marks=pytest.mark.postgres),
     ]
 )
-async def checkpointer(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Checkpointer]:
-    if request.param == "memory":
+def store_kind(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str | None]:
+    """Which checkpointer, and the database URL of a SQL one."""
+    kind = str(request.param)
+    if kind == "memory":
+        return kind, None
+    if "sqlite" in kind:
+        return kind, f"sqlite+aiosqlite:///{tmp_path / 'graph.sqlite3'}"
+    return kind, str(request.getfixturevalue("pg_database_url"))
+
+
+@pytest.fixture
+async def checkpointer(store_kind: tuple[str, str | None]) -> AsyncIterator[Checkpointer]:
+    kind, url = store_kind
+    if url is None:
         yield InMemoryCheckpointer()
-    elif request.param.endswith("sqlite"):
-        ck = await sqlite_checkpointer(tmp_path / "graph.sqlite3")
-        yield CachingCheckpointer(ck) if request.param.startswith("cached") else ck
+        return
+    ck = await sql_checkpointer(url, thread=kind.endswith("thread"))
+    try:
+        yield CachingCheckpointer(ck) if kind.startswith("cached") else ck
+    finally:
         await ck.close()
-    else:
-        pg, schema = await postgres_checkpointer()
-        try:
-            yield CachingCheckpointer(pg) if request.param.startswith("cached") else pg
-        finally:
-            await pg.close()
-            await drop_schema(schema)

@@ -1,13 +1,15 @@
-"""The cache in front of a store, and the application's own writes committed with a pause."""
+"""The cache in front of a store, and the application's own writes committed with a pause: the
+SQL tests run on every SQL checkpointer: aiosqlite, the SQLite thread and PostgreSQL (``sql_store``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
 import pytest
 from sqlalchemy import Column, MetaData, String, Table, insert, select, text, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from execution.graph import (
@@ -19,14 +21,15 @@ from execution.graph import (
     GraphResult,
     GraphSetupError,
     InMemoryCheckpointer,
-    SqlCheckpointer,
     append,
 )
 from execution.graph.checkpoint import GraphVersionRow
+from shared.db import create_engine
 from shared.status import RunStatus
-from tests.execution.graph.conftest import sqlite_checkpointer
+from tests.execution.graph.conftest import SqlStore, StoreParam, sql_checkpointer
 
 State = Mapping[str, Any]
+T = TypeVar("T")
 turns_meta = MetaData()
 turns = Table("turns", turns_meta, Column("id", String, primary_key=True), Column("answer", String))
 versions = cast(Table, GraphVersionRow.__table__)
@@ -47,53 +50,82 @@ def chat_graph() -> GraphDefinition:
     )
 
 
-async def store(path: Path) -> SqlCheckpointer:
-    ck = await sqlite_checkpointer(path, snapshot_every=4)
-    async with ck.engine.begin() as conn:
-        await conn.run_sync(turns_meta.create_all)
-    return ck
+async def on_database(url: str, work: Callable[[Connection], T]) -> T:
+    """``work`` in a transaction on the store's database, through a connection of its own."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            return await conn.run_sync(work)
+    finally:
+        await engine.dispose()
+
+
+async def store(sql_store: StoreParam) -> SqlStore:
+    url, thread = sql_store
+    await on_database(url, turns_meta.create_all)
+    return await sql_checkpointer(url, snapshot_every=4, thread=thread)
 
 
 def record_turn(turn_id: str) -> Any:
     def on_commit(result: GraphResult) -> list[ExtraWrite]:
-        async def write(conn: AsyncConnection) -> None:
-            await conn.execute(insert(turns).values(id=turn_id, answer=result.state["log"][-1]))
+        def write(conn: Connection) -> None:
+            conn.execute(insert(turns).values(id=turn_id, answer=result.state["log"][-1]))
 
         return [write]
 
     return on_commit
 
 
-async def stored_turns(ck: SqlCheckpointer) -> list[tuple[str, str]]:
-    async with ck.engine.connect() as conn:
-        return [tuple(r) for r in await conn.execute(select(turns).order_by(turns.c.id))]
+async def stored_turns(sql_store: StoreParam) -> list[tuple[str, str]]:
+    def read(conn: Connection) -> list[tuple[str, str]]:
+        return [(r.id, r.answer) for r in conn.execute(select(turns).order_by(turns.c.id))]
+
+    return await on_database(sql_store[0], read)
 
 
-async def test_extra_writes_land_with_the_pause(tmp_path: Path) -> None:
-    ck = await store(tmp_path / "db.sqlite3")
+async def test_extra_writes_land_with_the_pause(sql_store: StoreParam) -> None:
+    ck = await store(sql_store)
     engine = GraphEngine(chat_graph(), ck, durability="exit")
     try:
         await engine.run({"log": []}, session_id="s")
         result = await engine.resume("s", {"message": "hi"}, on_commit=record_turn("t1"))
         assert result.status == RunStatus.WAITING_INPUT
-        assert await stored_turns(ck) == [("t1", "echo hi")]
+        assert await stored_turns(sql_store) == [("t1", "echo hi")]
     finally:
         await ck.close()
 
 
-async def test_a_failing_extra_write_rolls_the_pause_back(tmp_path: Path) -> None:
-    ck = await store(tmp_path / "db.sqlite3")
+async def test_an_async_extra_write_is_refused(sql_store: StoreParam) -> None:
+    ck = await store(sql_store)
+
+    def on_commit(result: GraphResult) -> list[ExtraWrite]:
+        async def write(conn: AsyncConnection) -> None:
+            await conn.execute(insert(turns).values(id="t1", answer="never"))
+
+        return [cast(ExtraWrite, write)]
+
+    engine = GraphEngine(chat_graph(), ck, durability="exit")
+    try:
+        await engine.run({"log": []}, session_id="s")
+        with pytest.raises(GraphSetupError, match="plain function"):
+            await engine.resume("s", {"message": "hi"}, on_commit=on_commit)
+    finally:
+        await ck.close()
+
+
+async def test_a_failing_extra_write_rolls_the_pause_back(sql_store: StoreParam) -> None:
+    ck = await store(sql_store)
     engine = GraphEngine(chat_graph(), ck, durability="exit")
     try:
         await engine.run({"log": []}, session_id="s")
         await engine.resume("s", {"message": "one"}, on_commit=record_turn("t1"))
         before = await engine.get_session("s")
-        with pytest.raises(Exception, match="UNIQUE"):  # the same turn id twice
+        with pytest.raises(IntegrityError):  # the same turn id twice
             await engine.resume("s", {"message": "two"}, on_commit=record_turn("t1"))
         after = await engine.get_session("s")
         assert after.session.version == before.session.version
         assert after.state["log"] == ["echo one"]
-        assert await stored_turns(ck) == [("t1", "echo one")]
+        assert await stored_turns(sql_store) == [("t1", "echo one")]
         # and the session goes on from where it was
         again = await engine.resume("s", {"message": "three"}, on_commit=record_turn("t2"))
         assert again.state["log"] == ["echo one", "echo three"]
@@ -101,12 +133,12 @@ async def test_a_failing_extra_write_rolls_the_pause_back(tmp_path: Path) -> Non
         await ck.close()
 
 
-async def test_a_new_session_in_exit_mode_is_created_by_its_first_pause(tmp_path: Path) -> None:
-    ck = await store(tmp_path / "db.sqlite3")
+async def test_a_new_session_in_exit_mode_is_created_by_its_first_pause(sql_store: StoreParam) -> None:
+    ck = await store(sql_store)
     engine = GraphEngine(chat_graph(), ck, durability="exit")
     try:
         assert await ck.head("fresh") is None
-        with pytest.raises(Exception, match="UNIQUE"):
+        with pytest.raises(IntegrityError):
             # the extra write fails, so the session was never created
             await engine.run({"log": []}, session_id="fresh", on_commit=_always_fails)
         assert await ck.head("fresh") is None
@@ -118,9 +150,9 @@ async def test_a_new_session_in_exit_mode_is_created_by_its_first_pause(tmp_path
 
 
 def _always_fails(result: GraphResult) -> list[ExtraWrite]:
-    async def write(conn: AsyncConnection) -> None:
-        await conn.execute(text("create table if not exists once (id integer primary key)"))
-        await conn.execute(text("insert into once (id) values (1), (1)"))
+    def write(conn: Connection) -> None:
+        conn.execute(text("create table if not exists once (id integer primary key)"))
+        conn.execute(text("insert into once (id) values (1), (1)"))
 
     return [write]
 
@@ -131,9 +163,10 @@ async def test_memory_checkpointer_refuses_extra_writes() -> None:
         await engine.run({"log": []}, session_id="s", on_commit=record_turn("t"))
 
 
-async def test_cached_resume_serves_from_memory_until_someone_else_writes(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    a_store, b_store = await store(path), await sqlite_checkpointer(path, snapshot_every=4)
+async def test_cached_resume_serves_from_memory_until_someone_else_writes(
+    sql_store: StoreParam,
+) -> None:
+    a_store, b_store = await store(sql_store), await sql_checkpointer(sql_store[0], snapshot_every=4)
     gateway_a = GraphEngine(chat_graph(), CachingCheckpointer(a_store), durability="exit")
     gateway_b = GraphEngine(chat_graph(), CachingCheckpointer(b_store), durability="exit")
     try:
@@ -141,12 +174,12 @@ async def test_cached_resume_serves_from_memory_until_someone_else_writes(tmp_pa
         await gateway_a.resume("s", {"message": "one"})
         # Change a stored delta behind the checkpointers' backs (the head stays the same): a
         # cached resume does not read it, which shows the versions were not read again.
-        async with a_store.engine.begin() as conn:
-            await conn.execute(
-                update(versions)
-                .where(versions.c.session_id == "s", versions.c.node == "reply")
-                .values(delta='{"log": ["tampered"]}')
-            )
+        tamper = (
+            update(versions)
+            .where(versions.c.session_id == "s", versions.c.node == "reply")
+            .values(delta='{"log": ["tampered"]}')
+        )
+        await on_database(sql_store[0], lambda conn: conn.execute(tamper))
         cached = await gateway_a.resume("s", {"message": "two"})
         assert cached.state["log"] == ["echo one", "echo two"]
         # Another process writes the session: the cached copy is stale and must not be used.
@@ -160,9 +193,8 @@ async def test_cached_resume_serves_from_memory_until_someone_else_writes(tmp_pa
         await b_store.close()
 
 
-async def test_a_cached_resume_continues_from_the_state_it_stored(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    plain_store = await store(path)
+async def test_a_cached_resume_continues_from_the_state_it_stored(sql_store: StoreParam) -> None:
+    plain_store = await store(sql_store)
     cached = GraphEngine(chat_graph(), CachingCheckpointer(plain_store), durability="exit")
     plain = GraphEngine(chat_graph(), plain_store, durability="exit")
     try:
@@ -184,8 +216,8 @@ async def test_a_cached_resume_continues_from_the_state_it_stored(tmp_path: Path
         await plain_store.close()
 
 
-async def test_cache_keeps_at_most_max_sessions(tmp_path: Path) -> None:
-    inner = await store(tmp_path / "db.sqlite3")
+async def test_cache_keeps_at_most_max_sessions(sql_store: StoreParam) -> None:
+    inner = await store(sql_store)
     ck = CachingCheckpointer(inner, max_sessions=2)
     engine = GraphEngine(chat_graph(), ck, durability="exit")
     try:
