@@ -20,14 +20,15 @@ class GatewaySettings(ServiceSettings):
     admin_token: SecretStr | None = None
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
     #: The orchestrator's confidence gate, on the intent adapter's calibrated scale (probability that
-    #: the goal is right). Seed 003 used 0.94 on an uncalibrated LLM score; calibrated, 0.7 lets 87%
-    #: of right in-scope requests through and almost no wrong ones (bench/results/intent.md).
+    #: the goal is right); bench/results/intent.md shows how the default was chosen.
     confidence_threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     bootstrap_file: Path = Path("domains.bootstrap.json")
     domain_timeout_s: float = Field(default=10.0, gt=0)
+    #: Every domain's manifest and health are re-checked this often (down ones more often).
+    registry_refresh_s: float = Field(default=10.0, gt=0)
     model_name: str = "orchestrator"
-    #: Execution policy (seeds 002/004): a plan's deadline, replans after recoverable failures,
-    #: and the context policy's limits (0 = unlimited).
+    #: Execution policy: a plan's deadline, replans after recoverable failures, and the context
+    #: policy's limits (0 = unlimited).
     run_deadline_s: float = Field(default=60.0, gt=0)
     max_replans: int = Field(default=1, ge=0, le=10)
     policy_max_steps: int = Field(default=64, ge=0)

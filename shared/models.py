@@ -1,4 +1,4 @@
-"""Payloads of the request path (seed 003), with the field names the seed uses.
+"""Payloads of the request path, with the field names of the original design (docs/architecture.md).
 
 ``EntryRequest -> IntentOutput -> ExecutionIntent -> ExecutionPlan(ExecutionStep...) -> DomainOutput``
 """

@@ -1,4 +1,5 @@
-"""Seed 001 scenarios 1 and 2 through the gateway's /v1/chat/completions, offline and with an LLM.
+"""The research domain's two documented scenarios (docs/research-domain.md) through the gateway's
+/v1/chat/completions, offline and with an LLM.
 
 The research domain is a real process; in LLM mode it talks to a protocol-faithful fake
 OpenAI-compatible server (an outside service, so it may be faked) running in this process.
