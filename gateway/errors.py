@@ -61,6 +61,47 @@ def field_path(loc: Sequence[Any]) -> str:
     return out
 
 
+#: What pydantic says when the body is not an object at all (form-encoded, a JSON array, empty).
+_NOT_AN_OBJECT = {"model_attributes_type", "model_type", "dict_type", "missing"}
+BODY_MUST_BE_JSON = "The request body must be a JSON object, sent with Content-Type: application/json."
+
+
+def validation_error_response(errors: Sequence[Any]) -> JSONResponse:
+    """A request that failed validation: 400 naming the first bad field in ``param``.
+
+    >>> import json
+    >>> body = lambda r: json.loads(r.body)["error"]
+    >>> body(validation_error_response([{"type": "extra_forbidden", "loc": ("body", "foo"), "msg": "x"}]))
+    {'message': 'Unrecognized request argument supplied: foo', 'type': 'invalid_request_error', \
+'param': 'foo', 'code': 'invalid_request'}
+    >>> not_an_object = {"type": "model_attributes_type", "loc": ("body",), "msg": "x"}
+    >>> body(validation_error_response([not_an_object]))["message"]
+    'The request body must be a JSON object, sent with Content-Type: application/json.'
+    """
+    first: dict[str, Any] = errors[0] if errors else {"loc": (), "msg": "invalid request body"}
+    loc = tuple(first.get("loc") or ())
+    if first.get("type") == "json_invalid":  # its loc is a character offset, not a field
+        where = loc[-1] if loc else "?"
+        reason = (first.get("ctx") or {}).get("error", "JSON decode error")
+        message = f"The request body is not valid JSON: {reason} (at character {where})"
+        return error_response(400, message, code="invalid_json")
+    if loc == ("body",) and first.get("type") in _NOT_AN_OBJECT:
+        return error_response(400, BODY_MUST_BE_JSON, code="invalid_json")
+    param = field_path(loc) or None
+    if first.get("type") == "extra_forbidden":
+        # OpenAI's own wording for a field its API does not define
+        message = f"Unrecognized request argument supplied: {param}"
+    else:
+        message = f"{param}: {first['msg']}" if param else str(first["msg"])
+    if len(errors) > 1:
+        message += (
+            f" (and {len(errors) - 1} more: "
+            + ", ".join(field_path(e["loc"]) or "body" for e in errors[1:5])
+            + ")"
+        )
+    return error_response(400, message, param=param, code="invalid_request")
+
+
 def platform_error_response(exc: PlatformError) -> JSONResponse:
     headers = {"x-should-retry": "false"} if exc.status_code == 409 else None
     return error_response(
@@ -77,22 +118,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        first: dict[str, Any] = errors[0] if errors else {"loc": (), "msg": "invalid request body"}
-        if first.get("type") == "json_invalid":  # its loc is a character offset, not a field
-            where = first["loc"][-1] if first["loc"] else "?"
-            reason = (first.get("ctx") or {}).get("error", "JSON decode error")
-            message = f"The request body is not valid JSON: {reason} (at character {where})"
-            return error_response(400, message, code="invalid_json")
-        param = field_path(first["loc"]) or None
-        message = f"{param}: {first['msg']}" if param else str(first["msg"])
-        if len(errors) > 1:
-            message += (
-                f" (and {len(errors) - 1} more: "
-                + ", ".join(field_path(e["loc"]) or "body" for e in errors[1:5])
-                + ")"
-            )
-        return error_response(400, message, param=param, code="invalid_request")
+        return validation_error_response(exc.errors())
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

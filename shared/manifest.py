@@ -11,14 +11,18 @@ import json
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
 IDENTIFIER = r"^[a-z][a-z0-9_\-]*$"
 GOAL_NAME = r"^[A-Z][A-Z0-9_]*$"
+#: A short language tag: "pt", "en", "pt-BR".
+LANGUAGE_CODE = r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$"
+LanguageCode = Annotated[str, StringConstraints(pattern=LANGUAGE_CODE)]
+ProgressText = Annotated[str, StringConstraints(min_length=1, max_length=120)]
 
 
 class _Strict(BaseModel):
@@ -91,6 +95,11 @@ class CapabilityMetadata(_Strict):
     #: Platform context the capability needs in ``ExecutionIntent.context`` ("catalog": the
     #: registered goals, for help and out-of-scope answers). Fallback-role capabilities get it too.
     context: list[Literal["catalog"]] = Field(default_factory=list)
+    #: What a person sees while the capability runs, by language ({"pt": "Consultando a
+    #: cotação…", "en": "Getting the quote…"}); channels fall back to a generic text.
+    progress: dict[LanguageCode, ProgressText] = Field(
+        default_factory=dict, json_schema_extra={"additionalProperties": False}
+    )
 
 
 class Capability(_Strict):
@@ -196,6 +205,76 @@ class ManifestInvalid(ValueError):
     def __init__(self, errors: list[dict[str, str]]):
         self.errors = errors
         super().__init__("; ".join(f"{e['path']}: {e['message']}" for e in errors))
+
+
+class ManifestLimits(BaseModel):
+    """Operator limits on a fetched manifest, checked before any parsing or validation."""
+
+    max_bytes: int = Field(default=262_144, ge=1024)
+    #: JSON nesting (objects and arrays); far above what any real manifest needs.
+    max_depth: int = Field(default=32, ge=4, le=200)
+    max_goals: int = Field(default=64, ge=1)
+    max_capabilities: int = Field(default=64, ge=1)
+    #: Per goal.
+    max_examples: int = Field(default=200, ge=1)
+    max_entities: int = Field(default=32, ge=1)
+
+
+def parse_manifest(raw: bytes, limits: ManifestLimits | None = None) -> DomainManifest:
+    """Bytes of a ``/manifest`` answer -> a validated manifest, within ``limits``; every problem
+    is a :class:`ManifestInvalid` naming the field path (never a ``RecursionError``).
+
+    >>> parse_manifest(b"[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    shared.manifest.ManifestInvalid: $: nested deeper than 32 levels
+    """
+    limits = limits or ManifestLimits()
+    if len(raw) > limits.max_bytes:
+        raise ManifestInvalid([{"path": "$", "message": f"larger than {limits.max_bytes} bytes"}])
+    too_deep = ManifestInvalid([{"path": "$", "message": f"nested deeper than {limits.max_depth} levels"}])
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise too_deep from None
+    except (ValueError, UnicodeDecodeError):
+        raise ManifestInvalid([{"path": "$", "message": "not JSON"}]) from None
+    if _depth(data) > limits.max_depth:
+        raise too_deep
+    errors = _count_errors(data, limits)
+    if errors:
+        raise ManifestInvalid(errors)
+    return validate_manifest(data)
+
+
+def _depth(data: Any) -> int:
+    """Nesting depth, walked without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return deepest
+
+
+def _count_errors(data: Any, limits: ManifestLimits) -> list[dict[str, str]]:
+    if not isinstance(data, dict):
+        return []
+    errors: list[dict[str, str]] = []
+
+    def over(path: str, value: Any, limit: int) -> None:
+        if isinstance(value, list | dict) and len(value) > limit:
+            errors.append({"path": path, "message": f"more than {limit} entries"})
+
+    over("capabilities", data.get("capabilities"), limits.max_capabilities)
+    goals = data.get("goals")
+    over("goals", goals, limits.max_goals)
+    for i, goal in enumerate(goals[: limits.max_goals] if isinstance(goals, list) else []):
+        if isinstance(goal, dict):
+            over(f"goals.{i}.examples", goal.get("examples"), limits.max_examples)
+            over(f"goals.{i}.entities_schema", goal.get("entities_schema"), limits.max_entities)
+    return errors
 
 
 def manifest_json_schema() -> dict[str, Any]:

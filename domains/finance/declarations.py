@@ -118,6 +118,7 @@ STOCK_PRICE_METADATA: dict[str, Any] = {
     "flow": {"pre": [{"type": "resolve_symbol", "param": "symbol", "search_capability": "search_symbol"}]},
     # reading a snapshot is safe to repeat
     "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+    "progress": {"pt": "Consultando a cotação…", "en": "Getting the quote…"},
 }
 
 # ----------------------------------------------------------------------- top movers
@@ -171,6 +172,7 @@ def movers_metadata(direction: str) -> dict[str, Any]:
             "examples": [f"{pt} do Brasil hoje", f"{en} in the US"],
         },
         "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+        "progress": {"pt": f"Buscando as {pt} do dia…", "en": f"Looking up today's {en}…"},
     }
 
 
@@ -208,6 +210,7 @@ SEARCH_METADATA: dict[str, Any] = {
         "examples": ["qual o ticker da Nordea?", "what is the ticker symbol for Nokia?"],
     },
     "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+    "progress": {"pt": "Procurando o ticker…", "en": "Looking up the ticker…"},
 }
 
 # ------------------------------------------------------------------------------ goals

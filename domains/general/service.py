@@ -7,60 +7,62 @@ caller passes in ``intent.context["catalog"]``, never from a list written here.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from domains.general.catalog import CatalogEntry, catalog_from_context, render
 from domains.general.talk import KIND_SYNONYMS, KINDS, Kind, detect_kind
 from shared.domain_sdk import DomainService
+from shared.i18n import Catalog, as_language
 from shared.models import DomainOutput, ExecutionIntent
 
 VERSION = "1.0.0"
 DOMAIN = "general"
 
-Lang = Literal["pt", "en"]
+MESSAGES = Catalog.by_language(
+    {
+        "pt": {
+            "help_intro": "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo. Posso:",
+            "help_outro": "É só pedir, em português ou inglês.",
+            "help_unknown": (
+                "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo, "
+                "mas não recebi a lista dos serviços disponíveis agora."
+            ),
+            "oos_intro": "Não consigo fazer isso. O que posso fazer:",
+            "oos_unknown": (
+                "Não consigo fazer isso, e não recebi a lista do que está disponível agora. "
+                'Pergunte "o que você faz?" para ver as opções.'
+            ),
+            "oos_empty": "Não consigo fazer isso: nenhum serviço está registrado no momento.",
+            "GREETING": 'Olá! Como posso ajudar? Pergunte "o que você faz?" para ver o que sei fazer.',
+            "THANKS": "De nada! Se precisar de mais alguma coisa, é só falar.",
+            "GOODBYE": "Até mais! Quando precisar, estou por aqui.",
+            "WELLBEING": "Tudo bem por aqui, obrigado! Em que posso ajudar?",
+        },
+        "en": {
+            "help_intro": "I'm this platform's assistant and route each request to the right service. I can:",
+            "help_outro": "Just ask, in English or Portuguese.",
+            "help_unknown": (
+                "I'm this platform's assistant and route each request to the right service, "
+                "but I did not receive the list of available services just now."
+            ),
+            "oos_intro": "I can't do that. Here is what I can do:",
+            "oos_unknown": (
+                "I can't do that, and I did not receive the list of what is available right now. "
+                'Ask "what can you do?" to see the options.'
+            ),
+            "oos_empty": "I can't do that: no service is registered at the moment.",
+            "GREETING": 'Hi! How can I help? Ask "what can you do?" to see what I can do.',
+            "THANKS": "You're welcome! If you need anything else, just ask.",
+            "GOODBYE": "Bye! I'm here whenever you need me.",
+            "WELLBEING": "All good here, thanks! How can I help?",
+        },
+    }
+)
 
-TEXTS: dict[Lang, dict[str, str]] = {
-    "pt": {
-        "help_intro": "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo. Posso:",
-        "help_outro": "É só pedir, em português ou inglês.",
-        "help_unknown": (
-            "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo, "
-            "mas não recebi a lista dos serviços disponíveis agora."
-        ),
-        "oos_intro": "Não consigo fazer isso. O que posso fazer:",
-        "oos_unknown": (
-            "Não consigo fazer isso, e não recebi a lista do que está disponível agora. "
-            'Pergunte "o que você faz?" para ver as opções.'
-        ),
-        "oos_empty": "Não consigo fazer isso: nenhum serviço está registrado no momento.",
-        "GREETING": 'Olá! Como posso ajudar? Pergunte "o que você faz?" para ver o que sei fazer.',
-        "THANKS": "De nada! Se precisar de mais alguma coisa, é só falar.",
-        "GOODBYE": "Até mais! Quando precisar, estou por aqui.",
-        "WELLBEING": "Tudo bem por aqui, obrigado! Em que posso ajudar?",
-    },
-    "en": {
-        "help_intro": "I'm this platform's assistant and route each request to the right service. I can:",
-        "help_outro": "Just ask, in English or Portuguese.",
-        "help_unknown": (
-            "I'm this platform's assistant and route each request to the right service, "
-            "but I did not receive the list of available services just now."
-        ),
-        "oos_intro": "I can't do that. Here is what I can do:",
-        "oos_unknown": (
-            "I can't do that, and I did not receive the list of what is available right now. "
-            'Ask "what can you do?" to see the options.'
-        ),
-        "oos_empty": "I can't do that: no service is registered at the moment.",
-        "GREETING": 'Hi! How can I help? Ask "what can you do?" to see what I can do.',
-        "THANKS": "You're welcome! If you need anything else, just ask.",
-        "GOODBYE": "Bye! I'm here whenever you need me.",
-        "WELLBEING": "All good here, thanks! How can I help?",
-    },
-}
 
-
-def _lang(intent: ExecutionIntent) -> Lang:
-    return "en" if intent.context.get("language") == "en" else "pt"
+def _say(intent: ExecutionIntent, message_id: str) -> str:
+    """``message_id`` in the language the caller asks for ("en-US" is English)."""
+    return MESSAGES.t(message_id, as_language(intent.context.get("language")))
 
 
 def _goals(entries: list[CatalogEntry] | None) -> list[dict[str, Any]]:
@@ -68,13 +70,12 @@ def _goals(entries: list[CatalogEntry] | None) -> list[dict[str, Any]]:
 
 
 def help_(intent: ExecutionIntent) -> DomainOutput:
-    t = TEXTS[_lang(intent)]
     entries = catalog_from_context(intent.context)
     lines = render(entries or [], exclude_domain=DOMAIN)
     if entries is None or not lines:
-        explanation = t["help_unknown"]
+        explanation = _say(intent, "help_unknown")
     else:
-        explanation = "\n".join([t["help_intro"], *lines, t["help_outro"]])
+        explanation = "\n".join([_say(intent, "help_intro"), *lines, _say(intent, "help_outro")])
     return DomainOutput(
         status="success",
         result={"goals": _goals(entries), "catalog_received": entries is not None},
@@ -83,22 +84,20 @@ def help_(intent: ExecutionIntent) -> DomainOutput:
 
 
 def small_talk(intent: ExecutionIntent) -> DomainOutput:
-    t = TEXTS[_lang(intent)]
     given = intent.parameters.get("kind")
     kind: Kind = given if given in KINDS else detect_kind(intent.original_query)
-    return DomainOutput(status="success", result={"kind": kind}, explanation=t[kind])
+    return DomainOutput(status="success", result={"kind": kind}, explanation=_say(intent, kind))
 
 
 def out_of_scope(intent: ExecutionIntent) -> DomainOutput:
-    t = TEXTS[_lang(intent)]
     entries = catalog_from_context(intent.context)
     lines = render(entries or [], exclude_domain=DOMAIN)
     if entries is None:
-        explanation = t["oos_unknown"]
+        explanation = _say(intent, "oos_unknown")
     elif not lines:
-        explanation = t["oos_empty"]
+        explanation = _say(intent, "oos_empty")
     else:
-        explanation = "\n".join([t["oos_intro"], *lines])
+        explanation = "\n".join([_say(intent, "oos_intro"), *lines])
     return DomainOutput(
         status="success",
         result={"query": intent.original_query, "supported_goals": _goals(entries)},
@@ -168,7 +167,10 @@ def build_service() -> DomainService:
     svc.capability(
         "help",
         "Explica o que a plataforma sabe fazer (explains what the platform can do)",
-        metadata={"context": ["catalog"]},
+        metadata={
+            "context": ["catalog"],
+            "progress": {"pt": "Reunindo o que eu sei fazer…", "en": "Gathering what I can do…"},
+        },
         output_schema={
             "type": "object",
             "properties": {"goals": {"type": "array"}, "catalog_received": {"type": "boolean"}},
@@ -185,6 +187,7 @@ def build_service() -> DomainService:
             },
         },
         output_schema={"type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"]},
+        metadata={"progress": {"pt": "Preparando a resposta…", "en": "Preparing the reply…"}},
     )(small_talk)
     svc.capability(
         "out_of_scope",
@@ -209,7 +212,8 @@ def build_service() -> DomainService:
                     "write a cover letter for me",
                     "what's a good name for a dog?",
                 ]
-            }
+            },
+            "progress": {"pt": "Preparando a resposta…", "en": "Preparing the reply…"},
         },
         output_schema={
             "type": "object",

@@ -21,26 +21,29 @@ from domains.notifier.outbox import Outbox
 from domains.notifier.settings import NotifierSettings
 from domains.notifier.telegram import TelegramClient, TelegramError
 from shared.domain_sdk import DomainService, fail
+from shared.i18n import Catalog, as_language
 from shared.models import DomainOutput, ExecutionIntent
 
 VERSION = "1.0.0"
 
-TEXTS: dict[str, dict[str, str]] = {
-    "pt": {
-        "sent": "Mensagem enviada pelo Telegram.",
-        "stored": "Telegram não configurado: guardei a mensagem na caixa de saída.",
-        "missing_message": "Não há mensagem para enviar.",
-        "missing_chat": "Não sei para qual chat do Telegram enviar (configure TELEGRAM_CHAT_ID).",
-        "failed": "Não consegui enviar pelo Telegram: {reason}",
-    },
-    "en": {
-        "sent": "Message sent via Telegram.",
-        "stored": "Telegram is not configured: I kept the message in the outbox.",
-        "missing_message": "There is no message to send.",
-        "missing_chat": "I don't know which Telegram chat to send to (set TELEGRAM_CHAT_ID).",
-        "failed": "I could not send it via Telegram: {reason}",
-    },
-}
+MESSAGES = Catalog.by_language(
+    {
+        "pt": {
+            "sent": "Mensagem enviada pelo Telegram.",
+            "stored": "Telegram não configurado: guardei a mensagem na caixa de saída.",
+            "missing_message": "Não há mensagem para enviar.",
+            "missing_chat": "Não sei para qual chat do Telegram enviar (configure TELEGRAM_CHAT_ID).",
+            "failed": "Não consegui enviar pelo Telegram: {reason}",
+        },
+        "en": {
+            "sent": "Message sent via Telegram.",
+            "stored": "Telegram is not configured: I kept the message in the outbox.",
+            "missing_message": "There is no message to send.",
+            "missing_chat": "I don't know which Telegram chat to send to (set TELEGRAM_CHAT_ID).",
+            "failed": "I could not send it via Telegram: {reason}",
+        },
+    }
+)
 
 PARAMETERS: dict[str, Any] = {
     "type": "object",
@@ -73,6 +76,7 @@ METADATA: dict[str, Any] = {
     },
     # sending twice means the person gets two messages: never retried blindly
     "policy": {"idempotent": False, "attempts": 1, "timeout_s": 15.0},
+    "progress": {"pt": "Enviando a mensagem pelo Telegram…", "en": "Sending the Telegram message…"},
 }
 
 
@@ -97,10 +101,10 @@ class Notifier:
             self._http = None
 
     async def send(self, intent: ExecutionIntent) -> DomainOutput:
-        texts = TEXTS["en" if intent.context.get("language") == "en" else "pt"]
+        language = as_language(intent.context.get("language"))
         message = intent.parameters.get("message")
         if not isinstance(message, str) or not message.strip():
-            return fail(texts["missing_message"], "missing_parameter")
+            return fail(MESSAGES.t("missing_message", language), "missing_parameter")
         raw_chat = intent.parameters.get("chat_id") or self.settings.telegram_chat_id
         chat_id = str(raw_chat) if raw_chat not in (None, "") else None
 
@@ -114,16 +118,16 @@ class Notifier:
                     "chat_id": chat_id,
                     "created_at": entry.created_at,
                 },
-                explanation=texts["stored"],
+                explanation=MESSAGES.t("stored", language),
             )
 
         if chat_id is None:
-            return fail(texts["missing_chat"], "missing_chat_id")
+            return fail(MESSAGES.t("missing_chat", language), "missing_chat_id")
         try:
             message_ids = await self._telegram().send_message(chat_id, message)
         except TelegramError as exc:
             return fail(
-                texts["failed"].format(reason=exc),
+                MESSAGES.t("failed", language, reason=exc),
                 "telegram_error",
                 recoverable=exc.recoverable,
                 metadata={"status_code": exc.status_code},
@@ -138,7 +142,7 @@ class Notifier:
                 "message_ids": message_ids,
                 "created_at": entry.created_at,
             },
-            explanation=texts["sent"],
+            explanation=MESSAGES.t("sent", language),
         )
 
 

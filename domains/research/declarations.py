@@ -176,6 +176,18 @@ START_METADATA: dict[str, Any] = {
         "examples": ["quero testar uma hipótese", "help me turn an observation into a research question"],
     },
     "policy": CONVERSATION_POLICY,
+    "progress": {"pt": "Analisando a ideia de pesquisa…", "en": "Working on the research idea…"},
 }
-REPLY_METADATA: dict[str, Any] = {"policy": CONVERSATION_POLICY}
+REPLY_METADATA: dict[str, Any] = {
+    "policy": CONVERSATION_POLICY,
+    "progress": {"pt": "Analisando a sua resposta…", "en": "Working on your reply…"},
+}
 READ_METADATA: dict[str, Any] = {"policy": {"idempotent": True, "attempts": 2, "timeout_s": 10.0}}
+VERSIONS_METADATA: dict[str, Any] = {
+    **READ_METADATA,
+    "progress": {"pt": "Consultando as versões da hipótese…", "en": "Getting the hypothesis versions…"},
+}
+RESET_METADATA: dict[str, Any] = {
+    **READ_METADATA,
+    "progress": {"pt": "Reiniciando a pesquisa…", "en": "Resetting the research…"},
+}

@@ -1,6 +1,9 @@
-"""OpenAI-compatible chat: ``POST /v1/chat/completions`` (plain and SSE) and ``GET /v1/models``.
+"""OpenAI-compatible chat: ``POST /v1/chat/completions`` (plain and SSE), ``GET /v1/models`` and
+``GET /v1/models/{model}``, with nothing in a body or chunk that the OpenAI API does not define.
 
-Token counts are estimates (whitespace words), since no tokenizer is involved in answering.
+Step progress is opt-in (``metadata.show_progress``): one line per step, in the person's language,
+inside standard ``delta.content`` before the answer. Token counts are estimates (whitespace words),
+since no tokenizer is involved in answering.
 """
 
 from __future__ import annotations
@@ -10,53 +13,22 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
 from gateway.deps import RegistryDep, SettingsDep, TurnsDep, session_id_from
 from gateway.errors import error_body
+from gateway.openai_wire import ChatCompletionRequest, check_request, show_progress
+from gateway.progress import progress_text
 from gateway.turn import new_run_id
 from shared.errors import InvalidRequest, NotFound, PlatformError
+from shared.i18n import language_of
 from shared.models import EntryRequest, RunResult
 
 router = APIRouter()
-
-
-class TextPart(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    type: str
-    text: str | None = None
-
-
-class ChatMessage(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
-    content: str | list[TextPart] | None = None
-    name: str | None = None
-
-    def text(self) -> str:
-        if isinstance(self.content, str):
-            return self.content
-        return " ".join(p.text for p in self.content or [] if p.type == "text" and p.text)
-
-
-class StreamOptions(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    include_usage: bool = False
-
-
-class ChatCompletionRequest(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    model: str = Field(min_length=1)
-    messages: list[ChatMessage] = Field(min_length=1)
-    stream: bool = False
-    stream_options: StreamOptions | None = None
-    metadata: dict[str, Any] | None = None
-    user: str | None = None
 
 
 def _count_tokens(text: str) -> int:
@@ -72,16 +44,25 @@ def _pinned_domain(model: str, settings_model: str, registry: RegistryDep) -> st
     raise NotFound(f"The model '{model}' does not exist", param="model", details=None)
 
 
+def _model_ids(settings: SettingsDep, registry: RegistryDep) -> list[str]:
+    return [settings.model_name] + [f"{settings.model_name}:{d}" for d in registry.catalog.domains]
+
+
+def _model(model_id: str, created: int) -> dict[str, Any]:
+    return {"id": model_id, "object": "model", "created": created, "owned_by": "agent-orchestrator"}
+
+
 @router.get("/v1/models")
 async def list_models(settings: SettingsDep, registry: RegistryDep) -> dict[str, Any]:
     created = int(time.time())
-    ids = [settings.model_name] + [f"{settings.model_name}:{d}" for d in registry.catalog.domains]
-    return {
-        "object": "list",
-        "data": [
-            {"id": i, "object": "model", "created": created, "owned_by": "agent-orchestrator"} for i in ids
-        ],
-    }
+    return {"object": "list", "data": [_model(i, created) for i in _model_ids(settings, registry)]}
+
+
+@router.get("/v1/models/{model_id:path}")
+async def retrieve_model(model_id: str, settings: SettingsDep, registry: RegistryDep) -> dict[str, Any]:
+    if model_id not in _model_ids(settings, registry):
+        raise NotFound(f"The model '{model_id}' does not exist", param="model")
+    return _model(model_id, int(time.time()))
 
 
 def _completion_body(
@@ -107,7 +88,6 @@ def _completion_body(
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
         },
-        "run": {"run_id": run.run_id, "status": run.status.value},
     }
 
 
@@ -120,6 +100,7 @@ async def chat_completions(
     registry: RegistryDep,
     turns: TurnsDep,
 ) -> JSONResponse | EventSourceResponse:
+    check_request(body)
     pinned = _pinned_domain(body.model, settings.model_name, registry)
     user_messages = [m for m in body.messages if m.role == "user" and m.text().strip()]
     if not user_messages:
@@ -158,25 +139,28 @@ async def chat_completions(
             }
         )
 
-    show_progress = bool((body.metadata or {}).get("show_progress"))
+    progress_wanted = show_progress(body.metadata)
+    language = language_of(body.metadata or {}, text)
 
     async def events() -> AsyncIterator[dict[str, str]]:
         yield {"data": chunk({"role": "assistant", "content": ""})}
         run_id = new_run_id()
         turns.events.open(run_id)
         turn = asyncio.create_task(turns.handle(entry, run_id=run_id))
-        # step progress before the answer: an extra "progress" field (ignored by plain OpenAI
-        # clients) and, when metadata.show_progress is set, a visible line per finished step
+        # opted-in progress: one line per kind of step as it starts, never twice the same line
+        shown: set[str] = set()
         async for event in turns.events.follow(run_id):
-            if event["type"] != "step" or event["status"] == "pending":
+            if not progress_wanted or event["type"] != "step" or event["status"] != "executing":
                 continue
-            progress = {k: event[k] for k in ("step_id", "capability", "status")}
-            text = (
-                f"[{event['capability']}: {event['status']}]\n"
-                if show_progress and event["status"] not in ("executing", "pending")
-                else ""
+            line = progress_text(
+                registry.catalog,
+                event.get("domain"),
+                event.get("capability"),
+                event.get("language") or language,
             )
-            yield {"data": chunk({"content": text, "progress": progress})}
+            if line not in shown:
+                shown.add(line)
+                yield {"data": chunk({"content": f"{line}\n\n"})}
         try:
             run = await turn
         except PlatformError as exc:
