@@ -12,10 +12,15 @@ from typing import cast
 from sqlalchemy import MetaData, Table
 
 from execution.graph.checkpoint import GRAPH_TABLES
+from gateway.registrations import DomainRegistrationRow
 from gateway.storage import RunRow, SessionRow
 from shared.db import NAMING
 
-GATEWAY_TABLES: tuple[Table, ...] = (cast(Table, SessionRow.__table__), cast(Table, RunRow.__table__))
+GATEWAY_TABLES: tuple[Table, ...] = (
+    cast(Table, SessionRow.__table__),
+    cast(Table, RunRow.__table__),
+    cast(Table, DomainRegistrationRow.__table__),
+)
 
 target_metadata = MetaData(naming_convention=NAMING)
 for _table in (*GATEWAY_TABLES, *GRAPH_TABLES):

@@ -112,7 +112,13 @@ def test_the_gateway_migrations_target_only_the_gateway_database() -> None:
     # the research store is imported (above), so its tables are on the shared metadata...
     assert {"research_sessions", "research_events"} <= set(Base.metadata.tables)
     # ...but not in what the gateway's migrations create and compare
-    assert set(target_metadata.tables) == {"sessions", "runs", "graph_sessions", "graph_versions"}
+    assert set(target_metadata.tables) == {
+        "sessions",
+        "runs",
+        "domain_registrations",
+        "graph_sessions",
+        "graph_versions",
+    }
 
 
 async def test_the_checkpointer_creates_only_the_graph_tables(database_url: str) -> None:

@@ -1,0 +1,66 @@
+"""Runtime domain registrations kept in the gateway's database, so they survive a restart.
+
+One row per domain registered through ``POST /v1/domains``: its name, base URL, when and by whom
+(the admin client's address; never a token). The bootstrap file is read first at start, then these
+rows, so a stored registration overrides a bootstrap entry of the same name.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel
+from sqlalchemy import DateTime, String, delete, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.orm import Mapped, mapped_column
+
+from shared.clock import utcnow
+from shared.db import Base, session_factory, unit_of_work
+
+
+class DomainRegistrationRow(Base):
+    __tablename__ = "domain_registrations"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    base_url: Mapped[str] = mapped_column(String(2048))
+    registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    registered_by: Mapped[str] = mapped_column(String(256), default="")
+
+
+class StoredRegistration(BaseModel):
+    name: str
+    base_url: str
+    registered_at: datetime
+    registered_by: str = ""
+
+
+class RegistrationStore:
+    """Reads and writes :class:`DomainRegistrationRow`; one short transaction per call."""
+
+    def __init__(self, engine: AsyncEngine):
+        self._sessions = session_factory(engine)
+
+    async def save(self, name: str, base_url: str, registered_by: str = "") -> None:
+        """Insert or replace the registration of ``name``."""
+        async with unit_of_work(self._sessions) as session:
+            await session.merge(
+                DomainRegistrationRow(
+                    name=name, base_url=base_url, registered_at=utcnow(), registered_by=registered_by
+                )
+            )
+
+    async def delete(self, name: str) -> None:
+        async with unit_of_work(self._sessions) as session:
+            await session.execute(delete(DomainRegistrationRow).where(DomainRegistrationRow.name == name))
+
+    async def all(self) -> list[StoredRegistration]:
+        async with self._sessions() as session:
+            rows = (
+                await session.scalars(select(DomainRegistrationRow).order_by(DomainRegistrationRow.name))
+            ).all()
+        return [
+            StoredRegistration(
+                name=r.name, base_url=r.base_url, registered_at=r.registered_at, registered_by=r.registered_by
+            )
+            for r in rows
+        ]

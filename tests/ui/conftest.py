@@ -1,0 +1,95 @@
+"""A gateway that asks for an API key, over the real domain processes, and headless Chromium.
+
+Chromium and ChromeDriver come from Debian's packages (``chromium``, ``chromium-driver``); a
+missing browser skips these tests locally and fails them under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Process, start_gateway, unavailable, write_bootstrap
+
+API_KEY = "ui-test-key"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "inspector"
+#: Chromium's flags on a machine whose network reaches nothing but loopback.
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1400,1000",
+)
+
+
+@pytest.fixture(scope="session")
+def keyed_gateway(
+    domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Process]:
+    """A real gateway with ``API_KEYS`` set, so the page has to ask for the key."""
+    work = tmp_path_factory.mktemp("inspector")
+    bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in domain_processes.items()})
+    gateway = start_gateway(
+        {
+            "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
+            "BOOTSTRAP_FILE": str(bootstrap),
+            "ADMIN_TOKEN": "test-admin-token",
+            "API_KEYS": API_KEY,
+            "REDIS_URL": "",
+        }
+    )
+    try:
+        yield gateway
+    finally:
+        gateway.stop()
+
+
+def api(gateway: Process, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    """A call with the key, as any API client makes it."""
+    headers = {"Authorization": f"Bearer {API_KEY}", **kwargs.pop("headers", {})}
+    return httpx.request(method, f"{gateway.url}{path}", headers=headers, timeout=30, **kwargs)
+
+
+def run(gateway: Process, text: str, session_id: str) -> dict[str, Any]:
+    response = api(gateway, "POST", "/v1/runs", json={"input_text": text, "session_id": session_id})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium under Selenium, with a fresh profile; no browser download."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        unavailable("selenium (pip install -e '.[dev]')")
+        raise
+    if not (Path(CHROMIUM).exists() and shutil.which(CHROMEDRIVER)):
+        unavailable("Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="inspector-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)

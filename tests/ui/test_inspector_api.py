@@ -1,0 +1,84 @@
+"""The inspector's page and JSON over real HTTP: the page without a key, the data only with it."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+import pytest
+
+from tests.conftest import Process
+from tests.ui.conftest import api, run
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_page_and_its_assets_are_served_without_a_key_and_without_outside_sources(
+    keyed_gateway: Process,
+) -> None:
+    page = httpx.get(f"{keyed_gateway.url}/ui", timeout=10)
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    csp = page.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    # nothing is fetched from anywhere but the gateway itself
+    assert "http://" not in page.text and "https://" not in page.text
+    for name, media_type in [
+        ("app.js", "text/javascript"),
+        ("api.js", "text/javascript"),
+        ("graph.js", "text/javascript"),
+        ("inspector.css", "text/css"),
+        ("favicon.svg", "image/svg+xml"),
+    ]:
+        asset = httpx.get(f"{keyed_gateway.url}/ui/assets/{name}", timeout=10)
+        assert asset.status_code == 200, name
+        assert asset.headers["content-type"].startswith(media_type)
+        assert "https://" not in asset.text, name
+
+
+@pytest.mark.parametrize("name", ["__init__.py", "..%2Fapp.py", ".hidden.js", "missing.js"])
+def test_only_the_inspector_assets_are_served(keyed_gateway: Process, name: str) -> None:
+    assert httpx.get(f"{keyed_gateway.url}/ui/assets/{name}", timeout=10).status_code == 404
+
+
+def test_the_json_the_page_reads_needs_the_key(keyed_gateway: Process) -> None:
+    for path in ("/v1/sessions", "/v1/breakers"):
+        assert httpx.get(f"{keyed_gateway.url}{path}", timeout=10).status_code == 401
+        wrong = httpx.get(f"{keyed_gateway.url}{path}", headers={"Authorization": "Bearer nope"}, timeout=10)
+        assert wrong.status_code == 401
+        assert api(keyed_gateway, "GET", path).status_code == 200
+
+
+def test_sessions_are_listed_newest_first_searchable_by_message_and_paged(keyed_gateway: Process) -> None:
+    tag = uuid.uuid4().hex[:8]
+    first, second = f"list-{tag}-a", f"list-{tag}-b"
+    run(keyed_gateway, "oi, tudo bem?", first)
+    run(keyed_gateway, "qual o preço da Petrobras?", second)
+
+    page = api(keyed_gateway, "GET", "/v1/sessions", params={"q": tag}).json()
+    assert [s["session_id"] for s in page["data"]] == [second, first]
+    assert page["total"] == 2
+    newest = page["data"][0]
+    assert newest["last_input"] == "qual o preço da Petrobras?"
+    assert newest["turn_count"] == 1 and newest["status"] == "completed"
+    assert newest["updated_at"].endswith(("Z", "+00:00"))
+
+    # a word of a message finds its session, whatever its case
+    by_message = api(keyed_gateway, "GET", "/v1/sessions", params={"q": "PETROBRAS", "limit": 200}).json()
+    assert second in {s["session_id"] for s in by_message["data"]}
+    assert first not in {s["session_id"] for s in by_message["data"]}
+
+    paged = api(keyed_gateway, "GET", "/v1/sessions", params={"q": tag, "limit": 1, "offset": 1}).json()
+    assert [s["session_id"] for s in paged["data"]] == [first]
+    assert paged["total"] == 2 and paged["limit"] == 1 and paged["offset"] == 1
+
+    # LIKE's wildcards in a search are plain characters
+    assert api(keyed_gateway, "GET", "/v1/sessions", params={"q": f"{tag}%"}).json()["total"] == 0
+
+
+def test_breakers_list_every_registered_domain(keyed_gateway: Process) -> None:
+    body = api(keyed_gateway, "GET", "/v1/breakers").json()
+    domains = {d["name"] for d in api(keyed_gateway, "GET", "/v1/domains").json()["data"]}
+    assert {b["domain"] for b in body["data"]} == domains
+    assert all(b["state"] == "closed" and b["open"] is False for b in body["data"])
+    assert body["threshold"] >= 1 and body["ttl_s"] > 0
