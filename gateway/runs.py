@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import NamedTuple, cast
 
 from sqlalchemy import DateTime, Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
@@ -38,6 +38,12 @@ _SESSION_ROW = select(
 ).where(_sessions.c.id == bindparam("p_id"))
 #: the trace arrives as JSON text: pydantic writes it once, for this row and the response body
 _INSERT_RUN = insert(_runs).values(trace=bindparam("trace_json", type_=JsonText()))
+
+
+class StoredTurn(NamedTuple):
+    run: RunResult
+    #: the text the person sent for this turn (a clarification reply, not the question it answered)
+    input_text: str
 
 
 @dataclass
@@ -133,6 +139,14 @@ class RunStore:
                 select(RunRow).where(RunRow.session_id == session_id).order_by(RunRow.created_at).limit(limit)
             )
             return [RunResult.model_validate(r.trace) for r in rows]
+
+    async def session_turns(self, session_id: str, limit: int = 50) -> list[StoredTurn]:
+        """The session's runs, oldest first, each with the text the person typed."""
+        async with self._sessions() as db:
+            rows = await db.scalars(
+                select(RunRow).where(RunRow.session_id == session_id).order_by(RunRow.created_at).limit(limit)
+            )
+            return [StoredTurn(RunResult.model_validate(r.trace), r.input_text) for r in rows]
 
     async def ensure_session(self, session_id: str, *, forked_from: str | None = None) -> None:
         async with unit_of_work(self._sessions) as db:

@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dialogue.state import TurnState
 from execution.graph import VersionInfo
-from shared.models import PendingQuestion, RunResult
+from gateway.runs import StoredTurn
+from shared.models import PendingQuestion
 from shared.status import RunStatus
+
+
+class ResolvedCall(BaseModel):
+    """A capability the turn called, with the parameters it was called with."""
+
+    capability: str
+    params: dict[str, Any]
+
+
+class ResolvedTurn(BaseModel):
+    """What a turn's text was understood as: the request it ran (for a clarification reply, the
+    question it answered), its goal and entities, and the calls they became (where a reply's
+    choice shows, e.g. the symbol picked)."""
+
+    query: str
+    goal: str | None
+    entities: dict[str, Any]
+    calls: list[ResolvedCall]
 
 
 class TurnSummary(BaseModel):
@@ -19,22 +39,43 @@ class TurnSummary(BaseModel):
     #: The answer's event id within the session (``evt-0002``).
     event_id: str | None
     status: RunStatus
-    input_text: str | None
+    #: The text the person typed for this turn, as sent.
+    input_text: str
     goal: str | None
+    #: What that text resolved to; ``None`` when the turn was not understood as a request.
+    resolved_to: ResolvedTurn | None
     answer: str
     created_at: datetime | None
 
     @classmethod
-    def of(cls, run: RunResult) -> TurnSummary:
+    def of(cls, turn: StoredTurn) -> TurnSummary:
+        run = turn.run
+        intent = run.intent
         return cls(
             run_id=run.run_id,
             event_id=run.event_id,
             status=run.status,
-            input_text=run.intent.original_query if run.intent else None,
-            goal=run.intent.goal if run.intent else None,
+            input_text=turn.input_text,
+            goal=intent.goal if intent else None,
+            resolved_to=(
+                ResolvedTurn(
+                    query=intent.original_query,
+                    goal=intent.goal,
+                    entities=intent.entities,
+                    calls=[
+                        ResolvedCall(capability=step.capability, params=step.params) for step in run.steps
+                    ],
+                )
+                if intent is not None
+                else None
+            ),
             answer=run.answer,
             created_at=run.created_at,
         )
+
+
+#: The largest version number a store can hold (a 32-bit integer column).
+MAX_VERSION = 2**31 - 1
 
 
 class VersionView(BaseModel):
@@ -97,7 +138,8 @@ class SessionVersion(BaseModel):
 
 class ForkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: int = Field(ge=0)
+    #: The version to continue from (``versions[].version`` of ``GET /v1/sessions/{id}``).
+    version: int = Field(ge=0, le=MAX_VERSION)
     new_session_id: str | None = Field(default=None, max_length=128)
 
 
@@ -112,3 +154,6 @@ class ResetResult(BaseModel):
     reset: bool = True
     #: The stored turns stay (``GET .../history``); only the active state is cleared.
     history_kept: bool = True
+    #: Where the versions before the reset are kept (readable and forkable as a session of its
+    #: own); ``None`` when there was no graph state to keep.
+    archived_as: str | None = None

@@ -1,13 +1,22 @@
-"""Sessions: state, pending question, turns and state versions; reset; time travel (fork)."""
+"""Sessions: state, pending question, turns and state versions; reset; time travel (fork).
+
+A reset keeps the session's versions as a session of their own (:func:`archive_id`): until the
+next turn they are still served under the session's URL, and their id stays addressable after.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Path
 
 from dialogue.state import TurnState
-from execution.graph import GraphRuntimeError, SessionNotFoundError
+from execution.graph import GraphRuntimeError, SessionConflictError, SessionNotFoundError, VersionInfo
 from gateway.deps import StoreDep, TurnsDep
+from gateway.runs import RunStore
+from gateway.turn import TurnService
 from gateway.views import (
+    MAX_VERSION,
     ForkRequest,
     ForkResult,
     ResetResult,
@@ -17,17 +26,68 @@ from gateway.views import (
     TurnSummary,
     VersionView,
 )
-from shared.errors import InvalidRequest, NotFound
+from shared.errors import Conflict, InvalidRequest, NotFound
 
 router = APIRouter()
+
+VersionParam = Annotated[int, Path(ge=0, le=MAX_VERSION, description="A version of the session's state")]
+
+
+def archive_id(session_id: str, event_count: int) -> str:
+    """Where a reset keeps the versions it clears: named after the session and the event count at
+    the reset (unchanged until the next turn), so the session finds them without a lookup table.
+
+    >>> archive_id("s1", 4)
+    's1~reset-4'
+    """
+    return f"{session_id}~reset-{event_count}"
+
+
+def _no_session(session_id: str) -> NotFound:
+    return NotFound(f"No session with id '{session_id}'", param="session_id")
+
+
+async def _versions_of(session_id: str, turns: TurnService) -> list[VersionInfo] | None:
+    try:
+        return await turns.engine.history(session_id)
+    except SessionNotFoundError:
+        return None
+
+
+async def _graph_session(session_id: str, turns: TurnService, store: RunStore) -> str | None:
+    """The graph session whose versions ``session_id``'s URLs serve: its own, or right after a
+    reset the archive of the versions before it; ``None`` if it has none (404 if no session)."""
+    if await _versions_of(session_id, turns) is not None:
+        return session_id
+    snapshot = await store.load_session(session_id)
+    if not snapshot.exists:
+        raise _no_session(session_id)
+    if snapshot.status == "reset":
+        archived = archive_id(session_id, snapshot.event_count)
+        if await _versions_of(archived, turns) is not None:
+            return archived
+    return None
+
+
+async def _require_graph_session(session_id: str, turns: TurnService, store: RunStore) -> str:
+    graph_id = await _graph_session(session_id, turns, store)
+    if graph_id is not None:
+        return graph_id
+    snapshot = await store.load_session(session_id)
+    if snapshot.status == "reset":
+        raise Conflict(
+            f"Session '{session_id}' was reset; versions before the reset are no longer available",
+            param="session_id",
+        )
+    raise NotFound(f"Session '{session_id}' has no versions yet", param="session_id")
 
 
 @router.get("/v1/sessions/{session_id}")
 async def get_session(session_id: str, turns: TurnsDep, store: StoreDep) -> SessionView:
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise NotFound(f"No session with id '{session_id}'", param="session_id")
-    runs = await store.session_runs(session_id)
+        raise _no_session(session_id)
+    stored = await store.session_turns(session_id)
     state: TurnState | None
     try:
         graph = await turns.engine.get_session(session_id)
@@ -43,7 +103,7 @@ async def get_session(session_id: str, turns: TurnsDep, store: StoreDep) -> Sess
         pending_question=state.question if state is not None else None,
         turn_count=snapshot.turn_count,
         event_count=snapshot.event_count,
-        turns=[TurnSummary.of(r) for r in runs],
+        turns=[TurnSummary.of(t) for t in stored],
         versions=versions,
         state=state,
     )
@@ -53,44 +113,77 @@ async def get_session(session_id: str, turns: TurnsDep, store: StoreDep) -> Sess
 async def session_history(session_id: str, turns: TurnsDep, store: StoreDep) -> SessionHistory:
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise NotFound(f"No session with id '{session_id}'", param="session_id")
-    runs = await store.session_runs(session_id, limit=1000)
-    try:
-        versions = [VersionView.of(v) for v in await turns.engine.history(session_id)]
-    except SessionNotFoundError:
-        versions = []
-    return SessionHistory(session_id=session_id, turns=[TurnSummary.of(r) for r in runs], versions=versions)
+        raise _no_session(session_id)
+    stored = await store.session_turns(session_id, limit=1000)
+    graph_id = await _graph_session(session_id, turns, store)
+    infos = await _versions_of(graph_id, turns) if graph_id is not None else None
+    return SessionHistory(
+        session_id=session_id,
+        turns=[TurnSummary.of(t) for t in stored],
+        versions=[VersionView.of(v) for v in infos or []],
+    )
 
 
 @router.get("/v1/sessions/{session_id}/versions/{version}")
-async def session_version(session_id: str, version: int, turns: TurnsDep) -> SessionVersion:
+async def session_version(
+    session_id: str, version: VersionParam, turns: TurnsDep, store: StoreDep
+) -> SessionVersion:
+    graph_id = await _require_graph_session(session_id, turns, store)
     try:
-        state = await turns.engine.get_version(session_id, version)
+        state = await turns.engine.get_version(graph_id, version)
     except SessionNotFoundError:
-        raise NotFound(f"No session with id '{session_id}'", param="session_id") from None
-    except (GraphRuntimeError, KeyError, IndexError, ValueError):
         raise NotFound(f"Session '{session_id}' has no version {version}", param="version") from None
     return SessionVersion(session_id=session_id, version=version, state=state)
 
 
 @router.post("/v1/sessions/{session_id}/fork", status_code=201)
-async def fork_session(session_id: str, body: ForkRequest, turns: TurnsDep, store: StoreDep) -> ForkResult:
+async def fork_session(
+    session_id: str,
+    turns: TurnsDep,
+    store: StoreDep,
+    # optional here so that an empty body is answered naming the field it lacks
+    body: Annotated[ForkRequest | None, Body()] = None,
+) -> ForkResult:
+    if body is None:
+        raise InvalidRequest(
+            'version: Field required (send a JSON body such as {"version": 3})', param="version"
+        )
+    graph_id = await _require_graph_session(session_id, turns, store)
     try:
-        record = await turns.engine.fork(session_id, body.version, body.new_session_id)
+        record = await turns.engine.fork(graph_id, body.version, body.new_session_id)
     except SessionNotFoundError:
-        raise NotFound(f"No session with id '{session_id}'", param="session_id") from None
+        raise NotFound(f"Session '{session_id}' has no version {body.version}", param="version") from None
+    except SessionConflictError:
+        raise Conflict(f"A session '{body.new_session_id}' already exists", param="new_session_id") from None
     except GraphRuntimeError as exc:
-        raise InvalidRequest(str(exc), param="version") from None
+        raise InvalidRequest(exc.message, param="version") from None
     await store.ensure_session(record.session_id, forked_from=session_id)
     return ForkResult(session_id=record.session_id, forked_from=session_id, version=body.version)
 
 
 @router.delete("/v1/sessions/{session_id}")
 async def reset_session(session_id: str, turns: TurnsDep, store: StoreDep) -> ResetResult:
-    """Reset: the active state is cleared; the emitted history (runs) is kept."""
+    """Reset: the active state is cleared; the emitted history (runs) is kept, and the versions
+    are kept under ``archived_as``."""
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise NotFound(f"No session with id '{session_id}'", param="session_id")
-    await turns.engine.delete(session_id)
-    await store.reset_session(session_id)
-    return ResetResult(session_id=session_id)
+        raise _no_session(session_id)
+    async with turns.locks.hold(session_id):
+        archived = await _archive(session_id, archive_id(session_id, snapshot.event_count), turns)
+        await turns.engine.delete(session_id)
+        await store.reset_session(session_id)
+    return ResetResult(session_id=session_id, archived_as=archived)
+
+
+async def _archive(session_id: str, archived: str, turns: TurnService) -> str | None:
+    """Copy the session's versions to ``archived`` (a fork at its latest version)."""
+    versions = await _versions_of(session_id, turns)
+    if not versions:  # reset again with no turn since: the archive of the first reset stands
+        return archived if await _versions_of(archived, turns) is not None else None
+    # an archive at this event count is from a reset whose session made no turn since: replace it
+    await turns.engine.delete(archived)
+    try:
+        await turns.engine.fork(session_id, versions[-1].version, archived)
+    except GraphRuntimeError:
+        return None  # the latest version is not a resume point: nothing that could be forked
+    return archived

@@ -8,6 +8,7 @@ from fastapi import FastAPI
 
 from dialogue.state import Message, TurnState, new_turn
 from gateway.routes import sessions
+from gateway.runs import StoredTurn
 from gateway.views import SessionView, TurnSummary
 from shared.models import IntentOutput, RunResult
 from shared.status import RunStatus
@@ -64,7 +65,7 @@ def test_a_session_view_carries_the_typed_state_and_its_question() -> None:
         pending_question=state.question,
         turn_count=1,
         event_count=2,
-        turns=[TurnSummary.of(run)],
+        turns=[TurnSummary.of(StoredTurn(run, input_text="oi!"))],
         versions=[],
         state=state,
     )
@@ -73,8 +74,9 @@ def test_a_session_view_carries_the_typed_state_and_its_question() -> None:
         "run_id": "run-1",
         "event_id": "evt-0002",
         "status": "completed",
-        "input_text": "oi",
+        "input_text": "oi!",
         "goal": "SMALL_TALK",
+        "resolved_to": {"query": "oi", "goal": "SMALL_TALK", "entities": {}, "calls": []},
         "answer": "Olá!",
         "created_at": None,
     }
