@@ -8,7 +8,6 @@ The gateway only feeds it messages and stores what it returns.
 * ``state``  — :class:`~dialogue.state.TurnState` (session fields + the current ``Turn``);
 * ``rules``  — the dialogue rules, plain functions over typed models and the catalog;
 * ``choice`` — reading a reply against a question's options (value, position, alias, yes/no);
-* ``texts``  — the dialogue's words per language, through one helper;
 * ``graph``  — :class:`~dialogue.graph.ConversationGraph`, the nodes that call intent, planner,
   execution and (through the ``Domains`` protocol) the orchestrator.
 """

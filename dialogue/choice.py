@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from dialogue.texts import say
+from shared import i18n
 from shared.models import ClarificationOption
 
 _ORDINALS: dict[str, int] = {
@@ -142,8 +142,8 @@ def listed(
     ]
     if len(options) > MAX_LISTED:
         more = len(options) - MAX_LISTED
-        lines.append(say(language, f"… (+{more} mais)", f"… (+{more} more)"))
-    lines.append(say(language, "Responda com o número ou o nome.", "Reply with the number or the name."))
+        lines.append(i18n.t("dialogue.more_options", language, more=more))
+    lines.append(i18n.t("dialogue.reply_with_option", language))
     return "\n".join(lines)
 
 

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 from dialogue.choice import choose, is_no, is_yes, listed, normalise
 from dialogue.state import Continuation, Memory, Turn
-from dialogue.texts import say
 from intent.embedded import entity_extractor
 from intent.entities import GoalEntityExtractor
+from shared import i18n
 from shared.catalog import Catalog, GoalRef
 from shared.models import (
     ClarificationOption,
@@ -126,11 +126,7 @@ def _answer_confirmation(question: ConfirmationQuestion, text: str, turn: Turn) 
             }
         )
     if is_no(text):
-        answer = say(
-            question.resume.language,
-            "Tudo bem. O que você gostaria de fazer?",
-            "All right. What would you like to do?",
-        )
+        answer = i18n.t("dialogue.declined", question.resume.language)
         return turn.model_copy(
             update={"route": "respond", "answer": answer, "status": RunStatus.COMPLETED, "intent": None}
         )
@@ -351,18 +347,11 @@ def confirmation_question(
         floor = max(0.1, options[0].confidence / 3)
         options = [o for i, o in enumerate(options) if i == 0 or o.confidence >= floor]
     if len(options) == 1:
-        text = say(
-            intent.language,
-            f"Só para confirmar: você quer {options[0].description}? (sim/não)",
-            f"Just to confirm: do you want {options[0].description}? (yes/no)",
-        )
+        text = i18n.t("dialogue.confirm_one", intent.language, description=options[0].description)
     else:
         numbered = [f"({i + 1}) {o.description}" for i, o in enumerate(options)]
-        text = say(
-            intent.language,
-            f"Não tenho certeza se entendi. Você quis dizer {' ou '.join(numbered)}?",
-            f"I'm not sure I understood. Did you mean {' or '.join(numbered)}?",
-        )
+        listing = f" {i18n.t('word.or', intent.language)} ".join(numbered)
+        text = i18n.t("dialogue.did_you_mean", intent.language, options=listing)
     return ConfirmationQuestion(
         text=text, options=options, resume=ResumePoint(intent=intent, language=intent.language)
     )
@@ -419,9 +408,9 @@ def domain_question(
 def answer_text(output: DomainOutput | None, language: str) -> str:
     """The answer when the run gave none of its own."""
     if output is None:
-        return say(language, "Não consegui processar o pedido.", "I could not process the request.")
+        return i18n.t("run.could_not_process", language)
     if output.explanation:
         return output.explanation
     if output.status == "success":
-        return say(language, "Pronto.", "Done.")
-    return say(language, "Não consegui concluir o pedido.", "I could not complete the request.")
+        return i18n.t("run.done", language)
+    return i18n.t("run.not_completed", language)

@@ -4,8 +4,8 @@ replanning, but the same statuses, events and answer as a one-step plan."""
 from __future__ import annotations
 
 from execution.dag import ExecutionReport, Preflight, RunStopped, StepCall
-from execution.language import text
 from execution.run_state import RunState, step_event
+from shared import i18n
 from shared.clock import utcnow
 from shared.errors import PlatformError
 from shared.models import DomainOutput, ExecutionIntent, ExecutionStep, Failure, StepTrace
@@ -31,9 +31,10 @@ async def run_fast_track(
     completed = new is RunStatus.COMPLETED
     await state.move(new, None if completed else trace.error)
     if output is None:
-        answer = text(state.language, "failed", reason=trace.error or "")
+        answer = i18n.t("run.failed", state.language, reason=trace.error or "")
     else:
-        answer = output.explanation or text(state.language, "done" if completed else "failed", reason="")
+        ending = "run.done" if completed else "run.failed"
+        answer = output.explanation or i18n.t(ending, state.language, reason="")
     return ExecutionReport(
         status=state.status,
         steps=[trace],
@@ -56,7 +57,7 @@ async def _unavailable(state: RunState, trace: StepTrace, reason: str) -> Execut
             status="failure", explanation=reason, failure=Failure(reason="domain_unavailable")
         ),
         reason=reason,
-        answer=text(state.language, "failed", reason=reason),
+        answer=i18n.t("run.failed", state.language, reason=reason),
         decision="definitive_failure",
     )
 

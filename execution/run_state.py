@@ -10,7 +10,7 @@ from typing import Any
 
 from execution.analysis import AnalysisResult
 from execution.dag import ExecutionReport
-from execution.language import text
+from shared import i18n
 from shared.models import ExecutionPlan, StepTrace
 from shared.status import RunStatus, transition
 
@@ -79,7 +79,7 @@ class Ending:
     status: RunStatus
     #: for operators, in the report and the run event ("no alternative plan after step 1 ...")
     reason: str | None = None
-    #: which engine sentence answers the person (``execution.language``); None = the outputs do
+    #: the id of the core message (``shared.i18n.CORE``) that answers the person; None = the outputs do
     kind: str | None = None
     #: what the person is told when it differs from ``reason`` (the domain's own words)
     told: str | None = None
@@ -92,8 +92,8 @@ class Ending:
         synthesized = report.synthesis.text if report.synthesis is not None else ""
         if self.kind is not None and self.reason is not None:
             plain = self.told or self.reason.removeprefix("max_replans_exceeded: ")
-            answer = text(state.language, self.kind, reason=plain, replans=state.replans)
-            if synthesized and self.kind != "max_replans_exceeded":
+            answer = i18n.t(self.kind, state.language, reason=plain, replans=state.replans)
+            if synthesized and self.kind != "run.max_replans_exceeded":
                 return f"{synthesized}\n{answer}"
             return answer
         if synthesized:
@@ -101,5 +101,5 @@ class Ending:
         if report.output is not None and report.output.explanation:
             return report.output.explanation
         if state.status is RunStatus.COMPLETED:
-            return text(state.language, "done")
-        return text(state.language, "failed", reason=self.reason or "")
+            return i18n.t("run.done", state.language)
+        return i18n.t("run.failed", state.language, reason=self.reason or "")

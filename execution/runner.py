@@ -40,11 +40,11 @@ from execution.dag import (
     validate_plan,
 )
 from execution.fast_track import run_fast_track
-from execution.language import detect_language, normalize, text
 from execution.policy import ContextPolicy, Hooks, PolicyViolation, RunBudget, first_override
 from execution.retry import StepGuard
 from execution.run_state import SETTLED, Ending, RunEventSink, RunState, step_event
 from execution.synthesis import ConcatSynthesis, SynthesisStrategy
+from shared import i18n
 from shared.catalog import Catalog
 from shared.errors import PlanError
 from shared.manifest import Capability
@@ -136,11 +136,8 @@ class RunController:
         self, intent: IntentOutput, context: dict[str, Any] | None, on_event: RunEventSink | None
     ) -> RunState:
         context = dict(context or {})
-        language = (
-            normalize(context["language"])
-            if context.get("language")
-            else detect_language(intent.original_query, default=normalize(intent.language))
-        )
+        default = i18n.as_language(intent.language)
+        language = i18n.language_of(context, intent.original_query, default=default)
         run_id = str(context.get("run_id") or f"run-{uuid.uuid4().hex}")
         context.update(run_id=run_id, language=language)
         return RunState(
@@ -175,7 +172,7 @@ class RunController:
         return ExecutionReport(
             status=state.status,
             reason=decision.feedback,
-            answer=text(state.language, "done"),
+            answer=i18n.t("run.done", state.language),
             decision=decision.case,
         )
 
@@ -218,14 +215,14 @@ class RunController:
             validate_plan(state.plan)
         except PlanDeadlock as exc:
             await state.move(RunStatus.DEADLOCK, exc.message)
-            return self._unrun(state, RunStatus.DEADLOCK, exc.message, "deadlock")
+            return self._unrun(state, RunStatus.DEADLOCK, exc.message, "run.deadlock")
         except PlanError as exc:
             return await self._planning_error(state, exc.message)
         try:
             budget.check_steps(len(state.plan.steps))
         except PolicyViolation as exc:
             await state.move(RunStatus.FAILED, exc.reason)
-            return self._unrun(state, RunStatus.FAILED, exc.reason, "policy")
+            return self._unrun(state, RunStatus.FAILED, exc.reason, "run.policy")
         return None
 
     async def _round(
@@ -252,11 +249,11 @@ class RunController:
             if self._limits()[0][1]:  # the policy's limit was the nearer one
                 limit = self.policy.max_plan_duration_s
                 reason = f"policy max_plan_duration_s: the plan did not finish within {limit:g} s"
-                return Ending(RunStatus.FAILED, reason, "policy")
+                return Ending(RunStatus.FAILED, reason, "run.policy")
             return Ending(
-                RunStatus.TIMEOUT, f"the plan did not finish within {self.deadline_s:g} s", "timeout"
+                RunStatus.TIMEOUT, f"the plan did not finish within {self.deadline_s:g} s", "run.timeout"
             )
-        kind = "policy" if report.status is RunStatus.FAILED else "timeout"
+        kind = "run.policy" if report.status is RunStatus.FAILED else "run.timeout"
         return Ending(report.status, report.reason, kind)
 
     def _judge(
@@ -272,7 +269,7 @@ class RunController:
             rule, hit = override
             if rule.goto is not RunStatus.REPLANNING:
                 reason = f"transition override: step {hit.id} {rule.when_status.value} -> {rule.goto.value}"
-                return Ending(rule.goto, reason, "failed")
+                return Ending(rule.goto, reason, "run.failed")
             if judgement.decision.case != "replanning":
                 failed = next(s for s in state.plan.steps if s.id == hit.id)
                 observation = self._recoverable(state, hit)
@@ -282,7 +279,7 @@ class RunController:
             if _signature(judgement.failed, trace) in state.seen_failures:
                 step = judgement.failed
                 reason = f"step {step.id} ({step.capability}) failed again with {_error_code(trace)}"
-                return Ending(RunStatus.STAGNATED, reason, "stagnated", told=trace.error)
+                return Ending(RunStatus.STAGNATED, reason, "run.stagnated", told=trace.error)
         return judgement
 
     async def _replan_if_decided(
@@ -301,13 +298,13 @@ class RunController:
         new = self.planner.replan(state.plan, context) if self.planner is not None else None
         if new is None:
             reason = f"no alternative plan after step {failed.id} failed: {trace.error or ''}".strip()
-            return Ending(RunStatus.FAILED, reason, "failed", told=trace.error)
+            return Ending(RunStatus.FAILED, reason, "run.failed", told=trace.error)
         if new.patch:
             state.tried.setdefault(failed.id, []).append(new.patch)
         try:
             budget.check_steps(len(new.plan.steps))
         except PolicyViolation as exc:
-            return Ending(RunStatus.FAILED, exc.reason, "policy")
+            return Ending(RunStatus.FAILED, exc.reason, "run.policy")
         resume = {t.id: t for t in report.steps if t.status in SETTLED and t.id not in new.rerun}
         if new.action == "reissue":  # the failed step runs again, whatever it was
             resume.pop(failed.id, None)
@@ -321,7 +318,7 @@ class RunController:
         the replans are used up."""
         report.decision = decision.case
         if decision.case == "definitive_failure" and decision.feedback.startswith("max_replans_exceeded"):
-            return Ending(RunStatus.FAILED, decision.feedback, "max_replans_exceeded")
+            return Ending(RunStatus.FAILED, decision.feedback, "run.max_replans_exceeded")
         return Ending(report.status, note=None if decision.is_successful else decision.feedback)
 
     def _observe(self, state: RunState, report: ExecutionReport) -> tuple[Observation, ExecutionStep | None]:
@@ -438,7 +435,7 @@ class RunController:
         return ExecutionReport(
             status=state.status,
             reason=decision.feedback,
-            answer=text(state.language, "planning_error", reason=message),
+            answer=i18n.t("run.planning_error", state.language, reason=message),
             decision=decision.case,
         )
 
@@ -450,7 +447,7 @@ class RunController:
             for s in state.plan.steps
         ]
         return ExecutionReport(
-            status=status, steps=traces, reason=reason, answer=text(state.language, kind, reason=reason)
+            status=status, steps=traces, reason=reason, answer=i18n.t(kind, state.language, reason=reason)
         )
 
     async def _end(self, state: RunState, report: ExecutionReport, ending: Ending) -> ExecutionReport:

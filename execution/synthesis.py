@@ -19,7 +19,7 @@ from typing import Protocol
 import httpx
 from pydantic import BaseModel, Field
 
-from execution.language import text
+from shared import i18n
 from shared.models import StepTrace
 from shared.settings import LlmSettings
 from shared.status import RunStatus
@@ -68,7 +68,14 @@ def confidence_of(traces: list[StepTrace], required: dict[int, bool]) -> float:
 
 def _gap_lines(gaps: list[Gap], language: str) -> list[str]:
     return [
-        text(language, "gap", step=g.step, capability=g.capability, status=g.status.value, reason=g.reason)
+        i18n.t(
+            "synthesis.gap",
+            language,
+            step=g.step,
+            capability=g.capability,
+            status=g.status.value,
+            reason=g.reason,
+        )
         for g in gaps
     ]
 
@@ -83,7 +90,7 @@ class ConcatSynthesis:
         gaps = gaps_of(traces)
         lines = [line for line in found if line]
         if gaps:
-            lines.append(text(language, "gaps_header"))
+            lines.append(i18n.t("synthesis.gaps_header", language))
             lines.extend(_gap_lines(gaps, language))
         return Synthesis(
             text="\n".join(lines), confidence=confidence_of(traces, required), gaps=gaps, strategy=self.name
@@ -111,7 +118,8 @@ class LlmSynthesis:
             for t in traces
             if t.status is RunStatus.COMPLETED and t.output
         ]
-        lang = "Brazilian Portuguese" if language != "en" else "English"
+        # the prompt is in English, so the language's name is too
+        lang = i18n.t(f"language.{i18n.as_language(language)}", "en")
         messages = [
             {
                 "role": "system",

@@ -49,9 +49,9 @@ from intent.entities import GoalEntityExtractor
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
-from intent.text import detect_language
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
+from shared.i18n import detect
 from shared.models import GoalCandidate, IntentOutput
 
 log = logging.getLogger(__name__)
@@ -540,7 +540,7 @@ class EmbeddedIntentAdapter:
     def parse_sync(
         self, text: str, *, pinned_domain: str | None = None, context: dict[str, Any] | None = None
     ) -> IntentOutput:
-        out = IntentOutput(original_query=text, language=detect_language(text), adapter=self.name)
+        out = IntentOutput(original_query=text, language=detect(text), adapter=self.name)
         model = self.model
         if model is None:
             out.notes.append("no goals registered")

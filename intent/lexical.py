@@ -12,8 +12,9 @@ from typing import Any
 
 from intent.embedded import goal_documents
 from intent.entities import STOP, GoalEntityExtractor
-from intent.text import detect_language, words
+from intent.text import words
 from shared.catalog import Catalog, GoalRef
+from shared.i18n import detect
 from shared.models import GoalCandidate, IntentOutput
 
 
@@ -50,7 +51,7 @@ class LexicalIntentAdapter:
     async def parse(
         self, text: str, *, pinned_domain: str | None = None, context: dict[str, Any] | None = None
     ) -> IntentOutput:
-        out = IntentOutput(original_query=text, language=detect_language(text), adapter=self.name)
+        out = IntentOutput(original_query=text, language=detect(text), adapter=self.name)
         content = [w for w in words(text) if w not in STOP]
         if not content or not self._goals:
             return out

@@ -25,8 +25,8 @@ import jsonschema
 from intent.base import IntentAdapter
 from intent.entities import normalised_in
 from intent.settings import IntentSettings
-from intent.text import detect_language
 from shared.catalog import Catalog
+from shared.i18n import detect
 from shared.manifest import EntitySpec
 from shared.models import GoalCandidate, IntentOutput
 
@@ -240,7 +240,7 @@ class LlmIntentAdapter:
         out = IntentOutput(
             original_query=text,
             adapter=self.name,
-            language=reply.get("language") or detect_language(text),
+            language=reply.get("language") or detect(text),
             confidence=float(reply.get("confidence", 0.0)),
         )
         key = reply["goal"]

@@ -48,6 +48,7 @@ TRAINING_MODULES = (
     "intent.features",
     "intent.model",
     "intent.text",
+    "shared.i18n.folding",
 )
 #: Models kept per directory (the most recently used); catalogs of tests and bench runs come and go.
 KEEP_MODELS = 16

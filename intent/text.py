@@ -1,42 +1,27 @@
-"""Text normalisation shared by every intent component.
+"""Tokens and function words shared by every intent component.
 
 People type without accents, in lower case and with small typos, so everything the classifier
-and the entity extractor compare is *normalised*: accents stripped, lower-cased, punctuation
-turned into spaces. Normalisation is character-for-character (same length as the input), so a
-token found in the normalised text maps straight back to the exact span the person wrote.
+and the entity extractor compare is normalised by :func:`shared.i18n.normalise` (accents
+stripped, lower-cased, punctuation turned into spaces). Normalisation is character-for-character,
+so a token found in the normalised text maps straight back to the exact span the person wrote.
+The language of a text is :func:`shared.i18n.detect`'s to tell.
 
->>> normalise("Cotação da Itaú!")
-'cotacao da itau '
 >>> [t.text for t in tokens("Preço da Apple, Microsoft e Nvidia")]
 ['preco', 'da', 'apple', 'microsoft', 'e', 'nvidia']
->>> detect_language("what is the price of apple"), detect_language("qual o preço da vale")
-('en', 'pt')
+>>> [(t.start, t.end) for t in tokens("Itaú!")]
+[(0, 4)]
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+
+from shared.i18n import normalise, words
+
+__all__ = ["STOP_EN", "STOP_PT", "Token", "tokens", "words"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-
-
-@lru_cache(maxsize=4096)
-def _fold_char(ch: str) -> str:
-    """One character -> one character: accent-free, lower case, punctuation as a space."""
-    decomposed = unicodedata.normalize("NFKD", ch)
-    base = next((c for c in decomposed if not unicodedata.combining(c)), " ")
-    base = base.lower()
-    if len(base) != 1 or not (base.isascii() and base.isalnum()):
-        return " "
-    return base
-
-
-def normalise(text: str) -> str:
-    """Accent-free, lower-case, punctuation-free copy of ``text`` with the same length."""
-    return "".join(_fold_char(ch) for ch in text)
 
 
 @dataclass(frozen=True)
@@ -53,12 +38,8 @@ def tokens(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(norm)]
 
 
-def words(text: str) -> list[str]:
-    return _TOKEN.findall(normalise(text))
-
-
-# Function words of each language (accent-free). Used to detect the language and to keep
-# grammar words out of entity spans; they say nothing about any domain.
+# Function words of each language (accent-free), kept out of entity spans; they say nothing
+# about any domain.
 STOP_PT = frozenset(
     [
         "a",
@@ -281,14 +262,3 @@ STOP_EN = frozenset(
         "know",
     ]
 )
-_ACCENTED = re.compile(r"[ãõçáéíóúâêôà]", re.IGNORECASE)
-
-
-def detect_language(text: str) -> str:
-    """'pt' or 'en' by function-word counts; accents break ties towards Portuguese."""
-    ws = words(text)
-    pt = sum(w in STOP_PT for w in ws)
-    en = sum(w in STOP_EN for w in ws)
-    if _ACCENTED.search(text):
-        pt += 1
-    return "en" if en > pt else "pt"

@@ -17,7 +17,7 @@ from domains.finance.messages import (
     fmt_number,
     fmt_pct,
     join_names,
-    language_of,
+    requested_language,
     text,
 )
 from domains.finance.provider import Instrument, MarketDataProvider, Quote
@@ -80,7 +80,7 @@ class FinanceHandlers:
     # ------------------------------------------------------------ get_stock_price
 
     async def get_stock_price(self, intent: ExecutionIntent) -> DomainOutput:
-        lang = language_of(intent)
+        lang = requested_language(intent)
         params = intent.parameters
         chosen = params.get("symbol")
         if isinstance(chosen, str) and chosen.strip():
@@ -186,7 +186,7 @@ class FinanceHandlers:
     # ----------------------------------------------------------------- top movers
 
     async def top_movers(self, intent: ExecutionIntent, direction: Direction) -> DomainOutput:
-        lang = language_of(intent)
+        lang = requested_language(intent)
         params = intent.parameters
         markets = self.provider.markets()
         market_text = params.get("market_text")
@@ -275,7 +275,7 @@ class FinanceHandlers:
     # -------------------------------------------------------------- search_symbol
 
     async def search_symbol(self, intent: ExecutionIntent) -> DomainOutput:
-        lang = language_of(intent)
+        lang = requested_language(intent)
         params = intent.parameters
         query = params.get("query") or params.get("symbol_text")
         if isinstance(query, list):

@@ -14,75 +14,74 @@ never pass for a live price.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
+from shared.i18n import Catalog, Language, as_language, t
 from shared.models import ExecutionIntent
-
-Language = Literal["pt", "en"]
 
 SAMPLE_SOURCE = "sample_snapshot"
 
-TEXTS: dict[Language, dict[str, str]] = {
-    "pt": {
-        "quote": "{name} ({symbol}) está em {price} {currency} ({change} no dia) — {data}.",
-        "ambiguous": "Encontrei mais de um ticker para '{query}'. Qual deles?",
-        "not_found": (
-            "Não encontrei nenhuma ação chamada '{query}' nos dados disponíveis. "
-            "Tente o nome da empresa ou o ticker (ex.: PETR4, AAPL)."
-        ),
-        "bad_symbol": "O ticker '{symbol}' não existe nos dados disponíveis.",
-        "missing_symbol": "De qual empresa ou ticker você quer a cotação?",
-        "missing_query": "Qual nome de empresa você quer procurar?",
-        "no_price": "Não há preço disponível para {name} ({symbol}) nos dados atuais.",
-        "title_GAINERS": "Maiores altas",
-        "title_LOSERS": "Maiores baixas",
-        "movers_header": "{title} — {markets} — {data}:",
-        "movers_line": "{rank}. {name} ({symbol}): {price} {currency}, {change}",
-        "movers_none_GAINERS": "Nenhuma ação em alta em {markets} — {data}.",
-        "movers_none_LOSERS": "Nenhuma ação em baixa em {markets} — {data}.",
-        "all_markets": "todos os mercados",
-        "unknown_market": "Não conheço o mercado '{text}'. Mercados disponíveis: {known}.",
-        "search_header": "Tickers encontrados para '{query}':",
-        "search_line": "- {symbol}: {name} ({exchange})",
-        "sample": "dados de amostra de {as_of}",
-        "live": "dados de {as_of}",
-        "and": "e",
-    },
-    "en": {
-        "quote": "{name} ({symbol}) is at {price} {currency} ({change} on the day) — {data}.",
-        "ambiguous": "I found more than one ticker for '{query}'. Which one?",
-        "not_found": (
-            "I could not find any stock called '{query}' in the available data. "
-            "Try the company name or the ticker (e.g. PETR4, AAPL)."
-        ),
-        "bad_symbol": "The ticker '{symbol}' does not exist in the available data.",
-        "missing_symbol": "Which company or ticker do you want a quote for?",
-        "missing_query": "Which company name should I look up?",
-        "no_price": "There is no price for {name} ({symbol}) in the current data.",
-        "title_GAINERS": "Top gainers",
-        "title_LOSERS": "Top losers",
-        "movers_header": "{title} — {markets} — {data}:",
-        "movers_line": "{rank}. {name} ({symbol}): {price} {currency}, {change}",
-        "movers_none_GAINERS": "No stock is up in {markets} — {data}.",
-        "movers_none_LOSERS": "No stock is down in {markets} — {data}.",
-        "all_markets": "all markets",
-        "unknown_market": "I don't know the market '{text}'. Available markets: {known}.",
-        "search_header": "Tickers found for '{query}':",
-        "search_line": "- {symbol}: {name} ({exchange})",
-        "sample": "sample data from {as_of}",
-        "live": "data as of {as_of}",
-        "and": "and",
-    },
-}
+MESSAGES = Catalog.by_language(
+    {
+        "pt": {
+            "quote": "{name} ({symbol}) está em {price} {currency} ({change} no dia) — {data}.",
+            "ambiguous": "Encontrei mais de um ticker para '{query}'. Qual deles?",
+            "not_found": (
+                "Não encontrei nenhuma ação chamada '{query}' nos dados disponíveis. "
+                "Tente o nome da empresa ou o ticker (ex.: PETR4, AAPL)."
+            ),
+            "bad_symbol": "O ticker '{symbol}' não existe nos dados disponíveis.",
+            "missing_symbol": "De qual empresa ou ticker você quer a cotação?",
+            "missing_query": "Qual nome de empresa você quer procurar?",
+            "no_price": "Não há preço disponível para {name} ({symbol}) nos dados atuais.",
+            "title_GAINERS": "Maiores altas",
+            "title_LOSERS": "Maiores baixas",
+            "movers_header": "{title} — {markets} — {data}:",
+            "movers_line": "{rank}. {name} ({symbol}): {price} {currency}, {change}",
+            "movers_none_GAINERS": "Nenhuma ação em alta em {markets} — {data}.",
+            "movers_none_LOSERS": "Nenhuma ação em baixa em {markets} — {data}.",
+            "all_markets": "todos os mercados",
+            "unknown_market": "Não conheço o mercado '{text}'. Mercados disponíveis: {known}.",
+            "search_header": "Tickers encontrados para '{query}':",
+            "search_line": "- {symbol}: {name} ({exchange})",
+            "sample": "dados de amostra de {as_of}",
+            "live": "dados de {as_of}",
+        },
+        "en": {
+            "quote": "{name} ({symbol}) is at {price} {currency} ({change} on the day) — {data}.",
+            "ambiguous": "I found more than one ticker for '{query}'. Which one?",
+            "not_found": (
+                "I could not find any stock called '{query}' in the available data. "
+                "Try the company name or the ticker (e.g. PETR4, AAPL)."
+            ),
+            "bad_symbol": "The ticker '{symbol}' does not exist in the available data.",
+            "missing_symbol": "Which company or ticker do you want a quote for?",
+            "missing_query": "Which company name should I look up?",
+            "no_price": "There is no price for {name} ({symbol}) in the current data.",
+            "title_GAINERS": "Top gainers",
+            "title_LOSERS": "Top losers",
+            "movers_header": "{title} — {markets} — {data}:",
+            "movers_line": "{rank}. {name} ({symbol}): {price} {currency}, {change}",
+            "movers_none_GAINERS": "No stock is up in {markets} — {data}.",
+            "movers_none_LOSERS": "No stock is down in {markets} — {data}.",
+            "all_markets": "all markets",
+            "unknown_market": "I don't know the market '{text}'. Available markets: {known}.",
+            "search_header": "Tickers found for '{query}':",
+            "search_line": "- {symbol}: {name} ({exchange})",
+            "sample": "sample data from {as_of}",
+            "live": "data as of {as_of}",
+        },
+    }
+)
 
 
-def language_of(intent: ExecutionIntent) -> Language:
-    """English only when the caller says so; Brazilian Portuguese is the platform default."""
-    return "en" if intent.context.get("language") == "en" else "pt"
+def requested_language(intent: ExecutionIntent) -> Language:
+    """The language the caller asks for ("en-US" is English); Brazilian Portuguese by default."""
+    return as_language(intent.context.get("language"))
 
 
 def text(lang: Language, key: str, **values: Any) -> str:
-    return TEXTS[lang][key].format(**values)
+    return MESSAGES.t(key, lang, **values)
 
 
 def fmt_number(value: float, lang: Language, decimals: int = 2) -> str:
@@ -108,4 +107,4 @@ def data_label(as_of: str, source: str, lang: Language) -> str:
 def join_names(names: list[str], lang: Language) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} {text(lang, 'and')} {names[-1]}"
+    return f"{', '.join(names[:-1])} {t('word.and', lang)} {names[-1]}"

@@ -21,7 +21,9 @@ DOMAIN = "general"
 MESSAGES = Catalog.by_language(
     {
         "pt": {
-            "help_intro": "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo. Posso:",
+            "help_intro": (
+                "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo. Posso:"
+            ),
             "help_outro": "É só pedir, em português ou inglês.",
             "help_unknown": (
                 "Sou o assistente desta plataforma e encaminho cada pedido ao serviço certo, "

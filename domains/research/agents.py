@@ -17,8 +17,15 @@ from domains.research import analysis
 from domains.research.config import AgentConfig
 from domains.research.llm import ChatClient, LLMError, LLMReply, parse_json_object
 from domains.research.text import Lang, estimate_tokens
+from domains.research.wording import MESSAGES
+from shared import i18n
 
 Mode = Literal["llm", "offline", "offline_fallback"]
+
+
+def _answer_language(lang: Lang) -> str:
+    """The answer's language named in Portuguese, the language of the agents' prompts."""
+    return i18n.t(f"language.{lang}", "pt")
 
 
 @dataclass(frozen=True)
@@ -93,7 +100,7 @@ class Agents:
     def _memory_context(self, role: str, memory: Sequence[Mapping[str, Any]], lang: Lang) -> str:
         if not memory:
             return ""
-        head = "Memória recente deste agente:" if lang == "pt" else "This agent's recent memory:"
+        head = MESSAGES.t("agent.memory", lang)
         return head + "\n" + "\n".join(f"- {e['event_id']}: {e['summary']}" for e in memory)
 
     async def _ask(self, role: str, user: str, memory: Sequence[Mapping[str, Any]], lang: Lang) -> LLMReply:
@@ -172,7 +179,7 @@ class Agents:
             user += f"\n\nVERSÃO ANTERIOR DA QUESTÃO:\n{previous_question}"
         if details:
             user += f"\n\nDETALHES NOVOS PARA O REFINAMENTO:\n{details}"
-        user += f"\n\nIDIOMA DA RESPOSTA: {'português do Brasil' if lang == 'pt' else 'English'}"
+        user += f"\n\nIDIOMA DA RESPOSTA: {_answer_language(lang)}"
         return await self._llm_or_offline(
             "structurer",
             user,
@@ -186,10 +193,7 @@ class Agents:
         self, question: str, lang: Lang, memory: Sequence[Mapping[str, Any]] = ()
     ) -> AgentResult:
         """Methodologist: status, justification, improvements[{aspect, gap, suggestion}], clarifications."""
-        user = (
-            f"HIPÓTESE / QUESTÃO A AVALIAR:\n{question}\n\n"
-            f"IDIOMA DA RESPOSTA: {'português do Brasil' if lang == 'pt' else 'English'}"
-        )
+        user = f"HIPÓTESE / QUESTÃO A AVALIAR:\n{question}\n\nIDIOMA DA RESPOSTA: {_answer_language(lang)}"
         return await self._llm_or_offline(
             "methodologist", user, memory, lang, MethodologistReply, lambda: analysis.evaluate(question, lang)
         )

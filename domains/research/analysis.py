@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.research.text import Lang, fold, lower_first, sentence, words
+from domains.research.wording import MESSAGES
 
 Maturity = Literal["vague", "semi_formed", "complete"]
 ASPECTS = ("population", "variables", "metric", "comparison", "effect")
@@ -295,33 +296,34 @@ def _dimension(adj: str, lang: Lang) -> str:
     table = _DIMENSIONS[lang]
     if key in table:
         return table[key]
-    return f"o quanto é {adj}" if lang == "pt" else key
+    # Portuguese names an unknown dimension by the adjective as written, English by its base word
+    return MESSAGES.t("question.dimension_of", lang, word=adj if lang == "pt" else key)
+
+
+def _other(match: re.Match[str], lang: Lang) -> str:
+    """The clause that names what the idea is compared with (" compared with X"), if it does."""
+    return f" {MESSAGES.t('question.compared_with', lang, other=match['other'])}" if match["other"] else ""
 
 
 def _question_from_idea(idea: str, lang: Lang) -> tuple[str, str, str]:
     """(structured question, subject, dimension) from a one-sentence idea."""
     if lang == "pt":
-        m = _PT_COMPARATIVE.match(idea) or _PT_BETTER.match(idea)
-        if m:
-            subj, dim = lower_first(m["subj"]), _dimension(m["adj"], lang)
-            other = f" em comparação com {m['other']}" if m["other"] else ""
-            return f"Como {subj} impacta {dim}{other}?", subj, dim
-        m = _PT_VERB.match(idea)
-        if m:
-            subj = lower_first(m["subj"])
-            return f"Em que medida {subj} {m['verb'].lower()} {m['obj']}?", subj, m["obj"]
-        return f"Como {lower_first(idea)} pode ser observado e medido de forma sistemática?", idea, "o efeito"
-    m = _EN_COMPARATIVE.match(idea)
-    if m:
-        subj, dim = lower_first(m["subj"]), _dimension(m["adj"], lang)
-        other = f" compared with {m['other']}" if m["other"] else ""
-        return f"How does {subj} affect {dim}{other}?", subj, dim
-    m = _EN_VERB.match(idea)
-    if m:
-        subj, verb = lower_first(m["subj"]), m["verb"].lower()
-        base = verb[:-1] if verb.endswith("s") and " " not in verb else verb
-        return f"To what extent does {subj} {base} {m['obj']}?", subj, m["obj"]
-    return f"How can {lower_first(idea)} be observed and measured systematically?", idea, "the effect"
+        comparative = _PT_COMPARATIVE.match(idea) or _PT_BETTER.match(idea)
+    else:
+        comparative = _EN_COMPARATIVE.match(idea)
+    if comparative:
+        subj, dim = lower_first(comparative["subj"]), _dimension(comparative["adj"], lang)
+        other = _other(comparative, lang)
+        return MESSAGES.t("question.comparative", lang, subject=subj, dimension=dim, other=other), subj, dim
+    with_verb = (_PT_VERB if lang == "pt" else _EN_VERB).match(idea)
+    if with_verb:
+        subj, verb = lower_first(with_verb["subj"]), with_verb["verb"].lower()
+        if lang == "en" and verb.endswith("s") and " " not in verb:
+            verb = verb[:-1]  # "does X reduce", not "does X reduces"
+        obj = with_verb["obj"]
+        return MESSAGES.t("question.verb", lang, subject=subj, verb=verb, object=obj), subj, obj
+    question = MESSAGES.t("question.open", lang, idea=lower_first(idea))
+    return question, idea, MESSAGES.t("question.the_effect", lang)
 
 
 def structure(
@@ -340,122 +342,35 @@ def structure(
             question = extra
         else:
             question = f"{previous_question.rstrip(' ?.')}, {lower_first(extra)}?"
-        subj, dim = idea_s, ("o efeito" if lang == "pt" else "the effect")
+        subj, dim = idea_s, MESSAGES.t("question.the_effect", lang)
     else:
         question, subj, dim = _question_from_idea(idea_s, lang)
-    if lang == "pt":
-        return {
-            "context": f'Observação da pessoa: "{idea_s}".',
-            "problem": (
-                f"Ainda não está definido para quem, medido como e em quanto {lower_first(subj)} afeta {dim}."
-                if not details
-                else f'Refinamento com os detalhes: "{sentence(details)}".'
-            ),
-            "contribution": (
-                "Evidência empírica que confirme ou refute a observação, útil para decidir quando "
-                "adotar a prática."
-            ),
-            "structured_question": question,
-        }
+    problem = (
+        MESSAGES.t("structure.problem", lang, subject=lower_first(subj), dimension=dim)
+        if not details
+        else MESSAGES.t("structure.problem_refined", lang, details=sentence(details))
+    )
     return {
-        "context": f'The person\'s observation: "{idea_s}".',
-        "problem": (
-            f"It is not yet defined for whom, measured how and by how much {lower_first(subj)} affects {dim}."
-            if not details
-            else f'Refinement with the details: "{sentence(details)}".'
-        ),
-        "contribution": "Empirical evidence that confirms or refutes the observation, useful to decide "
-        "when to adopt the practice.",
+        "context": MESSAGES.t("structure.context", lang, idea=idea_s),
+        "problem": problem,
+        "contribution": MESSAGES.t("structure.contribution", lang),
         "structured_question": question,
     }
 
 
 # -------------------------------------------------------------------------- methodologist
 
-ASPECT_NAMES: dict[Lang, dict[str, str]] = {
-    "pt": {
-        "population": "população",
-        "variables": "variáveis",
-        "metric": "métricas",
-        "comparison": "comparação",
-        "effect": "efeito",
-    },
-    "en": {
-        "population": "population",
-        "variables": "variables",
-        "metric": "metrics",
-        "comparison": "comparison",
-        "effect": "effect",
-    },
-}
-_GAPS: dict[Lang, dict[str, tuple[str, str, str]]] = {
-    # aspect -> (gap, suggestion, clarifying question)
-    "pt": {
-        "population": (
-            "Não diz quem será estudado.",
-            "Especifique a população, ex.: 'em equipes de 2-5 devs' ou 'estudantes de graduação'.",
-            "Quem você quer estudar?",
-        ),
-        "variables": (
-            "Não estão claras a variável independente (o que é aplicado ou muda) e a dependente "
-            "(o resultado observado).",
-            "Diga o que é aplicado (ex.: 'método incremental') e qual resultado muda "
-            "(ex.: 'tempo de entrega').",
-            "O que muda e qual resultado você espera observar?",
-        ),
-        "metric": (
-            "Não diz como o efeito será medido.",
-            "Defina a métrica, ex.: 'tempo de entrega medido por sprints' ou 'horas por tarefa'.",
-            "Como você vai medir o resultado?",
-        ),
-        "comparison": (
-            "Não diz em relação a quê o efeito é comparado.",
-            "Indique a base de comparação, ex.: 'comparado ao método cascata' ou 'reduz ... em 30%'.",
-            "Comparado com o quê?",
-        ),
-        "effect": (
-            "Não há efeito mensurável (número, percentual ou direção).",
-            "Declare o efeito esperado, ex.: 'reduz o tempo em 30%'.",
-            "Quanto de efeito você espera, e em que direção?",
-        ),
-    },
-    "en": {
-        "population": (
-            "It does not say who will be studied.",
-            "Name the population, e.g. 'in teams of 2-5 developers' or 'undergraduate students'.",
-            "Who do you want to study?",
-        ),
-        "variables": (
-            "The independent variable (what is applied or changes) and the dependent one (the observed "
-            "outcome) are not clear.",
-            "Say what is applied (e.g. 'incremental method') and which outcome changes "
-            "(e.g. 'delivery time').",
-            "What changes, and which outcome do you expect to observe?",
-        ),
-        "metric": (
-            "It does not say how the effect will be measured.",
-            "Define the metric, e.g. 'delivery time measured in sprints' or 'hours per task'.",
-            "How will you measure the outcome?",
-        ),
-        "comparison": (
-            "It does not say what the effect is compared with.",
-            "State the baseline, e.g. 'compared with waterfall' or 'reduces ... by 30%'.",
-            "Compared with what?",
-        ),
-        "effect": (
-            "There is no measurable effect (a number, percentage or direction).",
-            "State the expected effect, e.g. 'reduces time by 30%'.",
-            "How large an effect do you expect, and in which direction?",
-        ),
-    },
-}
+
+def aspect_name(aspect: str, lang: Lang) -> str:
+    """One of :data:`ASPECTS` as people read it ("população", "metrics")."""
+    return MESSAGES.t(f"aspect.{aspect}", lang)
 
 
 def evaluate(question: str, lang: Lang) -> dict[str, Any]:
     """The methodologist's JSON: status, justification, improvements, clarifications."""
     found = find_elements(question)
     missing = found.missing()
-    names = ASPECT_NAMES[lang]
+    names = {aspect: aspect_name(aspect, lang) for aspect in ASPECTS}
     nothing_measurable = found.independent is None and found.dependent is None and found.metric is None
     if nothing_measurable or (NORMATIVE.search(fold(question)) and found.dependent is None):
         status = "rejected"
@@ -464,41 +379,30 @@ def evaluate(question: str, lang: Lang) -> dict[str, Any]:
     else:
         status = "needs_refinement"
     improvements = [
-        {"aspect": names[a], "gap": _GAPS[lang][a][0], "suggestion": _GAPS[lang][a][1]} for a in missing
+        {
+            "aspect": names[a],
+            "gap": MESSAGES.t(f"gap.{a}.missing", lang),
+            "suggestion": MESSAGES.t(f"gap.{a}.suggestion", lang),
+        }
+        for a in missing
     ]
-    clarifications = {names[a]: _GAPS[lang][a][2] for a in missing}
-    if lang == "pt":
-        if status == "approved":
-            justification = (
-                f"Testável: população ({found.population}), variáveis ({found.independent} → "
-                f"{found.dependent}), métrica ({found.metric}), comparação ({found.comparison}) e "
-                f"efeito mensurável ({found.effect}) estão definidos."
-            )
-        elif status == "rejected":
-            justification = (
-                "Não identifico o que seria aplicado nem o que seria medido: como está, a afirmação "
-                "não pode ser testada empiricamente."
-            )
-        else:
-            justification = (
-                "A ideia tem potencial, mas falta especificar: " + ", ".join(names[a] for a in missing) + "."
-            )
-    elif status == "approved":
-        justification = (
-            f"Testable: population ({found.population}), "
-            f"variables ({found.independent} → {found.dependent}), metric ({found.metric}), "
-            f"comparison ({found.comparison}) and measurable effect ({found.effect}) "
-            "are defined."
+    clarifications = {names[a]: MESSAGES.t(f"gap.{a}.question", lang) for a in missing}
+    if status == "approved":
+        justification = MESSAGES.t(
+            "justification.approved",
+            lang,
+            population=found.population,
+            independent=found.independent,
+            dependent=found.dependent,
+            metric=found.metric,
+            comparison=found.comparison,
+            effect=found.effect,
         )
     elif status == "rejected":
-        justification = (
-            "I cannot identify what would be applied or what would be measured: as stated, the claim "
-            "cannot be tested empirically."
-        )
+        justification = MESSAGES.t("justification.rejected", lang)
     else:
-        justification = (
-            "The idea has potential, but it still needs: " + ", ".join(names[a] for a in missing) + "."
-        )
+        aspects = ", ".join(names[a] for a in missing)
+        justification = MESSAGES.t("justification.needs_refinement", lang, aspects=aspects)
     return {
         "status": status,
         "justification": justification,

@@ -32,34 +32,19 @@ from domains.research.graph import build_graph, initial_state
 from domains.research.llm import ChatClient
 from domains.research.settings import ResearchSettings
 from domains.research.store import ResearchStore, SessionInfo
-from domains.research.text import Lang, detect_language, words
+from domains.research.text import Lang, words
 from domains.research.versions import VersionNotFound, compare, render_compare, render_list
-from execution.graph import GraphEngine, GraphResult, SessionNotFoundError, SqlCheckpointer
+from domains.research.wording import MESSAGES
+from execution.graph import GraphEngine, GraphResult, SessionNotFoundError, checkpointer_for
 from shared.db import create_engine
 from shared.domain_sdk import DomainService, clarify, error_body, fail
+from shared.i18n import language_of
 from shared.models import ContinueWith, DomainOutput, ExecutionIntent
 from shared.status import RunStatus
 
 VERSION = "1.0.0"
 DOMAIN = "research"
 CONTINUE_WITH = ContinueWith(capability="research_reply", param="reply")
-
-TEXTS: dict[Lang, dict[str, str]] = {
-    "pt": {
-        "no_conversation": "Não há conversa de pesquisa em andamento nesta sessão. Descreva sua ideia ou "
-        'observação para começar (ex.: "Método incremental é mais rápido").',
-        "empty": "Descreva a ideia ou observação que você quer transformar em hipótese.",
-        "reset": "Sessão de pesquisa reiniciada: estado ativo e memória dos agentes limpos; o histórico de "
-        "eventos foi mantido.",
-    },
-    "en": {
-        "no_conversation": "There is no research conversation in progress in this session. "
-        "Describe your idea "
-        'or observation to start (e.g. "pair programming is faster").',
-        "empty": "Describe the idea or observation you want to turn into a hypothesis.",
-        "reset": "Research session reset: active state and agent memory cleared; the event history was kept.",
-    },
-}
 
 
 def graph_session_id(session_id: str, generation: int) -> str:
@@ -68,10 +53,8 @@ def graph_session_id(session_id: str, generation: int) -> str:
 
 
 def _language(intent: ExecutionIntent, text: str) -> Lang:
-    given = intent.context.get("language")
-    if given in ("pt", "en"):
-        return "en" if given == "en" else "pt"
-    return detect_language(text)
+    """The caller's language tag ("en-US" is English), else the language ``text`` is written in."""
+    return language_of(intent.context, text)
 
 
 def _idea_text(intent: ExecutionIntent) -> str:
@@ -88,7 +71,7 @@ class ResearchConversations:
         self.agents = agents
         self.db = create_engine(settings.research_database_url)
         self.store = ResearchStore(self.db)
-        self.engine = GraphEngine(build_graph(agents), SqlCheckpointer(self.db))
+        self.engine = GraphEngine(build_graph(agents), checkpointer_for(self.db))
         self._locks: dict[str, asyncio.Lock] = {}
         self._ready = False
         self._ready_lock = asyncio.Lock()
@@ -123,7 +106,7 @@ class ResearchConversations:
         lang = _language(intent, text)
         session_id = str(intent.context.get("session_id") or f"rs-{uuid.uuid4().hex}")
         if not text:
-            return fail(TEXTS[lang]["empty"], "missing_parameter", metadata={"param": "idea_text"})
+            return fail(MESSAGES.t("empty", lang), "missing_parameter", metadata={"param": "idea_text"})
         async with self._lock(session_id):
             info = await self.store.session(session_id) or SessionInfo(session_id, 1, 0, lang)
             gid = graph_session_id(session_id, info.generation)
@@ -154,7 +137,7 @@ class ResearchConversations:
             if info is None or current is None or current[0] != RunStatus.WAITING_INPUT:
                 lang = _language(intent, text)
                 return fail(
-                    TEXTS[lang]["no_conversation"],
+                    MESSAGES.t("no_conversation", lang),
                     "no_active_conversation",
                     metadata={"session_id": session_id},
                 )
@@ -184,7 +167,7 @@ class ResearchConversations:
             diff = compare(versions, *pair)
         except VersionNotFound as exc:
             missing = int(exc.args[0])
-            text = f"Não existe a V{missing}." if lang == "pt" else f"There is no V{missing}."
+            text = MESSAGES.t("version.missing", lang, number=missing)
             return fail(text, "version_not_found", result=result, metadata={"version": missing})
         return DomainOutput(
             status="success", explanation=render_compare(diff, lang), result={**result, "diff": diff}
@@ -209,7 +192,7 @@ class ResearchConversations:
         kept = len(await self.store.events(session_id))
         return DomainOutput(
             status="success",
-            explanation=TEXTS[lang]["reset"],
+            explanation=MESSAGES.t("reset", lang),
             result={"session_id": session_id, "generation": new.generation, "events_kept": kept},
         )
 
@@ -317,14 +300,14 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
         "research_versions",
         "Lista ou compara as versões da hipótese (list or compare hypothesis versions)",
         parameters=d.VERSIONS_PARAMETERS,
-        metadata=d.READ_METADATA,
+        metadata=d.VERSIONS_METADATA,
     )(conversations.versions)
 
     async def reset_capability(intent: ExecutionIntent) -> DomainOutput:
         session_id = str(intent.context.get("session_id") or "")
         lang = _language(intent, intent.original_query)
         if not session_id:
-            return fail(TEXTS[lang]["no_conversation"], "missing_session_id")
+            return fail(MESSAGES.t("no_conversation", lang), "missing_session_id")
         return await conversations.reset(session_id, lang)
 
     svc.capability(
@@ -332,7 +315,7 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
         "Reinicia a sessão de pesquisa: limpa estado ativo e memória dos agentes, mantém o histórico "
         "(reset the research session, keeping the event history)",
         parameters=d.RESET_PARAMETERS,
-        metadata=d.READ_METADATA,
+        metadata=d.RESET_METADATA,
     )(reset_capability)
     for goal in d.GOALS:
         svc.add_goal(goal)

@@ -1,9 +1,12 @@
-"""Small text helpers: accent folding that keeps punctuation, language guess, token estimate.
+"""Small text helpers: accent folding that keeps punctuation, words, token estimate.
+
+The language of a text is :func:`shared.i18n.detect`'s to tell; :data:`Lang` is the platform's
+:data:`shared.i18n.Language`.
 
 >>> fold("Método incremental é 30% mais rápido!")
 'metodo incremental e 30% mais rapido!'
->>> detect_language("Método incremental é mais rápido"), detect_language("pair programming is faster")
-('pt', 'en')
+>>> words("Método incremental é 30% mais rápido!")
+['metodo', 'incremental', 'e', '30', 'mais', 'rapido']
 >>> estimate_tokens("uma frase curta"), estimate_tokens("")
 (4, 0)
 """
@@ -12,47 +15,19 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
-from typing import Literal
 
-Lang = Literal["pt", "en"]
+from shared.i18n import Language, fold
+
+__all__ = ["Lang", "estimate_tokens", "fold", "lower_first", "sentence", "words"]
+
+Lang = Language
 
 _WORD = re.compile(r"[a-z0-9]+")
-_PT_WORDS = (
-    "o a os as um uma de do da dos das em no na nos nas que e é para por com como mais menos "
-    "não eu quero meu minha ser são reduz aumenta melhora equipes método hipótese pesquisa "
-    "ideia "
-)
-_PT = frozenset(_PT_WORDS.split())
-_EN_WORDS = (
-    "the a an of in on for to with is are be than more less how does do i my want me into "
-    "research question hypothesis idea reduces increases improves teams method help turn "
-)
-_EN = frozenset(_EN_WORDS.split())
-
-
-def fold(text: str) -> str:
-    """Lower case without accents; punctuation, digits and '%' are kept (rules need them)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
 def words(text: str) -> list[str]:
+    """The accent-free, lower-case words of ``text`` (:func:`fold` keeps what rules need)."""
     return _WORD.findall(fold(text))
-
-
-def detect_language(text: str, default: Lang = "pt") -> Lang:
-    """'en' when English function words clearly outnumber Portuguese ones (and no pt accents)."""
-    raw = text.lower().split()
-    pt = sum(1 for w in raw if w.strip(".,;:!?") in _PT)
-    en = sum(1 for w in raw if w.strip(".,;:!?") in _EN)
-    if re.search(r"[ãõçáéíóúâêô]", text.lower()):
-        pt += 2
-    if en > pt:
-        return "en"
-    if pt > en:
-        return "pt"
-    return default
 
 
 def estimate_tokens(text: str) -> int:

@@ -18,11 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domains.research.text import Lang
-
-STATUS_LABEL: dict[Lang, dict[str, str]] = {
-    "pt": {"approved": "aprovada", "needs_refinement": "precisa de refinamento", "rejected": "rejeitada"},
-    "en": {"approved": "approved", "needs_refinement": "needs refinement", "rejected": "rejected"},
-}
+from domains.research.wording import MESSAGES
 
 
 class VersionNotFound(LookupError):
@@ -63,56 +59,44 @@ def compare(versions: Sequence[Mapping[str, Any]], a: int, b: int) -> dict[str, 
     }
 
 
+def status_label(status: str, lang: Lang) -> str:
+    """An assessment's status as people read it ("precisa de refinamento"); unknown ones as they are."""
+    message_id = f"status.{status}"
+    return MESSAGES.t(message_id, lang) if message_id in MESSAGES else status
+
+
 def render_list(versions: Sequence[Mapping[str, Any]], lang: Lang) -> str:
-    labels = STATUS_LABEL[lang]
     if not versions:
-        return (
-            "Ainda não há versões da hipótese." if lang == "pt" else "There are no hypothesis versions yet."
-        )
-    head = "Versões da hipótese:" if lang == "pt" else "Hypothesis versions:"
-    lines = [head]
+        return MESSAGES.t("versions.none", lang)
+    lines = [MESSAGES.t("versions.header", lang)]
     for v in versions:
-        status = labels.get(v["feedback"]["status"], v["feedback"]["status"])
         aspects = _aspects(v)
-        gaps = (
-            (f" — falta: {', '.join(aspects)}" if lang == "pt" else f" — missing: {', '.join(aspects)}")
-            if (aspects)
-            else ""
-        )
+        gaps = f" {MESSAGES.t('versions.gaps', lang, aspects=', '.join(aspects))}" if aspects else ""
+        status = status_label(v["feedback"]["status"], lang)
         lines.append(f'V{v["version"]} ({status}): "{v["question"]}"{gaps}')
     return "\n".join(lines)
 
 
 def render_compare(diff: Mapping[str, Any], lang: Lang) -> str:
-    labels = STATUS_LABEL[lang]
     q = diff["question"]
     a, b = diff["from"], diff["to"]
-    none = "nada" if lang == "pt" else "nothing"
+    no_words = MESSAGES.t("compare.no_words", lang)
+    no_aspects = MESSAGES.t("compare.no_aspects", lang)
     st = diff["status"]
-    if lang == "pt":
-        lines = [
-            f"Comparação V{a} → V{b}:",
-            f'V{a}: "{q["from"]}"',
-            f'V{b}: "{q["to"]}"',
-            "Acrescentado: " + ("; ".join(q["added"]) or none),
-            "Removido: " + ("; ".join(q["removed"]) or none),
-            f"Avaliação: {labels.get(st['from'], st['from'])} → {labels.get(st['to'], st['to'])}",
-            "Lacunas resolvidas: " + (", ".join(diff["resolved_aspects"]) or "nenhuma"),
-            "Lacunas que continuam: " + (", ".join(diff["remaining_aspects"]) or "nenhuma"),
-        ]
-        if diff["new_aspects"]:
-            lines.append("Lacunas novas: " + ", ".join(diff["new_aspects"]))
-    else:
-        lines = [
-            f"Comparison V{a} → V{b}:",
-            f'V{a}: "{q["from"]}"',
-            f'V{b}: "{q["to"]}"',
-            "Added: " + ("; ".join(q["added"]) or none),
-            "Removed: " + ("; ".join(q["removed"]) or none),
-            f"Assessment: {labels.get(st['from'], st['from'])} → {labels.get(st['to'], st['to'])}",
-            "Gaps resolved: " + (", ".join(diff["resolved_aspects"]) or "none"),
-            "Gaps remaining: " + (", ".join(diff["remaining_aspects"]) or "none"),
-        ]
-        if diff["new_aspects"]:
-            lines.append("New gaps: " + ", ".join(diff["new_aspects"]))
+
+    def label(status: str) -> str:
+        return status_label(status, lang)
+
+    lines = [
+        MESSAGES.t("compare.header", lang, a=a, b=b),
+        f'V{a}: "{q["from"]}"',
+        f'V{b}: "{q["to"]}"',
+        MESSAGES.t("compare.added", lang, words="; ".join(q["added"]) or no_words),
+        MESSAGES.t("compare.removed", lang, words="; ".join(q["removed"]) or no_words),
+        MESSAGES.t("compare.assessment", lang, before=label(st["from"]), after=label(st["to"])),
+        MESSAGES.t("compare.resolved", lang, aspects=", ".join(diff["resolved_aspects"]) or no_aspects),
+        MESSAGES.t("compare.remaining", lang, aspects=", ".join(diff["remaining_aspects"]) or no_aspects),
+    ]
+    if diff["new_aspects"]:
+        lines.append(MESSAGES.t("compare.new", lang, aspects=", ".join(diff["new_aspects"])))
     return "\n".join(lines)

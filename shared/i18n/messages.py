@@ -1,4 +1,4 @@
-"""The core's own words (gateway, dialogue, planner, execution, orchestrator), by message id.
+"""The core's own words (gateway and its CLI, dialogue, planner, execution, orchestrator), by message id.
 
 Ids are ``<who says it>.<what>``; parameters are ``str.format`` fields (``{reason!c}`` puts a
 sentence inside another, see :class:`~shared.i18n.catalog.Catalog`). Domains keep their texts in
@@ -79,6 +79,16 @@ CORE = Catalog(
             "pt": "O domínio '{domain}' respondeu de forma inválida ({reason!c}).",
             "en": "The '{domain}' domain gave an invalid answer ({reason!c}).",
         },
+        "domain.not_reachable": {
+            "pt": "O serviço '{domain}' não está acessível no momento.",
+            "en": "The {domain} service is not reachable right now.",
+        },
+        "domain.invalid_reply": {
+            "pt": "O serviço '{domain}' deu uma resposta inválida.",
+            "en": "The {domain} service gave an invalid answer.",
+        },
+        # a step's progress line when its capability declares none (gateway.progress)
+        "progress.generic": {"pt": "Consultando {domain}…", "en": "Asking {domain}…"},
         # the dialogue: confirmations and questions to the person
         "dialogue.confirm_one": {
             "pt": "Só para confirmar: você quer {description}? (sim/não)",
@@ -100,6 +110,64 @@ CORE = Catalog(
         # words that join a list ("(1) x ou (2) y", "Apple e Vale")
         "word.or": {"pt": "ou", "en": "or"},
         "word.and": {"pt": "e", "en": "and"},
+        # the command-line client (gateway.cli)
+        "cli.you": {"pt": "você", "en": "you"},
+        "cli.welcome": {
+            "pt": "Conectado a {url}. /help mostra os comandos; Ctrl-D sai.",
+            "en": "Connected to {url}. /help lists the commands; Ctrl-D quits.",
+        },
+        "cli.session": {"pt": "sessão {session}", "en": "session {session}"},
+        "cli.new_session": {
+            "pt": "Nova sessão: a próxima mensagem começa uma conversa nova.",
+            "en": "New session: the next message starts a new conversation.",
+        },
+        "cli.no_session": {
+            "pt": "Ainda não há sessão: mande uma mensagem primeiro.",
+            "en": "No session yet: send a message first.",
+        },
+        "cli.options": {"pt": "Opções:", "en": "Options:"},
+        "cli.pick_hint": {
+            "pt": "Responda com o número ou com suas palavras.",
+            "en": "Reply with the number or in your own words.",
+        },
+        "cli.interrupted": {"pt": "(interrompido)", "en": "(interrupted)"},
+        "cli.bye": {"pt": "Até mais!", "en": "Bye!"},
+        "cli.help": {
+            "pt": "/new       começa uma sessão nova\n"
+            "/history   mostra as mensagens desta sessão\n"
+            "/help      esta ajuda\n"
+            "/quit      sai (Ctrl-D também; Ctrl-C interrompe uma resposta, ou sai no prompt)\n"
+            "Setas editam a linha; ↑/↓ percorrem o histórico.",
+            "en": "/new       start a new session\n"
+            "/history   show this session's messages\n"
+            "/help      this help\n"
+            "/quit      quit (so does Ctrl-D; Ctrl-C stops an answer, or quits at the prompt)\n"
+            "Arrow keys edit the line; ↑/↓ walk the history.",
+        },
+        "cli.unknown_command": {
+            "pt": "Comando desconhecido: {command}. /help mostra os comandos.",
+            "en": "Unknown command: {command}. /help lists the commands.",
+        },
+        "cli.history_empty": {
+            "pt": "Nenhuma mensagem nesta sessão ainda.",
+            "en": "No messages in this session yet.",
+        },
+        "cli.history_you": {"pt": "você", "en": "you"},
+        "cli.history_bot": {"pt": "orquestrador", "en": "orchestrator"},
+        "cli.unreachable": {
+            "pt": "Não consegui falar com o gateway em {url}: {reason}",
+            "en": "Cannot reach the gateway at {url}: {reason}",
+        },
+        "cli.auth_refused": {
+            "pt": "O gateway em {url} recusou a chave ({status}): {message}\n"
+            "Passe --api-key ou defina ORCHESTRATOR_API_KEY com uma das API_KEYS do gateway.",
+            "en": "The gateway at {url} refused the key ({status}): {message}\n"
+            "Pass --api-key or set ORCHESTRATOR_API_KEY to one of the gateway's API_KEYS.",
+        },
+        "cli.refused": {
+            "pt": "O gateway recusou ({status}): {message}",
+            "en": "The gateway refused ({status}): {message}",
+        },
         # a language's name, for prompts that ask a model to answer in it
         "language.pt": {"pt": "português do Brasil", "en": "Brazilian Portuguese"},
         "language.en": {"pt": "inglês", "en": "English"},

@@ -163,6 +163,7 @@ def test_every_core_message_has_every_language_with_the_same_parameters() -> Non
 def test_every_core_message_renders_differently_in_each_language() -> None:
     params: dict[str, object] = dict.fromkeys(["reason", "replans", "step", "capability", "status"], 1)
     params.update(confidence=0.5, domain="x", description="x", options="x", more=2)
+    params.update(url="x", session="x", command="x", message="x")
     for message_id in CORE:
         texts = [CORE.t(message_id, language, **params) for language in LANGUAGES]
         assert message_id not in texts and len(set(texts)) == len(LANGUAGES), message_id

@@ -1,0 +1,263 @@
+"""Everything the research domain says to people, by message id, in Brazilian Portuguese and English.
+
+The texts say how each analysis was made: rule-based offline analysis is named as such, an LLM
+answer names the model, and a fallback says why the LLM was not used.
+
+>>> MESSAGES.t("version.missing", "en", number=3)
+'There is no V3.'
+>>> MESSAGES.t("status.needs_refinement", "pt-BR")
+'precisa de refinamento'
+"""
+
+from __future__ import annotations
+
+from shared.i18n import Catalog
+
+#: What the facilitator offers after each assessment, in this order (ids ``option.<action>.*``).
+ACTIONS = ("refine", "research", "new_idea", "versions", "finish")
+
+MESSAGES = Catalog(
+    {
+        # the service's own answers
+        "no_conversation": {
+            "pt": "Não há conversa de pesquisa em andamento nesta sessão. Descreva sua ideia ou "
+            'observação para começar (ex.: "Método incremental é mais rápido").',
+            "en": "There is no research conversation in progress in this session. Describe your idea "
+            'or observation to start (e.g. "pair programming is faster").',
+        },
+        "empty": {
+            "pt": "Descreva a ideia ou observação que você quer transformar em hipótese.",
+            "en": "Describe the idea or observation you want to turn into a hypothesis.",
+        },
+        "reset": {
+            "pt": "Sessão de pesquisa reiniciada: estado ativo e memória dos agentes limpos; o histórico "
+            "de eventos foi mantido.",
+            "en": "Research session reset: active state and agent memory cleared; the event history "
+            "was kept.",
+        },
+        # a hypothesis version's assessment
+        "status.approved": {"pt": "aprovada", "en": "approved"},
+        "status.needs_refinement": {"pt": "precisa de refinamento", "en": "needs refinement"},
+        "status.rejected": {"pt": "rejeitada", "en": "rejected"},
+        # the options the facilitator offers
+        "options.header": {"pt": "O que você quer fazer agora?", "en": "What would you like to do now?"},
+        "option.refine.say": {"pt": "refinar: <detalhes>", "en": "refine: <details>"},
+        "option.refine.label": {
+            "pt": "refinar com novos detalhes (gera a próxima versão)",
+            "en": "refine with new details (makes the next version)",
+        },
+        "option.research.say": {"pt": "pesquisar", "en": "research literature"},
+        "option.research.label": {
+            "pt": "pesquisar a literatura sobre o tema",
+            "en": "search the literature on the topic",
+        },
+        "option.new_idea.say": {"pt": "nova ideia: <texto>", "en": "new idea: <text>"},
+        "option.new_idea.label": {
+            "pt": "mudar de direção com outra ideia",
+            "en": "change direction with another idea",
+        },
+        "option.versions.say": {
+            "pt": "listar versões | comparar v1 e v2",
+            "en": "list versions | compare v1 and v2",
+        },
+        "option.versions.label": {"pt": "ver ou comparar as versões", "en": "see or compare the versions"},
+        "option.finish.say": {"pt": "aprovar | encerrar", "en": "approve | finish"},
+        "option.finish.label": {"pt": "encerrar com a versão atual", "en": "finish with the current version"},
+        # how an analysis was made
+        "mode.llm": {"pt": "(Análise feita pelo LLM {model}.)", "en": "(Analysis by the LLM {model}.)"},
+        "mode.offline_fallback": {
+            "pt": "(O LLM não deu uma resposta válida — {reason}; usei a análise por regras, modo offline.)",
+            "en": "(The LLM gave no valid answer — {reason}; I used the rule-based offline analysis.)",
+        },
+        "mode.offline": {
+            "pt": "(Análise por regras, modo offline sem LLM: verifico população, variáveis, métrica, "
+            "comparação e efeito mensurável.)",
+            "en": "(Rule-based analysis, offline without an LLM: I check population, variables, metric, "
+            "comparison and measurable effect.)",
+        },
+        # the methodologist's feedback
+        "feedback.assessed": {
+            "pt": "O Metodologista avaliou a V{number}: {label}.",
+            "en": "The Methodologist assessed V{number}: {label}.",
+        },
+        "feedback.justification": {
+            "pt": "Justificativa: {justification}",
+            "en": "Justification: {justification}",
+        },
+        "feedback.missing": {"pt": "O que falta:", "en": "What is missing:"},
+        "feedback.ready": {
+            "pt": "A hipótese está pronta. Você pode encerrar com ela ou continuar refinando.",
+            "en": "The hypothesis is ready. You can finish with it or keep refining.",
+        },
+        # the facilitator's questions and closing words
+        "ask.idea": {
+            "pt": 'Vamos lá! Me conta a sua ideia ou observação — por exemplo: "Método incremental é mais '
+            'rápido". Eu estruturo uma questão de pesquisa e o Metodologista avalia se ela é testável.',
+            "en": 'Let\'s do it! Tell me your idea or observation — e.g. "pair programming is faster". '
+            "I will structure a research question and the Methodologist will check whether it is "
+            "testable.",
+        },
+        "ask.details": {
+            "pt": "Claro, vamos refinar. Me diga os detalhes",
+            "en": "Sure, let's refine. Tell me the details",
+        },
+        "ask.details_example": {
+            "pt": '(Ex.: "em equipes de 2-5 devs, medido por sprints".)',
+            "en": '(E.g. "in teams of 2-5 developers, measured in sprints".)',
+        },
+        "ask.new_idea": {
+            "pt": "Tudo bem, vamos mudar de direção. Qual é a nova ideia?",
+            "en": "All right, let's change direction. What is the new idea?",
+        },
+        "research.unavailable": {
+            "pt": "O agente de pesquisa bibliográfica (Pesquisador) ainda não está disponível neste serviço "
+            "— ele está no backlog e não há busca de literatura offline. Sua hipótese e as versões "
+            "continuam guardadas.",
+            "en": "The literature-search agent (Researcher) is not available in this service yet — it is "
+            "on the backlog and there is no offline literature search. Your hypothesis and its versions "
+            "are kept.",
+        },
+        "finished.empty": {
+            "pt": "Conversa encerrada sem hipótese (nenhuma versão foi avaliada).",
+            "en": "Conversation finished without a hypothesis (no version was assessed).",
+        },
+        "finished.final": {
+            "pt": 'Hipótese final (V{number}, {label}): "{question}"\nHistórico: {trail}',
+            "en": 'Final hypothesis (V{number}, {label}): "{question}"\nHistory: {trail}',
+        },
+        # listing and comparing versions
+        "version.missing": {"pt": "Não existe a V{number}.", "en": "There is no V{number}."},
+        "versions.none": {
+            "pt": "Ainda não há versões da hipótese.",
+            "en": "There are no hypothesis versions yet.",
+        },
+        "versions.header": {"pt": "Versões da hipótese:", "en": "Hypothesis versions:"},
+        "versions.gaps": {"pt": "— falta: {aspects}", "en": "— missing: {aspects}"},
+        "compare.header": {"pt": "Comparação V{a} → V{b}:", "en": "Comparison V{a} → V{b}:"},
+        "compare.added": {"pt": "Acrescentado: {words}", "en": "Added: {words}"},
+        "compare.removed": {"pt": "Removido: {words}", "en": "Removed: {words}"},
+        "compare.assessment": {"pt": "Avaliação: {before} → {after}", "en": "Assessment: {before} → {after}"},
+        "compare.resolved": {"pt": "Lacunas resolvidas: {aspects}", "en": "Gaps resolved: {aspects}"},
+        "compare.remaining": {"pt": "Lacunas que continuam: {aspects}", "en": "Gaps remaining: {aspects}"},
+        "compare.new": {"pt": "Lacunas novas: {aspects}", "en": "New gaps: {aspects}"},
+        "compare.no_words": {"pt": "nada", "en": "nothing"},
+        "compare.no_aspects": {"pt": "nenhuma", "en": "none"},
+        # the rule-based structurer (analysis.structure)
+        "question.comparative": {
+            "pt": "Como {subject} impacta {dimension}{other}?",
+            "en": "How does {subject} affect {dimension}{other}?",
+        },
+        "question.compared_with": {"pt": "em comparação com {other}", "en": "compared with {other}"},
+        "question.verb": {
+            "pt": "Em que medida {subject} {verb} {object}?",
+            "en": "To what extent does {subject} {verb} {object}?",
+        },
+        "question.open": {
+            "pt": "Como {idea} pode ser observado e medido de forma sistemática?",
+            "en": "How can {idea} be observed and measured systematically?",
+        },
+        "question.dimension_of": {"pt": "o quanto é {word}", "en": "{word}"},
+        "question.the_effect": {"pt": "o efeito", "en": "the effect"},
+        "structure.context": {
+            "pt": 'Observação da pessoa: "{idea}".',
+            "en": 'The person\'s observation: "{idea}".',
+        },
+        "structure.problem": {
+            "pt": "Ainda não está definido para quem, medido como e em quanto {subject} afeta {dimension}.",
+            "en": "It is not yet defined for whom, measured how and by how much {subject} affects "
+            "{dimension}.",
+        },
+        "structure.problem_refined": {
+            "pt": 'Refinamento com os detalhes: "{details}".',
+            "en": 'Refinement with the details: "{details}".',
+        },
+        "structure.contribution": {
+            "pt": "Evidência empírica que confirme ou refute a observação, útil para decidir quando "
+            "adotar a prática.",
+            "en": "Empirical evidence that confirms or refutes the observation, useful to decide "
+            "when to adopt the practice.",
+        },
+        # the rule-based methodologist (analysis.evaluate): the five aspects a hypothesis needs
+        "aspect.population": {"pt": "população", "en": "population"},
+        "aspect.variables": {"pt": "variáveis", "en": "variables"},
+        "aspect.metric": {"pt": "métricas", "en": "metrics"},
+        "aspect.comparison": {"pt": "comparação", "en": "comparison"},
+        "aspect.effect": {"pt": "efeito", "en": "effect"},
+        "gap.population.missing": {
+            "pt": "Não diz quem será estudado.",
+            "en": "It does not say who will be studied.",
+        },
+        "gap.population.suggestion": {
+            "pt": "Especifique a população, ex.: 'em equipes de 2-5 devs' ou 'estudantes de graduação'.",
+            "en": "Name the population, e.g. 'in teams of 2-5 developers' or 'undergraduate students'.",
+        },
+        "gap.population.question": {"pt": "Quem você quer estudar?", "en": "Who do you want to study?"},
+        "gap.variables.missing": {
+            "pt": "Não estão claras a variável independente (o que é aplicado ou muda) e a dependente "
+            "(o resultado observado).",
+            "en": "The independent variable (what is applied or changes) and the dependent one (the "
+            "observed outcome) are not clear.",
+        },
+        "gap.variables.suggestion": {
+            "pt": "Diga o que é aplicado (ex.: 'método incremental') e qual resultado muda "
+            "(ex.: 'tempo de entrega').",
+            "en": "Say what is applied (e.g. 'incremental method') and which outcome changes "
+            "(e.g. 'delivery time').",
+        },
+        "gap.variables.question": {
+            "pt": "O que muda e qual resultado você espera observar?",
+            "en": "What changes, and which outcome do you expect to observe?",
+        },
+        "gap.metric.missing": {
+            "pt": "Não diz como o efeito será medido.",
+            "en": "It does not say how the effect will be measured.",
+        },
+        "gap.metric.suggestion": {
+            "pt": "Defina a métrica, ex.: 'tempo de entrega medido por sprints' ou 'horas por tarefa'.",
+            "en": "Define the metric, e.g. 'delivery time measured in sprints' or 'hours per task'.",
+        },
+        "gap.metric.question": {
+            "pt": "Como você vai medir o resultado?",
+            "en": "How will you measure the outcome?",
+        },
+        "gap.comparison.missing": {
+            "pt": "Não diz em relação a quê o efeito é comparado.",
+            "en": "It does not say what the effect is compared with.",
+        },
+        "gap.comparison.suggestion": {
+            "pt": "Indique a base de comparação, ex.: 'comparado ao método cascata' ou 'reduz ... em 30%'.",
+            "en": "State the baseline, e.g. 'compared with waterfall' or 'reduces ... by 30%'.",
+        },
+        "gap.comparison.question": {"pt": "Comparado com o quê?", "en": "Compared with what?"},
+        "gap.effect.missing": {
+            "pt": "Não há efeito mensurável (número, percentual ou direção).",
+            "en": "There is no measurable effect (a number, percentage or direction).",
+        },
+        "gap.effect.suggestion": {
+            "pt": "Declare o efeito esperado, ex.: 'reduz o tempo em 30%'.",
+            "en": "State the expected effect, e.g. 'reduces time by 30%'.",
+        },
+        "gap.effect.question": {
+            "pt": "Quanto de efeito você espera, e em que direção?",
+            "en": "How large an effect do you expect, and in which direction?",
+        },
+        "justification.approved": {
+            "pt": "Testável: população ({population}), variáveis ({independent} → {dependent}), métrica "
+            "({metric}), comparação ({comparison}) e efeito mensurável ({effect}) estão definidos.",
+            "en": "Testable: population ({population}), variables ({independent} → {dependent}), metric "
+            "({metric}), comparison ({comparison}) and measurable effect ({effect}) are defined.",
+        },
+        "justification.rejected": {
+            "pt": "Não identifico o que seria aplicado nem o que seria medido: como está, a afirmação "
+            "não pode ser testada empiricamente.",
+            "en": "I cannot identify what would be applied or what would be measured: as stated, the "
+            "claim cannot be tested empirically.",
+        },
+        "justification.needs_refinement": {
+            "pt": "A ideia tem potencial, mas falta especificar: {aspects}.",
+            "en": "The idea has potential, but it still needs: {aspects}.",
+        },
+        # what an agent's LLM prompt carries
+        "agent.memory": {"pt": "Memória recente deste agente:", "en": "This agent's recent memory:"},
+    }
+)
