@@ -31,6 +31,7 @@ from shared.catalog import Catalog
 from shared.errors import PlatformError
 from shared.models import DomainOutput, EntryRequest, ExecutionIntent, ExecutionStep, IntentOutput
 from shared.status import RunStatus
+from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
 RunEvents = Callable[[dict[str, Any]], Awaitable[None]]
 Delta = dict[str, Any]
@@ -142,9 +143,15 @@ class ConversationGraph:
         turn = state.turn.model_copy(update={"assistant_event_id": event_id(seen + 2)})
         user = Message(role="user", content=turn.input, event_id=event_id(seen + 1), run_id=turn.run_id)
         delta: Delta = {"messages": [user], "event_count": seen + 2, "question": None}
-        intent = await self.adapter.parse(
-            turn.input, pinned_domain=state.pinned_domain, context={"session_id": state.session_id}
-        )
+        attributes = {OPERATION: "plan", CONVERSATION: state.session_id}
+        with start_span("parse_intent", attributes, current=False) as span:
+            intent = await self.adapter.parse(
+                turn.input, pinned_domain=state.pinned_domain, context={"session_id": state.session_id}
+            )
+            if span is not None:
+                span.set_attributes(
+                    {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}
+                )
         question = state.question
         if question is not None:
             answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
@@ -165,7 +172,8 @@ class ConversationGraph:
         if intent is None:
             return {"turn": turn.model_copy(update={"route": "respond"})}
         try:
-            execution_intent, plan = self._plan(intent, state)
+            with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
+                execution_intent, plan = self._plan(intent, state)
         except PlatformError as exc:
             failed = {"status": RunStatus.FAILED, "answer": exc.message, "output": None, "route": "respond"}
             return {"turn": turn.model_copy(update=failed)}

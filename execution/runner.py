@@ -28,6 +28,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from execution.analysis import AnalysisResult, FailureKind, Observation, analyze_result
@@ -123,7 +124,12 @@ class RunController:
             if plan is None and execution_intent is not None:
                 plan = self._plan(execution_intent)
                 if plan is None:
-                    return await run_fast_track(state, execution_intent, self._guard(), self._preflight)
+                    return await run_fast_track(
+                        state,
+                        execution_intent,
+                        self._guard(),
+                        partial(self._preflight, language=state.language),
+                    )
         except PlanError as exc:
             return await self._planning_error(state, exc.message)
         if plan is None:
@@ -187,7 +193,7 @@ class RunController:
             self._run_step,
             on_event=lambda trace: self._on_step(state, trace),
             call=self._guard(budget),
-            preflight=self._preflight,
+            preflight=partial(self._preflight, language=state.language),
         )
         await state.move(RunStatus.EXECUTING)
         resume: dict[int, StepTrace] = {}
@@ -375,11 +381,12 @@ class RunController:
             budget=budget or RunBudget(self.policy),
         )
 
-    def _preflight(self, step: ExecutionStep) -> str | None:
-        if self._availability is None:
+    def _preflight(self, step: ExecutionStep, *, language: str) -> str | None:
+        """Why ``step`` must not be called (its domain is known to be down), in the person's words;
+        the operator's reason (a URL, a transport error) stays in the registry and the logs."""
+        if self._availability is None or not self._availability(step.domain):
             return None
-        reason = self._availability(step.domain)
-        return f"domain '{step.domain}' unavailable: {reason}" if reason else None
+        return i18n.t("domain.not_reachable", language, domain=step.domain)
 
     async def _on_step(self, state: RunState, trace: StepTrace) -> None:
         """Forward the step's status change, with the analysis' verdict on it once it settled."""

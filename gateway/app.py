@@ -13,20 +13,22 @@ from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
 
 from execution.dag import StepRunner
-from execution.graph import CachingCheckpointer, SqlCheckpointer
+from execution.graph import CachingCheckpointer, checkpointer_for
 from execution.policy import ContextPolicy
 from execution.runner import RunController
-from execution.synthesis import synthesis_from_env
+from execution.synthesis import synthesis_from_settings
 from gateway.auth import require_api_key
 from gateway.errors import install_error_handlers
 from gateway.events import RunEventHub
 from gateway.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.middleware import BodySizeLimit
 from gateway.migrate import upgrade
+from gateway.registrations import RegistrationStore
 from gateway.registry_sync import RegistrySync
-from gateway.routes import domains, health, openai, runs, sessions, telegram
+from gateway.routes import domains, health, inspector, metrics, openai, runs, sessions, telegram
 from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
+from gateway.telemetry import GatewayStateCollector, OverheadHeader, is_turn_route
 from gateway.turn import TurnService
 from intent import build_adapter
 from intent.lint import goal_overlaps
@@ -34,9 +36,18 @@ from intent.settings import IntentSettings
 from orchestrator.breaker import DomainBreakers
 from orchestrator.client import DomainClient, domain_http_client
 from orchestrator.orchestrator import Orchestrator
-from orchestrator.registry import DomainRegistry
+from orchestrator.refresh import HealthRefresh
+from orchestrator.registry import DomainRegistry, PolicyLimits
+from orchestrator.url_policy import UrlPolicy
+from planner import DeterministicRunPlanner
 from shared.catalog import Catalog
 from shared.db import create_engine
+from shared.manifest import ManifestLimits
+from shared.settings import LlmSettings
+from shared.telemetry.asgi import NO_FASTAPI_SPANS, RequestTelemetry
+from shared.telemetry.logs import setup_logging
+from shared.telemetry.metrics import add_live_collector
+from shared.telemetry.tracing import flush_tracing, otlp_endpoint_configured, setup_tracing
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +71,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        setup_tracing(settings.otel_service_name, settings.otel_exporter_otlp_endpoint)
         engine = create_engine(settings.database_url)
         if settings.migrate_on_start:
             await upgrade(engine)
@@ -67,16 +79,30 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         http = domain_http_client(
             timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
             limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
+            max_answer_bytes=settings.domain_max_answer_bytes,
         )
-        client = DomainClient(http)
-        registry = DomainRegistry(client, lint=goal_overlap_warnings)
+        client = DomainClient(
+            http,
+            max_answer_bytes=settings.domain_max_answer_bytes,
+            manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
+            signing_secrets=settings.domain_secret_map(),
+        )
+        registry = DomainRegistry(
+            client,
+            lint=goal_overlap_warnings,
+            url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
+            policy_limits=PolicyLimits(
+                timeout_max_s=settings.domain_timeout_max_s, attempts_max=settings.domain_attempts_max
+            ),
+        )
         if settings.bootstrap_file.exists():
             await registry.load_bootstrap(settings.bootstrap_file)
         else:
             log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
         adapter = build_adapter(IntentSettings())
         adapter.update_catalog(registry.catalog)
-        registry.subscribe(adapter.update_catalog)
+        # runtime catalog changes retrain in a worker thread: the event loop keeps serving
+        registry.subscribe(adapter.update_catalog_async)
         orchestrator = Orchestrator(
             registry,
             client,
@@ -89,7 +115,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             max_plan_duration_s=settings.run_deadline_s,
             max_payload_bytes=settings.policy_max_payload_bytes or None,
         )
-        synthesis = synthesis_from_env()
+        synthesis = synthesis_from_settings(LlmSettings())
 
         def controller(run_step: StepRunner) -> RunController:
             return RunController(
@@ -100,6 +126,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
                 max_replans=settings.max_replans,
                 deadline_s=settings.run_deadline_s,
                 availability=orchestrator.unavailable_reason,
+                planner=DeterministicRunPlanner(),
             )
 
         store = RunStore(engine)
@@ -109,10 +136,11 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             if redis is not None
             else LocalSessionLocks(wait_s=settings.session_lock_wait_s)
         )
-        registry_sync = RegistrySync(registry, redis)
-        await registry_sync.sync()
+        registry_sync = RegistrySync(registry, redis, RegistrationStore(engine))
+        await registry_sync.restore()
         app.state.engine = engine
         app.state.registry = registry
+        app.state.breakers = orchestrator.breakers
         app.state.registry_sync = registry_sync
         app.state.store = store
         app.state.turns = TurnService(
@@ -123,38 +151,57 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             # a full snapshot every 16 versions (a turn is 5): a cold resume folds at most 16
             # small deltas, and a warm one none (the engine keeps the state); the cache turns a
             # resume's read into one small row (still checked, for other gateways)
-            checkpointer=CachingCheckpointer(SqlCheckpointer(engine, snapshot_every=16)),
+            checkpointer=CachingCheckpointer(checkpointer_for(engine, snapshot_every=16)),
             locks=locks,
             before_turn=registry_sync.sync,
             controller=controller,
             events=RunEventHub(),
+            metrics=settings.metrics_enabled,
         )
         app.state.background = set()
-        # What start-up built (catalog, intent model, engines, ~170k objects) lives as long as the
-        # process: keep it out of the collector's passes, which otherwise walk all of it (about
-        # 0.2 ms per turn on average on the bench machine).
+        if settings.metrics_enabled:
+            add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, app.state.background))
+        # what start-up built (catalog, intent model, engines) lives as long as the process: keep
+        # it out of the collector's passes, which would otherwise walk all of it on every turn
         gc.freeze()
+        # a domain down at start (or later) is routed again once it answers, with no re-registration
+        refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
+        refresh.start()
         try:
             yield
         finally:
+            await refresh.stop()
             for task in list(app.state.background):
                 task.cancel()
             await http.aclose()
             if redis is not None:
                 await redis.aclose()
             await engine.dispose()
+            flush_tracing()
 
-    app = FastAPI(title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan)
+    # server spans come from RequestTelemetry (on any FastAPI), not also from FastAPI's own
+    app = FastAPI(
+        title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan, telemetry=NO_FASTAPI_SPANS
+    )
     app.state.settings = settings
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(OverheadHeader, routes=is_turn_route)
+    if settings.metrics_enabled or settings.otel_exporter_otlp_endpoint or otlp_endpoint_configured():
+        app.add_middleware(
+            RequestTelemetry, service="gateway", metrics=settings.metrics_enabled, only_continued=True
+        )
     app.include_router(health.router)
     v1 = [Depends(require_api_key)]
     app.include_router(openai.router, dependencies=v1)
     app.include_router(runs.router, dependencies=v1)
     app.include_router(sessions.router, dependencies=v1)
     app.include_router(domains.router, dependencies=v1)
+    if settings.metrics_enabled:
+        app.include_router(metrics.router, dependencies=v1)
     app.include_router(telegram.router)
+    app.include_router(inspector.ui_router)
+    app.include_router(inspector.api_router, dependencies=v1)
     return app
 
 
@@ -162,9 +209,11 @@ def main() -> None:
     import uvicorn
 
     settings = GatewaySettings()
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    secrets = settings.secret_values()
+    llm_key = LlmSettings().llm_api_key
+    if llm_key is not None:
+        secrets.append(llm_key.get_secret_value())
+    setup_logging(settings.log_level, settings.log_format, secrets)
     # one INFO line per domain call is noise at this volume (and URLs are no place for secrets)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # uvicorn logs at WARNING, so its access lines never show: do not build them either
@@ -174,6 +223,7 @@ def main() -> None:
         port=settings.gateway_port,
         log_level="warning",
         access_log=False,
+        log_config=None,  # uvicorn's own lines go through setup_logging's handler (secrets masked)
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 
@@ -24,6 +26,18 @@ class GatewaySettings(ServiceSettings):
     confidence_threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     bootstrap_file: Path = Path("domains.bootstrap.json")
     domain_timeout_s: float = Field(default=10.0, gt=0)
+    #: Operator ceilings on a manifest's execution policy (a manifest asking for more is clamped).
+    domain_timeout_max_s: float = Field(default=30.0, gt=0)
+    domain_attempts_max: int = Field(default=3, ge=1, le=10)
+    #: Comma-separated host names and CIDRs domains may live at; empty: any host but link-local
+    #: and cloud metadata addresses (always refused).
+    domain_allowed_hosts: str = ""
+    #: No domain answer (``/execute``, ``/health``) is read past this; a manifest past the other.
+    domain_max_answer_bytes: int = Field(default=4_194_304, ge=1024)
+    domain_manifest_max_bytes: int = Field(default=262_144, ge=1024)
+    #: JSON object of domain name -> secret: that domain's ``/execute`` calls are HMAC-signed
+    #: (the domain sets the same value as ``DOMAIN_SIGNING_SECRET``).
+    domain_secrets: SecretStr | None = None
     #: Every domain's manifest and health are re-checked this often (down ones more often).
     registry_refresh_s: float = Field(default=10.0, gt=0)
     model_name: str = "orchestrator"
@@ -41,13 +55,41 @@ class GatewaySettings(ServiceSettings):
     session_lock_wait_s: float = Field(default=30.0, ge=0)
     #: Enables the Telegram webhook channel; Telegram echoes it in a header on every update.
     telegram_webhook_secret: SecretStr | None = None
+    #: ``false``: no ``/metrics`` and none of the request and turn metrics (benchmarks compare).
+    metrics_enabled: bool = True
+    #: ``json``: one JSON object per log line (run_id, session_id, trace_id...); ``text``: readable.
+    log_format: Literal["json", "text"] = "json"
+    #: An OTLP/HTTP collector's base URL (``/v1/traces`` is added): spans are exported there;
+    #: unset (and no ``OTEL_EXPORTER_OTLP_ENDPOINT``), tracing is off and costs nothing.
+    otel_exporter_otlp_endpoint: str | None = None
+    otel_service_name: str = "orchestrator-gateway"
     #: Apply Alembic migrations at start (the default); tests of the migration itself turn it off.
     migrate_on_start: bool = True
 
-    @field_validator("redis_url", mode="before")
+    @field_validator("redis_url", "otel_exporter_otlp_endpoint", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return value or None
+
+    def secret_values(self) -> list[str]:
+        """Every secret this configuration holds, for the log formatter to mask."""
+        found = [k.strip() for k in self.api_keys.split(",") if k.strip()]
+        for secret in (self.admin_token, self.telegram_webhook_secret):
+            if secret is not None:
+                found.append(secret.get_secret_value())
+        found.extend(secret.decode() for secret in self.domain_secret_map().values())
+        return found
+
+    def domain_secret_map(self) -> dict[str, bytes]:
+        """``DOMAIN_SECRETS`` parsed; a malformed value fails the start, never signs with garbage."""
+        if self.domain_secrets is None or not self.domain_secrets.get_secret_value().strip():
+            return {}
+        parsed = json.loads(self.domain_secrets.get_secret_value())
+        if not isinstance(parsed, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in parsed.items()
+        ):
+            raise ValueError("DOMAIN_SECRETS must be a JSON object of domain name -> non-empty secret")
+        return {name: secret.encode() for name, secret in parsed.items()}
 
     def api_key_set(self) -> frozenset[str]:
         keys = {k.strip() for k in self.api_keys.split(",") if k.strip()}

@@ -4,6 +4,7 @@ message, under the session's lock, and the turn's trace stored as a run.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
@@ -24,12 +25,14 @@ from execution.runner import RunController
 from gateway.events import TERMINAL_EVENT, RunEventHub
 from gateway.locks import LocalSessionLocks, SessionLocks
 from gateway.runs import RunStore
+from gateway.telemetry import ACTIVE_SESSIONS, REPLANS, TURNS, domain_wait_ms, note_domain_wait, record_turn
 from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from shared.clock import utcnow
 from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
+from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
 
 class TracedTurn(NamedTuple):
@@ -55,7 +58,10 @@ class TurnService:
         controller: Callable[[StepRunner], RunController] | None = None,
         before_turn: Callable[[], Awaitable[None]] | None = None,
         events: RunEventHub | None = None,
+        metrics: bool = True,
     ):
+        #: record the turn, step and intent metrics (``METRICS_ENABLED``)
+        self.metrics = metrics
         self.registry = registry
         self.before_turn = before_turn
         self.events = events or RunEventHub()
@@ -82,12 +88,27 @@ class TurnService:
         """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made)."""
         run_id = run_id or new_run_id()
         self.events.open(run_id)
+        started = time.perf_counter()
+        since = utcnow()
+        if self.metrics:
+            ACTIVE_SESSIONS.inc()
+        span_attributes = {OPERATION: "invoke_workflow", CONVERSATION: entry.session_id, "run.id": run_id}
         try:
-            if self.before_turn is not None:
-                await self.before_turn()
-            async with self.locks.hold(entry.session_id):
-                return await self._turn(entry, run_id)
+            with start_span("invoke_workflow", span_attributes) as span:
+                if self.before_turn is not None:
+                    await self.before_turn()
+                async with self.locks.hold(entry.session_id):
+                    turn = await self._turn(entry, run_id)
+                if span is not None:
+                    span.set_attribute("run.status", turn.run.status.value)
+                wait_ms = domain_wait_ms(turn.run, since)
+                note_domain_wait(wait_ms / 1000.0)
+                if self.metrics:  # inside the span: the log lines name its trace
+                    record_turn(turn.run, time.perf_counter() - started, wait_ms / 1000.0)
+            return turn
         except Exception as exc:
+            if self.metrics:
+                TURNS.labels("error").inc()
             # followers must not wait forever for a run that died (a 409, a storage error...)
             await self.events.publish(
                 run_id,
@@ -99,6 +120,9 @@ class TurnService:
                 },
             )
             raise
+        finally:
+            if self.metrics:
+                ACTIVE_SESSIONS.dec()
 
     async def _turn(self, entry: EntryRequest, run_id: str) -> TracedTurn:
         created = utcnow()
@@ -106,6 +130,8 @@ class TurnService:
         async def run_event(event: dict[str, Any]) -> None:
             if event.get("type") != "step":
                 return  # the run's own status is published here, around the graph
+            if self.metrics and event.get("decision") == "replanning":
+                REPLANS.inc()
             await self.events.publish(
                 run_id,
                 {

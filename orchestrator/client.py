@@ -14,18 +14,22 @@ Any other ``httpx.AsyncClient`` works too (tests plug in-process transports in).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
+from opentelemetry.trace import SpanKind
 from pydantic import ValidationError
 
-from orchestrator.transport import AiohttpTransport
+from orchestrator.sanitize import clean_output
+from orchestrator.transport import AiohttpTransport, AnswerTooLarge
 from shared.errors import DomainProtocolError, DomainUnavailable
-from shared.manifest import DomainManifest, validate_manifest
+from shared.manifest import DomainManifest, ManifestInvalid, ManifestLimits, parse_manifest
 from shared.models import DomainOutput, ExecutionIntent
+from shared.signing import SIGNATURE_HEADER, sign
+from shared.telemetry.tracing import inject_trace_context, start_span, tool_call_attributes
 
 #: HTTP statuses that mean "the service is not able to answer right now" rather than "wrong call".
 _UNAVAILABLE_STATUSES = frozenset({502, 503, 504})
@@ -47,8 +51,13 @@ class DomainHttpClient(httpx.AsyncClient):
     With ``auth`` or event hooks set (which only httpx's request path runs), ``post_bytes`` takes
     that path."""
 
-    def __init__(self, timeout: httpx.Timeout | float, limits: httpx.Limits | None) -> None:
-        self._aiohttp = AiohttpTransport(limits=limits)
+    def __init__(
+        self,
+        timeout: httpx.Timeout | float,
+        limits: httpx.Limits | None,
+        max_answer_bytes: int | None = None,
+    ) -> None:
+        self._aiohttp = AiohttpTransport(limits=limits, max_answer_bytes=max_answer_bytes)
         super().__init__(
             timeout=timeout,
             transport=self._aiohttp,
@@ -83,11 +92,13 @@ class DomainHttpClient(httpx.AsyncClient):
 def domain_http_client(
     timeout: httpx.Timeout | float = 10.0,
     limits: httpx.Limits | None = None,
+    max_answer_bytes: int | None = None,
 ) -> DomainHttpClient:
     """The HTTP client for :class:`DomainClient`: keep-alive connections up to
     ``limits.max_connections`` (size it above the largest fan-out, or calls queue for a
-    connection), ``timeout`` as the default for calls that pass none."""
-    return DomainHttpClient(timeout, limits)
+    connection), ``timeout`` as the default for calls that pass none, no answer body read past
+    ``max_answer_bytes``."""
+    return DomainHttpClient(timeout, limits, max_answer_bytes)
 
 
 @contextmanager
@@ -97,6 +108,8 @@ def map_httpx_exceptions(url: str) -> Iterator[None]:
     the domain carry ``details={"delivered": False}`` (safe to retry even when not idempotent)."""
     try:
         yield
+    except AnswerTooLarge as exc:
+        raise DomainProtocolError(f"{url} answered with a body larger than {exc.limit} bytes") from None
     except httpx.ConnectTimeout:
         # the connection was never made: the domain cannot have seen the request
         raise DomainUnavailable(f"could not connect to {url} in time", details={"delivered": False}) from None
@@ -138,21 +151,60 @@ def _error_message(response: httpx.Response) -> str:
 
 
 class DomainClient:
-    def __init__(self, http: httpx.AsyncClient):
+    """Calls one domain's ``/manifest``, ``/health`` and ``/execute``.
+
+    ``max_answer_bytes``: no answer body is read past it (the call fails instead);
+    ``manifest_limits``: size, depth and counts a manifest must stay within;
+    ``signing_secrets``: domain name -> secret; that domain's ``/execute`` calls carry a
+    :mod:`shared.signing` signature."""
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        *,
+        max_answer_bytes: int | None = None,
+        manifest_limits: ManifestLimits | None = None,
+        signing_secrets: Mapping[str, bytes] | None = None,
+    ):
         self.http = http
+        self.max_answer_bytes = max_answer_bytes
+        self.manifest_limits = manifest_limits or ManifestLimits()
+        self.signing_secrets = dict(signing_secrets or {})
 
     async def manifest(self, base_url: str) -> DomainManifest:
         """Fetch and validate ``/manifest``; an invalid one raises ``shared.manifest.ManifestInvalid``
-        (field paths in ``errors``)."""
-        return validate_manifest(await self._get_json(base_url, "/manifest"))
+        (field paths in ``errors``), one larger than the limits too."""
+        url = _join(base_url, "/manifest")
+        cap = self.manifest_limits.max_bytes
+        with map_httpx_exceptions(url):
+            try:
+                raw = await self._get(url, cap)
+            except AnswerTooLarge:
+                raise ManifestInvalid([{"path": "$", "message": f"larger than {cap} bytes"}]) from None
+            if not raw.lstrip().startswith(b"{"):  # not a manifest at all: nothing of it is shown
+                raise DomainProtocolError(f"{url} answered with a body that is not a JSON object")
+        return parse_manifest(raw, self.manifest_limits)
 
     async def health(self, base_url: str) -> dict[str, Any]:
-        body = await self._get_json(base_url, "/health")
+        url = _join(base_url, "/health")
+        with map_httpx_exceptions(url):
+            body = json.loads(await self._get(url, self.max_answer_bytes))
         if not isinstance(body, dict):
-            raise DomainProtocolError(f"{_join(base_url, '/health')} answered with a non-object body")
+            raise DomainProtocolError(f"{url} answered with a non-object body")
         return body
 
     async def execute(
+        self,
+        base_url: str,
+        intent: ExecutionIntent,
+        idempotency_key: str,
+        timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
+    ) -> DomainOutput:
+        """``POST /execute`` in an ``execute_tool`` span, whose ``traceparent`` the domain continues."""
+        with start_span("execute_tool", tool_call_attributes(intent), kind=SpanKind.CLIENT):
+            return await self._execute(base_url, intent, idempotency_key, timeout)
+
+    async def _execute(
         self,
         base_url: str,
         intent: ExecutionIntent,
@@ -163,30 +215,49 @@ class DomainClient:
         # pydantic writes and reads the JSON itself: no dict in between, one pass each way
         content = intent.model_dump_json().encode()
         headers = {"Content-Type": _JSON, "Idempotency-Key": idempotency_key}
+        inject_trace_context(headers)
+        secret = self.signing_secrets.get(intent.domain)
+        if secret is not None:
+            headers[SIGNATURE_HEADER] = sign(secret, content)
         with map_httpx_exceptions(url):
             if isinstance(self.http, DomainHttpClient):  # the hot path: no httpx objects
                 status, body = await self.http.post_bytes(url, content, headers, timeout)
-                if not 200 <= status < 300:  # rare: let httpx word the error as below
-                    httpx.Response(
-                        status, content=body, request=httpx.Request("POST", url)
-                    ).raise_for_status()
             else:
-                response = await self.http.post(
+                request = self.http.build_request(
+                    "POST",
                     url,
                     content=content,
                     headers=headers,
                     timeout=timeout if timeout is not None else httpx.USE_CLIENT_DEFAULT,
                 )
-                response.raise_for_status()
-                body = response.content
-            return DomainOutput.model_validate_json(body)
+                status, body = await self._send_capped(request, self.max_answer_bytes)
+            if not 200 <= status < 300:  # rare: let httpx word the error
+                httpx.Response(status, content=body, request=httpx.Request("POST", url)).raise_for_status()
+            # the texts a person will read, without control or bidi-override characters
+            return clean_output(DomainOutput.model_validate_json(body))
 
-    async def _get_json(self, base_url: str, path: str) -> Any:
-        url = _join(base_url, path)
-        with map_httpx_exceptions(url):
-            response = await self.http.get(url)
-            response.raise_for_status()
-            return json.loads(response.content)
+    async def _get(self, url: str, cap: int | None) -> bytes:
+        status, body = await self._send_capped(self.http.build_request("GET", url), cap)
+        if not 200 <= status < 300:
+            httpx.Response(status, content=body, request=httpx.Request("GET", url)).raise_for_status()
+        return body
+
+    async def _send_capped(self, request: httpx.Request, cap: int | None) -> tuple[int, bytes]:
+        """Send and read the body in chunks, stopping (``AnswerTooLarge``) past ``cap``."""
+        response = await self.http.send(request, stream=True)
+        try:
+            if cap is None:
+                return response.status_code, await response.aread()
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > cap:
+                    raise AnswerTooLarge(cap, request)
+                chunks.append(chunk)
+            return response.status_code, b"".join(chunks)
+        finally:
+            await response.aclose()
 
 
 def _join(base_url: str, path: str) -> str:

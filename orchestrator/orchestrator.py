@@ -18,6 +18,7 @@ when the domain's circuit is open or the registry lists it unhealthy
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from shared.catalog import CapabilityRef
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
 from shared.manifest import ExecutionPolicy
 from shared.models import Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
+
+log = logging.getLogger(__name__)
 
 #: On the intent adapter's calibrated scale (see gateway.settings.GatewaySettings.confidence_threshold).
 DEFAULT_THRESHOLD = 0.7
@@ -42,13 +45,15 @@ _TEXT = {
         "pt": "Nenhum domínio registrado oferece '{capability}'.",
         "en": "No registered domain offers '{capability}'.",
     },
+    # no URL and no operator reason in what a person reads: those go to the log and the
+    # error's details ("detail")
     "unavailable": {
-        "pt": "O domínio '{domain}' está indisponível no momento ({reason}).",
-        "en": "The '{domain}' domain is unavailable right now ({reason}).",
+        "pt": "O serviço '{domain}' não está acessível no momento.",
+        "en": "The {domain} service is not reachable right now.",
     },
     "protocol": {
-        "pt": "O domínio '{domain}' respondeu de forma inválida ({reason}).",
-        "en": "The '{domain}' domain gave an invalid answer ({reason}).",
+        "pt": "O serviço '{domain}' deu uma resposta inválida.",
+        "en": "The {domain} service gave an invalid answer.",
     },
 }
 
@@ -71,11 +76,12 @@ class Orchestrator:
         self.domain_timeouts = dict(domain_timeouts or {})
 
     def unavailable_reason(self, domain: str) -> str | None:
-        """Why ``domain`` cannot take a call right now (open circuit, registry unhealthy), or None."""
+        """Why ``domain`` cannot take a call right now (open circuit, registry unhealthy), or None.
+        The run shows it to the person: no URL and no transport detail (those stay in the
+        registry's ``last_error`` and the log)."""
         if self.breakers.is_open(domain):
             return f"circuit open ({self.breakers.threshold} consecutive failures)"
-        error = self.registry.unhealthy(domain)
-        return f"unhealthy: {error}" if error is not None else None
+        return "its last health check failed" if self.registry.unhealthy(domain) is not None else None
 
     async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
         """One call, no retry; transport problems are raised (``details.delivered`` says whether
@@ -88,8 +94,12 @@ class Orchestrator:
         if reason is not None:
             fail_fast = CircuitOpen if self.breakers.is_open(domain) else DomainUnavailable
             raise fail_fast(
-                _TEXT["unavailable"][language].format(domain=domain, reason=reason),
-                details={"delivered": False, "domain": domain},
+                _TEXT["unavailable"][language].format(domain=domain),
+                details={
+                    "delivered": False,
+                    "domain": domain,
+                    "detail": self.registry.unhealthy(domain) or reason,
+                },
             )
         policy = target.policy
         timeout = min(policy.timeout_s, self.domain_timeouts.get(domain, policy.timeout_s))
@@ -99,13 +109,17 @@ class Orchestrator:
                 lambda: self.client.execute(target.base_url, target.intent, target.idempotency_key, timeout),
             )
         except DomainUnavailable as exc:
+            log.warning("domain %s: %s", domain, exc.message)
             raise type(exc)(
-                _TEXT["unavailable"][language].format(domain=domain, reason=exc.message),
-                details=exc.details,
+                _TEXT["unavailable"][language].format(domain=domain),
+                details={**(exc.details or {}), "domain": domain, "detail": exc.message},
             ) from None
         except DomainProtocolError as exc:
+            log.warning("domain %s: %s", domain, exc.message)
             raise DomainProtocolError(
-                _TEXT["protocol"][language].format(domain=domain, reason=exc.message), param=exc.param
+                _TEXT["protocol"][language].format(domain=domain),
+                param=exc.param,
+                details={"domain": domain, "detail": exc.message},
             ) from None
         self.registry.mark_healthy(domain)
         return output

@@ -6,6 +6,12 @@ A domain that is down at start is listed as unhealthy and retried by :meth:`Doma
 domain whose manifest is invalid is refused at runtime registration with the offending field
 paths. Subscribers (the intent adapter, the planner) are told whenever the catalog
 changes, so a new domain is routable with zero code changes in the core.
+
+What a domain may claim is bounded: its base URL passes :class:`orchestrator.url_policy.UrlPolicy`,
+its manifest stays within :class:`shared.manifest.ManifestLimits`, it may not take goal names
+another domain owns (:class:`GoalTaken`), goals that read like registered ones need the admin's
+``allow_overlap`` (:meth:`DomainRegistry.vet`), and its execution policy is clamped to
+:class:`PolicyLimits`. A bad bootstrap entry is listed with its ``last_error``, never fatal.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from orchestrator.client import DomainClient
+from orchestrator.url_policy import UrlPolicy, UrlRefused
 from shared.catalog import Catalog
 from shared.clock import utcnow
-from shared.errors import InvalidRequest, NotFound, PlatformError, SetupError
+from shared.errors import DomainUnavailable, InvalidRequest, NotFound, PlatformError, SetupError
 from shared.manifest import IDENTIFIER, DomainManifest, ManifestInvalid
 
 log = logging.getLogger(__name__)
@@ -63,6 +70,51 @@ class ManifestRejected(InvalidRequest):
         )
 
 
+class GoalTaken(InvalidRequest):
+    """Registration refused: the manifest claims goal names another domain owns."""
+
+    code = "goal_taken"
+
+    def __init__(self, name: str, taken: dict[str, str]):
+        listed = ", ".join(f"{goal} (owned by '{owner}')" for goal, owner in sorted(taken.items()))
+        super().__init__(
+            f"domain '{name}' may not claim goals another domain owns: {listed}",
+            param="manifest.goals",
+            details=[{"goal": goal, "owner": owner} for goal, owner in sorted(taken.items())],
+        )
+
+
+class GoalOverlapRefused(InvalidRequest):
+    """Registration refused: goals read like another domain's; pass ``allow_overlap`` to accept."""
+
+    code = "goal_overlap"
+
+    def __init__(self, name: str, overlaps: list[dict[str, Any]]):
+        listed = "; ".join(str(o.get("message", "")) for o in overlaps)
+        super().__init__(
+            f"goals of domain '{name}' overlap goals already registered ({listed}); "
+            "register with allow_overlap to accept the overlap",
+            param="allow_overlap",
+            details=overlaps,
+        )
+
+
+class PolicyLimits(BaseModel):
+    """Operator ceilings on a manifest's execution policy; a manifest asking for more is clamped."""
+
+    timeout_max_s: float = Field(default=30.0, gt=0)
+    attempts_max: int = Field(default=3, ge=1)
+
+
+def unregistrable(base_url: str) -> DomainUnavailable:
+    """The one text for every failed fetch at registration, whatever went wrong: the answer must
+    not tell a closed port from an open one that speaks something else."""
+    return DomainUnavailable(
+        f"domain at {base_url} could not be registered: it did not answer /manifest with a valid manifest",
+        param="base_url",
+    )
+
+
 #: Aliases for annotations inside ``DomainRegistry``, whose ``list`` method shadows the builtin.
 DomainList = list[RegisteredDomain]
 Names = list[str]
@@ -73,6 +125,8 @@ Warnings = list[dict[str, Any]]
 class _Entry:
     info: RegisteredDomain
     manifest: DomainManifest | None = None
+    #: Why this bootstrap entry can never be loaded (a bad or refused base URL): never fetched.
+    unusable: str | None = None
 
 
 def env_override(name: str, env: Mapping[str, str] | None = None) -> str | None:
@@ -88,10 +142,14 @@ class DomainRegistry:
         *,
         lint: LintHook | None = None,
         env: Mapping[str, str] | None = None,
+        url_policy: UrlPolicy | None = None,
+        policy_limits: PolicyLimits | None = None,
     ):
         self._client = client
         self._lint = lint
         self._env = env
+        self._url_policy = url_policy or UrlPolicy()
+        self._policy_limits = policy_limits or PolicyLimits()
         self._entries: dict[str, _Entry] = {}
         self._catalog = Catalog()
         self._listeners: list[CatalogListener] = []
@@ -145,34 +203,75 @@ class DomainRegistry:
 
     async def load_bootstrap(self, path: str | Path) -> DomainList:
         """Register every domain of a ``domains.bootstrap.json``; unreachable or invalid ones are
-        listed unhealthy with ``last_error`` (retried by :meth:`refresh`). A malformed file is a
-        ``SetupError`` naming the field."""
+        listed unhealthy with ``last_error`` (retried by :meth:`refresh`). A bad entry is logged and
+        skipped (listed with ``last_error`` when it has a usable name); a file that is not a
+        ``{"domains": [...]}`` document is a ``SetupError``."""
         entries = _read_bootstrap(Path(path))
         async with self._lock:
-            for name, url in entries:
-                self._entries[name] = _Entry(
-                    RegisteredDomain(name=name, base_url=env_override(name, self._env) or url)
-                )
-            await asyncio.gather(*(self._load(self._entries[name]) for name, _ in entries))
+            loadable: list[_Entry] = []
+            for name, url, problem in entries:
+                entry = _Entry(RegisteredDomain(name=name, base_url=env_override(name, self._env) or url))
+                self._entries[name] = entry
+                if problem is None:
+                    problem = await self._refused(entry.info.base_url)
+                if problem is not None:
+                    entry.unusable = problem
+                    self._fail(entry, problem)
+                else:
+                    entry.info.base_url = entry.info.base_url.rstrip("/")
+                    loadable.append(entry)
+            await asyncio.gather(*(self._load(e) for e in loadable))
             await self._rebuild()
         return self.list()
 
-    async def register(self, name: str, base_url: str) -> RegisteredDomain:
-        """Fetch, validate and add (or replace) a domain. Raises ``ManifestRejected`` (field paths)
-        for an invalid manifest, ``DomainUnavailable`` when it cannot be reached."""
+    async def vet(self, name: str, base_url: str, *, allow_overlap: bool = False) -> Warnings:
+        """Every check :meth:`register` makes, without registering: the admin route calls it first
+        so that overlapping goals are refused unless the admin passes ``allow_overlap``. Returns the
+        warnings the registration would carry."""
+        _entry, warnings = await self._prepare(name, base_url, allow_overlap=allow_overlap)
+        return warnings
+
+    async def register(self, name: str, base_url: str, *, allow_overlap: bool = True) -> RegisteredDomain:
+        """Fetch, validate and add (or replace) a domain. Raises ``UrlRefused`` for a base URL the
+        outbound policy refuses, ``ManifestRejected`` (field paths) for an invalid manifest,
+        ``GoalTaken`` for goal names another domain owns, ``GoalOverlapRefused`` for goals that read
+        like registered ones when ``allow_overlap`` is False, ``DomainUnavailable`` (one uniform
+        text) when ``/manifest`` gave no manifest. Overlap is accepted by default because stored
+        registrations replayed by other gateways were already vetted (:meth:`vet`) when taken."""
+        entry, _warnings = await self._prepare(name, base_url, allow_overlap=allow_overlap, commit=True)
+        log.info("registered domain %s at %s (%s)", name, entry.info.base_url, entry.info.version)
+        return entry.info.model_copy(deep=True)
+
+    async def _prepare(
+        self, name: str, base_url: str, *, allow_overlap: bool, commit: bool = False
+    ) -> tuple[_Entry, Warnings]:
+        refused = await self._refused(base_url)
+        if refused is not None:
+            raise UrlRefused(refused)
         entry = _Entry(RegisteredDomain(name=name, base_url=base_url.rstrip("/")))
         try:
             manifest = await self._client.manifest(entry.info.base_url)
         except ManifestInvalid as exc:
             raise ManifestRejected(name, exc.errors) from None
+        except PlatformError as exc:
+            log.warning("registration of %s at %s failed: %s", name, entry.info.base_url, exc.message)
+            raise unregistrable(entry.info.base_url) from None
         _check_name(name, manifest)
         async with self._lock:
-            _accept(entry, manifest)
-            await self._check_health(entry)
-            self._entries[name] = entry
-            await self._rebuild(linted=name)
-        log.info("registered domain %s at %s (%s)", name, entry.info.base_url, manifest.version)
-        return entry.info.model_copy(deep=True)
+            taken = _goals_owned_elsewhere(self._entries, name, manifest)
+            if taken:
+                raise GoalTaken(name, taken)
+            clamped = _accept(entry, manifest, self._policy_limits)
+            warnings = clamped + self._warnings({**self._entries, name: entry}, name)
+            overlaps = [w for w in warnings if w.get("type") == "goal_overlap"]
+            if overlaps and not allow_overlap:
+                raise GoalOverlapRefused(name, overlaps)
+            if commit:
+                await self._check_health(entry)
+                entry.info.warnings = warnings
+                self._entries[name] = entry
+                await self._rebuild()
+        return entry, warnings
 
     async def unregister(self, name: str) -> None:
         async with self._lock:
@@ -185,7 +284,9 @@ class DomainRegistry:
         """Re-check the domains named (all by default): fetch their manifests (a domain that was
         down at start gets its first one), health-check them, and rebuild the catalog if any
         manifest changed."""
-        entries = [e for n, e in self._entries.items() if names is None or n in names]
+        entries = [
+            e for n, e in self._entries.items() if (names is None or n in names) and e.unusable is None
+        ]
         # the network waits happen outside the lock so a slow domain never holds up a registration;
         # an entry replaced or removed meanwhile is simply no longer in the catalog built below
         await asyncio.gather(*(self._load(e) for e in entries))
@@ -208,13 +309,16 @@ class DomainRegistry:
         try:
             manifest = await self._client.manifest(entry.info.base_url)
             _check_name(name, manifest)
+            taken = _goals_owned_elsewhere(self._entries, name, manifest)
+            if taken:
+                raise GoalTaken(name, taken)
         except ManifestInvalid as exc:
             self._fail(entry, str(ManifestRejected(name, exc.errors)))
             return
         except PlatformError as exc:
             self._fail(entry, exc.message)
             return
-        _accept(entry, manifest)
+        entry.info.warnings = _accept(entry, manifest, self._policy_limits)
         await self._check_health(entry)
 
     async def _check_health(self, entry: _Entry) -> None:
@@ -241,13 +345,20 @@ class DomainRegistry:
         entry.info.last_error = message
         entry.info.checked_at = utcnow()
 
-    def _build(self) -> Catalog:
-        return Catalog(e.manifest for e in self._entries.values() if e.manifest is not None)
+    async def _refused(self, base_url: str) -> str | None:
+        """Why the outbound policy refuses ``base_url`` (None when allowed); resolving a host name
+        blocks, so it runs in a worker thread."""
+        try:
+            await asyncio.to_thread(self._url_policy.check, base_url)
+        except UrlRefused as exc:
+            return exc.message
+        return None
 
-    async def _rebuild(self, linted: str | None = None) -> None:
+    def _build(self) -> Catalog:
+        return _catalog_of(self._entries)
+
+    async def _rebuild(self) -> None:
         self._catalog = self._build()
-        if linted is not None:
-            self._entries[linted].info.warnings = self._warnings(linted)
         for listener in list(self._listeners):
             try:
                 result = listener(self._catalog)
@@ -256,22 +367,71 @@ class DomainRegistry:
             except Exception:  # one broken subscriber must not block the others or the registration
                 log.exception("catalog subscriber %r failed", listener)
 
-    def _warnings(self, name: str) -> Warnings:
-        warnings = _capability_clashes(self._entries, name)
+    def _warnings(self, entries: dict[str, _Entry], name: str) -> Warnings:
+        warnings = _capability_clashes(entries, name)
         if self._lint is not None:
             try:
-                warnings.extend(self._lint(self._catalog, name))
+                warnings.extend(self._lint(_catalog_of(entries), name))
             except Exception as exc:
                 log.exception("lint hook failed for %s", name)
                 warnings.append({"type": "lint_failed", "message": f"{type(exc).__name__}: {exc}"})
         return warnings
 
 
-def _accept(entry: _Entry, manifest: DomainManifest) -> None:
+def _catalog_of(entries: dict[str, _Entry]) -> Catalog:
+    return Catalog(e.manifest for e in entries.values() if e.manifest is not None)
+
+
+def _goals_owned_elsewhere(entries: dict[str, _Entry], name: str, manifest: DomainManifest) -> dict[str, str]:
+    """Goal name -> the other registered domain that already owns it."""
+    owners = {
+        goal.goal: other
+        for other, entry in entries.items()
+        if other != name and entry.manifest is not None
+        for goal in entry.manifest.goals
+    }
+    return {g.goal: owners[g.goal] for g in manifest.goals if g.goal in owners}
+
+
+def _clamp(manifest: DomainManifest, limits: PolicyLimits) -> tuple[DomainManifest, Warnings]:
+    """The manifest with every capability's policy within the operator's limits, and a warning
+    per clamped value."""
+    warnings: Warnings = []
+    capabilities = []
+    for cap in manifest.capabilities:
+        policy = cap.metadata.policy
+        update: dict[str, Any] = {}
+        if policy.timeout_s > limits.timeout_max_s:
+            update["timeout_s"] = limits.timeout_max_s
+        if policy.attempts > limits.attempts_max:
+            update["attempts"] = limits.attempts_max
+        for field, value in update.items():
+            warnings.append(
+                {
+                    "type": "policy_clamped",
+                    "capability": cap.name,
+                    "field": field,
+                    "requested": getattr(policy, field),
+                    "applied": value,
+                    "message": f"{cap.name}: policy.{field} {getattr(policy, field)} clamped to {value}",
+                }
+            )
+        if update:
+            metadata = cap.metadata.model_copy(update={"policy": policy.model_copy(update=update)})
+            cap = cap.model_copy(update={"metadata": metadata})
+        capabilities.append(cap)
+    if not warnings:
+        return manifest, warnings
+    return manifest.model_copy(update={"capabilities": capabilities}), warnings
+
+
+def _accept(entry: _Entry, manifest: DomainManifest, limits: PolicyLimits) -> Warnings:
+    manifest, warnings = _clamp(manifest, limits)
     entry.manifest = manifest
     entry.info.version = manifest.version
     entry.info.goals = [g.goal for g in manifest.goals]
     entry.info.capabilities = [c.name for c in manifest.capabilities]
+    return warnings
 
 
 def _check_name(name: str, manifest: DomainManifest) -> None:
@@ -310,32 +470,33 @@ def _capability_clashes(entries: dict[str, _Entry], name: str) -> list[dict[str,
     return warnings
 
 
-def _read_bootstrap(path: Path) -> list[tuple[str, str]]:
+def _read_bootstrap(path: Path) -> list[tuple[str, str, str | None]]:
+    """``(name, base_url, problem)`` per usable entry; ``problem`` says why the entry cannot be
+    loaded (it is listed with that as ``last_error``). Entries without a usable name are logged
+    and skipped."""
     try:
         data = json.loads(path.read_text())
     except OSError as exc:
         raise SetupError(f"cannot read bootstrap file {path}: {exc.strerror}", param=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise SetupError(f"bootstrap file {path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        where = f": {exc.msg} (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise SetupError(f"bootstrap file {path} is not JSON{where}") from None
     domains = data.get("domains") if isinstance(data, dict) else None
     if not isinstance(domains, list):
         raise SetupError(f"bootstrap file {path}: 'domains' must be a list", param="domains")
-    entries: list[tuple[str, str]] = []
+    entries: list[tuple[str, str, str | None]] = []
     for i, item in enumerate(domains):
         name = item.get("name") if isinstance(item, dict) else None
         url = item.get("base_url") if isinstance(item, dict) else None
-        if not isinstance(name, str) or not re.match(IDENTIFIER, name):
-            raise SetupError(
-                f"bootstrap file {path}: domains.{i}.name is missing or invalid", param=f"domains.{i}.name"
-            )
+        if not isinstance(name, str) or not re.match(IDENTIFIER, name) or len(name) > 64:
+            log.error("bootstrap file %s: domains.%d.name is missing or invalid: entry skipped", path, i)
+            continue
+        if name in {n for n, _, _ in entries}:
+            log.error("bootstrap file %s: domain '%s' is listed twice: domains.%d skipped", path, name, i)
+            continue
+        problem = None
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-            raise SetupError(
-                f"bootstrap file {path}: domains.{i}.base_url must be an http(s) URL",
-                param=f"domains.{i}.base_url",
-            )
-        if name in {n for n, _ in entries}:
-            raise SetupError(
-                f"bootstrap file {path}: domain '{name}' is listed twice", param=f"domains.{i}.name"
-            )
-        entries.append((name, url.rstrip("/")))
+            problem = f"bootstrap file: domains.{i}.base_url must be an http(s) URL"
+            log.error("%s (domain %s skipped)", problem, name)
+        entries.append((name, url if isinstance(url, str) and problem is None else "", problem))
     return entries

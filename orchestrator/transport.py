@@ -26,8 +26,10 @@ Behaviour kept from httpx's transport:
 * keep-alive connections, up to ``limits.max_connections``, idle ones closed after
   ``limits.keepalive_expiry``.
 
-Not supported: streaming (a response body is read whole before it is returned, a streamed request
-body is read before it is sent) and trio. Domain calls are small JSON bodies on asyncio.
+Not supported: streaming (a response body is read before it is returned, a streamed request
+body is read before it is sent) and trio. Domain calls are small JSON bodies on asyncio. A body is
+read in chunks up to ``max_answer_bytes``: past it the connection is dropped and
+:class:`AnswerTooLarge` raised, so an oversized answer is never held whole in memory.
 """
 
 from __future__ import annotations
@@ -67,6 +69,32 @@ def _url(url: str) -> URL:  # a domain's /execute URL, parsed once
     return URL(url, encoded=True)
 
 
+class AnswerTooLarge(httpx.RemoteProtocolError):
+    """The answer's body is larger than the transport's ``max_answer_bytes``."""
+
+    def __init__(self, limit: int, request: httpx.Request | None = None):
+        super().__init__(f"answer larger than {limit} bytes", request=request)
+        self.limit = limit
+
+
+async def read_capped(
+    answer: aiohttp.ClientResponse, limit: int | None, request: httpx.Request | None
+) -> bytes:
+    """The body, or :class:`AnswerTooLarge` as soon as it is known to exceed ``limit``."""
+    if limit is None:
+        return await answer.read()
+    if answer.content_length is not None and answer.content_length > limit:
+        raise AnswerTooLarge(limit, request)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in answer.content.iter_chunked(65_536):
+        size += len(chunk)
+        if size > limit:
+            raise AnswerTooLarge(limit, request)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class _Answer(NamedTuple):
     status: int
     raw_headers: RawHeaders
@@ -90,8 +118,10 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         *,
         limits: httpx.Limits | None = None,
         verify: ssl.SSLContext | bool = True,
+        max_answer_bytes: int | None = None,
     ) -> None:
         limits = limits or httpx.Limits()
+        self._max_answer_bytes = max_answer_bytes
         self._limit = limits.max_connections or 0  # aiohttp: 0 = no limit
         self._keepalive_s = limits.keepalive_expiry if limits.keepalive_expiry is not None else 5.0
         self._ssl = verify
@@ -171,9 +201,8 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             async with self._open().request(
                 method, url, data=body or None, headers=headers, timeout=timeout, allow_redirects=False
             ) as answer:
-                return _Answer(
-                    answer.status, answer.raw_headers, await answer.read(), answer.version, answer.reason
-                )
+                body = await read_capped(answer, self._max_answer_bytes, request)
+                return _Answer(answer.status, answer.raw_headers, body, answer.version, answer.reason)
         except aiohttp.ConnectionTimeoutError as exc:  # no pooled connection / connect in time
             raise httpx.ConnectTimeout(str(exc) or "connect timeout", request=request) from exc
         except aiohttp.ServerTimeoutError as exc:  # sock_read: no byte of the answer in time

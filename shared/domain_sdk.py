@@ -30,7 +30,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 
 from shared.manifest import DomainManifest, Goal, validate_manifest
 from shared.models import (
@@ -42,6 +42,11 @@ from shared.models import (
     Failure,
 )
 from shared.settings import ServiceSettings
+from shared.signing import SIGNATURE_HEADER, SignatureInvalid, verify
+from shared.telemetry.asgi import NO_FASTAPI_SPANS, RequestTelemetry
+from shared.telemetry.logs import setup_logging
+from shared.telemetry.metrics import render as render_metrics
+from shared.telemetry.tracing import flush_tracing, setup_tracing
 
 log = logging.getLogger(__name__)
 
@@ -263,14 +268,26 @@ class DomainService:
 
         @asynccontextmanager
         async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-            if lifespan is None:
-                yield
-            else:
-                async with lifespan(app):
+            # spans continue the gateway's trace when OTEL_EXPORTER_OTLP_ENDPOINT is set
+            setup_tracing(f"domain-{self.domain}")
+            try:
+                if lifespan is None:
                     yield
+                else:
+                    async with lifespan(app):
+                        yield
+            finally:
+                flush_tracing()
 
-        app = FastAPI(title=f"{self.domain} domain", version=self.version, lifespan=_lifespan)
+        # server spans come from RequestTelemetry (on any FastAPI), not also from FastAPI's own
+        app = FastAPI(
+            title=f"{self.domain} domain",
+            version=self.version,
+            lifespan=_lifespan,
+            telemetry=NO_FASTAPI_SPANS,
+        )
         app.state.service = self
+        app.add_middleware(RequestTelemetry, service=self.domain)
         started = time.monotonic()
 
         @app.exception_handler(RequestValidationError)
@@ -295,15 +312,30 @@ class DomainService:
                 "uptime_s": round(time.monotonic() - started, 3),
             }
 
+        @app.get("/metrics", include_in_schema=False)
+        async def metrics() -> Response:
+            body, content_type = render_metrics()
+            return Response(body, media_type=content_type)
+
         @app.get("/manifest")
         async def get_manifest() -> dict[str, Any]:
             return manifest.model_dump(mode="json", exclude_none=True)
 
+        secret = DomainSigningSettings().signing_secret_bytes()
+
         @app.post("/execute")
         async def execute(request: Request) -> Response:
+            body = await request.body()
+            if secret is not None:  # only calls signed by this domain's gateway run anything
+                try:
+                    verify(secret, body, request.headers.get(SIGNATURE_HEADER))
+                except SignatureInvalid as exc:
+                    return JSONResponse(
+                        error_body(str(exc), "invalid_signature", None, "authentication_error"), 401
+                    )
             try:
                 # parsed and validated in one pass by pydantic, no dict in between
-                intent = ExecutionIntent.model_validate_json(await request.body())
+                intent = ExecutionIntent.model_validate_json(body)
             except ValidationError as exc:
                 first = exc.errors()[0]
                 if first["type"] == "json_invalid":
@@ -314,6 +346,18 @@ class DomainService:
             return Response(output.model_dump_json(), media_type="application/json")
 
         return app
+
+
+class DomainSigningSettings(ServiceSettings):
+    """``DOMAIN_SIGNING_SECRET``: when set, ``/execute`` refuses (401) calls without a valid
+    :mod:`shared.signing` signature made with it (the gateway's ``DOMAIN_SECRETS`` entry)."""
+
+    domain_signing_secret: SecretStr | None = None
+
+    def signing_secret_bytes(self) -> bytes | None:
+        if self.domain_signing_secret is None or not self.domain_signing_secret.get_secret_value():
+            return None
+        return self.domain_signing_secret.get_secret_value().encode()
 
 
 class DomainProcessSettings(ServiceSettings):
@@ -339,4 +383,11 @@ def serve(service: DomainService, app: FastAPI | None = None, *, default_port: i
     )
     parser.add_argument("--log-level", default=settings.log_level)
     args = parser.parse_args()
-    uvicorn.run(app or service.app(), host=args.host, port=args.port, log_level=args.log_level.lower())
+    setup_logging(args.log_level)
+    uvicorn.run(
+        app or service.app(),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level.lower(),
+        log_config=None,  # the JSON (or LOG_FORMAT=text) lines of setup_logging, secrets masked
+    )

@@ -1,10 +1,13 @@
-"""Domain registry admin: list, register at runtime, unregister (``ADMIN_TOKEN``)."""
+"""Domain registry admin: list, register at runtime, unregister (``ADMIN_TOKEN``).
+
+Runtime registrations are stored in the database and restored at start (:mod:`gateway.registry_sync`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from gateway.auth import require_admin
@@ -17,6 +20,8 @@ class RegisterDomain(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=r"^[a-z][a-z0-9_\-]*$", max_length=64)
     base_url: str = Field(pattern=r"^https?://", max_length=2048)
+    #: Accept goals that read like another domain's (refused otherwise).
+    allow_overlap: bool = False
 
 
 @router.get("/v1/domains")
@@ -26,8 +31,12 @@ async def list_domains(registry: RegistryDep, shared: RegistrySyncDep) -> dict[s
 
 
 @router.post("/v1/domains", dependencies=[Depends(require_admin)], status_code=201)
-async def register_domain(body: RegisterDomain, shared: RegistrySyncDep) -> dict[str, Any]:
-    registered = await shared.register(body.name, body.base_url)
+async def register_domain(body: RegisterDomain, request: Request, shared: RegistrySyncDep) -> dict[str, Any]:
+    # every check first, so an overlap the admin did not accept is refused before anything is stored
+    await shared.registry.vet(body.name, body.base_url, allow_overlap=body.allow_overlap)
+    # who registered it, without the token: the admin client's address
+    registered_by = request.client.host if request.client else ""
+    registered = await shared.register(body.name, body.base_url, registered_by)
     return registered.model_dump(mode="json")
 
 

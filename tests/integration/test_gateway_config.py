@@ -119,9 +119,16 @@ async def test_registration_reports_goals_that_overlap_registered_ones(
     markets_domain = start_fixture_domain("overlap_domain")
     try:
         async with in_process(settings_for(tmp_path, domain_processes, admin_token="adm")) as client:
-            response = await client.post(
+            refused = await client.post(
                 "/v1/domains",
                 json={"name": "markets", "base_url": markets_domain.url},
+                headers={"Authorization": "Bearer adm"},
+            )
+            # overlapping goals need the admin's explicit override
+            assert refused.status_code == 400 and refused.json()["error"]["code"] == "goal_overlap"
+            response = await client.post(
+                "/v1/domains",
+                json={"name": "markets", "base_url": markets_domain.url, "allow_overlap": True},
                 headers={"Authorization": "Bearer adm"},
             )
             assert response.status_code == 201, response.text

@@ -78,14 +78,18 @@ async def _stack(hosts: Hosts, **kwargs: Any) -> tuple[DomainService, Orchestrat
     return svc, Orchestrator(registry, client, **kwargs), registry
 
 
-async def test_non_idempotent_send_runs_once_when_its_answer_is_lost() -> None:
+async def test_non_idempotent_send_runs_once_when_its_answer_is_lost(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     hosts = LosesFirstResponse()
     svc, orch, registry = await _stack(hosts)
     rc = RunController(lambda: registry.catalog, orch.dispatch)
     report = await rc.run(INTENT, plan=one(step("send", message="hi")), context={"run_id": "run-1"})
     assert svc.executions == {"send": 1}
     assert report.status is RunStatus.FAILED and report.steps[0].attempts == 1  # never retried blindly
-    assert "failed (ReadError)" in (report.steps[0].error or "")
+    # the person reads a plain sentence; the transport detail goes to the log
+    assert report.steps[0].error == "The outbox service is not reachable right now."
+    assert "connection to http://outbox.test/execute failed (ReadError)" in caplog.text
 
 
 async def test_idempotent_step_retries_with_the_same_key_and_the_sdk_replays_the_first_result() -> None:
@@ -149,7 +153,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def test_per_domain_timeout_over_real_http() -> None:
+async def test_per_domain_timeout_over_real_http(caplog: pytest.LogCaptureFixture) -> None:
     svc = DomainService("sleepy", "1", "Slow")
 
     @svc.capability("nap", "Sleep", metadata={"policy": {"timeout_s": 5.0, "attempts": 1}})
@@ -173,7 +177,8 @@ async def test_per_domain_timeout_over_real_http() -> None:
             plan = ExecutionPlan(steps=[ExecutionStep(id=1, domain="sleepy", capability="nap")])
             report = await rc.run(INTENT, plan=plan, context={"language": "en"})
             assert report.status is RunStatus.FAILED
-            assert "did not answer in time (ReadTimeout)" in (report.steps[0].error or "")
+            assert report.steps[0].error == "The sleepy service is not reachable right now."
+            assert "did not answer in time (ReadTimeout)" in caplog.text
     finally:
         server.should_exit = True
         await serving

@@ -72,26 +72,32 @@ def test_one_domain_url_reader_serves_the_registry_and_the_launcher(monkeypatch:
     assert domain_url({"name": "finance", "base_url": "http://127.0.0.1:8001"}) == "http://127.0.0.1:8001"
 
 
-@pytest.mark.parametrize(
-    ("content", "param"),
-    [
-        ({"domains": [{"name": "Bad Name", "base_url": "http://x"}]}, "domains.0.name"),
-        ({"domains": [{"name": "ok", "base_url": "ftp://x"}]}, "domains.0.base_url"),
-        (
-            {"domains": [{"name": "ok", "base_url": "http://x"}, {"name": "ok", "base_url": "http://y"}]},
-            "domains.1.name",
-        ),
-        ({"domain": []}, "domains"),
-    ],
-)
-async def test_malformed_bootstrap_is_a_setup_error(
-    tmp_path: Path, registry: DomainRegistry, content: dict[str, Any], param: str
+async def test_a_bootstrap_file_that_is_not_a_domains_list_is_a_setup_error(
+    tmp_path: Path, registry: DomainRegistry
 ) -> None:
     path = tmp_path / "b.json"
-    path.write_text(json.dumps(content))
+    path.write_text(json.dumps({"domain": []}))
     with pytest.raises(SetupError) as err:
         await registry.load_bootstrap(path)
-    assert err.value.param == param
+    assert err.value.param == "domains"
+
+
+async def test_bad_bootstrap_entries_are_skipped_and_listed_with_their_error(
+    tmp_path: Path, hosts: Any, registry: DomainRegistry, make: dict[str, Any]
+) -> None:
+    hosts.serve("bakery.test", make["bakery"]().app())
+    entries = [
+        {"name": "Bad Name", "base_url": "http://x"},
+        {"name": "ftp", "base_url": "ftp://x"},
+        {"name": "bakery", "base_url": "http://bakery.test"},
+        {"name": "bakery", "base_url": "http://y"},
+    ]
+    listed = await registry.load_bootstrap(_bootstrap(tmp_path, entries))
+    assert [(d.name, d.healthy) for d in listed] == [("bakery", True), ("ftp", False)]
+    assert listed[1].last_error == "bootstrap file: domains.1.base_url must be an http(s) URL"
+    assert registry.catalog.domains == ["bakery"]
+    await registry.refresh()  # an unusable entry is never fetched
+    assert [r.url.host for r in hosts.requests].count("x") == 0
 
 
 async def test_invalid_manifest_is_refused_with_field_paths(
@@ -142,9 +148,13 @@ async def test_manifest_domain_must_match_the_registered_name(
     ]
 
 
-async def test_registering_an_unreachable_domain_raises(registry: DomainRegistry) -> None:
-    with pytest.raises(DomainUnavailable, match="could not connect"):
+async def test_registering_an_unreachable_domain_raises_the_uniform_text(registry: DomainRegistry) -> None:
+    with pytest.raises(DomainUnavailable) as err:
         await registry.register("ghost", "http://ghost.test")
+    assert err.value.message == (
+        "domain at http://ghost.test could not be registered: "
+        "it did not answer /manifest with a valid manifest"
+    )
 
 
 async def test_runtime_register_and_unregister_rebuild_the_catalog(

@@ -113,10 +113,13 @@ async def test_dispatch_raises_a_plain_error_when_the_domain_is_unreachable(
     del hosts.apps["bakery.test"]  # the process died after registering
     with pytest.raises(DomainUnavailable) as refused:
         await Orchestrator(registry, client).dispatch(_intent("bake_bread", language="en"))
-    assert refused.value.message == (
-        "The 'bakery' domain is unavailable right now (could not connect to http://bakery.test/execute)."
-    )
-    assert refused.value.details == {"delivered": False}
+    # no URL in what a person reads: the detail stays in the error's details (and the log)
+    assert refused.value.message == "The bakery service is not reachable right now."
+    assert refused.value.details == {
+        "delivered": False,
+        "domain": "bakery",
+        "detail": "could not connect to http://bakery.test/execute",
+    }
     execute = [r for r in hosts.requests if r.url.path == "/execute"]
     assert len(execute) == 1  # one call: retrying is execution.retry's job
 
@@ -133,7 +136,7 @@ async def test_the_run_loop_retries_dispatch_with_the_same_key_up_to_the_policy(
         context={"run_id": "run-7", "language": "en"},
     )
     assert report.status is RunStatus.FAILED and report.steps[0].attempts == 3  # bake_bread's policy
-    assert "The 'bakery' domain is unavailable right now" in (report.steps[0].error or "")
+    assert report.steps[0].error == "The bakery service is not reachable right now."
     execute = [r for r in hosts.requests if r.url.path == "/execute"]
     assert {r.headers["Idempotency-Key"] for r in execute} == {"run-7:2"} and len(execute) == 3
 
@@ -209,7 +212,8 @@ async def test_over_real_http_with_uvicorn(make: dict[str, Any]) -> None:
             await serving
             with pytest.raises(DomainUnavailable) as down:
                 await orchestrator.dispatch(_intent("bake_bread", language="en"))
-            assert f"could not connect to http://127.0.0.1:{port}/execute" in down.value.message
+            assert down.value.message == "The bakery service is not reachable right now."
+            assert down.value.details["detail"] == f"could not connect to http://127.0.0.1:{port}/execute"
     finally:
         server.should_exit = True
         await serving

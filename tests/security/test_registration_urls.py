@@ -1,0 +1,145 @@
+"""Finding 10: registration's outbound-URL policy. Only plain http(s) base URLs (no credentials,
+query or fragment), never link-local or metadata addresses, only allowed hosts when an
+allow-list is set; failures answer one text whatever the target (no port scan)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.responses import PlainTextResponse
+
+from orchestrator import DomainClient, DomainRegistry
+from orchestrator.url_policy import DENIED, MALFORMED, UrlPolicy, UrlRefused
+from shared.errors import DomainUnavailable
+from tests.conftest import Process, free_port, start_gateway, write_bootstrap
+from tests.security.conftest import serving
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://user:pass@127.0.0.1:8001",
+        "http://127.0.0.1:8001/?",
+        "http://127.0.0.1:8001/admin?x=1",
+        "http://127.0.0.1:8001/#",
+        "ftp://127.0.0.1:8001",
+        "http://127.0.0.1:99999",
+        "http://127.0.0.1:8001/a b",
+        "http:///nohost",
+    ],
+)
+def test_urls_that_are_not_plain_base_urls_are_refused(url: str) -> None:
+    with pytest.raises(UrlRefused) as err:
+        UrlPolicy(resolve=False).check(url)
+    assert err.value.message == MALFORMED and err.value.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://169.254.169.254/latest/meta-data",
+        "http://[fe80::1]:8000",
+        "http://[::ffff:169.254.169.254]",
+        "http://metadata.google.internal",
+        "http://100.100.100.200",
+    ],
+)
+def test_link_local_and_metadata_addresses_are_refused(url: str) -> None:
+    with pytest.raises(UrlRefused) as err:
+        UrlPolicy(resolve=False).check(url)
+    assert err.value.message == DENIED
+
+
+def test_a_host_name_is_judged_by_the_addresses_it_resolves_to() -> None:
+    assert UrlPolicy().check("http://localhost:8001/") == "http://localhost:8001"
+    with pytest.raises(UrlRefused):
+        UrlPolicy(["10.0.0.0/8"]).check("http://localhost:8001")  # resolves to loopback
+    assert UrlPolicy(["127.0.0.0/8"]).check("http://localhost:8001") == "http://localhost:8001"
+
+
+def test_an_allow_list_refuses_everything_else() -> None:
+    policy = UrlPolicy(["finance", "10.1.0.0/16"], resolve=False)
+    assert policy.check("http://finance:8001") == "http://finance:8001"
+    assert policy.check("http://10.1.2.3:8001") == "http://10.1.2.3:8001"
+    for url in ("http://10.2.0.1", "http://elsewhere:8001", "http://127.0.0.1:8001"):
+        with pytest.raises(UrlRefused):
+            policy.check(url)
+
+
+@pytest.fixture
+async def registry() -> AsyncIterator[DomainRegistry]:
+    async with httpx.AsyncClient(timeout=5) as http:
+        yield DomainRegistry(DomainClient(http), env={})
+
+
+def _internal_service() -> FastAPI:
+    app = FastAPI()
+
+    @app.get("/{path:path}")
+    async def anything(path: str) -> PlainTextResponse:
+        return PlainTextResponse(f"internal secret at /{path}")
+
+    return app
+
+
+async def test_failures_read_the_same_for_a_closed_port_and_an_open_one(registry: DomainRegistry) -> None:
+    closed = f"http://127.0.0.1:{free_port()}"
+    async with serving(_internal_service()) as open_port:
+        answers = []
+        for url in (closed, open_port):
+            with pytest.raises(DomainUnavailable) as err:
+                await registry.register("probe", url)
+            answers.append(err.value.message.replace(url, "<url>"))
+    assert (
+        answers
+        == ["domain at <url> could not be registered: it did not answer /manifest with a valid manifest"] * 2
+    )
+    assert registry.list() == []
+
+
+async def test_a_credentials_url_is_refused_before_any_request(registry: DomainRegistry) -> None:
+    with pytest.raises(UrlRefused) as err:
+        await registry.register("probe", "http://user:pass@127.0.0.1:1")
+    assert err.value.status_code == 400 and err.value.param == "base_url"
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
+    folder = tmp_path_factory.mktemp("gateway")
+    process = start_gateway(
+        {
+            "ADMIN_TOKEN": "admin-secret",
+            "API_KEYS": "user-key",
+            "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'g.sqlite3'}",
+            "BOOTSTRAP_FILE": str(write_bootstrap(Path(folder / "b.json"), {})),
+            "REDIS_URL": "",
+        }
+    )
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("base_url", "code"),
+    [
+        ("http://user:pass@127.0.0.1:1", "base_url_refused"),
+        ("http://169.254.169.254", "base_url_refused"),
+        ("http://127.0.0.1:1/?", "base_url_refused"),
+    ],
+)
+def test_the_admin_route_answers_400_not_500(gateway: Process, base_url: str, code: str) -> None:
+    response = httpx.post(
+        f"{gateway.url}/v1/domains",
+        json={"name": "probe", "base_url": base_url},
+        headers={"Authorization": "Bearer admin-secret"},
+        timeout=30,
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == code
