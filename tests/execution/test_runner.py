@@ -291,7 +291,7 @@ async def test_down_domain_fails_required_steps_fast_and_skips_optional_ones() -
         on_event=events,
     )
     assert [t.status for t in report.steps] == [RunStatus.COMPLETED, RunStatus.SKIPPED, RunStatus.FAILED]
-    assert report.steps[2].error == "domain 'notifier' unavailable: circuit open"
+    assert report.steps[2].error == "O serviço 'notifier' não está acessível no momento."
     assert [c.capability for c in domain.calls] == ["quote"]
     assert events.steps(3) == ["failed"]
     assert report.status is RunStatus.COMPLETED  # the run still answers, naming the gaps

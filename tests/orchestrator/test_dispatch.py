@@ -135,7 +135,7 @@ async def test_circuit_opens_after_consecutive_failures_and_then_fails_fast_with
         INTENT, plan=one(step("peek"), step("send", id=2, required=False)), context={"language": "en"}
     )
     assert [t.status for t in report.steps] == [RunStatus.FAILED, RunStatus.SKIPPED]
-    assert report.steps[0].error == "domain 'outbox' unavailable: circuit open (2 consecutive failures)"
+    assert report.steps[0].error == "The outbox service is not reachable right now."
     assert len(hosts.requests) == sent
 
 
