@@ -218,26 +218,35 @@ def domain_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[
             p.stop()
 
 
+@contextlib.contextmanager
+def gateway_over(
+    domains: dict[str, Process], work: Path, env: dict[str, str] | None = None
+) -> Iterator[Process]:
+    """A real gateway process on a SQLite file in ``work``, routing to ``domains`` (its bootstrap
+    file), with no API keys, no Redis and ``ADMIN_TOKEN=test-admin-token`` unless ``env`` says
+    otherwise; stopped when the block ends."""
+    bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in domains.items()})
+    defaults = {
+        "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
+        "BOOTSTRAP_FILE": str(bootstrap),
+        "ADMIN_TOKEN": "test-admin-token",
+        "API_KEYS": "",
+        "REDIS_URL": "",
+    }
+    gateway = start_gateway({**defaults, **(env or {})})
+    try:
+        yield gateway
+    finally:
+        gateway.stop()
+
+
 @pytest.fixture(scope="session")
 def platform(
     domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Process]:
     """A real gateway process on SQLite talking HTTP to the real domain processes."""
-    work = tmp_path_factory.mktemp("gateway")
-    bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in domain_processes.items()})
-    gateway = start_gateway(
-        {
-            "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
-            "BOOTSTRAP_FILE": str(bootstrap),
-            "ADMIN_TOKEN": "test-admin-token",
-            "API_KEYS": "",
-            "REDIS_URL": "",
-        }
-    )
-    try:
+    with gateway_over(domain_processes, tmp_path_factory.mktemp("gateway")) as gateway:
         yield gateway
-    finally:
-        gateway.stop()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, start_gateway, unavailable, write_bootstrap
+from tests.conftest import Process, gateway_over, unavailable
 
 API_KEY = "ui-test-key"
 CHROMIUM = "/usr/bin/chromium"
@@ -41,21 +41,10 @@ def keyed_gateway(
     domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Process]:
     """A real gateway with ``API_KEYS`` set, so the page has to ask for the key."""
-    work = tmp_path_factory.mktemp("inspector")
-    bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in domain_processes.items()})
-    gateway = start_gateway(
-        {
-            "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
-            "BOOTSTRAP_FILE": str(bootstrap),
-            "ADMIN_TOKEN": "test-admin-token",
-            "API_KEYS": API_KEY,
-            "REDIS_URL": "",
-        }
-    )
-    try:
+    with gateway_over(
+        domain_processes, tmp_path_factory.mktemp("inspector"), {"API_KEYS": API_KEY}
+    ) as gateway:
         yield gateway
-    finally:
-        gateway.stop()
 
 
 def api(gateway: Process, method: str, path: str, **kwargs: Any) -> httpx.Response:
