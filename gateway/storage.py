@@ -1,5 +1,7 @@
 """Tables the gateway owns: sessions and runs (a run's steps are in its trace).
 
+A session belongs to the tenant that created it (``tenant``); its runs are its tenant's too.
+
 Migrations live in ``gateway/migrations``.
 """
 
@@ -11,6 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from gateway.principals import ANONYMOUS_TENANT
 from shared.clock import utcnow
 from shared.db import Base
 
@@ -21,6 +24,10 @@ class SessionRow(Base):
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
     status: Mapped[str] = mapped_column(String(32), default="pending")
     channel: Mapped[str] = mapped_column(String(32), default="rest")
+    #: The tenant that created the session; it never changes (see ``RunStore.session_owner``).
+    tenant: Mapped[str] = mapped_column(
+        String(64), default=ANONYMOUS_TENANT, server_default=ANONYMOUS_TENANT, index=True
+    )
     turn_count: Mapped[int] = mapped_column(Integer, default=0)
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

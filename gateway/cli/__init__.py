@@ -2,7 +2,7 @@
 
 ``orchestrator chat --session my-session`` (line editing, history, streamed answers) and
 ``orchestrator ask "qual o preço da Vale?"``; ``orchestrator --help`` lists the options and the
-environment they default from.
+environment they default from. ``orchestrator keys ...`` manages API keys (:mod:`gateway.cli.keys`).
 """
 
 from gateway.cli.app import main

@@ -56,7 +56,13 @@ def run(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["keys"]:
+        # imported here: chat and ask need no database driver
+        from gateway.cli import keys
+
+        return keys.main(args[1:])
     try:
-        return run(parse_options(argv))
+        return run(parse_options(args))
     except KeyboardInterrupt:  # Ctrl-C before the client was up
         return EXIT_INTERRUPTED

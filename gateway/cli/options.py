@@ -34,6 +34,9 @@ environment:
 
 chat commands: /new  /history  /help  /quit   (Ctrl-D, or Ctrl-C at the prompt, also quit)
 
+API keys: orchestrator keys create --tenant NAME [--role admin] | list | revoke ID
+          (on the gateway's database, DATABASE_URL; orchestrator keys --help)
+
 exit status: 0 done, 1 the gateway refused the request, 2 bad usage,
              3 authentication refused (401/403), 4 the gateway could not be reached
 """

@@ -90,3 +90,47 @@ def texts_for(language: Language) -> Texts:
     ('você', 'you')
     """
     return PT if language == "pt" else EN
+
+
+@dataclass(frozen=True)
+class KeyTexts:
+    """What ``orchestrator keys`` says."""
+
+    created: str
+    revoked: str
+    no_such_key: str
+    no_keys: str
+    refused: str
+    active: str
+    revoked_on: str
+
+
+KEYS_PT = KeyTexts(
+    created="Chave {id} criada para o tenant {tenant} (papel {role}). "
+    "Guarde-a agora: ela não é mostrada de novo.",
+    revoked="Chave {id} revogada.",
+    no_such_key="Não há chave com id {id}.",
+    no_keys="Nenhuma chave guardada no banco.",
+    refused="Recusado: {message}",
+    active="ativa",
+    revoked_on="revogada em {when}",
+)
+
+KEYS_EN = KeyTexts(
+    created="Key {id} created for tenant {tenant} (role {role}). Store it now: it is not shown again.",
+    revoked="Key {id} revoked.",
+    no_such_key="No key with id {id}.",
+    no_keys="No keys stored in the database.",
+    refused="Refused: {message}",
+    active="active",
+    revoked_on="revoked on {when}",
+)
+
+
+def key_texts_for(language: Language) -> KeyTexts:
+    """``orchestrator keys``'s words in ``language``.
+
+    >>> key_texts_for("pt").active, key_texts_for("en").active
+    ('ativa', 'active')
+    """
+    return KEYS_PT if language == "pt" else KEYS_EN

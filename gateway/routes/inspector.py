@@ -2,7 +2,8 @@
 
 The page itself carries no secret and is served without a key (a browser cannot send a header
 when it navigates); it asks for the key and sends it on every ``fetch``, so the JSON routes here
-sit behind the same ``require_api_key`` as the rest of ``/v1``.
+sit behind the same ``require_api_key`` as the rest of ``/v1``. The sessions list shows the
+caller's tenant's sessions only.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pydantic import BaseModel
 from sqlalchemy import Table, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.deps import RegistryDep
+from gateway.deps import PrincipalDep, RegistryDep
 from gateway.storage import RunRow, SessionRow
 from orchestrator.breaker import DomainBreakers
 from shared.errors import NotFound
@@ -122,8 +123,10 @@ class SessionPage(BaseModel):
     offset: int
 
 
-async def list_sessions(engine: AsyncEngine, *, query: str, limit: int, offset: int) -> SessionPage:
-    """Sessions whose id, or any message, contains ``query`` (case-blind), newest first."""
+async def list_sessions(
+    engine: AsyncEngine, *, tenant: str, query: str, limit: int, offset: int
+) -> SessionPage:
+    """``tenant``'s sessions whose id, or any message, contains ``query`` (case-blind), newest first."""
     last_input = (
         select(_runs.c.input_text)
         .where(_runs.c.session_id == _sessions.c.id)
@@ -131,7 +134,7 @@ async def list_sessions(engine: AsyncEngine, *, query: str, limit: int, offset: 
         .limit(1)
         .scalar_subquery()
     )
-    matches = []
+    matches = [_sessions.c.tenant == tenant]
     if query:
         said_it = select(_runs.c.id).where(
             _runs.c.session_id == _sessions.c.id, _runs.c.input_text.icontains(query, autoescape=True)
@@ -178,12 +181,13 @@ async def list_sessions(engine: AsyncEngine, *, query: str, limit: int, offset: 
 @api_router.get("/v1/sessions")
 async def sessions_list(
     request: Request,
+    principal: PrincipalDep,
     q: Annotated[str, Query(max_length=200, description="Part of a session id or of a message")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> SessionPage:
     engine: AsyncEngine = request.app.state.engine
-    return await list_sessions(engine, query=q.strip(), limit=limit, offset=offset)
+    return await list_sessions(engine, tenant=principal.tenant, query=q.strip(), limit=limit, offset=offset)
 
 
 # ---------------------------------------------------------------------------- breakers

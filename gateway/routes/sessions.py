@@ -2,18 +2,21 @@
 
 A reset keeps the session's versions as a session of their own (:func:`archive_id`): until the
 next turn they are still served under the session's URL, and their id stays addressable after.
+
+Every route here takes its session through :data:`OwnedSession`: another tenant's session (or
+archive) is a 404, word for word the answer for a session that does not exist.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Path
+from fastapi import APIRouter, Body, Depends, Path
 
 from dialogue.state import TurnState
 from execution.graph import GraphRuntimeError, SessionConflictError, SessionNotFoundError, VersionInfo
-from gateway.deps import StoreDep, TurnsDep
-from gateway.runs import RunStore
+from gateway.deps import PrincipalDep, StoreDep, TurnsDep
+from gateway.runs import RunStore, archive_id, no_session
 from gateway.turn import TurnService
 from gateway.views import (
     MAX_VERSION,
@@ -33,18 +36,14 @@ router = APIRouter()
 VersionParam = Annotated[int, Path(ge=0, le=MAX_VERSION, description="A version of the session's state")]
 
 
-def archive_id(session_id: str, event_count: int) -> str:
-    """Where a reset keeps the versions it clears: named after the session and the event count at
-    the reset (unchanged until the next turn), so the session finds them without a lookup table.
-
-    >>> archive_id("s1", 4)
-    's1~reset-4'
-    """
-    return f"{session_id}~reset-{event_count}"
+async def _owned_session(session_id: str, principal: PrincipalDep, store: StoreDep) -> str:
+    """The path's session id, once it is known to be the caller's tenant's."""
+    await store.check_owner(session_id, principal.tenant)
+    return session_id
 
 
-def _no_session(session_id: str) -> NotFound:
-    return NotFound(f"No session with id '{session_id}'", param="session_id")
+#: The ``{session_id}`` of the path, checked to be the caller's (404 otherwise).
+OwnedSession = Annotated[str, Depends(_owned_session)]
 
 
 async def _versions_of(session_id: str, turns: TurnService) -> list[VersionInfo] | None:
@@ -61,7 +60,7 @@ async def _graph_session(session_id: str, turns: TurnService, store: RunStore) -
         return session_id
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise _no_session(session_id)
+        raise no_session(session_id)
     if snapshot.status == "reset":
         archived = archive_id(session_id, snapshot.event_count)
         if await _versions_of(archived, turns) is not None:
@@ -83,10 +82,10 @@ async def _require_graph_session(session_id: str, turns: TurnService, store: Run
 
 
 @router.get("/v1/sessions/{session_id}")
-async def get_session(session_id: str, turns: TurnsDep, store: StoreDep) -> SessionView:
+async def get_session(session_id: OwnedSession, turns: TurnsDep, store: StoreDep) -> SessionView:
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise _no_session(session_id)
+        raise no_session(session_id)
     stored = await store.session_turns(session_id)
     state: TurnState | None
     try:
@@ -110,10 +109,10 @@ async def get_session(session_id: str, turns: TurnsDep, store: StoreDep) -> Sess
 
 
 @router.get("/v1/sessions/{session_id}/history")
-async def session_history(session_id: str, turns: TurnsDep, store: StoreDep) -> SessionHistory:
+async def session_history(session_id: OwnedSession, turns: TurnsDep, store: StoreDep) -> SessionHistory:
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise _no_session(session_id)
+        raise no_session(session_id)
     stored = await store.session_turns(session_id, limit=1000)
     graph_id = await _graph_session(session_id, turns, store)
     infos = await _versions_of(graph_id, turns) if graph_id is not None else None
@@ -126,7 +125,7 @@ async def session_history(session_id: str, turns: TurnsDep, store: StoreDep) -> 
 
 @router.get("/v1/sessions/{session_id}/versions/{version}")
 async def session_version(
-    session_id: str, version: VersionParam, turns: TurnsDep, store: StoreDep
+    session_id: OwnedSession, version: VersionParam, turns: TurnsDep, store: StoreDep
 ) -> SessionVersion:
     graph_id = await _require_graph_session(session_id, turns, store)
     try:
@@ -138,7 +137,8 @@ async def session_version(
 
 @router.post("/v1/sessions/{session_id}/fork", status_code=201)
 async def fork_session(
-    session_id: str,
+    session_id: OwnedSession,
+    principal: PrincipalDep,
     turns: TurnsDep,
     store: StoreDep,
     # optional here so that an empty body is answered naming the field it lacks
@@ -148,26 +148,29 @@ async def fork_session(
         raise InvalidRequest(
             'version: Field required (send a JSON body such as {"version": 3})', param="version"
         )
+    taken = Conflict(f"A session '{body.new_session_id}' already exists", param="new_session_id")
+    if body.new_session_id is not None and not await store.claimable(body.new_session_id, principal.tenant):
+        raise taken
     graph_id = await _require_graph_session(session_id, turns, store)
     try:
         record = await turns.engine.fork(graph_id, body.version, body.new_session_id)
     except SessionNotFoundError:
         raise NotFound(f"Session '{session_id}' has no version {body.version}", param="version") from None
     except SessionConflictError:
-        raise Conflict(f"A session '{body.new_session_id}' already exists", param="new_session_id") from None
+        raise taken from None
     except GraphRuntimeError as exc:
         raise InvalidRequest(exc.message, param="version") from None
-    await store.ensure_session(record.session_id, forked_from=session_id)
+    await store.ensure_session(record.session_id, tenant=principal.tenant, forked_from=session_id)
     return ForkResult(session_id=record.session_id, forked_from=session_id, version=body.version)
 
 
 @router.delete("/v1/sessions/{session_id}")
-async def reset_session(session_id: str, turns: TurnsDep, store: StoreDep) -> ResetResult:
+async def reset_session(session_id: OwnedSession, turns: TurnsDep, store: StoreDep) -> ResetResult:
     """Reset: the active state is cleared; the emitted history (runs) is kept, and the versions
     are kept under ``archived_as``."""
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
-        raise _no_session(session_id)
+        raise no_session(session_id)
     async with turns.locks.hold(session_id):
         archived = await _archive(session_id, archive_id(session_id, snapshot.event_count), turns)
         await turns.engine.delete(session_id)

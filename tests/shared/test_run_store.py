@@ -39,7 +39,7 @@ def run_result(run_id: str, session_id: str, status: RunStatus, answer: str) -> 
 
 async def write_turn(engine: AsyncEngine, result: RunResult, *, events: int = 2) -> None:
     write = RunStore.turn_write(
-        result, result.model_dump_json(), input_text="oi", channel="rest", events=events
+        result, result.model_dump_json(), input_text="oi", channel="rest", tenant="acme", events=events
     )
     async with engine.begin() as conn:
         await conn.run_sync(write)
@@ -68,6 +68,10 @@ async def test_a_turn_creates_the_session_and_the_next_one_updates_it(engine: As
     assert await store.get_run("run-2") == second
     assert await store.session_runs("s") == [first, second]
     assert await store.get_run("missing") is None
+    # the session and its runs are the tenant's that wrote them, and nobody else's
+    assert await store.session_owner("s") == "acme"
+    assert await store.owned_run("run-2", "acme") == second
+    assert await store.owned_run("run-2", "other") is None
 
 
 async def test_a_failed_transaction_leaves_no_turn_behind(engine: AsyncEngine) -> None:
@@ -88,13 +92,16 @@ async def test_ensure_session_forks_the_channel_and_reset_keeps_the_runs(engine:
         "{}",
         input_text="oi",
         channel="whatsapp",
+        tenant="acme",
         events=2,
     )
     async with engine.begin() as conn:
         await conn.run_sync(write)
 
-    await store.ensure_session("child", forked_from="parent")
-    await store.ensure_session("child", forked_from="parent")  # a second call changes nothing
+    await store.ensure_session("child", tenant="acme", forked_from="parent")
+    # a second call changes nothing
+    await store.ensure_session("child", tenant="other", forked_from="parent")
+    assert await store.session_owner("child") == "acme"
     child = await store.load_session("child")
     assert (child.exists, child.status, child.turn_count, child.event_count) == (True, "waiting_input", 0, 2)
 
