@@ -1,14 +1,30 @@
-"""Liveness (``/health``) and readiness (``/ready``: database reachable, registry loaded)."""
+"""Liveness (``/health``) and readiness (``/ready``).
+
+``/ready`` answers 503, naming what is down in ``checks``, unless:
+
+- the database answers ``SELECT 1`` within ``READY_TIMEOUT_S`` and, on SQLite, its file is still
+  there and writable (a deleted file keeps answering reads on the open connection);
+- Redis, when ``REDIS_URL`` is set, answers ``PING`` within ``READY_TIMEOUT_S``;
+- at least one domain is healthy.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import os
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from redis.asyncio import Redis
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 router = APIRouter()
+
+OK = "ok"
 
 
 @router.get("/health")
@@ -16,16 +32,61 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
+def sqlite_file(engine: AsyncEngine) -> Path | None:
+    """The SQLite database file behind ``engine``; None for PostgreSQL or an in-memory SQLite."""
+    url = make_url(str(engine.url))
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    if url.database.startswith("file:"):  # URI filenames: the path part only
+        return Path(url.database[5:].split("?", 1)[0])
+    return Path(url.database)
+
+
+async def database_check(engine: AsyncEngine, timeout_s: float) -> str:
+    path = sqlite_file(engine)
+    if path is not None:
+        if not path.exists():
+            return "missing"
+        if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+            return "read_only"
+
+    async def select_one() -> None:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    try:
+        await asyncio.wait_for(select_one(), timeout_s)
+    except Exception:  # any failure to answer is "down"; its kind does not matter to a probe
+        return "unreachable"
+    return OK
+
+
+async def redis_check(redis: Redis, timeout_s: float) -> str:
+    try:
+        await asyncio.wait_for(redis.ping(), timeout_s)
+    except Exception:
+        return "unreachable"
+    return OK
+
+
 @router.get("/ready")
 async def ready(request: Request) -> JSONResponse:
+    state = request.app.state
+    timeout_s: float = state.settings.ready_timeout_s
+    redis: Redis | None = getattr(state, "redis", None)
     checks: dict[str, Any] = {}
-    try:
-        async with request.app.state.engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-        checks["database"] = "ok"
-    except Exception:
-        checks["database"] = "unreachable"
-    domains = request.app.state.registry.list()
+    if redis is not None:
+        checks["database"], checks["redis"] = await asyncio.gather(
+            database_check(state.engine, timeout_s), redis_check(redis, timeout_s)
+        )
+    else:
+        checks["database"] = await database_check(state.engine, timeout_s)
+    domains = state.registry.list()
     checks["domains"] = {d.name: ("ok" if d.healthy else "unhealthy") for d in domains}
-    ok = checks["database"] == "ok" and any(d.healthy for d in domains)
-    return JSONResponse({"status": "ready" if ok else "not_ready", "checks": checks}, 200 if ok else 503)
+    down = [name for name in ("database", "redis") if checks.get(name, OK) != OK]
+    if not any(d.healthy for d in domains):
+        down.append("domains")
+    body: dict[str, Any] = {"status": "not_ready" if down else "ready", "checks": checks}
+    if down:
+        body["down"] = down
+    return JSONResponse(body, 503 if down else 200)
