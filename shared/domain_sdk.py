@@ -321,6 +321,13 @@ class DomainService:
         async def get_manifest() -> dict[str, Any]:
             return manifest.model_dump(mode="json", exclude_none=True)
 
+        @app.get("/.well-known/agent-card.json")
+        async def agent_card(request: Request) -> dict[str, Any]:
+            # imported here: the A2A SDK costs a second at start, and few callers read the card
+            from shared.agent_card import card_json, domain_card
+
+            return card_json(domain_card(manifest, str(request.base_url)))
+
         secret = DomainSigningSettings().signing_secret_bytes()
 
         @app.post("/execute")
