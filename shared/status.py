@@ -20,6 +20,8 @@ from types import MappingProxyType
 
 class RunStatus(StrEnum):
     # basic
+    #: a background run accepted (202) and waiting for a worker; runs only, never a step
+    QUEUED = "queued"
     PENDING = "pending"
     EXECUTING = "executing"
     COMPLETED = "completed"
@@ -61,6 +63,7 @@ _PROBLEMS = {_S.STAGNATED, _S.TIMEOUT, _S.DEADLOCK}
 
 #: from-status -> the statuses it may move to.
 VALID_TRANSITIONS: dict[RunStatus, frozenset[RunStatus]] = {
+    _S.QUEUED: frozenset({_S.PENDING, _S.EXECUTING, _S.FAILED, _S.CANCELLED}),
     _S.PENDING: frozenset({*_ACTIVE, _S.SKIPPED, _S.CANCELLED, _S.FAILED, *_PROBLEMS}),
     _S.EXECUTING: frozenset(
         {

@@ -1,0 +1,164 @@
+"""Finding 11: background runs. Every ``background: true`` request started its turn at once, so a
+burst of them starved the server; and a 202'd run was only stored once its turn ended, so one that
+gave up waiting for its session's lock answered 404 forever. Now a fixed number of workers takes
+the runs from a bounded queue: a full queue is refused at once (503 with ``Retry-After``, nothing
+recorded), and an accepted run is recorded ``queued`` before its 202, then ``executing``, then its
+final status (``failed`` with the reason when it could not run).
+
+A real gateway process over a real domain whose capability never answers in time (each run takes
+a few seconds, then fails), two workers and two places in the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Process, gateway_over, start_fixture_domain
+
+pytestmark = pytest.mark.integration
+
+WORKERS = 2
+QUEUE_MAX = 2
+SLOW_TEXT = "reconcilia o inventário"
+UNFINISHED = ("queued", "executing")
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
+    slow = start_fixture_domain("slow_domain")
+    env = {
+        "BACKGROUND_WORKERS": str(WORKERS),
+        "BACKGROUND_QUEUE_MAX": str(QUEUE_MAX),
+        # a run's domain call is cut after 2 s (twice): a run takes a few seconds, then fails
+        "DOMAIN_TIMEOUT_MAX_S": "2",
+        "BREAKER_THRESHOLD": "1000",
+        "SESSION_LOCK_WAIT_S": "1",
+    }
+    try:
+        with gateway_over({"slowpoke": slow}, tmp_path_factory.mktemp("background"), env) as process:
+            yield process
+    finally:
+        slow.stop()
+
+
+def new_session() -> str:
+    return f"bg-{uuid.uuid4().hex[:10]}"
+
+
+def body(session: str) -> dict[str, Any]:
+    return {"input_text": SLOW_TEXT, "background": True, "session_id": session}
+
+
+def run_of(gateway: Process, run_id: str) -> dict[str, Any]:
+    response = httpx.get(f"{gateway.url}/v1/runs/{run_id}", timeout=10)
+    assert response.status_code == 200, f"run {run_id}: {response.status_code} {response.text}"
+    run: dict[str, Any] = response.json()
+    return run
+
+
+def wait_status(gateway: Process, run_id: str, done: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Poll the run (findable on every read) until its status is in ``done`` (default: final)."""
+    deadline = time.monotonic() + 60
+    delay = 0.05
+    while True:
+        run = run_of(gateway, run_id)
+        if (run["status"] in done) if done else (run["status"] not in UNFINISHED):
+            return run
+        assert time.monotonic() < deadline, run
+        time.sleep(delay)
+        delay = min(delay * 1.5, 0.5)
+
+
+async def burst(gateway: Process, count: int) -> list[httpx.Response]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        return list(
+            await asyncio.gather(
+                *(client.post(f"{gateway.url}/v1/runs", json=body(new_session())) for _ in range(count))
+            )
+        )
+
+
+def test_a_burst_fills_the_queue_and_the_rest_is_refused_before_anything_runs(gateway: Process) -> None:
+    responses = asyncio.run(burst(gateway, 12))
+    accepted = [r for r in responses if r.status_code == 202]
+    refused = [r for r in responses if r.status_code != 202]
+    # the workers' runs and the queue's (a run lasts seconds: none ended during the burst)
+    assert len(accepted) == WORKERS + QUEUE_MAX, [r.status_code for r in responses]
+    for response in refused:
+        assert response.status_code == 503, response.text
+        error = response.json()["error"]
+        assert (error["type"], error["code"]) == ("server_error", "background_queue_full")
+        assert 1 <= int(response.headers["retry-after"]) <= 60
+    run_ids = [r.json()["run_id"] for r in accepted]
+    # findable at once, as recorded before the 202; the last ones still wait their turn
+    statuses = [run_of(gateway, run_id)["status"] for run_id in run_ids]
+    assert set(statuses) <= set(UNFINISHED) and "queued" in statuses, statuses
+    # the refusal did not wait for a place: the first runs are still going
+    assert run_of(gateway, run_ids[0])["status"] in UNFINISHED
+    for run_id in run_ids:
+        final = wait_status(gateway, run_id)
+        assert final["status"] == "failed" and final["finished_at"], final
+    # the queue has room again
+    again = httpx.post(f"{gateway.url}/v1/runs", json=body(new_session()), timeout=30)
+    assert again.status_code == 202, again.text
+    wait_status(gateway, again.json()["run_id"])
+
+
+def test_a_run_waiting_for_its_sessions_lock_is_findable_and_fails_with_the_reason(gateway: Process) -> None:
+    session = new_session()
+    first = httpx.post(f"{gateway.url}/v1/runs", json=body(session), timeout=30)
+    assert first.status_code == 202, first.text
+    first_id = first.json()["run_id"]
+    assert run_of(gateway, first_id)["status"] in UNFINISHED
+    assert first.json()["status"] == "queued"
+    wait_status(gateway, first_id, ("executing",))
+    # the session is busy with the first run: the second waits for its lock, findable meanwhile
+    second = httpx.post(f"{gateway.url}/v1/runs", json=body(session), timeout=30)
+    assert second.status_code == 202, second.text
+    second_id = second.json()["run_id"]
+    assert run_of(gateway, second_id)["status"] in UNFINISHED
+    # the session lists both runs while they are unfinished
+    view = httpx.get(f"{gateway.url}/v1/sessions/{session}", timeout=10)
+    assert view.status_code == 200, view.text
+    assert [t["run_id"] for t in view.json()["turns"]] == [first_id, second_id]
+    # it gives up after SESSION_LOCK_WAIT_S, and says why, while the first still runs
+    failed = wait_status(gateway, second_id)
+    assert failed["status"] == "failed", failed
+    assert any("busy" in note for note in failed["notes"]), failed
+    assert failed["session_id"] == session
+    assert wait_status(gateway, first_id)["status"] == "failed"
+    # both are the session's runs, and its events replay from the stored trace
+    with httpx.stream("GET", f"{gateway.url}/v1/runs/{second_id}/events", timeout=30) as events:
+        assert events.status_code == 200
+        lines = [line for line in events.iter_lines() if line.startswith("data: ")]
+    assert '"status": "failed"' in lines[-1]
+
+
+def test_a_gateway_that_stops_records_its_unfinished_runs_as_failed(tmp_path: Path) -> None:
+    slow = start_fixture_domain("slow_domain")
+    # the domain call is not cut short: the runs are still going when the gateway stops
+    env = {"BACKGROUND_WORKERS": "1", "BACKGROUND_QUEUE_MAX": "1"}
+    try:
+        with gateway_over({"slowpoke": slow}, tmp_path, env) as gateway:
+            running, waiting = (
+                httpx.post(f"{gateway.url}/v1/runs", json=body(new_session()), timeout=30).json()["run_id"]
+                for _ in range(2)
+            )
+            wait_status(gateway, running, ("executing",))
+            assert run_of(gateway, waiting)["status"] == "queued"
+        # stopped (SIGTERM); the next gateway on the same database reads what it recorded
+        with gateway_over({"slowpoke": slow}, tmp_path, env) as gateway:
+            for run_id in (running, waiting):
+                run = run_of(gateway, run_id)
+                assert run["status"] == "failed", run
+                assert any("gateway stopped" in note for note in run["notes"]), run
+    finally:
+        slow.stop()
