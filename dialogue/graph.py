@@ -18,18 +18,28 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from dialogue import rules
+from dialogue import rules, slots
 from dialogue.rules import FollowUps, Planned
-from dialogue.state import Memory, Message, Route, TurnState, event_id, new_turn, recent_messages
+from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
 from execution.dag import StepRunner
 from execution.graph import END, GraphBuilder, GraphDefinition
 from execution.runner import RunController
 from intent import IntentAdapter
 from planner.run_planner import DeterministicRunPlanner
 from planner.service import PlannerService
-from shared.catalog import Catalog
+from planner.slots import SlotProblem, check_slots
+from shared import i18n
+from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
-from shared.models import DomainOutput, EntryRequest, ExecutionIntent, ExecutionStep, IntentOutput
+from shared.models import (
+    DomainOutput,
+    EntryRequest,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    IntentOutput,
+    SlotQuestion,
+)
 from shared.status import RunStatus
 from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
@@ -153,7 +163,13 @@ class ConversationGraph:
                     {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}
                 )
         question = state.question
-        if question is not None:
+        if isinstance(question, SlotQuestion):
+            replied = self._answer_slot(question, turn, intent)
+            if replied is not None:
+                return {**delta, "turn": replied[0], "question": replied[1]}
+            note = "pending question (slot_filling) abandoned: the message asks for something else"
+            turn = turn.model_copy(update={"notes": [note]})
+        elif question is not None:
             answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
             if answered is not None:
                 return {**delta, "turn": answered}
@@ -173,7 +189,7 @@ class ConversationGraph:
             return {"turn": turn.model_copy(update={"route": "respond"})}
         try:
             with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
-                execution_intent, plan = self._plan(intent, state)
+                (execution_intent, plan), from_planner = self._plan(intent, state)
         except PlatformError as exc:
             failed = {"status": RunStatus.FAILED, "answer": exc.message, "output": None, "route": "respond"}
             return {"turn": turn.model_copy(update=failed)}
@@ -183,27 +199,89 @@ class ConversationGraph:
             "continue_with": None,
             "route": "execute",
         }
-        if turn.confirmed or not self.orchestrator.gate_blocks(execution_intent):
-            return {"turn": turn.model_copy(update=update)}
-        question = rules.confirmation_question(intent, execution_intent, self.catalog)
-        update.update(
-            status=RunStatus.WAITING_INPUT,
-            answer=question.text,
-            output=rules.gate_output(question, intent.confidence),
-            route="respond",
-        )
-        return {"turn": turn.model_copy(update=update), "question": question}
+        if not turn.confirmed and self.orchestrator.gate_blocks(execution_intent):
+            question = rules.confirmation_question(intent, execution_intent, self.catalog)
+            update.update(
+                status=RunStatus.WAITING_INPUT,
+                answer=question.text,
+                output=rules.gate_output(question, intent.confidence),
+                route="respond",
+            )
+            return {"turn": turn.model_copy(update=update), "question": question}
+        if from_planner:
+            update["unsupported"] = self._unsupported_action(intent, turn.input)
+            # no domain is called with parameters its schema rejects: ask, or say what is missing
+            problems = check_slots(intent, execution_intent, plan, self.catalog)
+            if problems:
+                planned = (intent, execution_intent, plan)
+                return self._slot_delta(turn.model_copy(update=update), planned, problems)
+        return {"turn": turn.model_copy(update=update)}
 
-    def _plan(self, intent: IntentOutput, state: TurnState) -> Planned:
-        """A continued domain conversation, a resend of the last answer, or the planner's plan."""
+    def _slot_delta(
+        self,
+        turn: Turn,
+        planned: tuple[IntentOutput, ExecutionIntent, ExecutionPlan],
+        problems: list[SlotProblem],
+    ) -> Delta:
+        """Ask for the first entity the plan lacks; when no entity can fill it, say so."""
+        intent, execution_intent, plan = planned
+        goal = self.catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
+        askable = next((p for p in problems if p.entity is not None), None)
+        notes = [*turn.notes, *(f"slot {p.param}: {p.problem} ({p.detail})" for p in problems)]
+        if goal is None or askable is None or askable.entity is None:
+            params = ", ".join(dict.fromkeys(p.param for p in problems if p.param)) or "?"
+            failed = {
+                "status": RunStatus.FAILED,
+                "answer": i18n.t("dialogue.cannot_run", intent.language, params=params),
+                "route": "respond",
+                "notes": notes,
+            }
+            return {"turn": turn.model_copy(update=failed)}
+        spec = goal.entities_schema[askable.entity]
+        question = slots.slot_question(askable, spec, intent, execution_intent, plan)
+        waiting = {
+            "status": RunStatus.WAITING_INPUT,
+            "answer": question.text,
+            "output": slots.slot_output(question),
+            "route": "respond",
+            "notes": notes,
+        }
+        return {"turn": turn.model_copy(update=waiting), "question": question}
+
+    def _unsupported_action(self, intent: IntentOutput, text: str) -> str | None:
+        """The verb the request opens with that its goal does not do ("compre 100 ações...")."""
+        goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
+        if goal is None or intent.primary_domain is None:
+            return None
+        extractor = self.follow_ups.extractor(GoalRef(intent.primary_domain, goal), self.catalog)
+        return extractor.unsupported_action(text)
+
+    def _unsupported_text(self, intent: IntentOutput, action: str) -> str:
+        goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
+        what = slots.describe(goal.description, intent.language) if goal else ""
+        return i18n.t("dialogue.unsupported_action", intent.language, action=action, what=what)
+
+    def _answer_slot(
+        self, question: SlotQuestion, turn: Turn, intent: IntentOutput
+    ) -> tuple[Turn, SlotQuestion | None] | None:
+        asked = question.resume.intent
+        goal = self.catalog.find_goal(asked.primary_domain or "", asked.goal or "")
+        if goal is None:  # the domain went away meanwhile: read the message afresh
+            return None
+        extractor = self.follow_ups.extractor(GoalRef(asked.primary_domain or "", goal), self.catalog)
+        return slots.answer_slot(question, turn.input, intent, turn, extractor, self.orchestrator.threshold)
+
+    def _plan(self, intent: IntentOutput, state: TurnState) -> tuple[Planned, bool]:
+        """A continued domain conversation, a resend of the last answer, or the planner's plan
+        (the flag: the plan is the planner's, made from the person's entities)."""
         if state.turn.continue_with is not None:
-            return rules.continuation_plan(intent, state.turn.continue_with)
+            return rules.continuation_plan(intent, state.turn.continue_with), False
         memory = state.memory
         if rules.only_composition(intent, memory, self.catalog):
             resend = rules.resend_plan(intent, memory, self.catalog)
             if resend is not None:
-                return resend
-        return self.planner().plan(intent, memory.for_planner())
+                return resend, False
+        return self.planner().plan(intent, memory.for_planner()), True
 
     async def execute(self, state: TurnState) -> Delta:
         turn = state.turn
@@ -226,6 +304,9 @@ class ConversationGraph:
             "output": output,
             "answer": report.answer or rules.answer_text(output, intent.language),
         }
+        if turn.unsupported and report.status == RunStatus.COMPLETED:
+            # the part the person asked for that no goal does is named, not silently dropped
+            update["answer"] = f"{self._unsupported_text(intent, turn.unsupported)}\n{update['answer']}"
         delta: Delta = {}
         if report.status == RunStatus.WAITING_INPUT and output is not None:
             question = rules.domain_question(

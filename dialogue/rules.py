@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dialogue.choice import choose, is_no, is_yes, listed, normalise
 from dialogue.state import Continuation, Memory, Turn
 from intent.embedded import entity_extractor
-from intent.entities import GoalEntityExtractor
+from intent.entities import GoalEntityExtractor, content_words
 from shared import i18n
 from shared.catalog import Catalog, GoalRef
 from shared.models import (
@@ -181,6 +181,8 @@ class FollowUps:
             return intent
         named = self.extractor(GoalRef(last.primary_domain, goal), catalog).extract(rest)
         if not named:
+            if not content_words(rest):
+                return intent  # "e ontem?", "e agora?": nothing named, nothing to follow up with
             text_entity = next(
                 (n for n, s in goal.entities_schema.items() if s.type == "string" and s.required), None
             )

@@ -98,6 +98,8 @@ class Turn(BaseModel):
     #: The person confirmed (or picked) what runs: the confidence gate does not ask again.
     confirmed: bool = False
     continue_with: Continuation | None = None
+    #: The verb the request opened with that the goal does not do ("compre"): the answer says so.
+    unsupported: str | None = None
     #: The answer's event id (the message's is the one before).
     assistant_event_id: str | None = None
 

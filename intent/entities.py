@@ -2,13 +2,25 @@
 
 * enum: the longest phrase among each value's synonyms (and the value itself) that occurs in the
   text, tolerant of accents, case and one typo in longer words ("altas e baixas" beats "altas").
+* enum roles: two or more enum entities of one goal with the same ``values`` are *roles* of one
+  type (``from_currency`` / ``to_currency``). Every mention of a value is found once, then given
+  to the role whose cue words precede it: the words the annotated examples put before each role
+  ("100 dólares" -> the number, "para reais" -> ``para``), plus built-in cues for roles named
+  ``from_*``/``origin_*``/``source_*`` ("de", "from") and ``to_*``/``destination_*``/``target_*``
+  ("para", "em", "por", "to", "into"). Mentions without a cue fill the remaining roles in the
+  order the schema declares them.
 * boolean: ``True`` when one of ``synonyms["true"]`` occurs.
 * string: spans of the person's own words, cut exactly from the original text. Words that the
   goal's examples use *around* entities (carrier words such as "preço", "cotação", "price"),
-  function words, and words already taken by enum/boolean entities are not entity words. The
-  words that precede/follow annotated spans in examples ("da X", "price of X", "in the X") are
-  learned as contexts, used to tell several string entities apart and to drop stray words.
-  ``multiple: true`` returns a list when several spans are named.
+  function words, filler (greetings, politeness, time words, verbs of asking: ``intent.text``)
+  and words already taken by enum/boolean entities are not entity words. A span must also
+  *look like* the entity: the annotated values teach its shape (an entity whose values are all
+  numbers takes only numbers, and a name entity never takes a bare number) and its vocabulary
+  (known values split a list typed without commas: "petrobras vale itau"). A span is kept only
+  with evidence: a known value, a learned context ("da X", "price of X", "in the X"), or a name's
+  look (capitalised inside a sentence, all-caps, letters and digits as in "PETR4"); a required
+  entity with no such span takes its only candidate. ``multiple: true`` returns a list when
+  several spans are named.
 
 Nothing here knows any domain: everything comes from the manifest.
 """
@@ -22,15 +34,34 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from intent.text import STOP_EN, STOP_PT, Token, tokens, words
+from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, tokens, words
 from shared.manifest import EntitySpec, Goal, GoalExample
 
 STOP = STOP_PT | STOP_EN
+FILLER = FILLER_PT | FILLER_EN
+#: Words that are never (part of) an entity value: function words and filler.
+NOT_ENTITY = STOP | FILLER
 #: Words that separate several named values ("Apple, Microsoft e Nvidia").
 LIST_SEPARATORS = frozenset({"e", "and", "ou", "or", "nem"})
 #: Function words allowed inside a capitalised name ("Banco do Brasil", "Bank of America").
 NAME_JOINERS = frozenset({"do", "da", "de", "dos", "das", "of", "the", "del", "la", "y"})
 _BREAK = re.compile(r"[,;:?!()\[\]\"]")
+_SENTENCE_END = re.compile(r"[.!?]")
+#: Cue words of roles named by convention (``from_currency``, ``to_city``...), by name prefix.
+FROM_CUES = frozenset({"de", "do", "da", "dos", "das", "from"})
+TO_CUES = frozenset({"para", "pra", "pro", "em", "por", "to", "into", "in"})
+ROLE_CUES: dict[str, frozenset[str]] = {
+    "from_": FROM_CUES,
+    "origin_": FROM_CUES,
+    "source_": FROM_CUES,
+    "to_": TO_CUES,
+    "destination_": TO_CUES,
+    "target_": TO_CUES,
+}
+#: What a number is as a context word: "100 dólares" and "1200 yen" teach the same thing.
+NUMBER = "<number>"
+#: A built-in cue counts less than a context the domain's own examples taught.
+DEFAULT_CUE_WEIGHT = 0.5
 
 
 def fuzzy_equal(a: str, b: str) -> bool:
@@ -60,10 +91,34 @@ def find_phrase(phrase: list[str], toks: list[Token], used: list[bool]) -> list[
     return hits
 
 
+#: Words that open the object of a verb: "compre *100* ações", "venda *minhas* ações", "buy *the*".
+_OBJECT_STARTERS = """
+    o a os as um uma uns umas meu minha meus minhas seu sua seus suas esse essa esses essas
+    the my our your some all this that these those
+"""
+OBJECT_STARTERS = frozenset(_OBJECT_STARTERS.split())
+
+
+def context_word(word: str) -> str:
+    """A word as a context: numbers are all one context."""
+    return NUMBER if word.isdigit() else word
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that could name something (no function words, no filler).
+
+    >>> content_words("e ontem?"), content_words("e a Vale?")
+    ([], ['vale'])
+    """
+    return [w for w in words(text) if w not in NOT_ENTITY]
+
+
 @dataclass
 class _StringContext:
     left: Counter[str] = field(default_factory=Counter)
     right: Counter[str] = field(default_factory=Counter)
+    #: every annotated value is a number ("250"): only numbers are this entity
+    numeric: bool = False
 
 
 @dataclass
@@ -73,12 +128,18 @@ class _Span:
     start: int
     end: int
     score: float = 0.0
+    #: the span is one of the values the examples annotate (or a number, for a number entity)
+    known: bool = False
 
 
 def _phrases(spec: EntitySpec, value: str) -> list[list[str]]:
     raw = [value.replace("_", " "), *spec.synonyms.get(value, [])]
     out = [words(p) for p in raw]
     return [p for p in out if p]
+
+
+def _default_cues(name: str) -> frozenset[str]:
+    return next((cues for prefix, cues in ROLE_CUES.items() if name.startswith(prefix)), frozenset())
 
 
 class GoalEntityExtractor:
@@ -101,56 +162,91 @@ class GoalEntityExtractor:
                 )
             else:
                 self._strings.append(name)
+        #: enum entities sharing their values are roles of one type, extracted together
+        by_values: dict[tuple[str, ...], list[str]] = {}
+        for name in self._enum:
+            by_values.setdefault(tuple(sorted(self.specs[name].values or [])), []).append(name)
+        self.role_groups: list[list[str]] = [names for names in by_values.values() if len(names) > 1]
+        self._role_left: dict[str, Counter[str]] = {n: Counter() for g in self.role_groups for n in g}
         self._contexts = {name: _StringContext() for name in self._strings}
+        #: annotated values of the string entities, normalised: their vocabulary
+        self._known: set[tuple[str, ...]] = set()
         self._carrier: set[str] = set()
         #: joiners seen inside annotated spans ("bolo de cenoura"): allowed in lower-case names too
         self._joiners: set[str] = set()
         entity_words: set[str] = set()
+        values_seen: dict[str, list[list[str]]] = {name: [] for name in self._strings}
         for example in goal.examples:
             if isinstance(example, GoalExample) and example.entities:
-                entity_words |= self._learn(example)
+                entity_words |= self._learn(example, values_seen)
             else:
                 text = example if isinstance(example, str) else example.text
                 # lower-case words of plain examples are phrasing; capitalised ones may be names
                 self._carrier.update(words(" ".join(w for w in text.split() if w == w.lower())))
+        for name, values in values_seen.items():
+            self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
+            self._known.update(tuple(v) for v in values if v)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
         self._carrier -= STOP
 
-    def _learn(self, example: GoalExample) -> set[str]:
+    def _learn(self, example: GoalExample, values_seen: dict[str, list[list[str]]]) -> set[str]:
         """Record contexts of annotated spans; words outside them are carrier words."""
         toks = tokens(example.text)
         inside = [False] * len(toks)
         norm_text = [t.text for t in toks]
         for name, value in example.entities.items():
+            if name in self._role_left:
+                self._learn_role(name, str(value), toks)
+                continue
             if name not in self._contexts:
                 continue
             for v in value if isinstance(value, list) else [value]:
                 target = words(str(v))
+                values_seen[name].append(target)
                 for i in range(len(toks) - len(target) + 1):
                     if target and norm_text[i : i + len(target)] == target:
                         for k in range(i, i + len(target)):
                             inside[k] = True
                         self._joiners.update(w for w in target[1:-1] if w in NAME_JOINERS)
-                        if i > 0:
-                            self._contexts[name].left[norm_text[i - 1]] += 1
+                        # a list word beside a value says "a list", not "this entity"
+                        if i > 0 and norm_text[i - 1] not in LIST_SEPARATORS:
+                            self._contexts[name].left[context_word(norm_text[i - 1])] += 1
                         j = i + len(target)
-                        if j < len(toks):
-                            self._contexts[name].right[norm_text[j]] += 1
+                        if j < len(toks) and norm_text[j] not in LIST_SEPARATORS:
+                            self._contexts[name].right[context_word(norm_text[j])] += 1
                         break
         for tok, is_inside in zip(toks, inside, strict=True):
             if not is_inside:
                 self._carrier.add(tok.text)
         return {t.text for t, ins in zip(toks, inside, strict=True) if ins}
 
+    def _learn_role(self, name: str, value: str, toks: list[Token]) -> None:
+        """The word before a role's annotated value is one of that role's cues."""
+        for candidate, phrase in self._enum[name]:
+            if candidate != value:
+                continue
+            hits = find_phrase(phrase, toks, [False] * len(toks))
+            if hits:
+                i = hits[0][0]
+                self._role_left[name][context_word(toks[i - 1].text) if i > 0 else ""] += 1
+                return
+
     # ---------------------------------------------------------------- extraction
 
-    def extract(self, text: str) -> dict[str, Any]:
+    def extract(self, text: str, *, prefer: str | None = None) -> dict[str, Any]:
+        """The entities ``text`` names. ``prefer``: the role a mention without a cue goes to first
+        (the one a pending question asked for)."""
         toks = tokens(text)
         used = [False] * len(toks)
         found: dict[str, Any] = {}
+        grouped = {name for group in self.role_groups for name in group}
+        for group in self.role_groups:
+            found.update(self._extract_roles(group, toks, used, prefer))
         for name, pairs in self._enum.items():
+            if name in grouped:
+                continue
             hits: list[tuple[int, str]] = []
             for value, phrase in pairs:
                 for i, j in find_phrase(phrase, toks, used):
@@ -172,8 +268,74 @@ class GoalEntityExtractor:
             found.update(self._extract_strings(text, toks, used))
         return found
 
-    def _is_candidate(self, tok: Token, used: bool) -> bool:
-        if used or tok.text in STOP:
+    def unsupported_action(self, text: str) -> str | None:
+        """The verb a request opens with when this goal does not explain it ("*compre* 100 ações
+        da Petrobras", "*sell* my Apple shares"): the first word that is no filler, no phrasing of
+        the goal and no entity, followed by the start of an object (a number, an article, a
+        possessive). ``None`` when the goal accounts for how the request starts."""
+        toks = tokens(text)
+        first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
+        if first is None or first + 1 >= len(toks) or not self._is_candidate(toks[first], False):
+            return None
+        following = toks[first + 1].text
+        if not (following.isdigit() or following in OBJECT_STARTERS):
+            return None
+        word = text[toks[first].start : toks[first].end]
+        named = self.extract(text)
+        values = [v for value in named.values() for v in (value if isinstance(value, list) else [value])]
+        if any(isinstance(v, str) and word in v for v in values):
+            return None
+        enum_words = {w for pairs in self._enum.values() for _, p in pairs for w in p}
+        bool_words = {w for phrases in self._bool.values() for p in phrases for w in p}
+        if toks[first].text in enum_words | bool_words or toks[first].text.isdigit():
+            return None
+        return word
+
+    def _role_score(self, name: str, left: str) -> float:
+        learned = self._role_left[name]
+        return learned[left] + (DEFAULT_CUE_WEIGHT if left in _default_cues(name) else 0.0)
+
+    def _extract_roles(
+        self, group: list[str], toks: list[Token], used: list[bool], prefer: str | None
+    ) -> dict[str, str]:
+        """Each mention of the group's values, given to the role its cue word says."""
+        pairs = sorted(
+            {(v, tuple(p)) for name in group for v, p in self._enum[name]}, key=lambda vp: -len(vp[1])
+        )
+        mentions: list[tuple[int, str]] = []
+        for value, phrase in pairs:
+            for i, j in find_phrase(list(phrase), toks, used):
+                for k in range(i, j):
+                    used[k] = True
+                mentions.append((i, value))
+        mentions.sort()
+        out: dict[str, str] = {}
+        open_mentions: list[tuple[int, str]] = []
+        scored = []
+        for i, value in mentions:
+            left = context_word(toks[i - 1].text) if i > 0 else ""
+            scores = {name: self._role_score(name, left) for name in group}
+            best = max(scores.values())
+            winners = [n for n in group if scores[n] == best]
+            scored.append((best, i, value, winners[0] if best > 0 and len(winners) == 1 else None))
+        # the most certain cues first; a role takes one mention
+        for _, i, value, role in sorted(scored, key=lambda s: -s[0]):
+            if role is not None and role not in out:
+                out[role] = value
+            else:
+                open_mentions.append((i, value))
+        free = [n for n in group if n not in out]
+        if prefer in free:
+            free.remove(prefer)
+            free.insert(0, prefer)
+        for (_, value), name in zip(sorted(open_mentions), free, strict=False):
+            out[name] = value
+        return out
+
+    def _is_candidate(self, tok: Token, used: bool, named: bool = False) -> bool:
+        """``named``: written capitalised inside a sentence, so filler words may be names
+        ("Boa Vista", "Bom Jesus") while function words never are."""
+        if used or tok.text in STOP or (tok.text in FILLER and not named):
             return False
         if tok.text in self._carrier:
             return False
@@ -182,14 +344,19 @@ class GoalEntityExtractor:
         )
 
     def _spans(self, text: str, toks: list[Token], used: list[bool]) -> list[_Span]:
-        cand = [self._is_candidate(t, u) for t, u in zip(toks, used, strict=True)]
+        cand = [
+            self._is_candidate(t, u, _capitalised_inside(text, toks, i))
+            for i, (t, u) in enumerate(zip(toks, used, strict=True))
+        ]
         spans: list[_Span] = []
         current: _Span | None = None
         for i, tok in enumerate(toks):
             gap = text[toks[i - 1].end : tok.start] if i > 0 else ""
             broken = bool(_BREAK.search(gap))
+            # a number and a word are never one value: "troca 50", "compre 100"
+            shape_changed = i > 0 and tok.text.isdigit() != toks[i - 1].text.isdigit()
             if cand[i]:
-                if current is not None and not broken and current.last == i - 1:
+                if current is not None and not broken and not shape_changed and current.last == i - 1:
                     current.last, current.end = i, tok.end
                 else:
                     current = _Span(i, i, tok.start, tok.end)
@@ -208,7 +375,48 @@ class GoalEntityExtractor:
                 and not _BREAK.search(text[tok.end : toks[i + 1].start])
             ):
                 current.last, current.end = i, tok.end  # "Banco do" ... continues with "Brasil"
-        return spans
+        return [piece for span in spans for piece in self._split_known(text, toks, span)]
+
+    def _split_known(self, text: str, toks: list[Token], span: _Span) -> list[_Span]:
+        """A span made of known values is a list typed without commas ("petrobras vale itau");
+        unknown words between them stay spans of their own (weak unless they look like names)."""
+        norm = [t.text for t in toks[span.first : span.last + 1]]
+        if tuple(norm) in self._known:
+            span.known = True
+            return [span]
+        if len(norm) < 2 or not self._known or all(w.isdigit() for w in norm):
+            return [span]  # "1.200" is one number, whatever numbers the examples show
+        longest = max(len(k) for k in self._known)
+        pieces: list[tuple[int, int, bool]] = []  # (first, last, known) relative to span.first
+        k = 0
+        while k < len(norm):
+            size = next(
+                (
+                    n
+                    for n in range(min(longest, len(norm) - k), 0, -1)
+                    if tuple(norm[k : k + n]) in self._known
+                ),
+                0,
+            )
+            if size:
+                pieces.append((k, k + size - 1, True))
+                k += size
+            elif pieces and not pieces[-1][2]:
+                pieces[-1] = (pieces[-1][0], k, False)
+                k += 1
+            else:
+                pieces.append((k, k, False))
+                k += 1
+        if not any(known for _, _, known in pieces):
+            return [span]
+        out = []
+        for first, last, known in pieces:
+            a, b = toks[span.first + first], toks[span.first + last]
+            piece = _Span(span.first + first, span.first + last, a.start, b.end, known=known)
+            if not known and _looks_like_name(text, toks, piece):
+                return [span]  # "Itaú Unibanco": a name that only starts like a known one
+            out.append(piece)
+        return out
 
     def _extract_strings(self, text: str, toks: list[Token], used: list[bool]) -> dict[str, Any]:
         spans = self._spans(text, toks, used)
@@ -216,36 +424,108 @@ class GoalEntityExtractor:
             return {}
         assigned: dict[str, list[_Span]] = {name: [] for name in self._strings}
         for span in spans:
-            left = toks[span.first - 1].text if span.first > 0 else ""
-            right = toks[span.last + 1].text if span.last + 1 < len(toks) else ""
+            is_number = all(t.text.isdigit() for t in toks[span.first : span.last + 1])
+            eligible = [n for n in self._strings if self._contexts[n].numeric == is_number]
+            if not eligible:
+                continue  # a bare number is no name, a word no amount
+            left = context_word(toks[span.first - 1].text) if span.first > 0 else ""
+            right = context_word(toks[span.last + 1].text) if span.last + 1 < len(toks) else ""
             scores = {
-                name: self._contexts[name].left[left] + self._contexts[name].right[right]
-                for name in self._strings
+                name: self._contexts[name].left[left] + self._contexts[name].right[right] for name in eligible
             }
             best = max(
-                self._strings,
+                eligible,
                 key=lambda n: (scores[n], self.specs[n].required, -self._strings.index(n)),
             )
             span.score = scores[best]
+            if is_number:
+                span.known = True  # the shape is the evidence: only number entities take it
             assigned[best].append(span)
         out: dict[str, Any] = {}
         for name, chosen in assigned.items():
+            chosen = self._with_evidence(text, toks, chosen, self.specs[name].required)
             if not chosen:
                 continue
-            strong = [s for s in chosen if s.score > 0 or _looks_like_name(text[s.start : s.end])]
-            chosen = strong or chosen
             values = [text[s.start : s.end] for s in chosen]
             if self.specs[name].multiple and len(values) > 1:
                 out[name] = list(dict.fromkeys(values))
             else:
-                best_span = max(chosen, key=lambda s: (s.score, s.end - s.start))
+                best_span = max(chosen, key=lambda s: (s.known, s.score, s.end - s.start))
                 out[name] = text[best_span.start : best_span.end]
         return out
 
+    def _with_evidence(self, text: str, toks: list[Token], spans: list[_Span], required: bool) -> list[_Span]:
+        """The spans that show they are this entity; a required entity with none keeps its only
+        candidate when nothing else was said or a carrier word is next to it ("cotação gerdau")."""
+        strong = [s.known or s.score > 0 or _looks_like_name(text, toks, s) for s in spans]
+        # a capitalised word listed next to a name is a name too: "Embraer, Gerdau e Suzano"
+        changed = True
+        while changed:
+            changed = False
+            for k, span in enumerate(spans):
+                if strong[k] or not text[span.start].isupper():
+                    continue
+                for n in (k - 1, k + 1):
+                    if (
+                        0 <= n < len(spans)
+                        and strong[n]
+                        and _listed_together(toks, spans[min(k, n)], spans[max(k, n)])
+                    ):
+                        strong[k] = changed = True
+                        break
+        named = [_looks_like_name(text, toks, s) for s in spans]
+        if any(named):
+            # the person capitalises names here: a lower-case known value with no context of its
+            # own and no name listed beside it is a word ("quanto *vale* a ação do Santander?")
+            for k, span in enumerate(spans):
+                if strong[k] and not named[k] and span.score == 0 and not text[span.start].isupper():
+                    neighbours = [n for n in (k - 1, k + 1) if 0 <= n < len(spans)]
+                    if not any(
+                        named[n] and _listed_together(toks, spans[min(k, n)], spans[max(k, n)])
+                        for n in neighbours
+                    ):
+                        strong[k] = False
+        kept = [s for s, ok in zip(spans, strong, strict=True) if ok]
+        if kept:
+            return kept
+        if not required or len(spans) != 1:
+            return []
+        span = spans[0]
+        beside = [toks[i].text for i in (span.first - 1, span.last + 1) if 0 <= i < len(toks)]
+        inside = range(span.first, span.last + 1)
+        alone = all(i in inside or not self._is_content(toks[i]) for i in range(len(toks)))
+        return spans if alone or any(w in self._carrier for w in beside) else []
 
-def _looks_like_name(span: str) -> bool:
-    """Capitalised or containing a digit: "Apple", "PETR4", "itaú Unibanco"."""
-    return any(ch.isupper() or ch.isdigit() for ch in span)
+    def _is_content(self, tok: Token) -> bool:
+        return tok.text not in NOT_ENTITY and tok.text not in self._carrier
+
+
+def _listed_together(toks: list[Token], a: _Span, b: _Span) -> bool:
+    """Only commas or list words ("e", "and") stand between spans ``a`` and ``b``."""
+    return all(t.text in LIST_SEPARATORS for t in toks[a.last + 1 : b.first])
+
+
+def _capitalised_inside(text: str, toks: list[Token], i: int) -> bool:
+    """Token ``i`` starts with a capital that the start of a sentence does not explain."""
+    if not text[toks[i].start].isupper():
+        return False
+    gap = text[toks[i - 1].end : toks[i].start] if i > 0 else "."
+    return not _SENTENCE_END.search(gap)
+
+
+def _looks_like_name(text: str, toks: list[Token], span: _Span) -> bool:
+    """Written like a name: a capital not owed to the sentence's start ("Apple", "itaú
+    Unibanco"), all capitals ("WEG") or letters with digits ("PETR4")."""
+    for i in range(span.first, span.last + 1):
+        word = text[toks[i].start : toks[i].end]
+        letters = [c for c in word if c.isalpha()]
+        if letters and any(c.isdigit() for c in word):
+            return True
+        if len(letters) >= 2 and all(c.isupper() for c in letters):
+            return True
+        if letters and _capitalised_inside(text, toks, i):
+            return True
+    return False
 
 
 def normalised_in(value: str, text: str) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from shared.i18n import normalise, words
 
-__all__ = ["STOP_EN", "STOP_PT", "Token", "tokens", "words"]
+__all__ = ["FILLER_EN", "FILLER_PT", "STOP_EN", "STOP_PT", "Token", "request_part", "tokens", "words"]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -262,3 +262,61 @@ STOP_EN = frozenset(
         "know",
     ]
 )
+
+# Words that carry the tone of a message, not what it asks for: greetings, politeness, thanks,
+# hedges, time words and the verbs of asking and wanting. They are never entity words, in any
+# goal ("Desculpe o incômodo, se não for pedir demais, qual o preço da Petrobras?"). Accent-free.
+_FILLER_PT = """
+    ola oi opa eai bom boa bons boas dia dias tudo bem tarde tardes noite noites obrigado obrigada
+    obrigadao valeu vlw brigado agradeco desculpa desculpe desculpem perdao licenca incomodo
+    incomodar atrapalhar gentileza gentil please pfv pf favor pergunta perguntar
+    pedir pedindo peco demais muito muita muitos muitas bastante pouco tanto tanta super
+    realmente rapidinho rapido rapida so apenas somente ainda entao enfim tipo assim
+    estava estou tava to ta estamos pensando pensei penso achando acho querendo quero queria
+    queremos gostaria gostariamos saber sabe saberia consegue conseguiria conseguir poderia
+    poderiam podia preciso precisava precisando necessito diz diga dizer fala fale falar
+    informa informe informar consulta consulte consultar verifica verifique verificar
+    checa cheque checar olha olhe olhar ve veja ver ajuda ajude ajudar hoje ontem
+    anteontem amanha agora atualmente momento hora horas semana mes ano ultimo ultima recente
+    recentemente neste nesta nesse nessa atual atuais mesmo mesma afinal alias sei faz
+"""
+_FILLER_EN = """
+    hi hello hey hiya greetings good morning afternoon evening night thanks thank thx cheers
+    appreciate appreciated sorry excuse bother bothering kindly please pls plz wonder wondering
+    wondered curious ask asking question quick quickly lot lots really very much too so quite
+    just only still then well okay ok great fine think thinking thought guess hoping hope
+    would could wanted want wanting need needed like love know let tell check checking look
+    looking see find help today yesterday tomorrow now currently current right moment time
+    week month year latest recent recently again actually maybe perhaps probably idk dunno
+    re ll ve m d
+    whatever
+"""
+FILLER_PT = frozenset(_FILLER_PT.split())
+FILLER_EN = frozenset(_FILLER_EN.split())
+
+
+_CLAUSE = re.compile(r"[^.!?;,]+")
+
+
+def _politeness(ws: list[str]) -> bool:
+    """Filler and function words only, with some filler: "oi", "tudo bem", "thanks a lot" (but
+    not "no" or "what is it", which answer or ask something)."""
+    filler = FILLER_PT | FILLER_EN
+    return any(w in filler for w in ws) and all(w in filler or w in STOP_PT or w in STOP_EN for w in ws)
+
+
+def request_part(text: str) -> str:
+    """``text`` without its clauses of pure politeness ("Oi, tudo bem?", "obrigado!", "Hi there!"),
+    so a greeting around a request does not outweigh the request; ``text`` itself when every
+    clause is politeness (then that is the request: "bom dia!") or none is.
+
+    >>> request_part("Oi, tudo bem? Queria saber a cotação da Vale agora, obrigado!")
+    'Queria saber a cotação da Vale agora'
+    >>> request_part("bom dia!"), request_part("qual o preço da Vale?")
+    ('bom dia!', 'qual o preço da Vale?')
+    """
+    clauses = [m.group().strip() for m in _CLAUSE.finditer(text) if m.group().strip()]
+    kept = [c for c in clauses if not _politeness(words(c))]
+    if not kept or len(kept) == len(clauses):
+        return text
+    return " ".join(kept)

@@ -3,6 +3,7 @@
 Everything here reads manifests through :class:`shared.catalog.Catalog`; no module names a
 domain, a goal or a capability, so a new domain needs no planner change. The run loop reaches the
 planner only through :class:`shared.planning.RunPlanner` (:class:`DeterministicRunPlanner`).
+``planner.slots`` checks a plan's parameters against the capabilities' schemas before any call.
 """
 
 from planner.goal_resolver import GoalResolver

@@ -84,6 +84,9 @@ class ExecutionPolicy(_Strict):
     timeout_s: float = Field(default=10.0, gt=0)
     idempotent: bool = True
     backoff_s: float = Field(default=0.05, ge=0)
+    #: The capability acts on the world in a way the person should approve first (an MCP tool's
+    #: ``destructiveHint``); recorded in the manifest for the approval gate.
+    confirm: bool = False
 
 
 class CapabilityMetadata(_Strict):

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from shared.status import RunStatus
 
-Channel = Literal["openai", "rest", "cli", "telegram"]
+Channel = Literal["openai", "rest", "cli", "telegram", "mcp"]
 ExecutionMode = Literal["sequential", "parallel", "dag"]
 CombineMode = Literal["last", "report", "merge"]
 DomainStatus = Literal["success", "failure", "clarification"]
@@ -288,8 +288,27 @@ class ClarificationQuestion(BaseModel):
     resume: ResumePoint
 
 
+class SlotQuestion(BaseModel):
+    """The platform asks for an entity the goal needs before any domain is called (slot filling):
+    ``entity`` was missing, or its value is one the capability's ``parameters`` schema rejects."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["slot_filling"] = "slot_filling"
+    text: str
+    #: The goal entity asked for (``resume.intent`` holds the goal and the entities so far).
+    entity: str
+    #: An enum entity's values, to pick from.
+    options: list[ClarificationOption] = Field(default_factory=list)
+    #: Replies so far that filled nothing; the platform gives up after the second.
+    attempts: int = Field(default=0, ge=0)
+    resume: ResumePoint
+
+
 #: A question the run is waiting for the person to answer, told apart by ``kind``.
-PendingQuestion = Annotated[ConfirmationQuestion | ClarificationQuestion, Field(discriminator="kind")]
+PendingQuestion = Annotated[
+    ConfirmationQuestion | ClarificationQuestion | SlotQuestion, Field(discriminator="kind")
+]
 
 
 def lift_untyped_question(data: Any) -> Any:

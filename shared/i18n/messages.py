@@ -103,6 +103,28 @@ CORE = Catalog(
             "en": "All right. What would you like to do?",
         },
         "dialogue.more_options": {"pt": "… (+{more} mais)", "en": "… (+{more} more)"},
+        # slot filling: an entity the goal needs, asked before any domain is called
+        "dialogue.slot_question": {
+            "pt": "Para continuar, preciso saber: {what}.",
+            "en": "To go on, I need to know: {what}.",
+        },
+        "dialogue.slot_invalid": {
+            "pt": "Não consegui usar “{value}”. Para continuar, preciso saber: {what}.",
+            "en": "I could not use “{value}”. To go on, I need to know: {what}.",
+        },
+        "dialogue.slot_retry": {"pt": "Não entendi. {question}", "en": "I didn't get that. {question}"},
+        "dialogue.slot_give_up": {
+            "pt": "Sem {what} não consigo continuar. Quando quiser, faça o pedido de novo dizendo {what}.",
+            "en": "I can't go on without {what}. When you like, ask again and include {what}.",
+        },
+        "dialogue.unsupported_action": {
+            "pt": "Não sei fazer isto (“{action}”); o que posso fazer é: {what}.",
+            "en": "I can't do that (“{action}”); what I can do is: {what}.",
+        },
+        "dialogue.cannot_run": {
+            "pt": "Não posso atender a este pedido: falta um dado que não sei pedir ({params}).",
+            "en": "I can't carry out this request: it needs something I can't ask for ({params}).",
+        },
         "dialogue.reply_with_option": {
             "pt": "Responda com o número ou o nome.",
             "en": "Reply with the number or the name.",
@@ -167,6 +189,15 @@ CORE = Catalog(
         "cli.refused": {
             "pt": "O gateway recusou ({status}): {message}",
             "en": "The gateway refused ({status}): {message}",
+        },
+        # the A2A channel (gateway.a2a)
+        "a2a.no_text": {
+            "pt": "A mensagem não tem nenhuma parte de texto.",
+            "en": "The message has no text part.",
+        },
+        "a2a.bad_context": {
+            "pt": "contextId deve ter no máximo {limit} caracteres imprimíveis.",
+            "en": "contextId must be at most {limit} printable characters.",
         },
         # a language's name, for prompts that ask a model to answer in it
         "language.pt": {"pt": "português do Brasil", "en": "Brazilian Portuguese"},

@@ -1,0 +1,167 @@
+"""Slot filling: asking for an entity the goal needs before any domain is called, and reading the
+answer.
+
+The planner's :func:`~planner.slots.check_slots` says what a plan lacks; here it becomes a
+:class:`~shared.models.SlotQuestion` in the person's language, made from the entity's description
+(manifests write it as "texto em português (English text)"; the part in the person's language is
+used). The reply is read by the goal's own entity extractor, preferring the entity asked for
+("reais" answers "which currency to?"); whatever else it names replaces what was said before
+("não, em euros"). A confident request for another goal drops the question; a reply that names
+nothing is asked again once, then the platform says what it needs and stops asking.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dialogue.choice import choose, listed
+from dialogue.state import Turn
+from intent.entities import GoalEntityExtractor
+from planner.slots import SlotProblem
+from shared import i18n
+from shared.manifest import EntitySpec
+from shared.models import (
+    ClarificationOption,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    IntentOutput,
+    ResumePoint,
+    SlotQuestion,
+)
+from shared.status import RunStatus
+
+#: Replies that name nothing before the platform stops asking.
+MAX_ATTEMPTS = 2
+_BILINGUAL = re.compile(r"\s*(?P<pt>.+?)\s*\((?P<en>[^()]+)\)\s*")
+
+
+def describe(description: str, language: str) -> str:
+    """An entity's description in ``language``, ready to go inside a sentence.
+
+    >>> describe("A moeda de destino (the currency to convert to)", "en")
+    'the currency to convert to'
+    >>> describe("A moeda de destino (the currency to convert to)", "pt")
+    'a moeda de destino'
+    >>> describe("CNPJ da empresa", "en")
+    'CNPJ da empresa'
+    """
+    match = _BILINGUAL.fullmatch(description)
+    text = (match.group("en") if language == "en" else match.group("pt")) if match else description
+    text = text.strip().rstrip(".")
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        text = text[0].lower() + text[1:]
+    return text
+
+
+def _what(spec: EntitySpec, entity: str, language: str) -> str:
+    return describe(spec.description, language) if spec.description else entity.replace("_", " ")
+
+
+def enum_options(spec: EntitySpec) -> list[ClarificationOption]:
+    """An enum entity's values as options to pick by value or by any of its synonyms."""
+    if spec.type != "enum":
+        return []
+    return [
+        ClarificationOption(value=v, label=v, aliases=spec.synonyms.get(v, [])) for v in spec.values or []
+    ]
+
+
+def slot_question(
+    problem: SlotProblem,
+    spec: EntitySpec,
+    intent: IntentOutput,
+    execution_intent: ExecutionIntent,
+    plan: ExecutionPlan,
+) -> SlotQuestion:
+    """The question for ``problem.entity``; a rejected value is dropped from what is kept."""
+    entity = problem.entity or problem.param
+    language = intent.language
+    what = _what(spec, entity, language)
+    if problem.problem == "invalid":
+        text = i18n.t("dialogue.slot_invalid", language, value=intent.entities.get(entity), what=what)
+    else:
+        text = i18n.t("dialogue.slot_question", language, what=what)
+    options = enum_options(spec)
+    kept = intent.model_copy(update={"entities": {k: v for k, v in intent.entities.items() if k != entity}})
+    resume = ResumePoint(
+        intent=kept,
+        language=language,
+        plan=plan,
+        execution_intent=execution_intent,
+        domain=execution_intent.domain,
+    )
+    return SlotQuestion(
+        text=listed(text, options, language, with_value=False), entity=entity, options=options, resume=resume
+    )
+
+
+def slot_output(question: SlotQuestion) -> DomainOutput:
+    """The turn's output while the question waits (what a trace shows in place of a domain's answer)."""
+    return DomainOutput(
+        status="clarification",
+        explanation=question.text,
+        result={"entity": question.entity, "options": [o.model_dump(mode="json") for o in question.options]},
+        metadata={"resolution": "slot_filling"},
+    )
+
+
+def answer_slot(
+    question: SlotQuestion,
+    text: str,
+    intent: IntentOutput,
+    turn: Turn,
+    extractor: GoalEntityExtractor,
+    threshold: float,
+) -> tuple[Turn, SlotQuestion | None] | None:
+    """``turn`` continued by the reply ``text`` (and the question still pending, if any), or
+    ``None`` when the reply is a new request for another goal (the question is dropped)."""
+    asked = question.resume.intent
+    other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
+    if intent.goal is not None and intent.confidence >= threshold and other_goal:
+        return None
+    found = extractor.extract(text, prefer=question.entity)
+    if question.entity not in found and question.options:
+        index = choose(text, question.options)
+        if index is not None:
+            found[question.entity] = question.options[index].value
+    if found:
+        resumed = asked.model_copy(
+            update={"entities": {**asked.entities, **found}, "notes": [*asked.notes, f"slot reply: {found}"]}
+        )
+        filled = turn.model_copy(
+            update={
+                "intent": resumed,
+                "route": "plan",
+                "confirmed": True,
+                "notes": [f"the reply filled {sorted(found)} (asked: {question.entity})"],
+            }
+        )
+        return filled, None
+    attempts = question.attempts + 1
+    language = question.resume.language
+    if attempts >= MAX_ATTEMPTS:
+        spec = extractor.specs.get(question.entity)
+        what = _what(spec, question.entity, language) if spec else question.entity
+        gave_up = turn.model_copy(
+            update={
+                "route": "respond",
+                "answer": i18n.t("dialogue.slot_give_up", language, what=what),
+                "status": RunStatus.COMPLETED,
+                "intent": None,
+                "notes": [f"slot {question.entity}: no answer after {attempts} replies"],
+            }
+        )
+        return gave_up, None
+    again = question.model_copy(update={"attempts": attempts})
+    retry = turn.model_copy(
+        update={
+            "route": "respond",
+            "answer": i18n.t("dialogue.slot_retry", language, question=question.text),
+            "status": RunStatus.WAITING_INPUT,
+            "intent": asked,
+            "output": slot_output(again),
+            "notes": [f"slot {question.entity}: the reply named nothing (attempt {attempts})"],
+        }
+    )
+    return retry, again

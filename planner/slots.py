@@ -1,0 +1,103 @@
+"""Slot checking: before any step runs, its parameters must satisfy its capability's
+``parameters`` schema, and the goal's required entities must be there.
+
+A problem names the goal entity that would fix it (the dialogue asks the person for it) or, when
+no entity fills the parameter, only the parameter (the platform then says what is missing and
+calls nothing). Only the steps of the goal's own capabilities are checked: composition
+follow-ups get their parameters from earlier steps' outputs at run time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+import jsonschema
+
+from shared.catalog import Catalog
+from shared.manifest import Goal
+from shared.models import ExecutionIntent, ExecutionPlan, IntentOutput
+
+Problem = Literal["missing", "invalid"]
+
+
+@dataclass(frozen=True)
+class SlotProblem:
+    """A parameter the step cannot be called without (``missing``) or with (``invalid``)."""
+
+    param: str
+    problem: Problem
+    #: The goal entity that fills ``param`` (``None``: none does, nothing can be asked).
+    entity: str | None
+    #: The schema's own words, for the trace.
+    detail: str = ""
+
+
+@lru_cache(maxsize=256)
+def _validator(schema_json: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(schema_json))
+
+
+def _missing_properties(error: jsonschema.ValidationError) -> list[str]:
+    """The properties a ``required`` error (or every branch of an ``anyOf``/``oneOf``) lacks."""
+    if error.validator == "required":
+        present = error.instance if isinstance(error.instance, dict) else {}
+        return [p for p in error.validator_value if p not in present]
+    if error.validator in ("anyOf", "oneOf") and not error.absolute_path:
+        return [p for sub in error.context or [] for p in _missing_properties(sub)]
+    return []
+
+
+def schema_problems(schema: dict[str, Any], params: dict[str, Any], goal: Goal) -> list[SlotProblem]:
+    """What ``params`` lack or get wrong against ``schema``, each tied to a goal entity if one fills it."""
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    problems: list[SlotProblem] = []
+    for error in validator.iter_errors(params):
+        missing = _missing_properties(error)
+        if missing:
+            # of several alternatives, ask for one the person can give (a goal entity)
+            asked = next((p for p in missing if p in goal.entities_schema), missing[0])
+            entity = asked if asked in goal.entities_schema else None
+            problems.append(SlotProblem(asked, "missing", entity, error.message))
+        elif error.absolute_path:
+            param = str(error.absolute_path[0])
+            entity = param if param in goal.entities_schema else None
+            problems.append(SlotProblem(param, "invalid", entity, error.message))
+        else:
+            problems.append(SlotProblem("", "invalid", None, error.message))
+    return problems
+
+
+def check_slots(
+    intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan, catalog: Catalog
+) -> list[SlotProblem]:
+    """Every reason the plan cannot be called yet: required goal entities the person did not
+    name, then schema violations of the goal's steps. Empty = call away."""
+    if intent.goal is None or execution_intent.goal is None:
+        return []
+    goal = catalog.find_goal(execution_intent.domain, execution_intent.goal)
+    if goal is None:
+        return []
+    problems = [
+        SlotProblem(name, "missing", name, "required entity")
+        for name, spec in goal.entities_schema.items()
+        # a declared default stands in for an entity the person left out
+        if spec.required and spec.default is None and intent.entities.get(name) in (None, "", [])
+    ]
+    own = set(execution_intent.capabilities or [execution_intent.capability])
+    for step in plan.steps:
+        if step.capability not in own or step.domain != execution_intent.domain:
+            continue
+        ref = catalog.find_capability(step.capability, step.domain)
+        if ref is None:
+            continue
+        problems.extend(schema_problems(ref.capability.parameters, step.params, goal))
+    seen: set[tuple[str, str | None]] = set()
+    unique = []
+    for p in problems:
+        if (p.param, p.entity) not in seen:
+            seen.add((p.param, p.entity))
+            unique.append(p)
+    return unique

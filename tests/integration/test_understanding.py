@@ -1,0 +1,167 @@
+"""Understanding that holds up in real conversations, through a real gateway and real domain
+processes (finance, notifier, general, and the never-shipped currency domain), in Portuguese and
+English: no steps from filler or wrong spans, entities with roles, slot filling."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Process, gateway_over, start_fixture_domain
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def gateway(
+    domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Process]:
+    currency = start_fixture_domain("currency_domain")
+    try:
+        domains = {**domain_processes, "currency": currency}
+        with gateway_over(domains, tmp_path_factory.mktemp("understanding")) as running:
+            yield running
+    finally:
+        currency.stop()
+
+
+class Session:
+    def __init__(self, gateway: Process):
+        self.gateway = gateway
+        self.id = f"nlu-{uuid.uuid4().hex[:12]}"
+
+    def say(self, text: str) -> dict[str, Any]:
+        response = httpx.post(
+            f"{self.gateway.url}/v1/runs", json={"input_text": text, "session_id": self.id}, timeout=60
+        )
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+
+def params(run: dict[str, Any]) -> list[dict[str, Any]]:
+    return [step["params"] for step in run["steps"]]
+
+
+def symbols(run: dict[str, Any]) -> list[str]:
+    return [p["symbol_text"] for p in params(run) if "symbol_text" in p]
+
+
+# ------------------------------------------------------------------ no junk steps
+
+
+def test_pt_filler_and_verbs_make_no_steps(gateway: Process) -> None:
+    session = Session(gateway)
+    polite = session.say(
+        "Olá, bom dia! Desculpe o incômodo, estou pensando em investir e queria saber, "
+        "se não for pedir demais, qual é o preço da Petrobras hoje?"
+    )
+    assert polite["status"] == "completed", polite["answer"]
+    assert symbols(polite) == ["Petrobras"]
+
+    greeted = session.say("Oi, tudo bem? Queria muito saber a cotação da Vale agora, obrigado!")
+    assert greeted["intent"]["goal"] == "GET_QUOTE" and symbols(greeted) == ["Vale"]
+
+    buy = session.say("compre 100 ações da Petrobras")
+    assert symbols(buy) == ["Petrobras"]
+    assert buy["answer"].startswith("Não sei fazer isto (“compre”); o que posso fazer é:")
+    assert "PETR4" in buy["answer"]
+
+    yesterday = session.say("e ontem?")
+    assert "ontem" not in symbols(yesterday)
+
+    listed = session.say("preço petrobras vale itau")
+    assert sorted(symbols(listed)) == ["itau", "petrobras", "vale"]
+
+
+def test_en_filler_and_verbs_make_no_steps(gateway: Process) -> None:
+    session = Session(gateway)
+    polite = session.say("hi, could you please tell me the price of Apple? thanks a lot")
+    assert polite["status"] == "completed", polite["answer"]
+    assert symbols(polite) == ["Apple"]
+    greeted = session.say(
+        "Hi there! Sorry to bother you, but could you please tell me the current price of Apple? "
+        "Thanks a lot!"
+    )
+    assert greeted["intent"]["goal"] == "GET_QUOTE" and symbols(greeted) == ["Apple"]
+    exchanged = session.say("please exchange 50 pounds into euros")
+    assert params(exchanged) == [{"amount_text": "50", "from_currency": "GBP", "to_currency": "EUR"}]
+
+
+# ------------------------------------------------------------------ roles
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "converte 250 dólares para reais",
+            {"amount_text": "250", "from_currency": "USD", "to_currency": "BRL"},
+        ),
+        ("troca 50 libras por euros", {"amount_text": "50", "from_currency": "GBP", "to_currency": "EUR"}),
+        (
+            "convert 1200 yen to dollars",
+            {"amount_text": "1200", "from_currency": "JPY", "to_currency": "USD"},
+        ),
+        (
+            "how many dollars is 1000 yen?",
+            {"amount_text": "1000", "from_currency": "JPY", "to_currency": "USD"},
+        ),
+    ],
+)
+def test_two_entities_of_one_type_by_role(gateway: Process, text: str, expected: dict[str, str]) -> None:
+    run = Session(gateway).say(text)
+    assert run["status"] == "completed", run["answer"]
+    assert params(run) == [expected]
+
+
+# ------------------------------------------------------------------ slot filling
+
+
+def test_pt_a_missing_entity_is_asked_and_the_reply_fills_it(gateway: Process) -> None:
+    session = Session(gateway)
+    asked = session.say("converte 100 dólares")
+    assert asked["status"] == "waiting_input"
+    assert asked["steps"] == []  # no domain called with parameters its schema rejects
+    assert asked["question"]["kind"] == "slot_filling" and asked["question"]["entity"] == "to_currency"
+    assert asked["answer"].startswith("Para continuar, preciso saber: a moeda de destino.")
+    answered = session.say("reais")
+    assert answered["status"] == "completed", answered["answer"]
+    assert params(answered) == [{"amount_text": "100", "from_currency": "USD", "to_currency": "BRL"}]
+
+    quote = session.say("preço")
+    assert quote["status"] == "waiting_input" and quote["question"]["entity"] == "symbol_text"
+    filled = session.say("Petrobras")
+    assert filled["status"] == "completed", filled["answer"]
+    assert symbols(filled) == ["Petrobras"] and "PETR4" in filled["answer"]
+
+
+def test_pt_the_reply_may_change_others_a_new_request_drops_it_two_misses_end_it(gateway: Process) -> None:
+    session = Session(gateway)
+    assert session.say("converte dólares para reais")["question"]["entity"] == "amount_text"
+    changed = session.say("300, não, em euros")
+    assert params(changed) == [{"amount_text": "300", "from_currency": "USD", "to_currency": "EUR"}]
+
+    assert session.say("converte 100 dólares")["status"] == "waiting_input"
+    fresh = session.say("quais as maiores altas do Brasil?")
+    assert fresh["intent"]["goal"] == "TOP_MOVERS" and fresh["status"] == "completed"
+    assert fresh["question"] is None
+
+    assert session.say("converte 100 dólares")["status"] == "waiting_input"
+    again = session.say("sei lá")
+    assert again["status"] == "waiting_input" and again["answer"].startswith("Não entendi.")
+    done = session.say("tanto faz")
+    assert done["status"] == "completed" and done["steps"] == []
+    assert done["answer"].startswith("Sem a moeda de destino não consigo continuar.")
+
+
+def test_en_a_missing_entity_is_asked_in_english(gateway: Process) -> None:
+    session = Session(gateway)
+    asked = session.say("can you convert 100 dollars?")
+    assert asked["status"] == "waiting_input", asked["answer"]
+    assert asked["answer"].startswith("To go on, I need to know: the currency to convert to.")
+    answered = session.say("to yen")
+    assert params(answered) == [{"amount_text": "100", "from_currency": "USD", "to_currency": "JPY"}]

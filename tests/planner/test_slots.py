@@ -1,0 +1,87 @@
+"""check_slots: what a plan lacks before any domain is called, tied to the goal entity that fills it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from planner.service import PlannerService
+from planner.slots import SlotProblem, check_slots
+from shared.catalog import Catalog
+from shared.manifest import validate_manifest
+from shared.models import IntentOutput
+
+TICKETS: dict[str, Any] = {
+    "domain": "tickets",
+    "version": "1",
+    "description": "bus tickets",
+    "capabilities": [
+        {
+            "name": "book",
+            "description": "book a seat",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city_text": {"type": "string", "minLength": 2},
+                    "seat": {"type": "string", "pattern": "^[0-9]+[A-D]$"},
+                    "passenger_id": {"type": "string"},
+                },
+                "anyOf": [{"required": ["city_text"]}, {"required": ["seat"]}],
+                "required": ["passenger_id"],
+            },
+        }
+    ],
+    "goals": [
+        {
+            "goal": "BOOK",
+            "description": "reservar passagem (book a ticket)",
+            "capabilities": ["book"],
+            "entities_schema": {
+                "city_text": {"type": "string", "required": True},
+                "seat": {"type": "string"},
+                "class": {
+                    "type": "enum",
+                    "values": ["ECONOMY", "FIRST"],
+                    "required": True,
+                    "default": "ECONOMY",
+                },
+            },
+        }
+    ],
+}
+
+
+def problems(entities: dict[str, Any], catalog: Catalog | None = None) -> list[SlotProblem]:
+    catalog = catalog or Catalog([validate_manifest(TICKETS)])
+    intent = IntentOutput(primary_domain="tickets", goal="BOOK", entities=entities, confidence=0.9)
+    execution_intent, plan = PlannerService(catalog).plan(intent)
+    return check_slots(intent, execution_intent, plan, catalog)
+
+
+def test_a_missing_required_entity_is_asked_for_and_a_parameter_no_entity_gives_is_named() -> None:
+    found = problems({})
+    assert [(p.param, p.problem, p.entity) for p in found] == [
+        ("city_text", "missing", "city_text"),
+        ("passenger_id", "missing", None),
+    ]
+
+
+def test_an_invalid_value_is_tied_to_its_entity() -> None:
+    found = problems({"city_text": "Recife", "seat": "window", "passenger_id": "p1"})
+    assert [(p.param, p.problem, p.entity) for p in found] == [("seat", "invalid", "seat")]
+    assert "does not match" in found[0].detail
+
+
+def test_nothing_to_ask_when_the_schema_is_satisfied() -> None:
+    assert problems({"city_text": "Recife", "passenger_id": "p1"}) == []
+
+
+def test_out_of_scope_and_composition_steps_are_not_checked(catalog: Catalog) -> None:
+    intent = IntentOutput(goal=None, original_query="hello")
+    execution_intent, plan = PlannerService(catalog).plan(intent)
+    assert check_slots(intent, execution_intent, plan, catalog) == []
+    quote = IntentOutput(
+        primary_domain="market", goal="GET_QUOTE", entities={"symbol_text": "Vale", "notify": True}
+    )
+    execution_intent, plan = PlannerService(catalog).plan(quote)
+    assert len(plan.steps) == 2  # the quote and its notifier follow-up
+    assert check_slots(quote, execution_intent, plan, catalog) == []
