@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from dialogue import rules, slots
+from dialogue import approval, rules, slots
 from dialogue.rules import FollowUps, Planned
 from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
 from execution.dag import StepRunner
@@ -32,6 +32,7 @@ from shared import i18n
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.models import (
+    ApprovalQuestion,
     DomainOutput,
     EntryRequest,
     ExecutionIntent,
@@ -163,7 +164,14 @@ class ConversationGraph:
                     {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}
                 )
         question = state.question
-        if isinstance(question, SlotQuestion):
+        if isinstance(question, ApprovalQuestion):
+            threshold = self.orchestrator.threshold
+            approved = approval.answer_approval(question, turn.input, intent, turn, threshold)
+            if approved is not None:
+                return {**delta, "turn": approved[0], "question": approved[1]}
+            note = "pending question (approval) abandoned: the message is a new request; nothing of it ran"
+            turn = turn.model_copy(update={"notes": [note]})
+        elif isinstance(question, SlotQuestion):
             replied = self._answer_slot(question, turn, intent)
             if replied is not None:
                 return {**delta, "turn": replied[0], "question": replied[1]}
@@ -215,6 +223,12 @@ class ConversationGraph:
             if problems:
                 planned = (intent, execution_intent, plan)
                 return self._slot_delta(turn.model_copy(update=update), planned, problems)
+        # a step the person must approve first: ask, with the plan kept for the yes
+        waiting = approval.steps_needing_approval(plan, self.catalog)
+        if waiting:
+            asked = approval.approval_question(waiting, intent, execution_intent, plan, self.catalog)
+            update.update(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
+            return {"turn": turn.model_copy(update=update), "question": asked}
         return {"turn": turn.model_copy(update=update)}
 
     def _slot_delta(

@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dialogue.choice import choose, is_no, is_yes, listed, normalise
+from dialogue.slots import describe
 from dialogue.state import Continuation, Memory, Turn
 from intent.embedded import entity_extractor
 from intent.entities import GoalEntityExtractor, content_words
 from shared import i18n
 from shared.catalog import Catalog, GoalRef
 from shared.models import (
+    ApprovalQuestion,
     ClarificationOption,
     ClarificationQuestion,
     ConfirmationQuestion,
@@ -68,6 +70,8 @@ def answer_question(
     ``text``; a confident new goal (at or above ``threshold``) ends a domain conversation."""
     if isinstance(question, ConfirmationQuestion):
         return _answer_confirmation(question, text, turn)
+    if isinstance(question, ApprovalQuestion):
+        return None  # the graph answers it first (dialogue.approval); here it is never pending
     resume = question.resume
     if resume.param and resume.plan is not None:
         index = choose(text, question.options)
@@ -329,13 +333,13 @@ def confirmation_question(
     options: list[GoalOption] = []
     for alt in intent.alternatives[:GATE_OPTIONS]:
         goal = catalog.find_goal(alt.domain, alt.goal)
-        description = goal.description if goal else alt.goal
+        description = describe(goal.description, intent.language) if goal else alt.goal
         options.append(
             GoalOption(domain=alt.domain, goal=alt.goal, confidence=alt.confidence, description=description)
         )
     if not options and intent.goal:
         goal = catalog.find_goal(execution_intent.domain, intent.goal)
-        description = goal.description if goal else intent.goal
+        description = describe(goal.description, intent.language) if goal else intent.goal
         options = [
             GoalOption(
                 domain=execution_intent.domain,

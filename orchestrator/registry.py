@@ -5,7 +5,9 @@ A domain that is down at start is listed as unhealthy and retried by :meth:`Doma
 (:class:`orchestrator.refresh.HealthRefresh` calls it in the background); it is never fatal. A
 domain whose manifest is invalid is refused at runtime registration with the offending field
 paths. Subscribers (the intent adapter, the planner) are told whenever the catalog
-changes, so a new domain is routable with zero code changes in the core.
+changes, so a new domain is routable with zero code changes in the core. A base URL
+``mcp+http(s)://`` is an MCP server (:mod:`orchestrator.mcp_domain`): the client speaks MCP to it
+behind the same three calls, and the URL policy checks the HTTP URL behind it.
 
 What a domain may claim is bounded: its base URL passes :class:`orchestrator.url_policy.UrlPolicy`,
 its manifest stays within :class:`shared.manifest.ManifestLimits`, it may not take goal names
@@ -31,6 +33,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from orchestrator.client import DomainClient
+from orchestrator.mcp_domain import endpoint_url, is_mcp_url
 from orchestrator.url_policy import UrlPolicy, UrlRefused
 from shared.catalog import Catalog
 from shared.clock import utcnow
@@ -104,6 +107,8 @@ class PolicyLimits(BaseModel):
 
     timeout_max_s: float = Field(default=30.0, gt=0)
     attempts_max: int = Field(default=3, ge=1)
+    #: ``domain.capability`` names that need the person's approval whatever their manifest says.
+    confirm: frozenset[str] = frozenset()
 
 
 def unregistrable(base_url: str) -> DomainUnavailable:
@@ -250,7 +255,7 @@ class DomainRegistry:
             raise UrlRefused(refused)
         entry = _Entry(RegisteredDomain(name=name, base_url=base_url.rstrip("/")))
         try:
-            manifest = await self._client.manifest(entry.info.base_url)
+            manifest = await self._client.manifest(entry.info.base_url, name)
         except ManifestInvalid as exc:
             raise ManifestRejected(name, exc.errors) from None
         except PlatformError as exc:
@@ -307,7 +312,7 @@ class DomainRegistry:
         """Fetch the manifest (tolerantly: errors land in ``last_error``), then health-check."""
         name = entry.info.name
         try:
-            manifest = await self._client.manifest(entry.info.base_url)
+            manifest = await self._client.manifest(entry.info.base_url, name)
             _check_name(name, manifest)
             taken = _goals_owned_elsewhere(self._entries, name, manifest)
             if taken:
@@ -349,7 +354,8 @@ class DomainRegistry:
         """Why the outbound policy refuses ``base_url`` (None when allowed); resolving a host name
         blocks, so it runs in a worker thread."""
         try:
-            await asyncio.to_thread(self._url_policy.check, base_url)
+            # an MCP server's base URL is checked as the HTTP URL it is called at
+            await asyncio.to_thread(self._url_policy.check, endpoint_url(base_url))
         except UrlRefused as exc:
             return exc.message
         return None
@@ -405,6 +411,8 @@ def _clamp(manifest: DomainManifest, limits: PolicyLimits) -> tuple[DomainManife
             update["timeout_s"] = limits.timeout_max_s
         if policy.attempts > limits.attempts_max:
             update["attempts"] = limits.attempts_max
+        # the operator's approval list only adds the gate: it is not a clamp, so no warning
+        approval = {"confirm": True} if f"{manifest.domain}.{cap.name}" in limits.confirm else {}
         for field, value in update.items():
             warnings.append(
                 {
@@ -416,11 +424,11 @@ def _clamp(manifest: DomainManifest, limits: PolicyLimits) -> tuple[DomainManife
                     "message": f"{cap.name}: policy.{field} {getattr(policy, field)} clamped to {value}",
                 }
             )
-        if update:
-            metadata = cap.metadata.model_copy(update={"policy": policy.model_copy(update=update)})
-            cap = cap.model_copy(update={"metadata": metadata})
+        if update or approval:
+            changed = policy.model_copy(update={**update, **approval})
+            cap = cap.model_copy(update={"metadata": cap.metadata.model_copy(update={"policy": changed})})
         capabilities.append(cap)
-    if not warnings:
+    if capabilities == manifest.capabilities:
         return manifest, warnings
     return manifest.model_copy(update={"capabilities": capabilities}), warnings
 
@@ -495,7 +503,7 @@ def _read_bootstrap(path: Path) -> list[tuple[str, str, str | None]]:
             log.error("bootstrap file %s: domain '%s' is listed twice: domains.%d skipped", path, name, i)
             continue
         problem = None
-        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        if not isinstance(url, str) or not (url.startswith(("http://", "https://")) or is_mcp_url(url)):
             problem = f"bootstrap file: domains.{i}.base_url must be an http(s) URL"
             log.error("%s (domain %s skipped)", problem, name)
         entries.append((name, url if isinstance(url, str) and problem is None else "", problem))

@@ -305,9 +305,23 @@ class SlotQuestion(BaseModel):
     resume: ResumePoint
 
 
+class ApprovalQuestion(BaseModel):
+    """An approval gate: the plan has steps whose capability needs the person's yes first
+    (``policy.confirm``); ``resume`` holds the plan, run as it is on a yes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["approval"] = "approval"
+    text: str
+    #: The ids of the plan's steps that wait for the yes.
+    steps: list[int] = Field(default_factory=list)
+    resume: ResumePoint
+
+
 #: A question the run is waiting for the person to answer, told apart by ``kind``.
 PendingQuestion = Annotated[
-    ConfirmationQuestion | ClarificationQuestion | SlotQuestion, Field(discriminator="kind")
+    ConfirmationQuestion | ClarificationQuestion | SlotQuestion | ApprovalQuestion,
+    Field(discriminator="kind"),
 ]
 
 

@@ -55,6 +55,14 @@ function rawJson(value, label = "Raw JSON") {
   return el("details", { class: "raw" }, el("summary", {}, label), el("pre", {}, JSON.stringify(value, null, 2)));
 }
 
+// What each kind of pending question means, for a person who never read the JSON.
+const QUESTION_KINDS = {
+  confidence_gate: "The goal was uncertain: the person confirms it.",
+  domain_clarification: "A domain asked to pick one.",
+  slot_filling: "The goal needs a value the person has not given yet: the platform asks for it.",
+  approval: "A step needs the person's approval before it runs (nothing has run yet).",
+};
+
 function toast(message, kind = "info") {
   const box = document.getElementById("toast");
   box.textContent = message;
@@ -187,7 +195,7 @@ function questionCard(question, onAnswer) {
           ? el("button", { type: "button", class: "ghost option", onclick: () => onAnswer(String(i + 1)) }, optionLabel(o))
           : optionLabel(o))))
       : null,
-    question.kind ? el("p", { class: "muted" }, question.kind === "confidence_gate" ? "The goal was uncertain: the person confirms it." : "A domain asked to pick one.") : null);
+    question.kind ? el("p", { class: "muted" }, QUESTION_KINDS[question.kind] || "A domain asked to pick one.") : null);
 }
 
 async function showVersion(sessionId, version, target) {

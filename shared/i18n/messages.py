@@ -98,6 +98,22 @@ CORE = Catalog(
             "pt": "Não tenho certeza se entendi. Você quis dizer {options}?",
             "en": "I'm not sure I understood. Did you mean {options}?",
         },
+        "dialogue.approval_ask": {
+            "pt": "Antes de seguir, preciso da sua confirmação. Próximo passo: {actions}. Confirma? (sim/não)",
+            "en": "Before I go on, I need your OK. Next step: {actions}. Go ahead? (yes/no)",
+        },
+        "dialogue.approval_result_of": {
+            "pt": "com o resultado de “{what}”",
+            "en": "with the result of “{what}”",
+        },
+        "dialogue.approval_declined": {
+            "pt": "Tudo bem, não fiz nada. O que você gostaria de fazer?",
+            "en": "All right, I did nothing. What would you like to do?",
+        },
+        "dialogue.approval_again": {
+            "pt": "Preciso de um sim ou um não. {question}",
+            "en": "I need a yes or a no. {question}",
+        },
         "dialogue.declined": {
             "pt": "Tudo bem. O que você gostaria de fazer?",
             "en": "All right. What would you like to do?",

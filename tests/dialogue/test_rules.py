@@ -239,7 +239,8 @@ def test_the_gate_asks_yes_or_no_for_one_plausible_goal(catalog: Catalog) -> Non
         intent, ExecutionIntent(domain="stocks", capability="get_quote"), catalog
     )
     assert [o.goal for o in question.options] == ["GET_QUOTE"]
-    assert question.text == "Just to confirm: do you want Cotação de uma empresa (stock price)? (yes/no)"
+    # the goal's description in the person's language only, never the other half or the goal id
+    assert question.text == "Just to confirm: do you want stock price? (yes/no)"
     assert question.resume.intent == intent
 
 
@@ -256,8 +257,8 @@ def test_the_gate_lists_close_goals(catalog: Catalog) -> None:
         intent, ExecutionIntent(domain="stocks", capability="get_quote"), catalog
     )
     assert question.text == (
-        "Não tenho certeza se entendi. Você quis dizer (1) Cotação de uma empresa (stock price) "
-        "ou (2) Maiores altas da bolsa (top gainers)?"
+        "Não tenho certeza se entendi. Você quis dizer (1) cotação de uma empresa "
+        "ou (2) maiores altas da bolsa?"
     )
 
 
