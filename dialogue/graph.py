@@ -163,6 +163,7 @@ class ConversationGraph:
                 span.set_attributes(
                     {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}
                 )
+        intent = self._conversation_language(intent, state)
         question = state.question
         if isinstance(question, ApprovalQuestion):
             threshold = self.orchestrator.threshold
@@ -189,6 +190,20 @@ class ConversationGraph:
             intent, turn.input, state.memory, catalog, self.orchestrator.threshold
         )
         return {**delta, "turn": turn.model_copy(update={"intent": intent})}
+
+    @staticmethod
+    def _conversation_language(intent: IntentOutput, state: TurnState) -> IntentOutput:
+        """A message whose words name no language ("Petrobras", "2", "ok") is in the
+        conversation's: the pending question's, else the last turn's."""
+        if i18n.vote(intent.original_query or "") is not None:
+            return intent
+        if state.question is not None:
+            known = state.question.resume.language
+        elif state.memory.last_intent is not None:
+            known = state.memory.last_intent.language
+        else:
+            return intent
+        return intent if known == intent.language else intent.model_copy(update={"language": known})
 
     def plan(self, state: TurnState) -> Delta:
         turn = state.turn

@@ -12,13 +12,12 @@ nothing is asked again once, then the platform says what it needs and stops aski
 
 from __future__ import annotations
 
-import re
-
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
 from intent.entities import GoalEntityExtractor
 from planner.slots import SlotProblem
 from shared import i18n
+from shared.i18n.bilingual import in_language
 from shared.manifest import EntitySpec
 from shared.models import (
     ClarificationOption,
@@ -33,7 +32,6 @@ from shared.status import RunStatus
 
 #: Replies that name nothing before the platform stops asking.
 MAX_ATTEMPTS = 2
-_BILINGUAL = re.compile(r"\s*(?P<pt>.+?)\s*\((?P<en>[^()]+)\)\s*")
 
 
 def describe(description: str, language: str) -> str:
@@ -46,9 +44,7 @@ def describe(description: str, language: str) -> str:
     >>> describe("CNPJ da empresa", "en")
     'CNPJ da empresa'
     """
-    match = _BILINGUAL.fullmatch(description)
-    text = (match.group("en") if language == "en" else match.group("pt")) if match else description
-    text = text.strip().rstrip(".")
+    text = in_language(description, language)
     if len(text) > 1 and text[0].isupper() and not text[1].isupper():
         text = text[0].lower() + text[1:]
     return text

@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from shared.i18n.bilingual import in_language
+
 
 class CatalogEntry(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -34,12 +36,17 @@ def catalog_from_context(context: dict[str, Any]) -> list[CatalogEntry] | None:
     return entries
 
 
-def render(entries: list[CatalogEntry], *, exclude_domain: str | None = None) -> list[str]:
-    """One bullet per goal, grouped by domain in the caller's order."""
+def render(entries: list[CatalogEntry], language: str, *, exclude_domain: str | None = None) -> list[str]:
+    """One bullet per goal, in the caller's order, in the person's words: the description's half
+    in ``language`` (never the goal's id, which people do not know).
+
+    >>> render([CatalogEntry(domain="finance", goal="GET_QUOTE", description="Cotação (stock price)")], "en")
+    ['• Stock price']
+    """
     lines: list[str] = []
     for entry in entries:
         if entry.domain == exclude_domain:
             continue
-        description = f": {entry.description}" if entry.description else ""
-        lines.append(f"• {entry.domain} · {entry.goal}{description}")
+        text = in_language(entry.description, language) or entry.goal.replace("_", " ").lower()
+        lines.append(f"• {text[:1].upper()}{text[1:]}")
     return lines

@@ -62,9 +62,13 @@ MESSAGES = Catalog.by_language(
 )
 
 
+def _language(intent: ExecutionIntent) -> str:
+    return as_language(intent.context.get("language"))
+
+
 def _say(intent: ExecutionIntent, message_id: str) -> str:
     """``message_id`` in the language the caller asks for ("en-US" is English)."""
-    return MESSAGES.t(message_id, as_language(intent.context.get("language")))
+    return MESSAGES.t(message_id, _language(intent))
 
 
 def _goals(entries: list[CatalogEntry] | None) -> list[dict[str, Any]]:
@@ -73,7 +77,7 @@ def _goals(entries: list[CatalogEntry] | None) -> list[dict[str, Any]]:
 
 def help_(intent: ExecutionIntent) -> DomainOutput:
     entries = catalog_from_context(intent.context)
-    lines = render(entries or [], exclude_domain=DOMAIN)
+    lines = render(entries or [], _language(intent), exclude_domain=DOMAIN)
     if entries is None or not lines:
         explanation = _say(intent, "help_unknown")
     else:
@@ -93,7 +97,7 @@ def small_talk(intent: ExecutionIntent) -> DomainOutput:
 
 def out_of_scope(intent: ExecutionIntent) -> DomainOutput:
     entries = catalog_from_context(intent.context)
-    lines = render(entries or [], exclude_domain=DOMAIN)
+    lines = render(entries or [], _language(intent), exclude_domain=DOMAIN)
     if entries is None:
         explanation = _say(intent, "oos_unknown")
     elif not lines:

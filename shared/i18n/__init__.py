@@ -12,7 +12,7 @@
 """
 
 from shared.i18n.catalog import Catalog
-from shared.i18n.detection import detect, language_of
+from shared.i18n.detection import detect, language_of, vote
 from shared.i18n.folding import fold, normalise, words
 from shared.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Language, as_language
 from shared.i18n.messages import CORE, t
@@ -29,5 +29,6 @@ __all__ = [
     "language_of",
     "normalise",
     "t",
+    "vote",
     "words",
 ]

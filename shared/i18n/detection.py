@@ -26,20 +26,24 @@ from shared.i18n.languages import DEFAULT_LANGUAGE, Language, as_language
 # Function words, plus a few words the platform's own domains make common (preco, pesquisa,
 # price, research), all accent-free as :func:`~shared.i18n.folding.words` yields them.
 _PORTUGUESE_WORDS = """
-    agora ai algum alguma ali amanha ao aos aquela aquele aqui ate aumenta bem com como da das de
+    acoes agora ai ajuda algum alguma ali amanha ao aos aquela aquele aqui ate aumenta bem boa bom
+    com como converte converter cotacao da das de dia dolares
     diga dos e ela elas ele eles em entre envia equipes essa esse esta estao este estou eu favor
     foi gostaria hipotese hoje ideia isso isto ja la mais manda melhora menos metodo meu meus mim
-    minha minhas mostra mostrar mostre muita muito na nao nas nos num numa o oi ola ontem os ou
+    minha minhas mostra mostrar mostre muita muito na nao nas noite nos num numa o obrigada obrigado
+    oi ola ontem os ou
     para pela pelas pelo pelos pesquisa pode poderia poderiam por porfavor pra pras preco pro pros
     quais qual qualquer quanta quantas quanto quantos que queria quero reduz sao se sem ser seu
-    seus sim so sobre sua suas tambem te tem ter ti tudo um uma umas uns vai vao veja ver voce
-    voces
+    seus sim so sobre sua suas tambem tarde tchau te tem ter ti troca tudo um uma umas uns vai
+    valeu vao veja ver voce voces
 """
 _ENGLISH_WORDS = """
-    about also am an and any are at be been by can could did does for from get give he help here
-    how hypothesis i idea improves in increases into is it its just know less let lets like many
+    about afternoon also am an and any are at be been by bye can convert could did does dollars
+    evening for from get give good goodbye he hello help here hey hi how hypothesis i idea improves
+    in increases into is it its just know less let lets like many morning
     may method might mine more much my need not now of on or our please price question reduces
-    research s send shall she should show some t teams tell than that the their them there these
+    research s send shall she should show some stock stocks t teams tell than thank thanks that the
+    their them there these
     they this those to today tomorrow turn wanna want was we were what which who whom will with
     would yes yesterday you your yours
 """
@@ -54,6 +58,16 @@ _ACCENT_VOTE = 1
 
 def detect(text: str, default: Language = DEFAULT_LANGUAGE) -> Language:
     """'pt' or 'en': the language whose function words ``text`` uses more; ``default`` on a tie."""
+    return vote(text) or default
+
+
+def vote(text: str) -> Language | None:
+    """The language ``text``'s words vote for, or None when they do not tell ("Nvidia", "2",
+    "ok"): a caller that knows the conversation's language keeps it then.
+
+    >>> vote("thanks"), vote("obrigado"), vote("good morning"), vote("Petrobras")
+    ('en', 'pt', 'en', None)
+    """
     ws = words(text)
     portuguese = sum(w in PORTUGUESE_WORDS for w in ws)
     english = sum(w in ENGLISH_WORDS for w in ws)
@@ -63,7 +77,7 @@ def detect(text: str, default: Language = DEFAULT_LANGUAGE) -> Language:
         return "en"
     if portuguese > english:
         return "pt"
-    return default
+    return None
 
 
 def language_of(

@@ -99,7 +99,9 @@ CORE = Catalog(
             "en": "I'm not sure I understood. Did you mean {options}?",
         },
         "dialogue.approval_ask": {
-            "pt": "Antes de seguir, preciso da sua confirmação. Próximo passo: {actions}. Confirma? (sim/não)",
+            "pt": (
+                "Antes de seguir, preciso da sua confirmação. Próximo passo: {actions}. Confirma? (sim/não)"
+            ),
             "en": "Before I go on, I need your OK. Next step: {actions}. Go ahead? (yes/no)",
         },
         "dialogue.approval_result_of": {

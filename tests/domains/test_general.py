@@ -7,9 +7,9 @@ import pytest
 from tests.domains.conftest import Execute
 
 CATALOG = [
-    {"domain": "finance", "goal": "GET_QUOTE", "description": "Cotação de ações"},
+    {"domain": "finance", "goal": "GET_QUOTE", "description": "Cotação de ações (stock prices)"},
     {"domain": "finance", "goal": "TOP_MOVERS", "description": "Maiores altas e baixas"},
-    {"domain": "weather", "goal": "FORECAST", "description": "Previsão do tempo"},
+    {"domain": "weather", "goal": "FORECAST", "description": "Previsão do tempo (weather forecast)"},
     {"domain": "general", "goal": "HELP", "description": "Ajuda"},
     {"not": "an entry"},
 ]
@@ -21,11 +21,8 @@ async def test_out_of_scope_lists_the_goals_it_was_given(general: Execute) -> No
     assert out["metadata"]["out_of_scope"] is True
     lines = out["explanation"].splitlines()
     assert lines[0] == "Não consigo fazer isso. O que posso fazer:"
-    assert lines[1:] == [
-        "• finance · GET_QUOTE: Cotação de ações",
-        "• finance · TOP_MOVERS: Maiores altas e baixas",
-        "• weather · FORECAST: Previsão do tempo",
-    ]
+    # the person's half of each description, never a goal id or the other language
+    assert lines[1:] == ["• Cotação de ações", "• Maiores altas e baixas", "• Previsão do tempo"]
     assert [g["goal"] for g in out["result"]["supported_goals"]] == ["GET_QUOTE", "TOP_MOVERS", "FORECAST"]
     assert out["result"]["query"] == "pede uma pizza pra mim"
 
@@ -41,7 +38,8 @@ async def test_out_of_scope_without_catalog_says_so(general: Execute) -> None:
 async def test_help_describes_the_registered_goals(general: Execute) -> None:
     out = await general("help", {}, context={"catalog": CATALOG, "language": "en"})
     assert out["explanation"].splitlines()[0].endswith("I can:")
-    assert "• weather · FORECAST: Previsão do tempo" in out["explanation"]
+    assert "• Weather forecast" in out["explanation"] and "FORECAST" not in out["explanation"]
+    assert "• Maiores altas e baixas" in out["explanation"]  # written in one language only
     assert out["result"]["catalog_received"] is True
     unknown = await general("help", {})
     assert "não recebi a lista" in unknown["explanation"]

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from shared import i18n
 from tests.conftest import Process, gateway_over, start_fixture_domain
 
 pytestmark = pytest.mark.integration
@@ -165,3 +166,21 @@ def test_en_a_missing_entity_is_asked_in_english(gateway: Process) -> None:
     assert asked["answer"].startswith("To go on, I need to know: the currency to convert to.")
     answered = session.say("to yen")
     assert params(answered) == [{"amount_text": "100", "from_currency": "USD", "to_currency": "JPY"}]
+
+
+# ------------------------------------------------------------------ language
+
+
+@pytest.mark.parametrize("text", ["thanks", "hi", "good morning", "help"])
+def test_everyday_english_words_are_answered_in_english(gateway: Process, text: str) -> None:
+    answer = Session(gateway).say(text)["answer"]
+    assert answer and i18n.detect(answer) == "en", answer
+
+
+def test_a_message_that_names_no_language_keeps_the_conversations(gateway: Process) -> None:
+    session = Session(gateway)
+    asked = session.say("can you convert 100 dollars?")
+    assert asked["answer"].startswith("To go on")
+    # "JPY" votes for no language: the reply goes on in English, not in the default Portuguese
+    answered = session.say("JPY")
+    assert answered["status"] == "completed" and answered["intent"]["language"] == "en", answered
