@@ -73,7 +73,13 @@ def _label(option: ClarificationOption) -> str:
 
 
 def choose(reply: str, options: Sequence[ClarificationOption]) -> int | None:
-    """Index of the option the reply picks, or ``None`` when it picks none (or is ambiguous)."""
+    """Index of the option the reply picks, or ``None`` when it picks none (or is ambiguous).
+
+    >>> listings = [ClarificationOption(value="NDA-SE.ST", aliases=["swedish", "stockholm"]),
+    ...             ClarificationOption(value="NDA-FI.HE", aliases=["finnish", "helsinki"])]
+    >>> choose("the Finnish one", listings), choose("a segunda", listings), choose("3", listings)
+    (1, 1, None)
+    """
     text = normalise(reply)
     if not text or not options:
         return None
@@ -81,17 +87,18 @@ def choose(reply: str, options: Sequence[ClarificationOption]) -> int | None:
     exact = [i for i, o in enumerate(options) if _value_text(o) and _contains(text, _value_text(o))]
     if len(exact) == 1:
         return exact[0]
-    # 2. a position ("a primeira", "2")
+    # 2. a label or alias ("a sueca", "the Finnish one", "Helsinki"): before positions, since
+    #    "one", "um", "uma" are also how a description ends ("the Finnish one", "a de Helsinki")
+    scores = [sum(1 for n in (_label(o), *o.aliases) if _contains(text, n)) for o in options]
+    best = max(scores)
+    if best > 0 and scores.count(best) == 1:
+        return scores.index(best)
+    # 3. a position ("a primeira", "2")
     positions = {_ORDINALS[w] for w in text.split() if w in _ORDINALS}
     if len(positions) == 1:
         index = positions.pop()
         if -len(options) <= index < len(options):
             return index % len(options)
-    # 3. a label or alias ("a sueca", "Helsinki"); the option with the most hits wins outright
-    scores = [sum(1 for n in (_label(o), *o.aliases) if _contains(text, n)) for o in options]
-    best = max(scores)
-    if best > 0 and scores.count(best) == 1:
-        return scores.index(best)
     return None
 
 

@@ -182,6 +182,9 @@ class ConversationGraph:
             answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
             if answered is not None:
                 return {**delta, "turn": answered}
+            again = rules.ask_again(question, turn, intent, self.orchestrator.threshold)
+            if again is not None:  # a reply that picks nothing and asks nothing new: ask again
+                return {**delta, "turn": again, "question": question}
             note = f"pending question ({question.kind}) abandoned: the message is a new request"
             turn = turn.model_copy(update={"notes": [note]})
         catalog = self.catalog

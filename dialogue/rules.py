@@ -110,6 +110,25 @@ def answer_question(
     return None
 
 
+def ask_again(question: PendingQuestion, turn: Turn, intent: IntentOutput, threshold: float) -> Turn | None:
+    """``turn`` asking a domain's question again, with its options, when the reply picked none
+    ("3" of two, "sei lá") and is not a new request; ``None`` when the question is dropped: a
+    confident request for a goal, or a no ("não, deixa")."""
+    if not isinstance(question, ClarificationQuestion) or not question.options:
+        return None
+    if (intent.goal is not None and intent.confidence >= threshold) or is_no(turn.input):
+        return None
+    text = i18n.t("dialogue.not_an_option", question.resume.language, question=question.text)
+    return turn.model_copy(
+        update={
+            "route": "respond",
+            "status": RunStatus.WAITING_INPUT,
+            "answer": text,
+            "notes": ["the reply picked no option: the question is asked again"],
+        }
+    )
+
+
 def _answer_confirmation(question: ConfirmationQuestion, text: str, turn: Turn) -> Turn | None:
     """The gate: an option named or numbered, a plain yes (the first option), or a no."""
     options = [ClarificationOption(value=o.goal, label=o.description) for o in question.options]

@@ -116,6 +116,10 @@ CORE = Catalog(
             "pt": "Preciso de um sim ou um não. {question}",
             "en": "I need a yes or a no. {question}",
         },
+        "dialogue.not_an_option": {
+            "pt": "Não reconheci essa resposta entre as opções. {question}",
+            "en": "I didn't recognise that among the options. {question}",
+        },
         "dialogue.declined": {
             "pt": "Tudo bem. O que você gostaria de fazer?",
             "en": "All right. What would you like to do?",

@@ -184,3 +184,33 @@ def test_a_message_that_names_no_language_keeps_the_conversations(gateway: Proce
     # "JPY" votes for no language: the reply goes on in English, not in the default Portuguese
     answered = session.say("JPY")
     assert answered["status"] == "completed" and answered["intent"]["language"] == "en", answered
+
+
+# ------------------------------------------------------------------ repairing a domain's question
+
+
+def test_pt_a_reply_that_picks_nothing_asks_again_then_a_description_picks(gateway: Process) -> None:
+    session = Session(gateway)
+    asked = session.say("qual o preço da Nordea?")
+    assert asked["status"] == "waiting_input", asked["answer"]
+    for unclear in ("3", "sei lá"):  # two options: "3" is none of them
+        again = session.say(unclear)
+        assert again["status"] == "waiting_input", again["answer"]
+        assert again["answer"].startswith("Não reconheci essa resposta entre as opções.")
+        assert "NDA-FI.HE" in again["answer"] and not again["steps"]
+    picked = session.say("a de Helsinque")
+    assert picked["status"] == "completed" and "NDA-FI.HE" in picked["answer"], picked["answer"]
+
+
+def test_en_the_finnish_one_is_the_finnish_listing(gateway: Process) -> None:
+    session = Session(gateway)
+    assert session.say("what is the price of Nordea?")["status"] == "waiting_input"
+    picked = session.say("the Finnish one")
+    assert picked["status"] == "completed" and "NDA-FI.HE" in picked["answer"], picked["answer"]
+
+
+def test_a_new_request_still_abandons_the_question(gateway: Process) -> None:
+    session = Session(gateway)
+    assert session.say("qual o preço da Nordea?")["status"] == "waiting_input"
+    moved_on = session.say("qual o preço da Petrobras?")
+    assert moved_on["status"] == "completed" and "PETR4" in moved_on["answer"]
