@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from dialogue import approval, rules, slots
+from dialogue.parts import read_parts
 from dialogue.rules import FollowUps, Planned
 from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
 from execution.dag import StepRunner
@@ -192,7 +193,9 @@ class ConversationGraph:
         intent = rules.composition_follow_up(
             intent, turn.input, state.memory, catalog, self.orchestrator.threshold
         )
-        return {**delta, "turn": turn.model_copy(update={"intent": intent})}
+        threshold = self.orchestrator.threshold
+        intent, not_done = await read_parts(turn.input, intent, self.adapter, catalog, threshold)
+        return {**delta, "turn": turn.model_copy(update={"intent": intent, "not_done": not_done})}
 
     @staticmethod
     def _conversation_language(intent: IntentOutput, state: TurnState) -> IntentOutput:
@@ -339,6 +342,10 @@ class ConversationGraph:
         if turn.unsupported and report.status == RunStatus.COMPLETED:
             # the part the person asked for that no goal does is named, not silently dropped
             update["answer"] = f"{self._unsupported_text(intent, turn.unsupported)}\n{update['answer']}"
+        if turn.not_done and report.status == RunStatus.COMPLETED:
+            # so are the parts that ask for another goal, which this turn did not do
+            parts = [i18n.t("dialogue.part_not_done", intent.language, part=part) for part in turn.not_done]
+            update["answer"] = "\n".join([update["answer"], *parts])
         delta: Delta = {}
         if report.status == RunStatus.WAITING_INPUT and output is not None:
             question = rules.domain_question(

@@ -100,6 +100,8 @@ class Turn(BaseModel):
     continue_with: Continuation | None = None
     #: The verb the request opened with that the goal does not do ("compre"): the answer says so.
     unsupported: str | None = None
+    #: Parts of the message asking for another goal, which this turn does not do: named in the answer.
+    not_done: list[str] = Field(default_factory=list)
     #: The answer's event id (the message's is the one before).
     assistant_event_id: str | None = None
 

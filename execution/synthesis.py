@@ -67,17 +67,15 @@ def confidence_of(traces: list[StepTrace], required: dict[int, bool]) -> float:
 
 
 def _gap_lines(gaps: list[Gap], language: str) -> list[str]:
-    return [
-        i18n.t(
-            "synthesis.gap",
-            language,
-            step=g.step,
-            capability=g.capability,
-            status=g.status.value,
-            reason=g.reason,
-        )
+    """One line per reason a part was not answered, in the person's words (the capability and
+    status stay in the trace, for operators); two steps failed for one reason read as one line."""
+    lines = (
+        i18n.t("synthesis.gap", language, reason=g.reason)
+        if g.reason
+        else i18n.t("synthesis.gap_no_reason", language, step=g.step)
         for g in gaps
-    ]
+    )
+    return list(dict.fromkeys(lines))
 
 
 class ConcatSynthesis:

@@ -132,6 +132,7 @@ MOVERS_PARAMETERS: dict[str, Any] = {
         },
         "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5},
         "direction": {"type": "string", "enum": ["GAINERS", "LOSERS", "BOTH"]},
+        "notify": {"type": "boolean", "description": "Also send the answer to the notifier (Telegram)."},
     },
 }
 
@@ -170,6 +171,12 @@ def movers_metadata(direction: str) -> dict[str, Any]:
         "intent_hints": {
             "keywords": [pt, en, *words],
             "examples": [f"{pt} do Brasil hoje", f"{en} in the US"],
+        },
+        # "... e manda no telegram": the list goes to the notifier too, as a quote's does
+        "composition": {
+            "followup_roles": ["notifier"],
+            "enabled_if": {"path": "parameters.notify", "equals": True},
+            "param_map": {"message": {"from_parameters": ["_step_explanation"]}},
         },
         "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
         "progress": {"pt": f"Buscando as {pt} do dia…", "en": f"Looking up today's {en}…"},
@@ -352,6 +359,11 @@ TOP_MOVERS: dict[str, Any] = {
             "type": "string",
             "description": "Mercado como a pessoa disse: Brasil, B3, EUA, Suécia, Finlândia (market as said)",
         },
+        "notify": {
+            "type": "boolean",
+            "description": "Enviar a resposta também pelo Telegram (also send the answer by Telegram)",
+            "synonyms": {"true": NOTIFY_WORDS},
+        },
     },
     "capabilities": ["get_top_gainers", "get_top_losers"],
     "examples": [
@@ -368,6 +380,15 @@ TOP_MOVERS: dict[str, Any] = {
         _ex("show me the top losers today", direction="LOSERS"),
         _ex("gainers and losers in Sweden", direction="BOTH", market_text="Sweden"),
         _ex("biggest movers on the market today", direction="BOTH"),
+        _ex(
+            "maiores altas do Brasil e manda no telegram",
+            direction="GAINERS",
+            market_text="Brasil",
+            notify=True,
+        ),
+        _ex(
+            "send the top losers in the US to my telegram", direction="LOSERS", market_text="US", notify=True
+        ),
     ],
 }
 

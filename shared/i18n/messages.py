@@ -58,9 +58,11 @@ CORE = Catalog(
         },
         # a combined answer that misses parts (execution.synthesis)
         "synthesis.gaps_header": {"pt": "Não consegui responder:", "en": "Could not answer:"},
-        "synthesis.gap": {
-            "pt": "- passo {step} ({capability}): {status} {reason}",
-            "en": "- step {step} ({capability}): {status} {reason}",
+        # the domain's own words when it gave a reason; never a capability id or a status code
+        "synthesis.gap": {"pt": "- {reason}", "en": "- {reason}"},
+        "synthesis.gap_no_reason": {
+            "pt": "- uma parte do pedido não foi feita (passo {step})",
+            "en": "- one part of the request was not done (step {step})",
         },
         # routing and calling a domain (orchestrator)
         "route.confidence_gate": {
@@ -119,6 +121,10 @@ CORE = Catalog(
         "dialogue.not_an_option": {
             "pt": "Não reconheci essa resposta entre as opções. {question}",
             "en": "I didn't recognise that among the options. {question}",
+        },
+        "dialogue.part_not_done": {
+            "pt": "Não fiz esta parte do pedido: “{part}” (faço um pedido por mensagem; envie-a em seguida).",
+            "en": "I didn't do this part of your request: “{part}” (one request per message; send it next).",
         },
         "dialogue.declined": {
             "pt": "Tudo bem. O que você gostaria de fazer?",

@@ -295,7 +295,9 @@ async def test_down_domain_fails_required_steps_fast_and_skips_optional_ones() -
     assert [c.capability for c in domain.calls] == ["quote"]
     assert events.steps(3) == ["failed"]
     assert report.status is RunStatus.COMPLETED  # the run still answers, naming the gaps
-    assert report.answer.startswith("X: 10.0\nNão consegui responder:\n- passo 2 (send): skipped")
+    # the domain's reason once, in the person's words, for both steps it stopped
+    down = "O serviço 'notifier' não está acessível no momento."
+    assert report.answer == f"X: 10.0\nNão consegui responder:\n- {down}"
 
 
 # ------------------------------------------------------------------ forks, synthesis, language
@@ -327,7 +329,7 @@ async def test_report_synthesis_names_gaps_in_english() -> None:
         intent("price and news", language="en"), plan=plan(s(1), s(2, "news"), combine="report"), context={}
     )
     assert report.synthesis is not None and report.synthesis.strategy == "concat"
-    assert report.answer == "X: 10.0\nCould not answer:\n- step 2 (news): failed feed down"
+    assert report.answer == "X: 10.0\nCould not answer:\n- feed down"
     assert report.synthesis.confidence == 0.5
 
 

@@ -75,7 +75,7 @@ async def test_llm_failure_falls_back_to_concatenation() -> None:
             "prices?", TRACES, {1: True, 2: True}, "en"
         )
     assert result.strategy == "llm->concat fallback"
-    assert result.text == "Apple 190\nCould not answer:\n- step 2 (quote): failed unknown Zzz"
+    assert result.text == "Apple 190\nCould not answer:\n- unknown Zzz"
 
 
 async def test_concat_without_gaps_is_just_the_findings() -> None:

@@ -214,3 +214,33 @@ def test_a_new_request_still_abandons_the_question(gateway: Process) -> None:
     assert session.say("qual o preço da Nordea?")["status"] == "waiting_input"
     moved_on = session.say("qual o preço da Petrobras?")
     assert moved_on["status"] == "completed" and "PETR4" in moved_on["answer"]
+
+
+# ------------------------------------------------------------------ multi-part requests
+
+
+def test_pt_a_part_for_another_goal_is_named_not_dropped(gateway: Process) -> None:
+    run = Session(gateway).say("qual o preço da Vale? e quais ações mais caíram nos EUA?")
+    assert symbols(run) == ["Vale"]  # "EUA" belongs to the other part, not to the quote
+    assert "Não fiz esta parte do pedido: “quais ações mais caíram nos EUA?”" in run["answer"]
+
+
+def test_en_a_part_for_another_goal_is_named_not_dropped(gateway: Process) -> None:
+    run = Session(gateway).say("price of MSFT; top gainers in the US")
+    # whichever part the turn runs (the classifier picks), the other one is named
+    ran = {s["capability"] for s in run["steps"]}
+    if ran == {"get_stock_price"}:
+        assert "I didn't do this part of your request: “top gainers in the US”" in run["answer"]
+    else:
+        assert ran == {"get_top_gainers"}, run["answer"]
+        assert "I didn't do this part of your request: “price of MSFT”" in run["answer"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["maiores altas do Brasil hoje e manda no telegram", "send the top losers in the US to my telegram"],
+)
+def test_a_composition_is_never_dropped(gateway: Process, text: str) -> None:
+    run = Session(gateway).say(text)
+    assert [s["domain"] for s in run["steps"]] == ["finance", "notifier"], run["answer"]
+    assert run["status"] == "completed"

@@ -1,0 +1,92 @@
+"""Multi-part requests: a part of the message that the plan does not cover is named in the
+answer, never dropped in silence.
+
+A message is cut at the joints people put between requests (";", "e", "and", "depois",
+"then", "também"); each part of two words or more is read on its own. A part read as another
+goal, confidently, in a domain that takes requests (not help or small talk: "e obrigado!" is no
+request), is a part the turn did not do: the answer says so, and why (one request per message
+for now), so the person can send it next. A message that reads as nothing as a whole but has a
+confident part runs that part.
+
+>>> split_parts("preço da Petrobras e me conta uma piada")
+['preço da Petrobras', 'me conta uma piada']
+>>> split_parts("preço da Apple, Microsoft e Nvidia")
+['preço da Apple, Microsoft', 'Nvidia']
+>>> split_parts("convert 100 dollars and then send it")
+['convert 100 dollars', 'send it']
+>>> split_parts("qual o preço da Vale?")
+['qual o preço da Vale?']
+"""
+
+from __future__ import annotations
+
+import re
+
+from intent import IntentAdapter
+from shared.catalog import Catalog
+from shared.models import IntentOutput
+
+_JOINTS = re.compile(
+    r"\s*;\s*|,?\s+(?:e também|and also|e depois|and then|e|and|depois|then)\s+",
+    re.IGNORECASE,
+)
+#: A part shorter than this many words is a list item ("e Nvidia"), not a request.
+MIN_PART_WORDS = 2
+
+
+def split_parts(text: str) -> list[str]:
+    return [part.strip() for part in _JOINTS.split(text) if part.strip()]
+
+
+async def read_parts(
+    text: str, intent: IntentOutput, adapter: IntentAdapter, catalog: Catalog, threshold: float
+) -> tuple[IntentOutput, list[str]]:
+    """The intent the turn runs and the parts of ``text`` it leaves undone.
+
+    ``intent`` is the whole message's reading. When it has a goal, the parts asking confidently
+    for another goal are the undone ones. When the whole reads as nothing (two requests in one
+    sentence can pull the classifier apart), the first part read confidently is the request and
+    the other confident parts are undone."""
+    parts = split_parts(text)
+    if len(parts) < 2:
+        return intent, []
+    requests: list[tuple[str, IntentOutput]] = []
+    for part in parts:
+        if len(part.split()) < MIN_PART_WORDS:
+            continue
+        read = await adapter.parse(part)
+        if read.goal is None or read.confidence < threshold or read.primary_domain is None:
+            continue
+        if not catalog.gate_applies(read.primary_domain):
+            continue  # help and small talk around a request are not requests
+        requests.append((part, read))
+    if intent.goal is None and requests:
+        intent = requests[0][1]
+    done = (intent.primary_domain, intent.goal)
+    undone = [part for part, read in requests if (read.primary_domain, read.goal) != done]
+    return _without_words_of(intent, text, undone), undone
+
+
+def _without_words_of(intent: IntentOutput, text: str, undone: list[str]) -> IntentOutput:
+    """``intent`` without the entity values that only the undone parts name: "qual o preço da
+    Vale? e quais ações mais caíram nos EUA?" quotes Vale, not a company called "EUA"."""
+    if not undone:
+        return intent
+    rest = text.casefold()
+    for part in undone:
+        rest = rest.replace(part.casefold(), " ")
+    elsewhere = " ".join(undone).casefold()
+
+    def kept(value: object) -> bool:
+        said = str(value).casefold()
+        return not isinstance(value, str) or said in rest or said not in elsewhere
+
+    entities: dict[str, object] = {}
+    for name, value in intent.entities.items():
+        if isinstance(value, list):
+            values = [v for v in value if kept(v)]
+            if values:
+                entities[name] = values
+        elif kept(value):
+            entities[name] = value
+    return intent if entities == intent.entities else intent.model_copy(update={"entities": entities})
