@@ -1,11 +1,13 @@
-"""Native REST channel: ``POST /v1/runs`` returns the full trace; ``GET /v1/runs/{run_id}``."""
+"""Native REST channel: ``POST /v1/runs`` returns the full trace; ``GET /v1/runs/{run_id}``.
+
+A run is its session's tenant's: another tenant's run id is a 404, as an unknown one is.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -13,8 +15,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
-from gateway.deps import StoreDep, TurnsDep, session_id_from
+from gateway.background import BackgroundJob, BackgroundRuns
+from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, session_id_from
 from gateway.events import TERMINAL_EVENT
+from gateway.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.turn import new_run_id
 from shared.errors import NotFound
 from shared.models import EntryRequest, RunResult
@@ -23,6 +27,9 @@ from shared.status import RunStatus
 log = logging.getLogger(__name__)
 
 router = APIRouter()
+
+#: A stored background run that has not ended yet (its live events are on the gateway running it).
+_UNFINISHED = frozenset({RunStatus.QUEUED, RunStatus.EXECUTING})
 
 
 class RunRequest(BaseModel):
@@ -35,8 +42,39 @@ class RunRequest(BaseModel):
     background: bool = False
 
 
+def _accepted(run_id: str, session_id: str, status: RunStatus, replayed: bool = False) -> JSONResponse:
+    headers = {"X-Session-Id": session_id, **({REPLAYED_HEADER: "true"} if replayed else {})}
+    return JSONResponse(
+        {
+            "run_id": run_id,
+            "session_id": session_id,
+            "status": status.value,
+            "events_url": f"/v1/runs/{run_id}/events",
+        },
+        status_code=202,
+        headers=headers,
+    )
+
+
 @router.post("/v1/runs")
-async def create_run(body: RunRequest, request: Request, turns: TurnsDep) -> Response:
+async def create_run(
+    body: RunRequest,
+    request: Request,
+    turns: TurnsDep,
+    store: StoreDep,
+    principal: PrincipalDep,
+    slot: RunSlotDep,
+) -> Response:
+    # a resend with the same Idempotency-Key gets the first request's run, on any gateway
+    keyed_run_id = idempotent_run_id(request, principal.tenant)
+    if keyed_run_id is not None:
+        stored = await store.owned_run(keyed_run_id, principal.tenant)
+        if stored is not None and body.background:
+            return _accepted(stored.run_id, stored.session_id, stored.status, replayed=True)
+        if stored is not None:
+            trace = replayable(stored).model_dump_json()
+            headers = {"X-Session-Id": stored.session_id, REPLAYED_HEADER: "true"}
+            return Response(trace, media_type="application/json", headers=headers)
     session_id = session_id_from(request, body.metadata, body.session_id)
     entry = EntryRequest(
         session_id=session_id,
@@ -46,42 +84,33 @@ async def create_run(body: RunRequest, request: Request, turns: TurnsDep) -> Res
         pinned_domain=body.domain,
     )
     if body.background:
-        run_id = new_run_id()
-        task = asyncio.create_task(turns.handle(entry, run_id=run_id))
-        background: set[asyncio.Task[Any]] = request.app.state.background
-        background.add(task)
-        task.add_done_callback(_forget(background))
-        return JSONResponse(
-            {
-                "run_id": run_id,
-                "session_id": session_id,
-                "status": RunStatus.PENDING.value,
-                "events_url": f"/v1/runs/{run_id}/events",
-            },
-            status_code=202,
-            headers={"X-Session-Id": session_id},
-        )
-    turn = await turns.handle_traced(entry)
+        background: BackgroundRuns = request.app.state.background
+        background.check_room()  # a full queue is refused before any work (submit checks again)
+        # refused now, as a 404, rather than after the 202 (the turn checks again, under the lock)
+        await turns.check_access(session_id, principal.tenant)
+        # the run's quota slot moves to the background run, which gives it back when it ends
+        job = BackgroundJob(entry, keyed_run_id or new_run_id(), principal.tenant, slot.hand_over())
+        try:
+            queued = await background.submit(job)
+        except BaseException:
+            await job.slot.release()
+            raise
+        return _accepted(queued.run_id, session_id, queued.status)
+    replay = keyed_run_id is not None
+    turn = await turns.handle_traced(entry, keyed_run_id, tenant=principal.tenant, replay_stored=replay)
     # the trace as stored: serialised once, by pydantic, for the database and this body
     return Response(turn.trace_json, media_type="application/json", headers={"X-Session-Id": session_id})
 
 
-def _forget(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
-    def done(task: asyncio.Task[Any]) -> None:
-        tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("background run failed: %s", getattr(task.exception(), "message", "internal error"))
-
-    return done
-
-
 @router.get("/v1/runs/{run_id}/events", response_model=None)
-async def run_events(run_id: str, turns: TurnsDep, store: StoreDep) -> EventSourceResponse:
+async def run_events(
+    run_id: str, turns: TurnsDep, store: StoreDep, principal: PrincipalDep
+) -> EventSourceResponse:
     """Server-Sent Events: ``run.status``, ``step`` (each step status change), ``run.finished``."""
-    if turns.events.has(run_id):
+    if turns.run_tenant(run_id) == principal.tenant:
         source = turns.events.follow(run_id)
     else:
-        stored = await store.get_run(run_id)
+        stored = await store.owned_run(run_id, principal.tenant)
         if stored is None:
             raise NotFound(f"No run with id '{run_id}'", param="run_id")
         source = _replay(stored)
@@ -94,7 +123,16 @@ async def run_events(run_id: str, turns: TurnsDep, store: StoreDep) -> EventSour
 
 
 async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
-    """A finished run, told again from its stored trace."""
+    """A finished run, told again from its stored trace. A background run still queued or running
+    on another gateway is told as its recorded status only (no ``run.finished``: it has not)."""
+    if run.status in _UNFINISHED:
+        yield {
+            "type": "run.status",
+            "run_id": run.run_id,
+            "session_id": run.session_id,
+            "status": run.status.value,
+        }
+        return
     for step in run.steps:
         yield {
             "type": "step",
@@ -118,8 +156,8 @@ async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
 
 
 @router.get("/v1/runs/{run_id}")
-async def get_run(run_id: str, store: StoreDep) -> RunResult:
-    run = await store.get_run(run_id)
+async def get_run(run_id: str, store: StoreDep, principal: PrincipalDep) -> RunResult:
+    run = await store.owned_run(run_id, principal.tenant)
     if run is None:
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
     return run
