@@ -17,15 +17,35 @@ from execution.graph import CachingCheckpointer, checkpointer_for
 from execution.policy import ContextPolicy
 from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
-from gateway.auth import require_api_key
-from gateway.errors import install_error_handlers
+from gateway import a2a, mcp_server
+from gateway.auth import Authenticator, require_api_key
+from gateway.background import BackgroundRuns
+from gateway.background_claims import LocalClaims, RedisClaims
+from gateway.background_takeover import BackgroundTakeover
+from gateway.deps import CheckedRequest, RunQuota
+from gateway.errors import install_error_handlers, shared_store_call
 from gateway.events import RunEventHub
+from gateway.history import ConversationPoints
 from gateway.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.middleware import BodySizeLimit
 from gateway.migrate import upgrade
+from gateway.openapi import install_openapi
+from gateway.principals import KeyStore
+from gateway.quotas import Quotas
 from gateway.registrations import RegistrationStore
 from gateway.registry_sync import RegistrySync
-from gateway.routes import domains, health, inspector, metrics, openai, runs, sessions, telegram
+from gateway.routes import (
+    admin,
+    domains,
+    health,
+    inspector,
+    metrics,
+    openai,
+    responses,
+    runs,
+    sessions,
+    telegram,
+)
 from gateway.runs import RunStore
 from gateway.settings import GatewaySettings
 from gateway.telemetry import GatewayStateCollector, OverheadHeader, is_turn_route
@@ -35,6 +55,7 @@ from intent.lint import goal_overlaps
 from intent.settings import IntentSettings
 from orchestrator.breaker import DomainBreakers
 from orchestrator.client import DomainClient, domain_http_client
+from orchestrator.mcp_domain import McpDomains
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.refresh import HealthRefresh
 from orchestrator.registry import DomainRegistry, PolicyLimits
@@ -86,13 +107,17 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             max_answer_bytes=settings.domain_max_answer_bytes,
             manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
             signing_secrets=settings.domain_secret_map(),
+            # MCP servers registered as domains: handshakes and listings within the domain timeout
+            mcp=McpDomains(timeout_s=settings.domain_timeout_s),
         )
         registry = DomainRegistry(
             client,
             lint=goal_overlap_warnings,
             url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
             policy_limits=PolicyLimits(
-                timeout_max_s=settings.domain_timeout_max_s, attempts_max=settings.domain_attempts_max
+                timeout_max_s=settings.domain_timeout_max_s,
+                attempts_max=settings.domain_attempts_max,
+                confirm=settings.confirm_capabilities(),
             ),
         )
         if settings.bootstrap_file.exists():
@@ -130,11 +155,23 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             )
 
         store = RunStore(engine)
-        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+        redis = (
+            Redis.from_url(
+                settings.redis_url,
+                socket_timeout=settings.redis_timeout_s,
+                socket_connect_timeout=settings.redis_timeout_s,
+            )
+            if settings.redis_url
+            else None
+        )
+        app.state.redis = redis  # /ready pings it
+        # per-key quotas, counted in Redis when there is one (every replica sees the same counts)
+        app.state.quotas = Quotas(settings, redis)
+        app.state.quotas.start()
         locks = (
-            RedisSessionLocks(redis, wait_s=settings.session_lock_wait_s)
+            RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock_lease_s)
             if redis is not None
-            else LocalSessionLocks(wait_s=settings.session_lock_wait_s)
+            else LocalSessionLocks(wait_s=settings.lock_wait_s())
         )
         registry_sync = RegistrySync(registry, redis, RegistrationStore(engine))
         await registry_sync.restore()
@@ -143,6 +180,9 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         app.state.breakers = orchestrator.breakers
         app.state.registry_sync = registry_sync
         app.state.store = store
+        app.state.keys = KeyStore(engine)
+        app.state.auth = Authenticator(settings, app.state.keys)
+        app.state.points = ConversationPoints(engine)
         app.state.turns = TurnService(
             adapter=adapter,
             registry=registry,
@@ -153,12 +193,33 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             # resume's read into one small row (still checked, for other gateways)
             checkpointer=CachingCheckpointer(checkpointer_for(engine, snapshot_every=16)),
             locks=locks,
-            before_turn=registry_sync.sync,
+            before_turn=shared_store_call(registry_sync.sync),
             controller=controller,
             events=RunEventHub(),
             metrics=settings.metrics_enabled,
         )
-        app.state.background = set()
+        # background runs: a bounded queue and a fixed number of workers (gateway/background.py)
+        app.state.background = BackgroundRuns(
+            app.state.turns,
+            store,
+            workers=settings.background_workers,
+            queue_max=settings.background_queue_max,
+            # who holds each run, so a survivor (or the restarted gateway) takes over a dead one's
+            claims=(
+                RedisClaims(redis, lease_s=settings.background_claim_lease_s)
+                if redis is not None
+                else LocalClaims()
+            ),
+        )
+        app.state.background.start()
+        app.state.background.claims.start()
+        takeover = BackgroundTakeover(
+            app.state.background,
+            store,
+            interval_s=settings.background_sweep_s,
+            max_age_s=settings.background_takeover_max_age_s,
+        )
+        takeover.start()
         if settings.metrics_enabled:
             add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, app.state.background))
         # what start-up built (catalog, intent model, engines) lives as long as the process: keep
@@ -167,13 +228,21 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         # a domain down at start (or later) is routed again once it answers, with no re-registration
         refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
         refresh.start()
+        # /mcp: the platform's goals as MCP tools; MCP servers registered as domains go through
+        # the domain client (client.mcp)
+        app.state.mcp = mcp_server.PlatformMcp(app.state.turns, registry)
+        app.state.mcp_domains = client.mcp
         try:
-            yield
+            async with app.state.mcp.running():
+                yield
         finally:
             await refresh.stop()
-            for task in list(app.state.background):
-                task.cancel()
+            await takeover.stop()
+            await app.state.background.stop()
+            await app.state.background.claims.stop()
+            await app.state.quotas.stop()
             await http.aclose()
+            await client.mcp.aclose()
             if redis is not None:
                 await redis.aclose()
             await engine.dispose()
@@ -184,6 +253,9 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan, telemetry=NO_FASTAPI_SPANS
     )
     app.state.settings = settings
+    # the stored keys join in the lifespan, once the database is up
+    app.state.auth = Authenticator(settings, None)
+    app.state.quotas = Quotas(settings)  # Redis-backed once the lifespan has connected
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(OverheadHeader, routes=is_turn_route)
@@ -193,20 +265,33 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         )
     app.include_router(health.router)
     v1 = [Depends(require_api_key)]
-    app.include_router(openai.router, dependencies=v1)
-    app.include_router(runs.router, dependencies=v1)
-    app.include_router(sessions.router, dependencies=v1)
-    app.include_router(domains.router, dependencies=v1)
+    # boundary checks (gateway/validation.py) after the key check, before any handler acts;
+    # the JSON-RPC routers (MCP, A2A) answer bad input in their own protocol's shape
+    checked = [*v1, CheckedRequest]
+    # routes that run a turn also take a place in the key's concurrent-run quota
+    turning = [*checked, RunQuota]
+    app.include_router(openai.router, dependencies=turning)
+    app.include_router(responses.router, dependencies=turning)
+    app.include_router(runs.router, dependencies=turning)
+    app.include_router(sessions.router, dependencies=checked)
+    app.include_router(domains.router, dependencies=checked)
+    app.include_router(mcp_server.router, dependencies=v1)
+    app.include_router(admin.router, dependencies=checked)
     if settings.metrics_enabled:
         app.include_router(metrics.router, dependencies=v1)
     app.include_router(telegram.router)
     app.include_router(inspector.ui_router)
-    app.include_router(inspector.api_router, dependencies=v1)
+    app.include_router(inspector.api_router, dependencies=checked)
+    # A2A: the card is public discovery; the JSON-RPC endpoint takes the /v1 keys
+    app.include_router(a2a.card_router)
+    app.include_router(a2a.rpc_router, dependencies=[*v1, RunQuota])
+    # /openapi.json: the 400s and other errors the routes really answer, not FastAPI's 422
+    install_openapi(app)
     return app
 
 
 def main() -> None:
-    import uvicorn
+    from gateway.server import serve
 
     settings = GatewaySettings()
     secrets = settings.secret_values()
@@ -216,15 +301,8 @@ def main() -> None:
     setup_logging(settings.log_level, settings.log_format, secrets)
     # one INFO line per domain call is noise at this volume (and URLs are no place for secrets)
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    # uvicorn logs at WARNING, so its access lines never show: do not build them either
-    uvicorn.run(
-        create_app(settings),
-        host=settings.gateway_host,
-        port=settings.gateway_port,
-        log_level="warning",
-        access_log=False,
-        log_config=None,  # uvicorn's own lines go through setup_logging's handler (secrets masked)
-    )
+    # uvicorn with header, keep-alive and shutdown timeouts (gateway/server.py)
+    serve(create_app(settings), settings)
 
 
 if __name__ == "__main__":

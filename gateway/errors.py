@@ -7,17 +7,70 @@ answered with a plain 500.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import math
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.errors import PlatformError
 
 log = logging.getLogger(__name__)
+
+#: What an unreachable Redis raises (redis-py wraps socket errors in these).
+REDIS_OUTAGE = (RedisConnectionError, RedisTimeoutError)
+
+
+class SharedStoreUnavailable(PlatformError):
+    """Redis (the store gateways share: session locks, registry version) could not be reached.
+
+    A 503 the client may retry, never a generic 500."""
+
+    status_code = 503
+    code = "service_unavailable"
+    error_type = "server_error"
+
+
+class RetryLater(PlatformError):
+    """A refusal the client should retry after ``retry_after_s`` (a quota, a full queue): answered
+    with a ``Retry-After`` header, which OpenAI's SDKs honour when they back off."""
+
+    def __init__(self, message: str, *, retry_after_s: float, param: str | None = None):
+        super().__init__(message, param=param)
+        self.retry_after_s = retry_after_s
+
+
+def shared_store_unavailable() -> SharedStoreUnavailable:
+    return SharedStoreUnavailable(
+        "The shared store (Redis) is unreachable; the request was not run. Try again shortly."
+    )
+
+
+@contextmanager
+def shared_store_errors() -> Iterator[None]:
+    """Redis outages raised inside become :class:`SharedStoreUnavailable` (a platform error, so
+    every channel, streams included, answers it in its own shape)."""
+    try:
+        yield
+    except REDIS_OUTAGE:
+        raise shared_store_unavailable() from None
+
+
+def shared_store_call(call: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+    """``call`` with :func:`shared_store_errors` around it (a hook that talks to Redis)."""
+
+    async def guarded() -> None:
+        with shared_store_errors():
+            await call()
+
+    return guarded
+
 
 _HTTP_TYPES = {
     400: ("invalid_request_error", "invalid_request"),
@@ -29,6 +82,7 @@ _HTTP_TYPES = {
     413: ("invalid_request_error", "payload_too_large"),
     415: ("invalid_request_error", "unsupported_media_type"),
     429: ("rate_limit_error", "rate_limited"),
+    503: ("server_error", "service_unavailable"),
 }
 
 
@@ -104,6 +158,10 @@ def validation_error_response(errors: Sequence[Any]) -> JSONResponse:
 
 def platform_error_response(exc: PlatformError) -> JSONResponse:
     headers = {"x-should-retry": "false"} if exc.status_code == 409 else None
+    if isinstance(exc, SharedStoreUnavailable):
+        headers = {"Retry-After": "1"}  # nothing ran: a retry is safe once Redis is back
+    elif isinstance(exc, RetryLater):
+        headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after_s)))}  # whole seconds, as HTTP says
     return error_response(
         exc.status_code, exc.message, type_=exc.error_type, code=exc.code, param=exc.param, headers=headers
     )
@@ -124,6 +182,13 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "request failed"
         return error_response(exc.status_code, message, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(RedisTimeoutError)
+    async def _shared_store(_: Request, exc: Exception) -> JSONResponse:
+        # any Redis call a route makes outside shared_store_errors(): still a 503, not a 500
+        log.warning("shared store unreachable: %s", type(exc).__name__)
+        return platform_error_response(shared_store_unavailable())
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

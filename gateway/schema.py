@@ -12,6 +12,8 @@ from typing import cast
 from sqlalchemy import MetaData, Table
 
 from execution.graph.checkpoint import GRAPH_TABLES
+from gateway.history import ConversationPointRow
+from gateway.principals import ApiKeyRow
 from gateway.registrations import DomainRegistrationRow
 from gateway.storage import RunRow, SessionRow
 from shared.db import NAMING
@@ -20,6 +22,8 @@ GATEWAY_TABLES: tuple[Table, ...] = (
     cast(Table, SessionRow.__table__),
     cast(Table, RunRow.__table__),
     cast(Table, DomainRegistrationRow.__table__),
+    cast(Table, ApiKeyRow.__table__),
+    cast(Table, ConversationPointRow.__table__),
 )
 
 target_metadata = MetaData(naming_convention=NAMING)

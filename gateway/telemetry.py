@@ -265,6 +265,10 @@ class OverheadHeader:
             _timing.reset(token)
 
 
+#: Every route that runs a turn (the overhead header and turn metrics apply to them).
+TURN_ROUTES = frozenset({"/v1/chat/completions", "/v1/responses", "/v1/runs", "/a2a"})
+
+
 def is_turn_route(method: str, path: str) -> bool:
-    """The routes that run a turn: chat completions and the native runs endpoint."""
-    return method == "POST" and path in ("/v1/chat/completions", "/v1/runs")
+    """The routes that run a turn: chat completions, responses, the native runs endpoint and A2A."""
+    return method == "POST" and path in TURN_ROUTES

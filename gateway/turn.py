@@ -1,5 +1,9 @@
 """One conversation turn: the session's graph (:mod:`dialogue.graph`) resumed with the new
 message, under the session's lock, and the turn's trace stored as a run.
+
+Every turn is a tenant's: under the session's lock, before the graph is touched, the session must
+be the tenant's own or new (:meth:`TurnService.check_access`), so no channel can continue or read
+another tenant's conversation.
 """
 
 from __future__ import annotations
@@ -22,15 +26,18 @@ from execution.graph import (
     SessionNotFoundError,
 )
 from execution.runner import RunController
+from gateway.auth import request_tenant
 from gateway.events import TERMINAL_EVENT, RunEventHub
+from gateway.given_intent import GivenIntents
+from gateway.idempotency import replayable
 from gateway.locks import LocalSessionLocks, SessionLocks
-from gateway.runs import RunStore
+from gateway.runs import RunStore, no_session
 from gateway.telemetry import ACTIVE_SESSIONS, REPLANS, TURNS, domain_wait_ms, note_domain_wait, record_turn
 from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from shared.clock import utcnow
-from shared.models import EntryRequest, RunResult
+from shared.models import EntryRequest, IntentOutput, RunResult
 from shared.status import RunStatus
 from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
@@ -43,6 +50,10 @@ class TracedTurn(NamedTuple):
 
 def new_run_id() -> str:
     return f"run-{uuid.uuid4().hex}"
+
+
+#: Live runs whose tenant is remembered at most (the event hub keeps a finished run a while).
+_LIVE_OWNERS_MAX = 10_000
 
 
 class TurnService:
@@ -67,8 +78,11 @@ class TurnService:
         self.events = events or RunEventHub()
         self.store = store
         self.locks = locks or LocalSessionLocks()
+        #: run id -> tenant, for runs whose events are followed live (:meth:`run_tenant`)
+        self._run_tenants: dict[str, str] = {}
         self.graph = ConversationGraph(
-            adapter=adapter,
+            # a message whose intent is given (run_goal) skips the parse, nothing else
+            adapter=GivenIntents(adapter),
             catalog=lambda: registry.catalog,
             orchestrator=orchestrator,
             controller=controller,
@@ -79,26 +93,80 @@ class TurnService:
             self.graph.definition(), checkpointer, durability="exit"
         )
 
-    async def handle(self, entry: EntryRequest, run_id: str | None = None) -> RunResult:
-        """Run one turn. ``run_id`` may be chosen by the caller beforehand, so a client can follow
-        ``/v1/runs/{run_id}/events`` while it runs."""
-        return (await self.handle_traced(entry, run_id)).run
+    async def check_access(self, session_id: str, tenant: str) -> None:
+        """``NotFound`` (as for a missing session) unless ``tenant`` may write to ``session_id``:
+        its own session or a new id. Every turn calls it under the session's lock; a channel
+        that answers before the turn runs (a stream, a background run) calls it first too, so
+        the refusal is a 404 rather than an error after a 200 or a 202."""
+        if not await self.store.claimable(session_id, tenant):
+            raise no_session(session_id)
 
-    async def handle_traced(self, entry: EntryRequest, run_id: str | None = None) -> TracedTurn:
-        """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made)."""
-        run_id = run_id or new_run_id()
+    def open_run(self, run_id: str, tenant: str) -> None:
+        """Make ``run_id``'s live events followable by ``tenant`` (before the turn starts)."""
         self.events.open(run_id)
+        if run_id not in self._run_tenants and len(self._run_tenants) >= _LIVE_OWNERS_MAX:
+            self._run_tenants.pop(next(iter(self._run_tenants)))
+        self._run_tenants[run_id] = tenant
+
+    def run_tenant(self, run_id: str) -> str | None:
+        """The tenant of a run whose events this process holds, if it does."""
+        return self._run_tenants.get(run_id) if self.events.has(run_id) else None
+
+    async def run_goal(
+        self, entry: EntryRequest, intent: IntentOutput, *, tenant: str | None = None
+    ) -> RunResult:
+        """One turn whose message is already understood: ``intent`` (a goal and its entities,
+        named by the caller, as an MCP goal tool does) stands in for the parse of
+        ``entry.input_text``; the rest is a message's turn (:meth:`handle`)."""
+        with GivenIntents.given(entry.session_id, intent):
+            return await self.handle(entry, tenant=tenant)
+
+    async def handle(
+        self,
+        entry: EntryRequest,
+        run_id: str | None = None,
+        *,
+        tenant: str | None = None,
+        replay_stored: bool = False,
+    ) -> RunResult:
+        """Run one turn for ``tenant``. ``run_id`` may be chosen by the caller beforehand, so a
+        client can follow ``/v1/runs/{run_id}/events`` while it runs."""
+        return (await self.handle_traced(entry, run_id, tenant=tenant, replay_stored=replay_stored)).run
+
+    async def handle_traced(
+        self,
+        entry: EntryRequest,
+        run_id: str | None = None,
+        *,
+        tenant: str | None = None,
+        replay_stored: bool = False,
+    ) -> TracedTurn:
+        """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made).
+
+        ``tenant`` defaults to the tenant of the ``/v1`` request being served (its principal);
+        with neither, the turn is refused: no turn runs as nobody's. ``replay_stored`` (a run id
+        named by an ``Idempotency-Key``): when ``run_id`` is already stored once the session's
+        lock is held (a twin request finished first), that run is the answer; no turn runs."""
+        owner = tenant or request_tenant()
+        run_id = run_id or new_run_id()
+        self.open_run(run_id, owner or "")
         started = time.perf_counter()
         since = utcnow()
         if self.metrics:
             ACTIVE_SESSIONS.inc()
         span_attributes = {OPERATION: "invoke_workflow", CONVERSATION: entry.session_id, "run.id": run_id}
         try:
+            if not owner:
+                raise RuntimeError("a turn needs a tenant: pass tenant= outside a /v1 request")
             with start_span("invoke_workflow", span_attributes) as span:
                 if self.before_turn is not None:
                     await self.before_turn()
                 async with self.locks.hold(entry.session_id):
-                    turn = await self._turn(entry, run_id)
+                    await self.check_access(entry.session_id, owner)
+                    stored = await self.store.owned_run(run_id, owner) if replay_stored else None
+                    if stored is not None:
+                        return TracedTurn(replayable(stored), stored.model_dump_json())
+                    turn = await self._turn(entry, run_id, owner)
                 if span is not None:
                     span.set_attribute("run.status", turn.run.status.value)
                 wait_ms = domain_wait_ms(turn.run, since)
@@ -124,7 +192,7 @@ class TurnService:
             if self.metrics:
                 ACTIVE_SESSIONS.dec()
 
-    async def _turn(self, entry: EntryRequest, run_id: str) -> TracedTurn:
+    async def _turn(self, entry: EntryRequest, run_id: str, tenant: str) -> TracedTurn:
         created = utcnow()
 
         async def run_event(event: dict[str, Any]) -> None:
@@ -159,6 +227,7 @@ class TurnService:
                     turn.trace_json,
                     input_text=entry.input_text,
                     channel=entry.channel,
+                    tenant=tenant,
                     events=2,
                 )
             ]

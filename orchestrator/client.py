@@ -23,6 +23,8 @@ import httpx
 from opentelemetry.trace import SpanKind
 from pydantic import ValidationError
 
+from orchestrator.a2a_domain import A2ADomains, is_agent_card_url
+from orchestrator.mcp_domain import McpDomains, is_mcp_url
 from orchestrator.sanitize import clean_output
 from orchestrator.transport import AiohttpTransport, AnswerTooLarge
 from shared.errors import DomainProtocolError, DomainUnavailable
@@ -156,7 +158,10 @@ class DomainClient:
     ``max_answer_bytes``: no answer body is read past it (the call fails instead);
     ``manifest_limits``: size, depth and counts a manifest must stay within;
     ``signing_secrets``: domain name -> secret; that domain's ``/execute`` calls carry a
-    :mod:`shared.signing` signature."""
+    :mod:`shared.signing` signature; ``mcp``: how base URLs ``mcp+http(s)://`` (MCP servers
+    registered as domains) are called, through the same three methods
+    (:mod:`orchestrator.mcp_domain`); a base URL that is an A2A agent card's URL is a remote A2A
+    agent, called the same way (:mod:`orchestrator.a2a_domain`)."""
 
     def __init__(
         self,
@@ -165,15 +170,24 @@ class DomainClient:
         max_answer_bytes: int | None = None,
         manifest_limits: ManifestLimits | None = None,
         signing_secrets: Mapping[str, bytes] | None = None,
+        mcp: McpDomains | None = None,
     ):
         self.http = http
+        self.mcp = mcp or McpDomains()
+        self.a2a = A2ADomains()
         self.max_answer_bytes = max_answer_bytes
         self.manifest_limits = manifest_limits or ManifestLimits()
         self.signing_secrets = dict(signing_secrets or {})
 
-    async def manifest(self, base_url: str) -> DomainManifest:
+    async def manifest(self, base_url: str, domain: str = "") -> DomainManifest:
         """Fetch and validate ``/manifest``; an invalid one raises ``shared.manifest.ManifestInvalid``
-        (field paths in ``errors``), one larger than the limits too."""
+        (field paths in ``errors``), one larger than the limits too. ``domain``: the name it is
+        registered under (an MCP server's manifest is built for it)."""
+        if is_mcp_url(base_url):
+            return await self.mcp.manifest(base_url, domain, self.manifest_limits)
+        if is_agent_card_url(base_url):
+            with map_httpx_exceptions(base_url):
+                return await self.a2a.manifest(self.http, base_url, domain, self.manifest_limits)
         url = _join(base_url, "/manifest")
         cap = self.manifest_limits.max_bytes
         with map_httpx_exceptions(url):
@@ -186,6 +200,11 @@ class DomainClient:
         return parse_manifest(raw, self.manifest_limits)
 
     async def health(self, base_url: str) -> dict[str, Any]:
+        if is_mcp_url(base_url):
+            return await self.mcp.health(base_url)
+        if is_agent_card_url(base_url):
+            with map_httpx_exceptions(base_url):
+                return await self.a2a.health(self.http, base_url)
         url = _join(base_url, "/health")
         with map_httpx_exceptions(url):
             body = json.loads(await self._get(url, self.max_answer_bytes))
@@ -202,6 +221,13 @@ class DomainClient:
     ) -> DomainOutput:
         """``POST /execute`` in an ``execute_tool`` span, whose ``traceparent`` the domain continues."""
         with start_span("execute_tool", tool_call_attributes(intent), kind=SpanKind.CLIENT):
+            if is_mcp_url(base_url):
+                return clean_output(await self.mcp.execute(base_url, intent, timeout))
+            if is_agent_card_url(base_url):
+                with map_httpx_exceptions(base_url):
+                    return clean_output(
+                        await self.a2a.execute(self.http, base_url, intent, timeout, idempotency_key)
+                    )
             return await self._execute(base_url, intent, idempotency_key, timeout)
 
     async def _execute(

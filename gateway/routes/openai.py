@@ -4,11 +4,14 @@
 Step progress is opt-in (``metadata.show_progress``): one line per step, in the person's language,
 inside standard ``delta.content`` before the answer. Token counts are estimates (whitespace words),
 since no tokenizer is involved in answering.
+
+A request that names no session continues the one its resent history belongs to (a fork of it when
+the history diverged from the session: an edited message, a regenerated answer), see
+:mod:`gateway.history`; docs/openai.md describes it for clients.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 import uuid
@@ -19,11 +22,30 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
-from gateway.deps import RegistryDep, SettingsDep, TurnsDep, session_id_from
+from gateway.deps import (
+    SESSION_HEADERS,
+    PointsDep,
+    PrincipalDep,
+    RegistryDep,
+    SettingsDep,
+    TurnsDep,
+    new_session_id,
+    session_id_from,
+)
 from gateway.errors import error_body
+from gateway.history import (
+    ConversationPoints,
+    Utterance,
+    following_key,
+    point_after,
+    session_for_history,
+    utterance,
+)
+from gateway.idempotency import HEADER, REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.openai_wire import ChatCompletionRequest, check_request, show_progress
 from gateway.progress import progress_text
-from gateway.turn import new_run_id
+from gateway.streams import start_turn
+from gateway.turn import TurnService
 from shared.errors import InvalidRequest, NotFound, PlatformError
 from shared.i18n import language_of
 from shared.models import EntryRequest, RunResult
@@ -35,7 +57,7 @@ def _count_tokens(text: str) -> int:
     return len(text.split())
 
 
-def _pinned_domain(model: str, settings_model: str, registry: RegistryDep) -> str | None:
+def pinned_domain(model: str, settings_model: str, registry: RegistryDep) -> str | None:
     if model == settings_model:
         return None
     prefix = f"{settings_model}:"
@@ -91,6 +113,36 @@ def _completion_body(
     }
 
 
+def has_session_hint(request: Request, metadata: dict[str, Any] | None) -> bool:
+    """The client named its session (a session header or ``metadata.session_id``)."""
+    named = any((request.headers.get(h) or "").strip() for h in SESSION_HEADERS)
+    return named or bool(str((metadata or {}).get("session_id") or "").strip())
+
+
+async def conversation_session(
+    request: Request,
+    metadata: dict[str, Any] | None,
+    history: list[Utterance],
+    turns: TurnService,
+    points: ConversationPoints,
+    tenant: str,
+) -> tuple[str, bool]:
+    """The session of a turn, and whether it was derived from the resent ``history`` (whose turns
+    then record their points): a named session, else the one the history continues (forked where
+    it diverged), else a new one."""
+    if has_session_hint(request, metadata):
+        return session_id_from(request, metadata), False
+    found = await session_for_history(
+        points,
+        turns.engine,
+        turns.store,
+        tenant=tenant,
+        history=history,
+        new_session_id=new_session_id(),
+    )
+    return found or new_session_id(), True
+
+
 @router.post("/v1/chat/completions", response_model=None)
 async def chat_completions(
     body: ChatCompletionRequest,
@@ -99,14 +151,41 @@ async def chat_completions(
     settings: SettingsDep,
     registry: RegistryDep,
     turns: TurnsDep,
+    points: PointsDep,
+    principal: PrincipalDep,
 ) -> JSONResponse | EventSourceResponse:
     check_request(body)
-    pinned = _pinned_domain(body.model, settings.model_name, registry)
-    user_messages = [m for m in body.messages if m.role == "user" and m.text().strip()]
-    if not user_messages:
+    pinned = pinned_domain(body.model, settings.model_name, registry)
+    last_user = next(
+        (
+            i
+            for i in range(len(body.messages) - 1, -1, -1)
+            if body.messages[i].role == "user" and body.messages[i].text().strip()
+        ),
+        None,
+    )
+    if last_user is None:
         raise InvalidRequest("messages must contain at least one user message with text", param="messages")
-    text = user_messages[-1].text().strip()
-    session_id = session_id_from(request, body.metadata)
+    text = body.messages[last_user].text().strip()
+    prompt_tokens = sum(_count_tokens(m.text()) for m in body.messages)
+    completion_id = f"chatcmpl-{uuid.uuid4().hex}"
+    created = int(time.time())
+    # a resend with the same Idempotency-Key gets the first request's answer, on any gateway
+    keyed_run_id = idempotent_run_id(request, principal.tenant)
+    if keyed_run_id is not None:
+        if body.stream:
+            raise InvalidRequest(f"{HEADER} is only supported on requests with stream=false", param=HEADER)
+        stored = await turns.store.owned_run(keyed_run_id, principal.tenant)
+        if stored is not None:
+            replayed = {"X-Session-Id": stored.session_id, "X-Run-Id": stored.run_id, REPLAYED_HEADER: "true"}
+            run = replayable(stored)
+            return JSONResponse(
+                _completion_body(run, body.model, prompt_tokens, completion_id, created), headers=replayed
+            )
+    history = [u for m in body.messages[:last_user] if (u := utterance(m.role, m.text())) is not None]
+    session_id, derived = await conversation_session(
+        request, body.metadata, history, turns, points, principal.tenant
+    )
     entry = EntryRequest(
         session_id=session_id,
         input_text=text,
@@ -114,12 +193,19 @@ async def chat_completions(
         metadata={k: v for k, v in (body.metadata or {}).items() if k != "session_id"},
         pinned_domain=pinned,
     )
-    prompt_tokens = sum(_count_tokens(m.text()) for m in body.messages)
-    completion_id = f"chatcmpl-{uuid.uuid4().hex}"
-    created = int(time.time())
+
+    async def remember(run_id: str, sent: str) -> None:
+        # the client's next request resends this history: name the point it continues from
+        point = await point_after(turns.engine, session_id, run_id) if derived else None
+        if point is not None:
+            said = [utterance("user", text), utterance("assistant", sent)]
+            await points.put(point, principal.tenant, {following_key(principal.tenant, history, said): None})
+
     headers = {"X-Session-Id": session_id}
     if not body.stream:
-        run = await turns.handle(entry)
+        replay = keyed_run_id is not None
+        run = await turns.handle(entry, keyed_run_id, tenant=principal.tenant, replay_stored=replay)
+        await remember(run.run_id, run.answer)
         headers["X-Run-Id"] = run.run_id
         return JSONResponse(
             _completion_body(run, body.model, prompt_tokens, completion_id, created), headers=headers
@@ -141,12 +227,13 @@ async def chat_completions(
 
     progress_wanted = show_progress(body.metadata)
     language = language_of(body.metadata or {}, text)
+    # a refused turn (busy session, ...) is an HTTP error, before the stream starts
+    run_id, turn = await start_turn(turns, entry, principal.tenant)
+    headers["X-Run-Id"] = run_id
 
     async def events() -> AsyncIterator[dict[str, str]]:
         yield {"data": chunk({"role": "assistant", "content": ""})}
-        run_id = new_run_id()
-        turns.events.open(run_id)
-        turn = asyncio.create_task(turns.handle(entry, run_id=run_id))
+        sent: list[str] = []
         # opted-in progress: one line per kind of step as it starts, never twice the same line
         shown: set[str] = set()
         async for event in turns.events.follow(run_id):
@@ -160,9 +247,10 @@ async def chat_completions(
             )
             if line not in shown:
                 shown.add(line)
+                sent.append(f"{line}\n\n")
                 yield {"data": chunk({"content": f"{line}\n\n"})}
         try:
-            run = await turn
+            run = (await turn).run
         except PlatformError as exc:
             # mid-stream errors travel as an OpenAI error object, then the stream ends
             yield {"data": json.dumps(error_body(exc.message, exc.error_type, exc.code, exc.param))}
@@ -173,7 +261,9 @@ async def chat_completions(
         size = max(1, len(words) // 8)
         for i in range(0, len(words), size):
             piece = " ".join(words[i : i + size])
-            yield {"data": chunk({"content": piece if i == 0 else " " + piece})}
+            sent.append(piece if i == 0 else " " + piece)
+            yield {"data": chunk({"content": sent[-1]})}
+        await remember(run.run_id, "".join(sent))
         yield {"data": chunk({}, "stop")}
         if include_usage:
             completion_tokens = _count_tokens(run.answer)
