@@ -70,7 +70,7 @@ def _gap_lines(gaps: list[Gap], language: str) -> list[str]:
     """One line per reason a part was not answered, in the person's words (the capability and
     status stay in the trace, for operators); two steps failed for one reason read as one line."""
     lines = (
-        i18n.t("synthesis.gap", language, reason=g.reason)
+        f"- {g.reason}"  # the domain's words, already in the person's language
         if g.reason
         else i18n.t("synthesis.gap_no_reason", language, step=g.step)
         for g in gaps

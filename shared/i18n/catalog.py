@@ -95,6 +95,14 @@ class Catalog:
             if not texts.get(language)
         ]
 
+    def parameters(self, message_id: str) -> set[str]:
+        """The parameters message ``message_id`` takes (in any of its languages).
+
+        >>> sorted(Catalog({"hi": {"pt": "Oi, {name}!", "en": "Hi, {name}!"}}).parameters("hi"))
+        ['name']
+        """
+        return set().union(*(_parameters(text) for text in self._messages.get(message_id, {}).values()))
+
     def mismatched_parameters(self) -> list[str]:
         """Every message id whose languages do not take the same parameters (a typo in one)."""
         return [

@@ -58,8 +58,7 @@ CORE = Catalog(
         },
         # a combined answer that misses parts (execution.synthesis)
         "synthesis.gaps_header": {"pt": "Não consegui responder:", "en": "Could not answer:"},
-        # the domain's own words when it gave a reason; never a capability id or a status code
-        "synthesis.gap": {"pt": "- {reason}", "en": "- {reason}"},
+        # a part not answered without a reason of the domain's (with one, the line is that reason)
         "synthesis.gap_no_reason": {
             "pt": "- uma parte do pedido não foi feita (passo {step})",
             "en": "- one part of the request was not done (step {step})",

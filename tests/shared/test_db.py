@@ -118,6 +118,8 @@ def test_the_gateway_migrations_target_only_the_gateway_database() -> None:
         "domain_registrations",
         "graph_sessions",
         "graph_versions",
+        "api_keys",
+        "conversation_points",
     }
 
 

@@ -161,10 +161,13 @@ def test_every_core_message_has_every_language_with_the_same_parameters() -> Non
 
 
 def test_every_core_message_renders_differently_in_each_language() -> None:
-    params: dict[str, object] = dict.fromkeys(["reason", "replans", "step", "capability", "status"], 1)
-    params.update(confidence=0.5, domain="x", description="x", options="x", more=2)
-    params.update(url="x", session="x", command="x", message="x")
+    # every parameter any core message takes, with a value any of its formats accepts
+    numbers = {"replans", "step", "more", "attempts", "count", "limit"}
     for message_id in CORE:
+        names = CORE.parameters(message_id)
+        params: dict[str, object] = {
+            n: 2 if n in numbers else 0.5 if n == "confidence" else "x" for n in names
+        }
         texts = [CORE.t(message_id, language, **params) for language in LANGUAGES]
         assert message_id not in texts and len(set(texts)) == len(LANGUAGES), message_id
     assert t("run.done", "pt") == "Pronto." and t("run.done", "en") == "Done."
