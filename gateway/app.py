@@ -55,6 +55,7 @@ from intent.lint import goal_overlaps
 from intent.settings import IntentSettings
 from orchestrator.breaker import DomainBreakers
 from orchestrator.client import DomainClient, domain_http_client
+from orchestrator.mcp_bootstrap import declare_bootstrap_mcp
 from orchestrator.mcp_domain import McpDomains
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.refresh import HealthRefresh
@@ -121,6 +122,8 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             ),
         )
         if settings.bootstrap_file.exists():
+            # MCP entries first: stdio servers started (closed with client.mcp), given goals known
+            declare_bootstrap_mcp(settings.bootstrap_file, client.mcp)
             await registry.load_bootstrap(settings.bootstrap_file)
         else:
             log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
@@ -173,7 +176,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             if redis is not None
             else LocalSessionLocks(wait_s=settings.lock_wait_s())
         )
-        registry_sync = RegistrySync(registry, redis, RegistrationStore(engine))
+        registry_sync = RegistrySync(registry, redis, RegistrationStore(engine), mcp=client.mcp)
         await registry_sync.restore()
         app.state.engine = engine
         app.state.registry = registry

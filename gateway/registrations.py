@@ -1,16 +1,19 @@
 """Runtime domain registrations kept in the gateway's database, so they survive a restart.
 
 One row per domain registered through ``POST /v1/domains``: its name, base URL, when and by whom
-(the admin client's address; never a token). The bootstrap file is read first at start, then these
-rows, so a stored registration overrides a bootstrap entry of the same name.
+(the admin client's address; never a token) and, for an MCP server, what the admin added to its
+tools (description, goals: :class:`orchestrator.mcp_domain.McpRegistration` as JSON), so a
+restarted gateway, or another one, builds the same manifest. The bootstrap file is read first
+at start, then these rows, so a stored registration overrides a bootstrap entry of the same name.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import DateTime, String, delete, select
+from sqlalchemy import JSON, DateTime, String, delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -25,6 +28,8 @@ class DomainRegistrationRow(Base):
     base_url: Mapped[str] = mapped_column(String(2048))
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     registered_by: Mapped[str] = mapped_column(String(256), default="")
+    #: MCP servers only: the description and goals given at registration (None: none given)
+    mcp_registration: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class StoredRegistration(BaseModel):
@@ -32,6 +37,7 @@ class StoredRegistration(BaseModel):
     base_url: str
     registered_at: datetime
     registered_by: str = ""
+    mcp_registration: dict[str, Any] | None = None
 
 
 class RegistrationStore:
@@ -40,12 +46,22 @@ class RegistrationStore:
     def __init__(self, engine: AsyncEngine):
         self._sessions = session_factory(engine)
 
-    async def save(self, name: str, base_url: str, registered_by: str = "") -> None:
+    async def save(
+        self,
+        name: str,
+        base_url: str,
+        registered_by: str = "",
+        mcp_registration: dict[str, Any] | None = None,
+    ) -> None:
         """Insert or replace the registration of ``name``."""
         async with unit_of_work(self._sessions) as session:
             await session.merge(
                 DomainRegistrationRow(
-                    name=name, base_url=base_url, registered_at=utcnow(), registered_by=registered_by
+                    name=name,
+                    base_url=base_url,
+                    registered_at=utcnow(),
+                    registered_by=registered_by,
+                    mcp_registration=mcp_registration,
                 )
             )
 
@@ -60,7 +76,11 @@ class RegistrationStore:
             ).all()
         return [
             StoredRegistration(
-                name=r.name, base_url=r.base_url, registered_at=r.registered_at, registered_by=r.registered_by
+                name=r.name,
+                base_url=r.base_url,
+                registered_at=r.registered_at,
+                registered_by=r.registered_by,
+                mcp_registration=r.mcp_registration,
             )
             for r in rows
         ]

@@ -42,10 +42,11 @@ class SoftmaxClassifier:
         self.config = config or TrainConfig()
         self.weights: FloatArray = np.zeros((1, n_classes), dtype=np.float32)
 
-    def fit(self, x: Csr, y: IntArray) -> SoftmaxClassifier:
+    def fit(self, x: Csr, y: IntArray, initial: FloatArray | None = None) -> SoftmaxClassifier:
+        """Train from zero weights, or from ``initial`` (a warm start: ``(x.n_cols, n_classes)``)."""
         cfg = self.config
         n_feat, n_cls = x.n_cols, self.n_classes
-        w = np.zeros((n_feat, n_cls), dtype=np.float32)
+        w = np.zeros((n_feat, n_cls), dtype=np.float32) if initial is None else initial.astype(np.float32)
         m = np.zeros_like(w)
         v = np.zeros_like(w)
         steps = np.zeros(n_feat, dtype=np.int64)  # per-row Adam step (lazy updates)
@@ -116,12 +117,18 @@ class DenseSoftmaxClassifier:
         self.weights: FloatArray = np.zeros((1, n_classes), dtype=np.float32)
         self.bias: FloatArray = np.zeros(n_classes, dtype=np.float32)
 
-    def fit(self, x: FloatArray, y: IntArray) -> DenseSoftmaxClassifier:
+    def fit(
+        self, x: FloatArray, y: IntArray, initial: tuple[FloatArray, FloatArray] | None = None
+    ) -> DenseSoftmaxClassifier:
+        """Train from zero, or from ``initial`` = (weights, bias) as ``logits`` uses them (a warm start)."""
         cfg = self.config
         n, dim = x.shape
         xs = (x * cfg.scale).astype(np.float32)
         w = np.zeros((dim, self.n_classes), dtype=np.float32)
         b = np.zeros(self.n_classes, dtype=np.float32)
+        if initial is not None:
+            w = (initial[0] / cfg.scale).astype(np.float32)
+            b = initial[1].astype(np.float32)
         params = [w, b]
         m = [np.zeros_like(p) for p in params]
         v = [np.zeros_like(p) for p in params]

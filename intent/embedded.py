@@ -7,9 +7,12 @@ TF-IDF word 1-2 + char 2-5 grams (``intent.features``), the classifier a linear 
 (``intent.calibration``).
 
 Everything is rebuilt when the catalog changes: ``update_catalog`` blocks (start-up),
-``update_catalog_async`` trains in a worker thread while the previous model keeps answering.
-With a ``cache_dir`` the trained model is stored (``intent.model_store``) and reused as long as
-the catalog and the training code are unchanged, so a restart does not train again.
+``update_catalog_async`` trains in a worker thread while the previous model keeps answering; on a
+large catalog it first installs a warm start from the previous model (``intent.incremental``)
+and runs the full training in the background. With a ``cache_dir`` the trained model is stored
+(``intent.model_store``) and reused as long as the catalog and the training code are unchanged,
+so a restart does not train again, and training texts' sentence vectors are kept by content hash
+(``intent.embedding_cache``), so only texts never seen are encoded.
 
 When the sentence-encoder packages are installed (``intent.embeddings``) a second linear model
 learns from MiniLM embeddings of the same documents, and the two are combined as a *cascade*:
@@ -24,13 +27,16 @@ Without the packages the adapter is the TF-IDF path alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import math
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -44,17 +50,21 @@ from intent.classifier import (
     TrainConfig,
     softmax,
 )
-from intent.embeddings import MODEL_NAME, SentenceEncoder, encoder_installed, load_encoder, preload_encoder
+from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
+from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
 from intent.entities import GoalEntityExtractor
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
+from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
+from intent.text import request_part
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.i18n import detect
 from shared.models import GoalCandidate, IntentOutput
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Minimum optimiser updates, so a catalog of a few dozen examples still converges.
 MIN_STEPS = 400
@@ -199,12 +209,41 @@ def _train(x: Csr, labels: npt.NDArray[np.int64], n_classes: int, config: TrainC
     return SoftmaxClassifier(n_classes, cfg).fit(x, labels)
 
 
+def catalog_documents(catalog: Catalog, encoder: TextEncoder | None) -> Documents:
+    """Every training document of ``catalog`` with its features (as ``train_model`` builds them),
+    for a warm start (``intent.incremental``)."""
+    goals = catalog.goals()
+    texts: list[str] = []
+    labels: list[int] = []
+    for label, ref in enumerate(goals):
+        fixed, examples = goal_documents(ref, catalog)
+        kept = [t for t in [*fixed, *examples] if t.strip()]
+        texts.extend(kept)
+        labels.extend([label] * len(kept))
+    return Documents(
+        goals=goals,
+        features=TfidfFeatures(min_df=2 if len(texts) > 2000 else 1).fit(texts),
+        texts=texts,
+        y=np.array(labels, dtype=np.int64),
+        vectors=encoder.encode(texts) if encoder is not None else None,
+        extractors={(ref.domain, ref.goal.goal): entity_extractor(ref, catalog) for ref in goals},
+    )
+
+
+def _warm_start_pays(previous: EmbeddedModel, catalog: Catalog) -> bool:
+    documents = 0
+    for ref in catalog.goals():
+        fixed, examples = goal_documents(ref, catalog)
+        documents += len(fixed) + len(examples)
+    return worth_warm_start(previous, catalog.goals(), documents)
+
+
 def train_model(
     catalog: Catalog,
     *,
     config: TrainConfig | None = None,
     negatives: Sequence[str] = (),
-    encoder: SentenceEncoder | None = None,
+    encoder: TextEncoder | None = None,
 ) -> EmbeddedModel | None:
     """Fit features, classifier and calibration from the catalog (None when it has no goals)."""
     config = config or TrainConfig()
@@ -316,7 +355,7 @@ def train_model(
 
 
 def _fit_embedding_part(
-    encoder: SentenceEncoder,
+    encoder: TextEncoder,
     vectors: FloatArray,
     y: IntArray,
     n_classes: int,
@@ -382,6 +421,32 @@ def _fit_embedding_part(
     return part, report
 
 
+async def _in_daemon_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a daemon thread of its own: unlike ``asyncio.to_thread``, a shutdown does not
+    wait for it (a full training can take minutes; what it stores is written atomically)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():  # the waiter was cancelled
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(cast(T, result))
+
+    def run() -> None:
+        try:
+            result, error = work(), None
+        except BaseException as exc:
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="intent-full-training", daemon=True).start()
+    return await future
+
+
 class EmbeddedIntentAdapter:
     """``IntentAdapter`` over an ``EmbeddedModel``; see the module docstring."""
 
@@ -407,8 +472,13 @@ class EmbeddedIntentAdapter:
         self.negatives = list(negatives)
         #: trained models are kept here and reused for an unchanged catalog (None = never stored)
         self.store = ModelStore(cache_dir) if cache_dir is not None else None
-        #: how many times this adapter trained a model (a stored one being reused does not count)
+        #: sentence vectors of training texts by content hash, on disk next to the stored models
+        self.embeddings = shared_cache(MODEL_NAME, self.store.embeddings_directory if self.store else None)
+        #: models this adapter built for a catalog change: full trainings and warm starts (a stored
+        #: one being reused does not count, nor does a full training that replaces a warm start)
         self.training_runs = 0
+        #: full trainings run in the background to replace a warm-started model
+        self.background_trainings = 0
         self.model: EmbeddedModel | None = None
         self.catalog = Catalog()
         # catalog changes are numbered so a slow retrain never replaces a newer model
@@ -416,6 +486,8 @@ class EmbeddedIntentAdapter:
         self._installed = 0
         self._pending: tuple[Catalog, int] | None = None
         self._trainer: asyncio.Task[None] | None = None
+        self._refining: tuple[Catalog, int] | None = None
+        self._refiner: asyncio.Task[None] | None = None
         if catalog is not None:
             self.update_catalog(catalog)
 
@@ -428,7 +500,9 @@ class EmbeddedIntentAdapter:
         """Learn ``catalog`` in a worker thread while the previous model keeps answering.
 
         Returns once a model of this catalog (or of a newer one: changes arriving during a
-        retrain are coalesced, only the latest is trained) answers. Raises
+        retrain are coalesced, only the latest is trained) answers: the stored one, or one
+        warm-started from the model answering now (``intent.incremental``), whose full training
+        then runs in the background and replaces it (:meth:`settled` waits for that). Raises
         ``IntentTrainingFailed`` when that training failed; the previous model stays in place.
         """
         self._requested += 1
@@ -446,45 +520,112 @@ class EmbeddedIntentAdapter:
             catalog, generation = self._pending
             self._pending = None
             try:
-                model = await asyncio.to_thread(self.build_model, catalog)
+                model = await asyncio.to_thread(self.build_model, catalog, self.model)
             except Exception:
                 log.exception("training the intent model failed; the previous model keeps answering")
                 continue
             if generation > self._installed:
                 self._install(catalog, model, generation)
+                if model is not None and model.provisional:
+                    self._refine_later(catalog, generation)
+
+    def _refine_later(self, catalog: Catalog, generation: int) -> None:
+        self._refining = (catalog, generation)
+        if self._refiner is None or self._refiner.done():
+            self._refiner = asyncio.create_task(self._refine())
+
+    async def _refine(self) -> None:
+        """Full trainings of warm-started models, in a worker thread, the latest change only."""
+        while self._refining is not None:
+            catalog, generation = self._refining
+            self._refining = None
+            if generation != self._installed:  # a newer change came in: its own refinement follows
+                continue
+            try:
+                model = await _in_daemon_thread(functools.partial(self.build_model, catalog, background=True))
+            except Exception:
+                log.exception("the full intent training failed; the warm-started model keeps answering")
+                continue
+            if generation == self._installed:
+                self._install(catalog, model, generation)
+
+    async def settled(self) -> None:
+        """Wait until no full training is running or due in the background."""
+        while self._refiner is not None and not self._refiner.done():
+            await asyncio.shield(self._refiner)
 
     def _install(self, catalog: Catalog, model: EmbeddedModel | None, generation: int) -> None:
         self.catalog, self.model, self._installed = catalog, model, generation
 
-    def build_model(self, catalog: Catalog) -> EmbeddedModel | None:
-        """The model of ``catalog``: the stored one when its key matches, else trained (and stored)."""
+    def build_model(
+        self, catalog: Catalog, warm_from: EmbeddedModel | None = None, *, background: bool = False
+    ) -> EmbeddedModel | None:
+        """The model of ``catalog``: the stored one when its key matches; else warm-started from
+        ``warm_from`` when it knows most of the goals (provisional, never stored); else trained
+        (and stored). ``background``: a full training replacing a warm start."""
         if not catalog.goals():
             return None
         if self.store is None:
-            return self._train(catalog)
+            if warm_from is not None and _warm_start_pays(warm_from, catalog):
+                return self._warm_start(catalog, warm_from)
+            return self._train(catalog, background)
+        key = self._key(catalog)
+        model = self._load(key, catalog)
+        if model is not None:
+            return model
+        if warm_from is not None and _warm_start_pays(warm_from, catalog):
+            return self._warm_start(catalog, warm_from)
+        # gateways sharing the directory train a catalog once: the others wait here, then load it
+        with self.store.training(key):
+            model = self._load(key, catalog)
+            if model is None:
+                model = self._train(catalog, background)
+                if model is not None:
+                    self.store.save(key, model)
+        return model
+
+    def _key(self, catalog: Catalog) -> str:
         with_encoder = self.use_embeddings and encoder_installed()
         parameters = training_parameters(
             self.config, DENSE, self.negatives, MODEL_NAME if with_encoder else None
         )
-        key = model_key(catalog, parameters)
+        return model_key(catalog, parameters)
+
+    def _load(self, key: str, catalog: Catalog) -> EmbeddedModel | None:
+        assert self.store is not None
         model = self.store.load(key, catalog, entity_extractor)
         if model is not None:
             log.info("intent model of catalog %s loaded from %s", catalog.fingerprint, self.store.path(key))
             if model.embedding is not None:
                 preload_encoder()  # needed by the first unsure message only: start-up need not wait
-            return model
-        model = self._train(catalog)
-        if model is not None:
-            self.store.save(key, model)
         return model
 
-    def _train(self, catalog: Catalog) -> EmbeddedModel | None:
-        self.training_runs += 1
-        started = time.perf_counter()
+    def _encoder(self) -> CachedEncoder | None:
+        """The sentence encoder behind this adapter's embedding cache (None: TF-IDF alone)."""
         encoder = load_encoder() if self.use_embeddings else None
-        model = train_model(catalog, config=self.config, negatives=self.negatives, encoder=encoder)
+        return CachedEncoder(encoder, self.embeddings) if encoder is not None else None
+
+    def _train(self, catalog: Catalog, background: bool = False) -> EmbeddedModel | None:
+        if background:
+            self.background_trainings += 1
+        else:
+            self.training_runs += 1
+        started = time.perf_counter()
+        model = train_model(catalog, config=self.config, negatives=self.negatives, encoder=self._encoder())
         log.info(
             "intent model of catalog %s trained in %.1f s", catalog.fingerprint, time.perf_counter() - started
+        )
+        return model
+
+    def _warm_start(self, catalog: Catalog, previous: EmbeddedModel) -> EmbeddedModel:
+        self.training_runs += 1
+        started = time.perf_counter()
+        encoder = self._encoder() if previous.embedding is not None else None
+        model = warm_start(previous, catalog_documents(catalog, encoder), self.config, DENSE)
+        log.info(
+            "intent model of catalog %s warm-started in %.2f s; its full training follows in the background",
+            catalog.fingerprint,
+            time.perf_counter() - started,
         )
         return model
 
@@ -546,6 +687,13 @@ class EmbeddedIntentAdapter:
             out.notes.append("no goals registered")
             return out
         probs, conf, _ = self.scores(text, pinned_domain)
+        part = request_part(text)
+        if part != text:
+            # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
+            # da Vale, obrigado!"): the request alone is read too, and the surer reading wins
+            part_probs, part_conf, _ = self.scores(part, pinned_domain)
+            if part_conf > conf:
+                probs, conf = part_probs, part_conf
         if conf == 0.0 and not probs.any():
             out.notes.append(f"pinned domain {pinned_domain!r} has no goals")
             return out

@@ -55,9 +55,10 @@ def model_files() -> tuple[Path, Path] | None:
 
 
 class SentenceEncoder:
-    """Mean-pooled, L2-normalised MiniLM vectors; remembers texts it has already encoded.
+    """Mean-pooled, L2-normalised MiniLM vectors.
 
-    The cache makes catalog rebuilds cheap: re-registering a domain re-encodes only new texts.
+    Training texts are encoded through ``intent.embedding_cache`` (kept by content hash, in
+    memory and on disk), so a catalog rebuild encodes only texts it has never seen.
     """
 
     dimension = 384
@@ -78,7 +79,6 @@ class SentenceEncoder:
             str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
         )
         self._inputs = {i.name for i in self._session.get_inputs()}
-        self._cache: dict[str, FloatArray] = {}
         self._lock = threading.Lock()
 
     def _run(self, texts: list[str]) -> FloatArray:
@@ -101,19 +101,20 @@ class SentenceEncoder:
 
     def encode(self, texts: Sequence[str]) -> FloatArray:
         """(len(texts), 384) unit vectors; texts of similar length are batched together."""
-        missing = sorted({t for t in texts if t not in self._cache}, key=len)
-        for start in range(0, len(missing), _BATCH):
-            chunk = missing[start : start + _BATCH]
+        unique = sorted(set(texts), key=len)
+        found: dict[str, FloatArray] = {}
+        for start in range(0, len(unique), _BATCH):
+            chunk = unique[start : start + _BATCH]
             # locked per batch: a retrain in a worker thread must not hold up messages for long
             with self._lock:
                 vectors = self._run(chunk)
-            self._cache.update(zip(chunk, vectors, strict=True))
+            found.update(zip(chunk, vectors, strict=True))
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
+        return np.stack([found[t] for t in texts])
 
     def encode_one(self, text: str) -> FloatArray:
-        """One message, uncached (messages rarely repeat; the cache is for training texts)."""
+        """One message (messages rarely repeat; training texts are cached by the caller)."""
         with self._lock:
             return self._run([text])[0]
 

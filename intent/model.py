@@ -75,3 +75,6 @@ class EmbeddedModel:
     extractors: dict[tuple[str, str], GoalEntityExtractor]
     report: CalibrationReport = field(default_factory=CalibrationReport)
     embedding: EmbeddingPart | None = None
+    #: warm-started from the previous model with its calibration (``intent.incremental``): answers
+    #: until the full training replaces it, and is never stored
+    provisional: bool = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fcntl
 import functools
 import hashlib
 import importlib
@@ -20,7 +21,7 @@ import logging
 import os
 import tempfile
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,30 @@ class ModelStore:
     def path(self, key: str) -> Path:
         return self.directory / f"{key}.npz"
 
+    @property
+    def embeddings_directory(self) -> Path:
+        """Where ``intent.embedding_cache`` keeps the sentence vectors of training texts."""
+        return self.directory / "embeddings"
+
+    @contextlib.contextmanager
+    def training(self, key: str) -> Iterator[None]:
+        """Held while the model of ``key`` is trained: gateways sharing the directory train a
+        catalog once, the others wait here and then load what the first stored. Blocks (call it
+        from a worker thread); without a writable directory it does not lock at all."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            handle = open(self.directory / f".{key}.lock", "a+b")  # noqa: SIM115 - held across the yield
+        except OSError as exc:
+            log.warning("cannot lock %s (%s); training without coordination", self.directory, exc)
+            yield
+            return
+        with handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def load(
         self,
         key: str,
@@ -125,6 +150,8 @@ class ModelStore:
 
     def save(self, key: str, model: EmbeddedModel) -> None:
         """Store ``model`` under ``key``; a failure to write is logged, never raised."""
+        if model.provisional:  # a warm start is replaced by its full training: only that is kept
+            return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             write_model(self.path(key), key, model)
@@ -141,6 +168,8 @@ class ModelStore:
         for _, path in sorted(stored, reverse=True)[keep:]:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+            with contextlib.suppress(FileNotFoundError):
+                (self.directory / f".{path.stem}.lock").unlink()
 
 
 def write_model(path: Path, key: str, model: EmbeddedModel) -> None:

@@ -3,8 +3,10 @@ it through :class:`~orchestrator.client.DomainClient` exactly as they talk to an
 
 A registered MCP server's base URL carries the protocol in its scheme, ``mcp+http://host/mcp``
 (``mcp+https://`` too), so the one stored string says how to call it: the bootstrap file, stored
-registrations and other gateways need nothing more. What the domain protocol asks of a domain
-maps onto MCP like this:
+registrations and other gateways need nothing more. A local server the operator declares by
+command in the bootstrap file is ``mcp+stdio://<name>``: its session is held by
+:mod:`orchestrator.mcp_stdio` and every call below goes through it the same way. What the domain
+protocol asks of a domain maps onto MCP like this:
 
 ============================  ==================================================================
 ``GET /manifest``             ``tools/list``: one capability per tool (:func:`manifest_from_tools`)
@@ -17,12 +19,13 @@ Tool -> capability: ``inputSchema`` is the capability's ``parameters``, ``output
 ``annotations.idempotentHint`` (or ``readOnlyHint``) lets the run loop retry it (two attempts,
 else one), ``annotations.destructiveHint: true`` is recorded as ``policy.confirm``. Goals are the
 ones given at registration (:class:`McpRegistration`), else one per tool generated from its name,
-description and input schema. Given goals live in this process only: after a restart, or on
-another gateway, the goals are generated again from the tools.
+description and input schema. The gateway stores the given ones with the registration
+(``gateway.registrations``), so a restarted gateway, and every other one, uses them too.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Iterable, Iterator
@@ -33,10 +36,12 @@ from typing import Any
 import anyio
 import httpx2
 from mcp import Client, MCPError
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp.types import CallToolResult, TextContent, Tool
+from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent, Tool
 from pydantic import BaseModel, Field, ValidationError
 
+from orchestrator.mcp_stdio import STDIO_PREFIX, StdioServer, is_stdio_url, stdio_name
 from shared.errors import DomainProtocolError, DomainUnavailable
 from shared.i18n import Catalog
 from shared.manifest import GOAL_NAME, DomainManifest, Goal, ManifestInvalid, ManifestLimits, parse_manifest
@@ -62,7 +67,8 @@ MESSAGES = Catalog(
 
 
 def is_mcp_url(url: str) -> bool:
-    return url.startswith((f"{MCP_SCHEME_PREFIX}http://", f"{MCP_SCHEME_PREFIX}https://"))
+    """An MCP server's base URL: streamable HTTP, or a stdio server the bootstrap file declares."""
+    return url.startswith((f"{MCP_SCHEME_PREFIX}http://", f"{MCP_SCHEME_PREFIX}https://", STDIO_PREFIX))
 
 
 def mcp_base_url(endpoint: str) -> str:
@@ -294,7 +300,8 @@ class McpDomains:
     One MCP connection per call (handshake, then the request) over one shared HTTP client: no
     MCP session is held between calls, so a restarted server is simply reached again, while TCP
     connections are kept alive and the client (whose set-up costs more than a call) is built
-    once. ``registrations`` are what the admin gave at registration, by domain name."""
+    once. ``registrations`` are what the admin gave at registration, by domain name. Stdio
+    servers (:meth:`add_stdio`) are the exception: one session each, held until :meth:`aclose`."""
 
     def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
         self.timeout_s = timeout_s
@@ -302,6 +309,17 @@ class McpDomains:
         self._registrations: dict[str, McpRegistration] = {}
         #: base URL -> capability -> the tool it was listed from (its real name, its input schema)
         self._tools: dict[str, dict[str, Tool]] = {}
+        #: stdio servers the operator declared, by domain name (``mcp+stdio://<name>``)
+        self._stdio: dict[str, StdioServer] = {}
+
+    def add_stdio(self, domain: str, parameters: StdioServerParameters) -> None:
+        """Start the stdio MCP server ``domain`` (its session held until :meth:`aclose`); only
+        the operator's bootstrap file declares these (:mod:`orchestrator.mcp_bootstrap`)."""
+        if domain in self._stdio:
+            return
+        server = StdioServer(domain, parameters)
+        self._stdio[domain] = server
+        server.start()
 
     def configure(self, domain: str, registration: McpRegistration) -> None:
         """Use ``registration`` (description, goals) for ``domain``'s manifest from now on."""
@@ -309,6 +327,11 @@ class McpDomains:
 
     def forget(self, domain: str) -> None:
         self._registrations.pop(domain, None)
+
+    def registration(self, domain: str) -> McpRegistration | None:
+        """What ``domain``'s manifest is built with (the proposed one while a registration is
+        attempted); None when nothing was given."""
+        return self._registrations.get(domain)
 
     @contextmanager
     def proposed(self, domain: str, registration: McpRegistration | None) -> Iterator[None]:
@@ -334,7 +357,7 @@ class McpDomains:
         """List the server's tools and build ``domain``'s manifest from them."""
         endpoint = endpoint_url(base_url)
         with _mapped(endpoint), anyio.fail_after(self.timeout_s):
-            async with self._connect(endpoint) as client:
+            async with self._connect(base_url) as client:
                 tools = await _all_tools(client)
                 info = client.server_info
                 instructions = client.instructions
@@ -353,7 +376,7 @@ class McpDomains:
         """Up when the MCP handshake succeeds."""
         endpoint = endpoint_url(base_url)
         with _mapped(endpoint), anyio.fail_after(self.timeout_s):
-            async with self._connect(endpoint) as client:
+            async with self._connect(base_url) as client:
                 version = client.protocol_version
         return {"status": "ok", "protocol_version": version}
 
@@ -370,17 +393,30 @@ class McpDomains:
         name = tool.name if tool is not None else intent.capability
         arguments = coerce_arguments(intent.parameters, tool.input_schema if tool is not None else {})
         with _mapped(endpoint), anyio.fail_after(timeout or self.timeout_s):
-            async with self._connect(endpoint) as client:
+            async with self._connect(base_url) as client:
                 result = await client.call_tool(name, arguments)
         return output_from_result(result, name, str(intent.context.get("language", "pt")))
 
     async def aclose(self) -> None:
+        """Close the HTTP client and stop every stdio server (no child process outlives this)."""
+        servers, self._stdio = list(self._stdio.values()), {}
+        await asyncio.gather(*(server.stop() for server in servers))
         if self._http is not None:
             await self._http.aclose()
             self._http = None
 
     @asynccontextmanager
-    async def _connect(self, endpoint: str) -> AsyncIterator[Client]:
+    async def _connect(self, base_url: str) -> AsyncIterator[Client]:
+        if is_stdio_url(base_url):  # the held session, left open for the next call
+            server = self._stdio.get(stdio_name(base_url))
+            if server is None:
+                raise DomainUnavailable(
+                    f"no stdio MCP server {stdio_name(base_url)} is declared in the bootstrap file",
+                    details={"delivered": False},
+                )
+            yield await server.client()
+            return
+        endpoint = endpoint_url(base_url)
         if self._http is None:  # no await between the test and the assignment: built once
             # as domains are called: no proxies from the environment, and no cookies kept (one
             # client serves every person's calls)
@@ -413,7 +449,7 @@ def _mapped(endpoint: str) -> Iterator[None]:
     SDK runs its transport in a task group, so errors may arrive grouped."""
     try:
         yield
-    except ManifestInvalid:
+    except (ManifestInvalid, DomainUnavailable):
         raise
     except TimeoutError:
         raise DomainUnavailable(f"{endpoint} did not answer in time") from None
@@ -445,6 +481,9 @@ def _platform_error(endpoint: str, exc: BaseException) -> DomainUnavailable | Do
         return DomainUnavailable(message) if status in (502, 503, 504) else DomainProtocolError(message)
     if isinstance(exc, httpx2.TransportError):
         return DomainUnavailable(f"connection to {endpoint} failed ({type(exc).__name__})")
+    if isinstance(exc, MCPError) and exc.error.code == CONNECTION_CLOSED:
+        # the server went away (a stdio child that died): unavailable, restarted for the next call
+        return DomainUnavailable(f"connection to {endpoint} closed")
     if isinstance(exc, MCPError):
         return DomainProtocolError(f"{endpoint} answered with an MCP error: {exc.error.message[:300]}")
     if isinstance(exc, ValidationError):

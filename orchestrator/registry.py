@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field
 
 from orchestrator.client import DomainClient
 from orchestrator.mcp_domain import endpoint_url, is_mcp_url
+from orchestrator.mcp_stdio import is_stdio_url, stdio_base_url
 from orchestrator.url_policy import UrlPolicy, UrlRefused
 from shared.catalog import Catalog
 from shared.clock import utcnow
@@ -267,7 +268,9 @@ class DomainRegistry:
             if taken:
                 raise GoalTaken(name, taken)
             clamped = _accept(entry, manifest, self._policy_limits)
-            warnings = clamped + self._warnings({**self._entries, name: entry}, name)
+            # the overlap lint compares every goal's examples (~0.5 s at 150 goals): in a worker
+            # thread, so the gateway keeps answering (/health, turns) while a domain registers
+            warnings = clamped + await asyncio.to_thread(self._warnings, {**self._entries, name: entry}, name)
             overlaps = [w for w in warnings if w.get("type") == "goal_overlap"]
             if overlaps and not allow_overlap:
                 raise GoalOverlapRefused(name, overlaps)
@@ -353,6 +356,8 @@ class DomainRegistry:
     async def _refused(self, base_url: str) -> str | None:
         """Why the outbound policy refuses ``base_url`` (None when allowed); resolving a host name
         blocks, so it runs in a worker thread."""
+        if is_stdio_url(base_url):  # a process the operator declared: no network address to check
+            return None
         try:
             # an MCP server's base URL is checked as the HTTP URL it is called at
             await asyncio.to_thread(self._url_policy.check, endpoint_url(base_url))
@@ -496,6 +501,8 @@ def _read_bootstrap(path: Path) -> list[tuple[str, str, str | None]]:
     for i, item in enumerate(domains):
         name = item.get("name") if isinstance(item, dict) else None
         url = item.get("base_url") if isinstance(item, dict) else None
+        if url is None and isinstance(item, dict) and item.get("kind") == "mcp" and "command" in item:
+            url = stdio_base_url(name) if isinstance(name, str) else None  # orchestrator.mcp_bootstrap
         if not isinstance(name, str) or not re.match(IDENTIFIER, name) or len(name) > 64:
             log.error("bootstrap file %s: domains.%d.name is missing or invalid: entry skipped", path, i)
             continue
