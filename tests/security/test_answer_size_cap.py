@@ -119,7 +119,9 @@ def test_a_gateway_turn_fails_cleanly_and_its_memory_stays_flat(bulky: Process, 
     assert response.status_code == 200, response.text
     answer = response.json()["choices"][0]["message"]["content"]
     assert "bulky" in answer and "http://" not in answer, answer
-    assert grown < BODY_MB / 5, f"gateway peak RSS grew {grown:.1f} MB"
+    # half the body: a turn that held the answer grows the peak by all of it (the test below); the
+    # margin is for what else a gateway allocates during a turn in a busy suite (up to ~15 MB seen)
+    assert grown < BODY_MB / 2, f"gateway peak RSS grew {grown:.1f} MB"
 
 
 @pytest.mark.integration
