@@ -9,14 +9,13 @@ follow-ups get their parameters from earlier steps' outputs at run time.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Literal
 
 import jsonschema
 
 from shared.catalog import Catalog
+from shared.json_schema import validators
 from shared.manifest import Goal
 from shared.models import ExecutionIntent, ExecutionPlan, IntentOutput
 
@@ -35,11 +34,6 @@ class SlotProblem:
     detail: str = ""
 
 
-@lru_cache(maxsize=256)
-def _validator(schema_json: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(json.loads(schema_json))
-
-
 def _missing_properties(error: jsonschema.ValidationError) -> list[str]:
     """The properties a ``required`` error (or every branch of an ``anyOf``/``oneOf``) lacks."""
     if error.validator == "required":
@@ -52,9 +46,11 @@ def _missing_properties(error: jsonschema.ValidationError) -> list[str]:
 
 def schema_problems(schema: dict[str, Any], params: dict[str, Any], goal: Goal) -> list[SlotProblem]:
     """What ``params`` lack or get wrong against ``schema``, each tied to a goal entity if one fills it."""
-    validator = _validator(json.dumps(schema, sort_keys=True))
+    compiled = validators(schema)
     problems: list[SlotProblem] = []
-    for error in validator.iter_errors(params):
+    if compiled.check.is_valid(params):  # the common case, on every turn: the fast check only
+        return problems
+    for error in compiled.explain.iter_errors(params):
         missing = _missing_properties(error)
         if missing:
             # of several alternatives, ask for one the person can give (a goal entity)

@@ -1,0 +1,42 @@
+"""Compiled JSON Schema validators, one pair per distinct schema, shared by every check of a
+payload against a manifest's schema (a step's parameters before the call, its result after).
+
+jsonschema-rs answers "valid?" fast on the hot path; jsonschema words the problems when there
+are some (its errors carry paths, ``best_match`` and ``anyOf`` contexts). The cache is keyed by
+the schema's canonical JSON, so equal schemas share their validators and nothing depends on
+object identity.
+
+>>> pair = validators({"type": "object", "required": ["a"]})
+>>> pair.check.is_valid({"a": 1}), [e.message for e in pair.explain.iter_errors({})]
+(True, ["'a' is a required property"])
+>>> validators({"required": ["a"], "type": "object"}) is pair
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+
+
+@dataclass(frozen=True)
+class SchemaValidators:
+    check: jsonschema_rs.Draft202012Validator
+    explain: jsonschema.Draft202012Validator
+
+
+@lru_cache(maxsize=512)
+def _compiled(schema_json: str) -> SchemaValidators:
+    schema = json.loads(schema_json)
+    fast, worded = jsonschema_rs.Draft202012Validator(schema), jsonschema.Draft202012Validator(schema)
+    return SchemaValidators(fast, worded)
+
+
+def validators(schema: dict[str, Any]) -> SchemaValidators:
+    """The validators of ``schema`` (compiled once per distinct schema)."""
+    return _compiled(json.dumps(schema, sort_keys=True))
