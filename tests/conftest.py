@@ -26,6 +26,7 @@ from typing import IO
 
 import httpx
 import pytest
+from redis.asyncio import Redis
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = os.environ.get("TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -273,6 +274,16 @@ async def pg_database_url() -> AsyncIterator[str]:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[Redis]:
+    """A client of the tests' Redis database (emptied before and after the test)."""
+    client = Redis.from_url(redis_url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture

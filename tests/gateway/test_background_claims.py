@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
@@ -17,15 +16,6 @@ from gateway.background_claims import RedisClaims
 pytestmark = pytest.mark.redis
 
 LEASE_S = 1.0
-
-
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
 
 
 @pytest.fixture

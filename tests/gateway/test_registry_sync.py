@@ -88,15 +88,6 @@ async def gateways(engine: AsyncEngine) -> AsyncIterator[StartGateway]:
             await client.http.aclose()
 
 
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 async def test_a_registration_is_restored_by_the_next_gateway(
     gateways: StartGateway, engine: AsyncEngine, weather: Process
 ) -> None:

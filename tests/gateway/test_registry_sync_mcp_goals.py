@@ -59,15 +59,6 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
         await built.dispose()
 
 
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 class Gateway:
     """What one gateway process holds: its MCP client, registry and sync."""
 

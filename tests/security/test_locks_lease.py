@@ -12,7 +12,6 @@ import asyncio
 import signal
 import sys
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -37,15 +36,6 @@ from tests.conftest import (
 pytestmark = pytest.mark.redis
 
 LEASE_S = 0.6
-
-
-@pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[Redis]:
-    client = Redis.from_url(redis_url)
-    try:
-        yield client
-    finally:
-        await client.aclose()
 
 
 @pytest.fixture
