@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from gateway.principals import ANONYMOUS_TENANT
@@ -36,6 +36,9 @@ class SessionRow(Base):
 
 class RunRow(Base):
     __tablename__ = "runs"
+    #: Unfinished background runs are looked up by status, oldest first (the takeover scan), so
+    #: the scan reads a few index entries instead of every run ever stored.
+    __table_args__ = (Index("ix_runs_status_created_at", "status", "created_at"),)
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     session_id: Mapped[str] = mapped_column(
