@@ -194,8 +194,11 @@ class ConversationGraph:
             intent, turn.input, state.memory, catalog, self.orchestrator.threshold
         )
         threshold = self.orchestrator.threshold
-        intent, not_done = await read_parts(turn.input, intent, self.adapter, catalog, threshold)
-        return {**delta, "turn": turn.model_copy(update={"intent": intent, "not_done": not_done})}
+        parts = await read_parts(
+            turn.input, intent, self.adapter, catalog, threshold, unsupported=self._unsupported_action
+        )
+        update = {"intent": parts.intent, "not_done": parts.not_done, "cannot_do": parts.cannot_do}
+        return {**delta, "turn": turn.model_copy(update=update)}
 
     @staticmethod
     def _conversation_language(intent: IntentOutput, state: TurnState) -> IntentOutput:
@@ -345,6 +348,10 @@ class ConversationGraph:
         if turn.not_done and report.status == RunStatus.COMPLETED:
             # so are the parts that ask for another goal, which this turn did not do
             parts = [i18n.t("dialogue.part_not_done", intent.language, part=part) for part in turn.not_done]
+            update["answer"] = "\n".join([update["answer"], *parts])
+        if turn.cannot_do and report.status == RunStatus.COMPLETED:
+            # and the parts no goal does
+            parts = [i18n.t("dialogue.part_cannot_do", intent.language, part=part) for part in turn.cannot_do]
             update["answer"] = "\n".join([update["answer"], *parts])
         delta: Delta = {}
         if report.status == RunStatus.WAITING_INPUT and output is not None:

@@ -5,8 +5,12 @@ A message is cut at the joints people put between requests (";", "e", "and", "de
 "then", "também"); each part of two words or more is read on its own. A part read as another
 goal, confidently, in a domain that takes requests (not help or small talk: "e obrigado!" is no
 request), is a part the turn did not do: the answer says so, and why (one request per message
-for now), so the person can send it next. A message that reads as nothing as a whole but has a
-confident part runs that part.
+for now), so the person can send it next. A part that reads as no goal at all but is shaped as a
+request of its own (it opens with a verb the running goal does not explain, followed by its
+object: "reserva um voo para Lisboa", "compra 100 ações dela") is something the platform cannot
+do: the answer names it too, and its words are not taken as the running request's entities.
+Narrative around a request ("estava conversando com um amigo sobre investimentos") is neither.
+A message that reads as nothing as a whole but has a confident part runs that part.
 
 >>> split_parts("preço da Petrobras e me conta uma piada")
 ['preço da Petrobras', 'me conta uma piada']
@@ -21,6 +25,8 @@ confident part runs that part.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from intent import IntentAdapter
 from shared.catalog import Catalog
@@ -38,33 +44,60 @@ def split_parts(text: str) -> list[str]:
     return [part.strip() for part in _JOINTS.split(text) if part.strip()]
 
 
+#: ``(intent, part)`` -> the verb ``part`` opens with that ``intent``'s goal does not do, or None.
+UnsupportedAction = Callable[[IntentOutput, str], "str | None"]
+
+
+@dataclass(frozen=True)
+class Parts:
+    """How a message's parts are answered."""
+
+    #: What the turn runs.
+    intent: IntentOutput
+    #: Parts asking confidently for another goal: not done in this turn (send them next).
+    not_done: list[str] = field(default_factory=list)
+    #: Parts asking for something no goal does.
+    cannot_do: list[str] = field(default_factory=list)
+
+
 async def read_parts(
-    text: str, intent: IntentOutput, adapter: IntentAdapter, catalog: Catalog, threshold: float
-) -> tuple[IntentOutput, list[str]]:
+    text: str,
+    intent: IntentOutput,
+    adapter: IntentAdapter,
+    catalog: Catalog,
+    threshold: float,
+    unsupported: UnsupportedAction | None = None,
+) -> Parts:
     """The intent the turn runs and the parts of ``text`` it leaves undone.
 
     ``intent`` is the whole message's reading. When it has a goal, the parts asking confidently
     for another goal are the undone ones. When the whole reads as nothing (two requests in one
     sentence can pull the classifier apart), the first part read confidently is the request and
-    the other confident parts are undone."""
+    the other confident parts are undone. With ``unsupported``, a part that reads as no goal but
+    opens with a verb the running goal does not do is one the platform cannot do."""
     parts = split_parts(text)
     if len(parts) < 2:
-        return intent, []
+        return Parts(intent)
     requests: list[tuple[str, IntentOutput]] = []
+    unread: list[str] = []
     for part in parts:
         if len(part.split()) < MIN_PART_WORDS:
             continue
         read = await adapter.parse(part)
-        if read.goal is None or read.confidence < threshold or read.primary_domain is None:
-            continue
-        if not catalog.gate_applies(read.primary_domain):
+        if read.primary_domain is not None and not catalog.gate_applies(read.primary_domain):
             continue  # help and small talk around a request are not requests
+        if read.goal is None or read.confidence < threshold or read.primary_domain is None:
+            unread.append(part)
+            continue
         requests.append((part, read))
     if intent.goal is None and requests:
         intent = requests[0][1]
     done = (intent.primary_domain, intent.goal)
     undone = [part for part, read in requests if (read.primary_domain, read.goal) != done]
-    return _without_words_of(intent, text, undone), undone
+    cannot = []
+    if unsupported is not None and intent.goal is not None:
+        cannot = [part for part in unread if unsupported(intent, part) is not None]
+    return Parts(_without_words_of(intent, text, undone + cannot), undone, cannot)
 
 
 def _without_words_of(intent: IntentOutput, text: str, undone: list[str]) -> IntentOutput:

@@ -102,6 +102,9 @@ class Turn(BaseModel):
     unsupported: str | None = None
     #: Parts of the message asking for another goal, which this turn does not do: named in the answer.
     not_done: list[str] = Field(default_factory=list)
+    #: Parts of the message asking for something no registered goal does ("reserva um voo"):
+    #: named in the answer as what the platform cannot do.
+    cannot_do: list[str] = Field(default_factory=list)
     #: The answer's event id (the message's is the one before).
     assistant_event_id: str | None = None
 

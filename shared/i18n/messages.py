@@ -125,6 +125,10 @@ CORE = Catalog(
             "pt": "Não fiz esta parte do pedido: “{part}” (faço um pedido por mensagem; envie-a em seguida).",
             "en": "I didn't do this part of your request: “{part}” (one request per message; send it next).",
         },
+        "dialogue.part_cannot_do": {
+            "pt": "Não sei fazer esta parte do pedido: “{part}”.",
+            "en": "I can't do this part of your request: “{part}”.",
+        },
         "dialogue.declined": {
             "pt": "Tudo bem. O que você gostaria de fazer?",
             "en": "All right. What would you like to do?",

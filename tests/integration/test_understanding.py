@@ -237,6 +237,43 @@ def test_en_a_part_for_another_goal_is_named_not_dropped(gateway: Process) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "quoted", "named"),
+    [
+        (
+            "preço da Vale e reserva um voo para Lisboa",
+            ["Vale"],
+            "Não sei fazer esta parte do pedido: “reserva um voo para Lisboa”.",
+        ),
+        (
+            "cotação da Vale e depois compra 100 ações dela",
+            ["Vale"],
+            "Não sei fazer esta parte do pedido: “compra 100 ações dela”.",
+        ),
+        (
+            "price of Tesla and then order a pizza",
+            ["Tesla"],
+            "I can't do this part of your request: “order a pizza”.",
+        ),
+    ],
+)
+def test_a_part_no_goal_does_is_named_and_lends_no_entity(
+    gateway: Process, text: str, quoted: list[str], named: str
+) -> None:
+    run = Session(gateway).say(text)
+    assert run["status"] == "completed", run["answer"]
+    assert symbols(run) == quoted  # the part's words ("Lisboa", "pizza") are not quoted
+    assert named in run["answer"]
+
+
+def test_narrative_around_a_request_is_not_a_part_to_name(gateway: Process) -> None:
+    run = Session(gateway).say(
+        "Então, estava conversando com um amigo sobre investimentos e fiquei pensando: quanto está a Suzano?"
+    )
+    assert symbols(run) == ["Suzano"]
+    assert "Não sei fazer esta parte" not in run["answer"] and "Não fiz esta parte" not in run["answer"]
+
+
+@pytest.mark.parametrize(
     "text",
     ["maiores altas do Brasil hoje e manda no telegram", "send the top losers in the US to my telegram"],
 )
