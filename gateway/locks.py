@@ -186,20 +186,30 @@ class RedisSessionLocks:
     async def _keep(self, lease: Lease, owner: asyncio.Task[Any] | None) -> None:
         """Renew every ``lease_s / 3``; stop the holder's turn once the lease is lost."""
         interval = self.lease_s / 3
-        renewed_at = time.monotonic()
+        taken_at = renewed_at = time.monotonic()
         while True:
             await asyncio.sleep(interval)
             try:
                 if await lease.renew():
                     renewed_at = time.monotonic()
                     continue
+                cause = "taken or expired"
             except REDIS_OUTAGE:
+                cause = "shared store unreachable"
                 if time.monotonic() - renewed_at < self.lease_s:
                     continue  # still inside the lease: try again at the next beat
             # the key holds another token (or expired while Redis was out of reach): the turn
             # must not go on as if it still held the session
             lease.lost = True
-            log.warning("session lock lost", extra={"session_id": lease.session_id})
+            now = time.monotonic()
+            log.warning(
+                "session lock lost (%s): held %.1f s, last renewed %.1f s ago, %d renewals",
+                cause,
+                now - taken_at,
+                now - renewed_at,
+                lease.renewals,
+                extra={"session_id": lease.session_id},
+            )
             if owner is not None:
                 owner.cancel()
             return
