@@ -10,7 +10,12 @@ so it holds across gateway processes:
   (SIGKILL, a lost machine) frees its sessions within ``lease_s``, not after a long TTL;
 - renewing and releasing act only while the key still holds the caller's token: a stale holder
   (paused past its lease while another gateway took the session) can neither extend nor free the
-  new holder's lock, and its turn is stopped with 409 instead of going on to write.
+  new holder's lock, and its turn is stopped with 409 instead of going on to write;
+- a renewal that comes late (the process was starved of CPU past its lease) while nobody took
+  the session takes the key back with the same token and the turn goes on: a busy gateway does
+  not fail its own turns. Writes stay safe either way: the session's state is written with
+  optimistic concurrency (``expected_version``), so a turn whose session another holder
+  changed meanwhile fails to commit instead of overwriting it.
 
 A turn waits up to ``wait_s`` for the lock, then the request is refused with 409. Redis being
 unreachable is a 503 (:class:`gateway.errors.SharedStoreUnavailable`), never a 500.
@@ -41,9 +46,15 @@ local token = redis.call('incr', KEYS[2])
 redis.call('set', KEYS[1], token, 'px', ARGV[1])
 return token
 """
-#: Extends the lease only while the key still holds the caller's token (``ARGV[1]``).
+#: Extends the lease while the key still holds the caller's token (``ARGV[1]``); takes it back,
+#: with the same token, when it lapsed and nobody took it since. Returns 0 when another holds it.
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+local held = redis.call('get', KEYS[1])
+if held == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not held then
+  redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+  return 1
+end
 return 0
 """
 #: Deletes the key only while it still holds the caller's token.
@@ -113,7 +124,8 @@ class Lease:
     lost: bool = False
 
     async def renew(self) -> bool:
-        """Extend the lease by ``lease_s``; False if the session is no longer this holder's."""
+        """Extend the lease by ``lease_s`` (take it back if it lapsed and nobody took it); False
+        if another holder has the session."""
         extended = await self.locks.renew_script(
             keys=[self.locks.key(self.session_id)], args=[self.token, self.locks.lease_ms]
         )
@@ -193,7 +205,7 @@ class RedisSessionLocks:
                 if await lease.renew():
                     renewed_at = time.monotonic()
                     continue
-                cause = "taken or expired"
+                cause = "taken by another holder"
             except REDIS_OUTAGE:
                 cause = "shared store unreachable"
                 if time.monotonic() - renewed_at < self.lease_s:

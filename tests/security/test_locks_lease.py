@@ -110,6 +110,35 @@ async def test_a_running_turn_keeps_its_session_past_the_lease(redis: Redis, pre
     assert await redis.exists(key) == 0
 
 
+async def test_a_late_renewal_takes_back_a_lapsed_lease_nobody_took(redis: Redis, prefix: str) -> None:
+    """A gateway starved of CPU past its lease (loop lag under load) keeps its turn when no other
+    holder came: the next renewal sets the key again, with the same token."""
+    locks = gateway_locks(redis, prefix, wait_s=0)
+    key = prefix + "s:s1"
+    inside = asyncio.Event()
+    done = asyncio.Event()
+
+    async def turn() -> None:
+        async with locks.hold("s1"):
+            inside.set()
+            await done.wait()
+
+    holder = asyncio.create_task(turn())
+    await inside.wait()
+    token = await redis.get(key)
+    await redis.delete(key)  # the lease lapsed: no renewal reached Redis in time
+    for _ in range(int(10 * LEASE_S / 0.01)):  # the next renewal takes it back
+        if await redis.get(key) == token:
+            break
+        await asyncio.sleep(0.01)
+    assert await redis.get(key) == token, "the lapsed lease was not taken back"
+    with pytest.raises(Conflict, match="busy"):
+        await gateway_locks(redis, prefix, wait_s=0).acquire("s1")
+    done.set()
+    await holder  # no 409: the turn ended normally
+    assert await redis.exists(key) == 0
+
+
 async def test_a_holder_whose_session_was_taken_over_is_stopped_with_409(redis: Redis, prefix: str) -> None:
     locks = gateway_locks(redis, prefix, wait_s=0)
     inside = asyncio.Event()
