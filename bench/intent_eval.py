@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from intent.calibration import expected_calibration_error
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
+from shared.i18n.bilingual import text_in
 from shared.manifest import DomainManifest
 
 #: The calibrated-confidence cut-off: 0.5 = "more likely right than wrong", the same default as
@@ -114,7 +115,9 @@ def main() -> None:
     inscope = data[args.split]
     oos = data[f"oos_{args.split}"]
     items = [(t, i) for t, i in inscope] + [(t, "oos") for t, _ in oos]
-    goal_of = {g.goal.goal: _ident(i) for g in adapter.catalog.goals() for i in [g.goal.description]}
+    goal_of = {
+        g.goal.goal: _ident(i) for g in adapter.catalog.goals() for i in [text_in(g.goal.description, "en")]
+    }
     times, predicted, confidence, top_goal = [], [], [], []
     for text, _ in items:
         t0 = time.perf_counter()

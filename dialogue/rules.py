@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dialogue.choice import choose, is_no, is_yes, listed, normalise
-from dialogue.slots import describe
+from dialogue.slots import goal_described
 from dialogue.state import Continuation, Memory, Turn
 from intent.embedded import entity_extractor
 from intent.entities import GoalEntityExtractor, content_words
@@ -351,14 +351,13 @@ def confirmation_question(
     """The confidence gate's question: "do you want X?" for one plausible goal, "X or Y?" for more."""
     options: list[GoalOption] = []
     for alt in intent.alternatives[:GATE_OPTIONS]:
-        goal = catalog.find_goal(alt.domain, alt.goal)
-        description = describe(goal.description, intent.language) if goal else alt.goal
+        description = goal_described(catalog.find_goal(alt.domain, alt.goal), alt.goal, intent.language)
         options.append(
             GoalOption(domain=alt.domain, goal=alt.goal, confidence=alt.confidence, description=description)
         )
     if not options and intent.goal:
         goal = catalog.find_goal(execution_intent.domain, intent.goal)
-        description = describe(goal.description, intent.language) if goal else intent.goal
+        description = goal_described(goal, intent.goal, intent.language)
         options = [
             GoalOption(
                 domain=execution_intent.domain,

@@ -3,11 +3,12 @@ answer.
 
 The planner's :func:`~planner.slots.check_slots` says what a plan lacks; here it becomes a
 :class:`~shared.models.SlotQuestion` in the person's language, made from the entity's description
-(manifests write it as "texto em português (English text)"; the part in the person's language is
-used). The reply is read by the goal's own entity extractor, preferring the entity asked for
-("reais" answers "which currency to?"); whatever else it names replaces what was said before
-("não, em euros"). A confident request for another goal drops the question; a reply that names
-nothing is asked again once, then the platform says what it needs and stops asking.
+(by language, ``{"pt": …, "en": …}``, or one "texto em português (English text)" string; the text
+in the person's language is used, see :func:`shared.i18n.bilingual.text_in`). The reply is read
+by the goal's own entity extractor, preferring the entity asked for ("reais" answers "which
+currency to?"); whatever else it names replaces what was said before ("não, em euros"). A
+confident request for another goal drops the question; a reply that names nothing is asked again
+once, then the platform says what it needs and stops asking.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from dialogue.state import Turn
 from intent.entities import GoalEntityExtractor
 from planner.slots import SlotProblem
 from shared import i18n
-from shared.i18n.bilingual import in_language
-from shared.manifest import EntitySpec
+from shared.i18n.bilingual import Localized, text_in
+from shared.manifest import EntitySpec, Goal
 from shared.models import (
     ClarificationOption,
     DomainOutput,
@@ -34,9 +35,11 @@ from shared.status import RunStatus
 MAX_ATTEMPTS = 2
 
 
-def describe(description: str, language: str) -> str:
-    """An entity's description in ``language``, ready to go inside a sentence.
+def describe(description: Localized, language: str) -> str:
+    """A description (an entity's, a goal's) in ``language``, ready to go inside a sentence.
 
+    >>> describe({"pt": "A moeda de destino", "en": "The currency to convert to"}, "en")
+    'the currency to convert to'
     >>> describe("A moeda de destino (the currency to convert to)", "en")
     'the currency to convert to'
     >>> describe("A moeda de destino (the currency to convert to)", "pt")
@@ -44,10 +47,21 @@ def describe(description: str, language: str) -> str:
     >>> describe("CNPJ da empresa", "en")
     'CNPJ da empresa'
     """
-    text = in_language(description, language)
+    text = text_in(description, language)
     if len(text) > 1 and text[0].isupper() and not text[1].isupper():
         text = text[0].lower() + text[1:]
     return text
+
+
+def goal_described(goal: Goal | None, goal_id: str, language: str) -> str:
+    """What a goal is for, in ``language``. People never see a goal's id: a goal without a
+    description (or gone from the catalog) is named by its id's words.
+
+    >>> goal_described(None, "TOP_MOVERS", "en")
+    'top movers'
+    """
+    described = describe(goal.description, language) if goal is not None else ""
+    return described or goal_id.replace("_", " ").lower()
 
 
 def _what(spec: EntitySpec, entity: str, language: str) -> str:

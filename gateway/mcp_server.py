@@ -47,13 +47,17 @@ from gateway.validation import MAX_SESSION_ID, check_json, check_session_id
 from orchestrator.registry import DomainRegistry
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
-from shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from shared.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
+from shared.i18n.bilingual import text_in
 from shared.manifest import EntitySpec
 from shared.models import EntryRequest, GoalCandidate, IntentOutput, RunResult
 
 log = logging.getLogger(__name__)
 
 ASK = "ask"
+#: The language of tool descriptions: MCP clients (and the models behind them) read English best;
+#: a description without English falls back to Portuguese (``text_in``).
+TOOL_LANGUAGE: Language = "en"
 #: The longest message ``ask`` takes (a chat message, not a document).
 MAX_MESSAGE_CHARS = 8000
 #: Where the caller's tenant waits for the MCP handlers, in the request's state.
@@ -116,7 +120,8 @@ def tool_name(ref: GoalRef) -> str:
 
 def entity_schema(spec: EntitySpec) -> dict[str, Any]:
     """An entity as a JSON Schema property."""
-    schema: dict[str, Any] = {"description": spec.description} if spec.description else {}
+    description = text_in(spec.description, TOOL_LANGUAGE)
+    schema: dict[str, Any] = {"description": description} if description else {}
     if spec.type == "enum":
         schema.update(type="string", enum=list(spec.values or []))
     elif spec.type == "boolean":
@@ -154,7 +159,7 @@ def goal_tools(catalog: Catalog) -> dict[str, GoalTool]:
         tool = Tool(
             name=name,
             title=ref.goal.goal,
-            description=f"{ref.goal.description} (domain: {ref.domain})",
+            description=f"{text_in(ref.goal.description, TOOL_LANGUAGE)} (domain: {ref.domain})",
             input_schema=goal_input_schema(ref),
             output_schema=OUTPUT_SCHEMA,
         )

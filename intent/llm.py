@@ -27,6 +27,7 @@ from intent.entities import normalised_in
 from intent.settings import IntentSettings
 from shared.catalog import Catalog
 from shared.i18n import detect
+from shared.i18n.bilingual import Localized, all_texts
 from shared.manifest import EntitySpec
 from shared.models import GoalCandidate, IntentOutput
 
@@ -90,6 +91,11 @@ def build_schema(catalog: Catalog, pinned_domain: str | None = None) -> dict[str
     }
 
 
+def _described(description: Localized) -> str:
+    """A manifest description in every language it is written in: the message may be in any."""
+    return " / ".join(all_texts(description))
+
+
 def build_prompt(catalog: Catalog, pinned_domain: str | None = None) -> str:
     lines = [
         "You map a user's message to one goal of this catalog and extract its entities.",
@@ -103,11 +109,11 @@ def build_prompt(catalog: Catalog, pinned_domain: str | None = None) -> str:
     for ref in catalog.goals():
         if pinned_domain is not None and ref.domain != pinned_domain:
             continue
-        lines.append(f"- {goal_key(ref.domain, ref.goal.goal)}: {ref.goal.description}")
+        lines.append(f"- {goal_key(ref.domain, ref.goal.goal)}: {_described(ref.goal.description)}")
         for name, spec in ref.goal.entities_schema.items():
             extra = f" values={spec.values}" if spec.values else ""
             many = " (a list when several are named)" if spec.multiple else ""
-            lines.append(f"    {name} ({spec.type}{extra}){many}: {spec.description}")
+            lines.append(f"    {name} ({spec.type}{extra}){many}: {_described(spec.description)}")
         for example in ref.goal.example_texts()[:3]:
             lines.append(f"    e.g. {example!r}")
     return "\n".join(lines)

@@ -28,7 +28,14 @@ from orchestrator.mcp_domain import McpDomains, is_mcp_url
 from orchestrator.sanitize import clean_output
 from orchestrator.transport import AiohttpTransport, AnswerTooLarge
 from shared.errors import DomainProtocolError, DomainUnavailable
-from shared.manifest import DomainManifest, ManifestInvalid, ManifestLimits, parse_manifest
+from shared.manifest import (
+    DomainManifest,
+    LookupEntry,
+    ManifestInvalid,
+    ManifestLimits,
+    parse_lookup,
+    parse_manifest,
+)
 from shared.models import DomainOutput, ExecutionIntent
 from shared.signing import SIGNATURE_HEADER, sign
 from shared.telemetry.tracing import inject_trace_context, start_span, tool_call_attributes
@@ -197,7 +204,31 @@ class DomainClient:
                 raise ManifestInvalid([{"path": "$", "message": f"larger than {cap} bytes"}]) from None
             if not raw.lstrip().startswith(b"{"):  # not a manifest at all: nothing of it is shown
                 raise DomainProtocolError(f"{url} answered with a body that is not a JSON object")
-        return parse_manifest(raw, self.manifest_limits)
+        return await self._with_lookups(base_url, parse_manifest(raw, self.manifest_limits))
+
+    async def _with_lookups(self, base_url: str, manifest: DomainManifest) -> DomainManifest:
+        """``manifest`` with the lookup tables its entities name by ``lookup_path`` fetched into
+        their ``lookup``, so everything downstream (intent, stored registrations, other gateways)
+        reads one self-contained manifest."""
+        fetched: dict[str, list[LookupEntry]] = {}
+        for i, goal in enumerate(manifest.goals):
+            for name, spec in goal.entities_schema.items():
+                if spec.lookup_path is None or spec.lookup is not None:
+                    continue
+                if spec.lookup_path not in fetched:
+                    url = _join(base_url, spec.lookup_path)
+                    cap = self.manifest_limits.max_lookup_bytes
+                    where = f"goals.{i}.entities_schema.{name}"
+                    with map_httpx_exceptions(url):
+                        try:
+                            raw = await self._get(url, cap)
+                        except AnswerTooLarge:
+                            raise ManifestInvalid(
+                                [{"path": f"{where}.lookup", "message": f"larger than {cap} bytes"}]
+                            ) from None
+                    fetched[spec.lookup_path] = parse_lookup(raw, where, self.manifest_limits)
+                spec.lookup = fetched[spec.lookup_path]
+        return manifest
 
     async def health(self, base_url: str) -> dict[str, Any]:
         if is_mcp_url(base_url):

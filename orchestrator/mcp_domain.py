@@ -44,7 +44,15 @@ from pydantic import BaseModel, Field, ValidationError
 from orchestrator.mcp_stdio import STDIO_PREFIX, StdioServer, is_stdio_url, stdio_name
 from shared.errors import DomainProtocolError, DomainUnavailable
 from shared.i18n import Catalog
-from shared.manifest import GOAL_NAME, DomainManifest, Goal, ManifestInvalid, ManifestLimits, parse_manifest
+from shared.manifest import (
+    GOAL_NAME,
+    DomainManifest,
+    Goal,
+    ManifestInvalid,
+    ManifestLimits,
+    RegistrationText,
+    parse_manifest,
+)
 from shared.models import DomainOutput, ExecutionIntent, Failure
 
 #: The scheme prefix of a registered MCP server's base URL.
@@ -84,8 +92,9 @@ def endpoint_url(base_url: str) -> str:
 class McpRegistration(BaseModel):
     """What an admin may add to an MCP server's tools when registering it."""
 
-    #: The domain's description; default: the server's instructions, else its name.
-    description: str | None = Field(default=None, max_length=2000)
+    #: The domain's description (by language or one string); default: the server's instructions,
+    #: else its name.
+    description: RegistrationText | None = None
     #: The goals people ask for, mapping to tool capabilities; default: one generated per tool.
     goals: list[Goal] = Field(default_factory=list)
 

@@ -2,9 +2,11 @@
 shape A2A clients read at ``/.well-known/agent-card.json``.
 
 Pure functions of the manifests: each goal is a skill (its examples are the skill's examples),
-and each capability no goal names is a skill of its own. The card is the official ``a2a-sdk``
-``AgentCard`` (protobuf); :func:`card_json` writes it the way the SDK's own card route does (the
-1.0 fields, plus the 0.3 fields when an interface speaks 0.3), so any A2A client parses it.
+and each capability no goal names is a skill of its own; descriptions are in English (the
+Portuguese text when a manifest has no English one, see ``shared.i18n.bilingual.text_in``). The
+card is the official ``a2a-sdk`` ``AgentCard`` (protobuf); :func:`card_json` writes it the way
+the SDK's own card route does (the 1.0 fields, plus the 0.3 fields when an interface speaks 0.3),
+so any A2A client parses it.
 
 >>> from shared.manifest import validate_manifest
 >>> manifest = validate_manifest({
@@ -36,6 +38,8 @@ from a2a.types import (
     StringList,
 )
 
+from shared.i18n import Language
+from shared.i18n.bilingual import text_in
 from shared.manifest import DomainManifest
 
 #: What every card says it reads and writes: plain text, and JSON for structured parameters.
@@ -46,6 +50,8 @@ DOMAIN_BINDING = "agent-orchestrator-domain"
 BEARER_SCHEME = "bearer"
 #: A skill carries at most this many examples (a goal may have hundreds for training).
 MAX_EXAMPLES = 10
+#: The language of the card's descriptions: A2A clients (and their models) read English best.
+CARD_LANGUAGE: Language = "en"
 
 
 def skills(manifest: DomainManifest) -> list[AgentSkill]:
@@ -58,7 +64,7 @@ def skills(manifest: DomainManifest) -> list[AgentSkill]:
             AgentSkill(
                 id=goal.goal,
                 name=_title(goal.goal),
-                description=goal.description,
+                description=text_in(goal.description, CARD_LANGUAGE),
                 tags=[manifest.domain, *goal.capabilities],
                 examples=_first_unique(goal.example_texts(), MAX_EXAMPLES),
             )
@@ -71,7 +77,7 @@ def skills(manifest: DomainManifest) -> list[AgentSkill]:
             AgentSkill(
                 id=capability.name,
                 name=_title(capability.name),
-                description=capability.description,
+                description=text_in(capability.description, CARD_LANGUAGE),
                 tags=[manifest.domain],
                 examples=_first_unique(examples, MAX_EXAMPLES),
             )
@@ -85,7 +91,7 @@ def domain_card(manifest: DomainManifest, base_url: str) -> AgentCard:
     through the gateway's ``/a2a``, which understands free text."""
     return AgentCard(
         name=manifest.domain,
-        description=manifest.description,
+        description=text_in(manifest.description, CARD_LANGUAGE),
         version=manifest.version,
         supported_interfaces=[
             AgentInterface(

@@ -30,9 +30,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr, TypeAdapter, ValidationError
 
-from shared.manifest import DomainManifest, Goal, validate_manifest
+from shared.manifest import DomainManifest, Goal, LocalizedText, LookupEntry, validate_manifest
 from shared.models import (
     Clarification,
     ClarificationOption,
@@ -182,7 +182,9 @@ class IdempotencyCache:
 
 
 class DomainService:
-    def __init__(self, domain: str, version: str, description: str, *, confidence_gate: bool = True):
+    def __init__(
+        self, domain: str, version: str, description: LocalizedText, *, confidence_gate: bool = True
+    ):
         self.domain = domain
         self.version = version
         self.description = description
@@ -191,6 +193,8 @@ class DomainService:
         self._handlers: dict[str, Handler] = {}
         self._goals: list[dict[str, Any]] = []
         self._manifest: DomainManifest | None = None
+        #: path -> the lookup table served there (an entity's ``lookup_path``)
+        self._lookups: dict[str, Callable[[], list[LookupEntry]]] = {}
         self.idempotency = IdempotencyCache()
         #: how many times each capability actually ran (replays excluded), for ops and benchmarks
         self.executions: dict[str, int] = {}
@@ -200,7 +204,7 @@ class DomainService:
     def capability(
         self,
         name: str,
-        description: str,
+        description: LocalizedText,
         *,
         parameters: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
@@ -227,6 +231,21 @@ class DomainService:
     def add_goal(self, goal: dict[str, Any] | Goal) -> None:
         self._goals.append(goal.model_dump(exclude_none=True) if isinstance(goal, Goal) else goal)
         self._manifest = None
+
+    def lookup(self, path: str, entries: Callable[[], list[LookupEntry]]) -> None:
+        """Serve ``entries()`` (read on every request: the table may change) at ``GET path``, the
+        ``lookup_path`` of an entity whose values are too many or too changing for the manifest."""
+        self._lookups[path] = entries
+
+    def manifest_with_lookups(self) -> DomainManifest:
+        """The manifest as a gateway sees it once fetched: each ``lookup_path``'s table in its
+        entity's ``lookup`` (for in-process use: benchmarks and tests without HTTP)."""
+        manifest = self.manifest().model_copy(deep=True)
+        for goal in manifest.goals:
+            for spec in goal.entities_schema.values():
+                if spec.lookup_path in self._lookups and spec.lookup is None:
+                    spec.lookup = self._lookups[spec.lookup_path]()
+        return manifest
 
     def manifest(self) -> DomainManifest:
         if self._manifest is None:
@@ -321,6 +340,9 @@ class DomainService:
         async def get_manifest() -> dict[str, Any]:
             return manifest.model_dump(mode="json", exclude_none=True)
 
+        for path, entries in self._lookups.items():
+            app.add_api_route(path, _lookup_route(entries), methods=["GET"], include_in_schema=False)
+
         @app.get("/.well-known/agent-card.json")
         async def agent_card(request: Request) -> dict[str, Any]:
             # imported here: the A2A SDK costs a second at start, and few callers read the card
@@ -376,6 +398,17 @@ class DomainProcessSettings(ServiceSettings):
     domain_port: int | None = None
     # uvicorn's info level logs every request: a domain process stays quiet unless asked
     log_level: str = "warning"
+
+
+def _lookup_route(entries: Callable[[], list[LookupEntry]]) -> Callable[[], Awaitable[Response]]:
+    async def lookup_table() -> Response:
+        body = _LOOKUP_TABLE.dump_json(entries(), exclude_defaults=True)
+        return Response(body, media_type="application/json")
+
+    return lookup_table
+
+
+_LOOKUP_TABLE = TypeAdapter(list[LookupEntry])
 
 
 def serve(service: DomainService, app: FastAPI | None = None, *, default_port: int = 0) -> None:

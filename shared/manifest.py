@@ -14,7 +14,21 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from jsonschema.exceptions import ValidationError as SchemaError
+from jsonschema.exceptions import best_match
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+
+from shared.i18n.languages import LANGUAGES
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
 IDENTIFIER = r"^[a-z][a-z0-9_\-]*$"
@@ -23,6 +37,42 @@ GOAL_NAME = r"^[A-Z][A-Z0-9_]*$"
 LANGUAGE_CODE = r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$"
 LanguageCode = Annotated[str, StringConstraints(pattern=LANGUAGE_CODE)]
 ProgressText = Annotated[str, StringConstraints(min_length=1, max_length=120)]
+_TEXT_BY_LANGUAGE_SCHEMA: dict[str, Any] = {
+    "title": "TextByLanguage",
+    "description": "The text in each language the domain writes it in, by language code.",
+    "type": "object",
+    "properties": {code: {"type": "string", "minLength": 1, "pattern": r"\S"} for code in LANGUAGES},
+    "additionalProperties": False,
+    "minProperties": 1,
+}
+
+
+def _known_languages(text: str | dict[str, str]) -> str | dict[str, str]:
+    """An object by language names only the platform's languages, at least one, each with words.
+    Checked here, not by the dict's own types, so a bad object is one error at the field's path
+    ("unknown language 'fr'") rather than one per form the field could have taken."""
+    if isinstance(text, dict):
+        if not text:
+            raise ValueError(f"give the text in at least one language ({', '.join(LANGUAGES)})")
+        unknown = sorted(set(text) - set(LANGUAGES))
+        if unknown:
+            raise ValueError(f"unknown language {unknown} (the languages are {', '.join(LANGUAGES)})")
+        blank = sorted(code for code, words in text.items() if not words.strip())
+        if blank:
+            raise ValueError(f"empty text for {blank}")
+    return text
+
+
+#: A text by language code: ``{"pt": "Cotação atual", "en": "Current price"}`` (at least one).
+TextByLanguage = Annotated[dict[str, str], WithJsonSchema(_TEXT_BY_LANGUAGE_SCHEMA)]
+#: A description people read: by language, or (as older manifests write it) one string, read with
+#: the "texto em português (English text)" convention. ``shared.i18n.bilingual.text_in`` reads
+#: both in the person's language.
+LocalizedText = Annotated[str | TextByLanguage, AfterValidator(_known_languages)]
+#: A :data:`LocalizedText` an admin gives with a registration (an MCP server's description).
+RegistrationText = Annotated[
+    Annotated[str, StringConstraints(max_length=2000)] | TextByLanguage, AfterValidator(_known_languages)
+]
 
 
 class _Strict(BaseModel):
@@ -107,7 +157,7 @@ class CapabilityMetadata(_Strict):
 
 class Capability(_Strict):
     name: str = Field(pattern=IDENTIFIER)
-    description: str
+    description: LocalizedText
     #: JSON Schema of the parameters the capability accepts.
     parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
     #: JSON Schema of ``DomainOutput.result`` on success (validated by the engine when present).
@@ -120,9 +170,18 @@ class Capability(_Strict):
 # ----------------------------------------------------------------------- goals
 
 
+class LookupEntry(_Strict):
+    """One value a string entity can take, with the other ways people write it: the extractor
+    treats every name and alias as a known value (accents, case and a typo tolerated)."""
+
+    value: str = Field(min_length=1, max_length=200)
+    aliases: list[str] = Field(default_factory=list, max_length=50)
+
+
 class EntitySpec(_Strict):
     type: Literal["string", "enum", "boolean"]
-    description: str = ""
+    #: What the entity is, in words a question can carry ("De qual empresa…?").
+    description: LocalizedText = ""
     required: bool = False
     default: Any = None
     #: enum: the allowed values.
@@ -134,9 +193,17 @@ class EntitySpec(_Strict):
     capability_map: dict[str, str | list[str]] | None = None
     #: string: the person may name several ("Apple, Microsoft e Nvidia") -> a list.
     multiple: bool = False
+    #: string: a lookup table, the values the entity can take (names and aliases).
+    lookup: list[LookupEntry] | None = None
+    #: string: the path, on the domain's service, of a lookup table too large or too changing to
+    #: ship in the manifest (``GET`` answers a JSON list of entries); the gateway fetches it with
+    #: the manifest and puts it in ``lookup``.
+    lookup_path: str | None = Field(default=None, pattern=r"^/[A-Za-z0-9_\-./]*$", max_length=200)
 
     @model_validator(mode="after")
     def _enum_has_values(self) -> EntitySpec:
+        if (self.lookup is not None or self.lookup_path is not None) and self.type != "string":
+            raise ValueError("only string entities may have a lookup table")
         if self.type == "enum":
             if not self.values:
                 raise ValueError("an enum entity needs 'values'")
@@ -159,7 +226,9 @@ class GoalExample(_Strict):
 
 class Goal(_Strict):
     goal: str = Field(pattern=GOAL_NAME)
-    description: str
+    #: What people ask for, as they would say it: help, out-of-scope answers and confirmations
+    #: show it (never the goal's id).
+    description: LocalizedText
     entities_schema: dict[str, EntitySpec] = Field(default_factory=dict)
     #: The capability (or, in order, capabilities) when no enum entity's capability_map decides.
     capabilities: list[str] = Field(default_factory=list)
@@ -172,7 +241,7 @@ class Goal(_Strict):
 class DomainManifest(_Strict):
     domain: str = Field(pattern=IDENTIFIER)
     version: str
-    description: str
+    description: LocalizedText
     #: False exempts this domain from the orchestrator's confidence gate (help, small talk).
     confidence_gate: bool = True
     capabilities: list[Capability]
@@ -221,6 +290,10 @@ class ManifestLimits(BaseModel):
     #: Per goal.
     max_examples: int = Field(default=200, ge=1)
     max_entities: int = Field(default=32, ge=1)
+    #: Entries of one lookup table (``lookup`` or the answer at ``lookup_path``).
+    max_lookup_entries: int = Field(default=10_000, ge=1)
+    #: Bytes of one answer at a ``lookup_path``.
+    max_lookup_bytes: int = Field(default=2_097_152, ge=1024)
 
 
 def parse_manifest(raw: bytes, limits: ManifestLimits | None = None) -> DomainManifest:
@@ -277,7 +350,46 @@ def _count_errors(data: Any, limits: ManifestLimits) -> list[dict[str, str]]:
         if isinstance(goal, dict):
             over(f"goals.{i}.examples", goal.get("examples"), limits.max_examples)
             over(f"goals.{i}.entities_schema", goal.get("entities_schema"), limits.max_entities)
+            entities = goal.get("entities_schema")
+            for name, spec in entities.items() if isinstance(entities, dict) else ():
+                if isinstance(spec, dict):
+                    path = f"goals.{i}.entities_schema.{name}.lookup"
+                    over(path, spec.get("lookup"), limits.max_lookup_entries)
     return errors
+
+
+def parse_lookup(raw: bytes, path: str, limits: ManifestLimits | None = None) -> list[LookupEntry]:
+    """Bytes of a ``lookup_path`` answer -> its entries, within ``limits``; every problem is a
+    :class:`ManifestInvalid` whose field paths start at ``path`` (the entity's place in the manifest).
+
+    >>> parse_lookup(b'[{"value": "Petrobras", "aliases": ["PETR4"]}]', "goals.0.entities_schema.x")
+    [LookupEntry(value='Petrobras', aliases=['PETR4'])]
+    >>> parse_lookup(b'[{"aliases": []}]', "x")
+    Traceback (most recent call last):
+    ...
+    shared.manifest.ManifestInvalid: x.lookup.0.value: Field required
+    """
+    limits = limits or ManifestLimits()
+    where = f"{path}.lookup"
+    if len(raw) > limits.max_lookup_bytes:
+        raise ManifestInvalid([{"path": where, "message": f"larger than {limits.max_lookup_bytes} bytes"}])
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ManifestInvalid([{"path": where, "message": "not JSON"}]) from None
+    if not isinstance(data, list):
+        raise ManifestInvalid([{"path": where, "message": "not a list of entries"}])
+    if len(data) > limits.max_lookup_entries:
+        raise ManifestInvalid([{"path": where, "message": f"more than {limits.max_lookup_entries} entries"}])
+    try:
+        return _LOOKUP.validate_python(data)
+    except ValidationError as exc:
+        raise ManifestInvalid(
+            [{"path": ".".join([where, *map(str, e["loc"])]), "message": e["msg"]} for e in exc.errors()]
+        ) from None
+
+
+_LOOKUP = TypeAdapter(list[LookupEntry])
 
 
 def manifest_json_schema() -> dict[str, Any]:
@@ -302,20 +414,32 @@ def validate_manifest(data: Any) -> DomainManifest:
     """
     errors = [
         {"path": ".".join(str(p) for p in err.absolute_path) or "$", "message": err.message}
-        for err in sorted(_published_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        for err in map(_precise, sorted(_published_validator().iter_errors(data), key=_error_path))
     ]
     if errors:
         raise ManifestInvalid(errors)
     try:
         return DomainManifest.model_validate(data)
-    except Exception as exc:  # pydantic ValidationError -> same error shape
-        from pydantic import ValidationError
-
-        if not isinstance(exc, ValidationError):
-            raise
+    except ValidationError as exc:  # the same error shape
         raise ManifestInvalid(
             [{"path": ".".join(str(p) for p in e["loc"]) or "$", "message": e["msg"]} for e in exc.errors()]
         ) from None
+
+
+def _error_path(error: SchemaError) -> list[str]:
+    return [str(p) for p in error.absolute_path]
+
+
+def _precise(error: SchemaError) -> SchemaError:
+    """A value that fits none of a field's forms ("anyOf": a description is a string or an object
+    by language) is reported by the form its type chose, so the path and message name the problem
+    (``goals.0.description: Additional properties are not allowed ('fr' was unexpected)``)."""
+    while error.context:
+        chosen = [e for e in error.context if not (e.validator == "type" and not e.path)]
+        if not chosen:
+            break
+        error = best_match(chosen)
+    return error
 
 
 if __name__ == "__main__":

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+#: Where the service publishes the companies it knows (names, aliases, tickers): the gateway's
+#: entity extractor reads it as ``symbol_text``'s lookup table.
+COMPANIES_LOOKUP_PATH = "/lookup/companies"
+
 MARKET_CONTEXT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -247,17 +251,24 @@ def _ex(text: str, **entities: Any) -> dict[str, Any]:
 
 GET_QUOTE: dict[str, Any] = {
     "goal": "GET_QUOTE",
-    "description": "Preço/cotação atual de uma ou mais ações (current stock price of one or more companies)",
+    "description": {
+        "pt": "O preço atual (cotação) de uma ou mais ações",
+        "en": "The current price of one or more stocks",
+    },
     "entities_schema": {
         "symbol_text": {
             "type": "string",
             "required": True,
             "multiple": True,
-            "description": "Nome da empresa ou ticker como a pessoa escreveu (company or ticker as written)",
+            "description": {"pt": "O nome da empresa ou o ticker", "en": "The company name or ticker"},
+            "lookup_path": COMPANIES_LOOKUP_PATH,
         },
         "notify": {
             "type": "boolean",
-            "description": "Enviar a resposta também pelo Telegram (also send the answer by Telegram)",
+            "description": {
+                "pt": "Enviar a resposta também pelo Telegram",
+                "en": "Also send the answer by Telegram",
+            },
             "synonyms": {"true": NOTIFY_WORDS},
         },
     },
@@ -342,12 +353,15 @@ _DIRECTION_SYNONYMS = {
 
 TOP_MOVERS: dict[str, Any] = {
     "goal": "TOP_MOVERS",
-    "description": "Ações que mais subiram ou caíram no dia, por mercado (top gainers and losers by market)",
+    "description": {
+        "pt": "As ações que mais subiram ou caíram no dia, por mercado",
+        "en": "The stocks that rose or fell the most today, by market",
+    },
     "entities_schema": {
         "direction": {
             "type": "enum",
             "values": ["GAINERS", "LOSERS", "BOTH"],
-            "description": "Maiores altas, maiores baixas ou ambas (gainers, losers or both)",
+            "description": {"pt": "Maiores altas, maiores baixas ou ambas", "en": "Gainers, losers or both"},
             "synonyms": _DIRECTION_SYNONYMS,
             "capability_map": {
                 "GAINERS": "get_top_gainers",
@@ -357,11 +371,17 @@ TOP_MOVERS: dict[str, Any] = {
         },
         "market_text": {
             "type": "string",
-            "description": "Mercado como a pessoa disse: Brasil, B3, EUA, Suécia, Finlândia (market as said)",
+            "description": {
+                "pt": "O mercado (Brasil, B3, EUA, Suécia, Finlândia)",
+                "en": "The market (Brazil, B3, US, Sweden, Finland)",
+            },
         },
         "notify": {
             "type": "boolean",
-            "description": "Enviar a resposta também pelo Telegram (also send the answer by Telegram)",
+            "description": {
+                "pt": "Enviar a resposta também pelo Telegram",
+                "en": "Also send the answer by Telegram",
+            },
             "synonyms": {"true": NOTIFY_WORDS},
         },
     },
@@ -394,12 +414,16 @@ TOP_MOVERS: dict[str, Any] = {
 
 SEARCH_SYMBOL: dict[str, Any] = {
     "goal": "SEARCH_SYMBOL",
-    "description": "Descobrir o ticker/código de negociação de uma empresa (look up a company's ticker)",
+    "description": {
+        "pt": "O ticker (código de negociação) de uma empresa",
+        "en": "A company's ticker (trading symbol)",
+    },
     "entities_schema": {
         "symbol_text": {
             "type": "string",
             "required": True,
-            "description": "Nome da empresa como a pessoa escreveu (company name as written)",
+            "description": {"pt": "O nome da empresa", "en": "The company name"},
+            "lookup_path": COMPANIES_LOOKUP_PATH,
         }
     },
     "capabilities": ["search_symbol"],

@@ -23,6 +23,7 @@ from domains.finance.messages import (
 from domains.finance.provider import Instrument, MarketDataProvider, Quote
 from domains.finance.resolver import Resolution, SymbolResolver
 from shared.domain_sdk import clarify, fail, option
+from shared.manifest import LookupEntry
 from shared.models import ClarificationOption, DomainOutput, ExecutionIntent
 
 Direction = Literal["GAINERS", "LOSERS"]
@@ -64,6 +65,19 @@ class FinanceHandlers:
     def __init__(self, provider: MarketDataProvider):
         self.provider = provider
         self.resolver = SymbolResolver(provider.instruments(), provider.markets())
+
+    # ------------------------------------------------------------------ lookup table
+
+    def company_lookup(self) -> list[LookupEntry]:
+        """The companies this domain knows, for the gateway's entity extractor: each name with its
+        aliases and tickers ("Petrobras PN": "Petrobras", "PETR4", ...)."""
+        entries = []
+        for instrument in self.provider.instruments():
+            base, dot, _ = instrument.symbol.rpartition(".")
+            names = [*instrument.aliases, instrument.symbol, *([base] if dot and base else [])]
+            aliases = list(dict.fromkeys(n for n in names if n != instrument.name))
+            entries.append(LookupEntry(value=instrument.name, aliases=aliases))
+        return entries
 
     # ------------------------------------------------------------------ context
 

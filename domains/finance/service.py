@@ -19,40 +19,50 @@ def build_service(provider: MarketDataProvider | None = None) -> DomainService:
     svc = DomainService(
         "finance",
         VERSION,
-        "Mercado financeiro: cotações de ações, maiores altas e baixas e busca de tickers "
-        "(stock quotes, top movers and ticker search; B3, US, Sweden, Finland — sample data)",
+        {
+            "pt": "Mercado financeiro: cotações de ações, maiores altas e baixas e busca de tickers "
+            "(B3, EUA, Suécia, Finlândia; dados de exemplo)",
+            "en": "Financial markets: stock quotes, top movers and ticker search "
+            "(B3, US, Sweden, Finland; sample data)",
+        },
     )
     svc.capability(
         "get_stock_price",
-        "Cotação atual de uma ação a partir do nome ou ticker (current price of a stock by name or ticker)",
+        {
+            "pt": "Cotação atual de uma ação, pelo nome ou ticker",
+            "en": "Current price of a stock, by name or ticker",
+        },
         parameters=d.STOCK_PRICE_PARAMETERS,
         output_schema=d.STOCK_PRICE_OUTPUT,
         metadata=d.STOCK_PRICE_METADATA,
     )(handlers.get_stock_price)
     svc.capability(
         "get_top_gainers",
-        "Ações que mais subiram no dia, por mercado (top gainers by market)",
+        {"pt": "Ações que mais subiram no dia, por mercado", "en": "Top gainers of the day, by market"},
         parameters=d.MOVERS_PARAMETERS,
         output_schema=d.MOVERS_OUTPUT,
         metadata=d.movers_metadata("GAINERS"),
     )(handlers.top_gainers)
     svc.capability(
         "get_top_losers",
-        "Ações que mais caíram no dia, por mercado (top losers by market)",
+        {"pt": "Ações que mais caíram no dia, por mercado", "en": "Top losers of the day, by market"},
         parameters=d.MOVERS_PARAMETERS,
         output_schema=d.MOVERS_OUTPUT,
         metadata=d.movers_metadata("LOSERS"),
     )(handlers.top_losers)
     svc.capability(
         "search_symbol",
-        "Busca tickers pelo nome da empresa, sem acento e tolerante a erros de digitação "
-        "(ticker search by company name, accent-insensitive, typo-tolerant)",
+        {
+            "pt": "Busca tickers pelo nome da empresa, sem acento e tolerante a erros de digitação",
+            "en": "Ticker search by company name, accent-insensitive and typo-tolerant",
+        },
         parameters=d.SEARCH_PARAMETERS,
         output_schema=d.SEARCH_OUTPUT,
         metadata=d.SEARCH_METADATA,
     )(handlers.search_symbol)
     for goal in d.GOALS:
         svc.add_goal(goal)
+    svc.lookup(d.COMPANIES_LOOKUP_PATH, handlers.company_lookup)
     svc.manifest()  # fail at import, not at first request, if the declarations are invalid
     return svc
 

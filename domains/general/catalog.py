@@ -2,7 +2,8 @@
 
 The general domain must not know other domains statically (a new domain would make it lie),
 so it describes only what the caller says is registered right now. Entries that are not
-``{domain, goal, description}`` are skipped rather than failing the answer.
+``{domain, goal, description}`` are skipped rather than failing the answer. A description is the
+manifest's: by language (``{"pt": …, "en": …}``) or one "texto (English text)" string.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from shared.i18n.bilingual import in_language
+from shared.i18n.bilingual import text_in
 
 
 class CatalogEntry(BaseModel):
@@ -19,7 +20,7 @@ class CatalogEntry(BaseModel):
 
     domain: str
     goal: str
-    description: str = ""
+    description: str | dict[str, str] = ""
 
 
 def catalog_from_context(context: dict[str, Any]) -> list[CatalogEntry] | None:
@@ -37,8 +38,8 @@ def catalog_from_context(context: dict[str, Any]) -> list[CatalogEntry] | None:
 
 
 def render(entries: list[CatalogEntry], language: str, *, exclude_domain: str | None = None) -> list[str]:
-    """One bullet per goal, in the caller's order, in the person's words: the description's half
-    in ``language`` (never the goal's id, which people do not know).
+    """One bullet per goal, in the caller's order, in the person's words: the description in
+    ``language`` (never the goal's id, which people do not know).
 
     >>> render([CatalogEntry(domain="finance", goal="GET_QUOTE", description="Cotação (stock price)")], "en")
     ['• Stock price']
@@ -47,6 +48,6 @@ def render(entries: list[CatalogEntry], language: str, *, exclude_domain: str | 
     for entry in entries:
         if entry.domain == exclude_domain:
             continue
-        text = in_language(entry.description, language) or entry.goal.replace("_", " ").lower()
+        text = text_in(entry.description, language) or entry.goal.replace("_", " ").lower()
         lines.append(f"• {text[:1].upper()}{text[1:]}")
     return lines

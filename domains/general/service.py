@@ -114,7 +114,10 @@ def out_of_scope(intent: ExecutionIntent) -> DomainOutput:
 
 HELP_GOAL: dict[str, Any] = {
     "goal": "HELP",
-    "description": "O que a plataforma sabe fazer, ajuda e instruções (what can you do, help, instructions)",
+    "description": {
+        "pt": "Ajuda: o que a plataforma sabe fazer e como pedir",
+        "en": "Help: what the platform can do and how to ask",
+    },
     "capabilities": ["help"],
     "examples": [
         "o que você faz?",
@@ -135,12 +138,18 @@ HELP_GOAL: dict[str, Any] = {
 
 SMALL_TALK_GOAL: dict[str, Any] = {
     "goal": "SMALL_TALK",
-    "description": "Cumprimentos, agradecimentos e despedidas (greetings, thanks, goodbyes, small talk)",
+    "description": {
+        "pt": "Cumprimentos, agradecimentos e despedidas",
+        "en": "Greetings, thanks and goodbyes (small talk)",
+    },
     "entities_schema": {
         "kind": {
             "type": "enum",
             "values": list(KINDS),
-            "description": "Tipo de conversa: cumprimento, agradecimento, despedida, como vai",
+            "description": {
+                "pt": "O tipo de conversa: cumprimento, agradecimento, despedida, como vai",
+                "en": "The kind of small talk: greeting, thanks, goodbye, how are you",
+            },
             "synonyms": KIND_SYNONYMS,
         }
     },
@@ -167,12 +176,15 @@ def build_service() -> DomainService:
     svc = DomainService(
         DOMAIN,
         VERSION,
-        "Ajuda, conversa e respostas para pedidos fora do escopo (help, small talk, out-of-scope answers)",
+        {
+            "pt": "Ajuda, conversa e respostas para pedidos fora do escopo",
+            "en": "Help, small talk and answers to out-of-scope requests",
+        },
         confidence_gate=False,
     )
     svc.capability(
         "help",
-        "Explica o que a plataforma sabe fazer (explains what the platform can do)",
+        {"pt": "Explica o que a plataforma sabe fazer", "en": "Explains what the platform can do"},
         metadata={
             "context": ["catalog"],
             "progress": {"pt": "Reunindo o que eu sei fazer…", "en": "Gathering what I can do…"},
@@ -185,7 +197,7 @@ def build_service() -> DomainService:
     )(help_)
     svc.capability(
         "small_talk",
-        "Responde cumprimentos e agradecimentos (answers greetings and thanks)",
+        {"pt": "Responde cumprimentos e agradecimentos", "en": "Answers greetings and thanks"},
         parameters={
             "type": "object",
             "properties": {
@@ -197,8 +209,10 @@ def build_service() -> DomainService:
     )(small_talk)
     svc.capability(
         "out_of_scope",
-        "Diz com clareza que não consegue atender e lista o que a plataforma faz "
-        "(says plainly it cannot help and lists what the platform can do)",
+        {
+            "pt": "Diz com clareza que não consegue atender e lista o que a plataforma faz",
+            "en": "Says plainly it cannot help and lists what the platform can do",
+        },
         role="fallback",
         # what out-of-scope requests look like: never a goal, only evidence the intent layer
         # calibrates "this is not any registered goal" with

@@ -159,12 +159,14 @@ def build(settings: NotifierSettings | None = None, http: httpx.AsyncClient | No
     svc = DomainService(
         "notifier",
         VERSION,
-        "Envia mensagens às pessoas pelo Telegram, ou guarda numa caixa de saída "
-        "(sends messages by Telegram, or keeps them in an outbox)",
+        {
+            "pt": "Envia mensagens às pessoas pelo Telegram, ou guarda numa caixa de saída",
+            "en": "Sends messages to people by Telegram, or keeps them in an outbox",
+        },
     )
     svc.capability(
         "send_telegram_message",
-        "Envia uma mensagem pelo Telegram (send a Telegram message)",
+        {"pt": "Envia uma mensagem pelo Telegram", "en": "Send a Telegram message"},
         parameters=PARAMETERS,
         output_schema=OUTPUT_SCHEMA,
         role="notifier",

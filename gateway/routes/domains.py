@@ -21,7 +21,7 @@ from gateway.deps import McpDomainsDep, PrincipalDep, RegistryDep, RegistrySyncD
 from orchestrator.a2a_domain import agent_card_url
 from orchestrator.mcp_domain import McpRegistration, mcp_base_url
 from shared.errors import InvalidRequest
-from shared.manifest import Goal
+from shared.manifest import Goal, RegistrationText
 
 router = APIRouter()
 
@@ -40,8 +40,9 @@ class RegisterDomain(BaseModel):
     #: ``a2a``: a remote A2A agent, ``base_url`` its agent card's URL (or the agent's base URL, to
     #: which ``/.well-known/agent-card.json`` is added), its skills the goals.
     kind: Literal["http", "mcp", "a2a"] = "http"
-    #: ``mcp`` only: the domain's description (default: the server's instructions).
-    description: str | None = Field(default=None, max_length=2000)
+    #: ``mcp`` only: the domain's description, by language (``{"pt": …, "en": …}``) or one string
+    #: (default: the server's instructions).
+    description: RegistrationText | None = None
     #: ``mcp`` only: the goals people ask for (default: one generated per tool).
     goals: list[Goal] | None = Field(default=None, max_length=64)
 
@@ -72,11 +73,12 @@ async def register_domain(
     elif body.kind == "a2a":
         base_url = agent_card_url(body.base_url)
     with mcp.proposed(body.name, registration):
-        # every check first, so an overlap the admin did not accept is refused before anything is stored
-        await shared.registry.vet(body.name, base_url, allow_overlap=body.allow_overlap)
         # who registered it, without the token: the admin client's address
         registered_by = request.client.host if request.client else ""
-        registered = await shared.register(body.name, base_url, registered_by)
+        # every check is made before anything is stored: an overlap the admin did not accept is refused
+        registered = await shared.register(
+            body.name, base_url, registered_by, allow_overlap=body.allow_overlap
+        )
     return registered.model_dump(mode="json")
 
 

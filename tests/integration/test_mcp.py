@@ -26,6 +26,7 @@ from mcp.types import CallToolResult, TextContent
 from orchestrator.mcp_domain import McpDomains
 from shared.models import ExecutionIntent
 from tests.conftest import Process, free_port, start_fixture_domain, start_gateway, write_bootstrap
+from tests.fixtures.warehouse_goals import stock_goal
 
 pytestmark = pytest.mark.integration
 
@@ -33,23 +34,7 @@ API_KEY = "test-mcp-key"
 ADMIN = {"Authorization": "Bearer test-admin-token"}
 USER = {"Authorization": f"Bearer {API_KEY}"}
 
-#: The goal an admin gives when registering the warehouse server (its tools have none of their own).
-STOCK_GOAL = {
-    "goal": "STOCK_LEVEL",
-    "description": "Quantas unidades de um item há no estoque do armazém (units of an item in stock)",
-    "entities_schema": {"item": {"type": "string", "required": True, "description": "O item"}},
-    "capabilities": ["stock_level"],
-    "examples": [
-        {"text": "quantas unidades de parafuso temos no estoque?", "entities": {"item": "parafuso"}},
-        {"text": "quantas arruelas há no estoque", "entities": {"item": "arruelas"}},
-        {"text": "estoque de porca", "entities": {"item": "porca"}},
-        {"text": "tem parafuso no armazém?", "entities": {"item": "parafuso"}},
-        {"text": "quanto temos de arruela em estoque", "entities": {"item": "arruela"}},
-        {"text": "how many units of porca are in stock", "entities": {"item": "porca"}},
-        {"text": "stock level of parafuso", "entities": {"item": "parafuso"}},
-        {"text": "nível de estoque da arruela", "entities": {"item": "arruela"}},
-    ],
-}
+STOCK_GOAL = stock_goal()
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +191,48 @@ def test_an_mcp_server_registered_at_runtime_answers_a_chat_message(
     assert "stock_level" in asyncio.run(tool_names())
 
 
+def test_a_registration_may_describe_the_server_and_its_goals_by_language(
+    gateway: Process, warehouse: Process
+) -> None:
+    goal = {
+        **STOCK_GOAL,
+        "goal": "DEPOT_STOCK",
+        "description": {"pt": "Quantas unidades há no depósito", "en": "How many units are in the depot"},
+        "entities_schema": {"item": {"type": "string", "required": True, "description": {"pt": "O item"}}},
+    }
+    unknown_language = register_warehouse(
+        gateway,
+        warehouse,
+        name="depot",
+        goals=[{**goal, "description": {"fr": "Combien"}}],
+        allow_overlap=True,
+    )
+    assert unknown_language.status_code == 400, unknown_language.text
+    refused = unknown_language.json()["error"]
+    assert refused["param"] == "goals[0].description" and "unknown language ['fr']" in refused["message"]
+    registered = register_warehouse(
+        gateway,
+        warehouse,
+        name="depot",
+        description={"pt": "Depósito", "en": "Depot"},
+        goals=[goal],
+        allow_overlap=True,
+    )
+    assert registered.status_code == 201, registered.text
+    try:
+
+        async def depot_tool() -> Any:
+            async with mcp_session(gateway) as session:
+                return {t.name: t for t in (await session.list_tools()).tools}["depot_stock"]
+
+        tool = asyncio.run(depot_tool())
+        assert tool.description == "How many units are in the depot (domain: depot)"
+        # no English text: the Portuguese one
+        assert tool.input_schema["properties"]["item"]["description"] == "O item"
+    finally:
+        httpx.delete(f"{gateway.url}/v1/domains/depot", headers=ADMIN, timeout=30)
+
+
 def test_registration_refuses_what_it_cannot_use(gateway: Process, warehouse: Process) -> None:
     down = httpx.post(
         f"{gateway.url}/v1/domains",
@@ -250,7 +277,8 @@ async def test_the_gateway_lists_ask_and_one_tool_per_goal(gateway: Process) -> 
         tools = {t.name: t for t in (await session.list_tools()).tools}
     assert tools["ask"].input_schema["required"] == ["message"]
     quote = tools["get_quote"]
-    assert quote.description is not None and quote.description.startswith("Preço/cotação atual")
+    # in English (the manifest writes it in pt and en): one language, for the client's model
+    assert quote.description == "The current price of one or more stocks (domain: finance)"
     assert quote.input_schema["required"] == ["symbol_text"]
     assert set(quote.input_schema["properties"]) == {"symbol_text", "notify", "session_id", "language"}
     assert quote.input_schema["properties"]["notify"]["type"] == "boolean"

@@ -11,28 +11,13 @@ import httpx
 import pytest
 
 from tests.conftest import Process, chat, gateway_over, start_fixture_domain
+from tests.fixtures.warehouse_goals import stock_goal
 
 pytestmark = pytest.mark.integration
 
 ADMIN = {"Authorization": "Bearer test-admin-token"}
 
-#: Not what the gateway would generate from the tools (``WAREHOUSE_STOCK_LEVEL``, ...).
-STOCK_COUNT = {
-    "goal": "STOCK_COUNT",
-    "description": "Quantas unidades de um item há no estoque do armazém (units of an item in stock)",
-    "entities_schema": {"item": {"type": "string", "required": True, "description": "O item"}},
-    "capabilities": ["stock_level"],
-    "examples": [
-        {"text": "quantas unidades de parafuso temos no estoque?", "entities": {"item": "parafuso"}},
-        {"text": "quantas arruelas há no estoque", "entities": {"item": "arruelas"}},
-        {"text": "estoque de porca", "entities": {"item": "porca"}},
-        {"text": "tem parafuso no armazém?", "entities": {"item": "parafuso"}},
-        {"text": "quanto temos de arruela em estoque", "entities": {"item": "arruela"}},
-        {"text": "how many units of porca are in stock", "entities": {"item": "porca"}},
-        {"text": "stock level of parafuso", "entities": {"item": "parafuso"}},
-        {"text": "nível de estoque da arruela", "entities": {"item": "arruela"}},
-    ],
-}
+STOCK_COUNT = stock_goal("STOCK_COUNT")
 
 
 @pytest.fixture

@@ -216,6 +216,24 @@ def test_a_new_request_still_abandons_the_question(gateway: Process) -> None:
     assert moved_on["status"] == "completed" and "PETR4" in moved_on["answer"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("qual o preço da magazine luiza e weg?", ["magazine luiza", "weg"]),
+        ("cotação magalu weg", ["magalu", "weg"]),
+        ("stock price of google alphabet", ["google", "alphabet"]),
+    ],
+)
+def test_companies_of_the_finance_lookup_table_are_names_no_example_shows(
+    gateway: Process, text: str, expected: list[str]
+) -> None:
+    """Finance publishes its companies at ``lookup_path``; the gateway fetched them with the
+    manifest, so lower-case names typed without commas are split and kept."""
+    run = Session(gateway).say(text)
+    assert sorted(symbols(run)) == sorted(expected), run["answer"]
+    assert run["status"] == "completed", run["answer"]
+
+
 # ------------------------------------------------------------------ multi-part requests
 
 
