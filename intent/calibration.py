@@ -15,6 +15,7 @@ Two steps, both fitted on held-out predictions (examples the classifier did not 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -141,6 +142,21 @@ class PlattCalibrator:
             z = similarity.reshape(len(top_prob), -1).astype(np.float64) @ coef + intercept
             out = out / (1 + np.exp(-np.clip(z, -30, 30)))
         return out.astype(np.float32)
+
+    def one(self, top_prob: float, *similarity: float) -> float:
+        """``self`` for a single message, in plain floats: a parse scores one message, and numpy's
+        per-call overhead on one-element arrays is most of the cost there."""
+        a, b = self.correct
+        q = min(max(top_prob, 1e-6), 1 - 1e-6)
+        out = _sigmoid(a * math.log(q / (1 - q)) + b)
+        if self.inscope is not None:
+            *coef, intercept = self.inscope
+            out *= _sigmoid(sum(c * s for c, s in zip(coef, similarity, strict=True)) + intercept)
+        return out
+
+
+def _sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
 def expected_calibration_error(

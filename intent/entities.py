@@ -28,10 +28,12 @@ Nothing here knows any domain: everything comes from the manifest.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, tokens, words
@@ -75,16 +77,48 @@ def fuzzy_equal(a: str, b: str) -> bool:
     return Levenshtein.distance(a, b, score_cutoff=budget) <= budget
 
 
-def find_phrase(phrase: list[str], toks: list[Token], used: list[bool]) -> list[tuple[int, int]]:
-    """Every (start, end) token range of ``toks`` matching ``phrase`` and not already used."""
+class FuzzyVocabulary:
+    """Words looked up with ``fuzzy_equal``'s tolerance: one rapidfuzz call compares a word with
+    every long word of the vocabulary (at most two edits), instead of a Python loop of
+    ``fuzzy_equal`` calls; ``fuzzy_equal`` then applies its own budget to the few found."""
+
+    def __init__(self, vocabulary: Iterable[str]):
+        self.words = frozenset(vocabulary)
+        #: shorter words match exactly or not at all
+        self._long = sorted(w for w in self.words if len(w) >= 5)
+
+    def matches(self, word: str) -> list[str]:
+        """Every word of the vocabulary ``fuzzy_equal`` to ``word``."""
+        found = [word] if word in self.words else []
+        if len(word) >= 5 and self._long:
+            near = process.extract(word, self._long, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
+            found += [w for w, _, _ in near if w != word and fuzzy_equal(word, w)]
+        return found
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and bool(self.matches(word))
+
+
+def find_phrase(
+    phrase: list[str], toks: list[Token], used: list[bool], starts: Sequence[int] | None = None
+) -> list[tuple[int, int]]:
+    """Every (start, end) token range of ``toks`` matching ``phrase`` and not already used.
+
+    ``starts``: the positions (ascending) whose token is known to match ``phrase[0]`` (from a
+    ``FuzzyVocabulary`` of first words, looked up once per message); every position when None.
+    """
     if not phrase:
         return []
     n = len(phrase)
     first = phrase[0]
     hits = []
-    for i in range(len(toks) - n + 1):
+    for i in range(len(toks) - n + 1) if starts is None else starts:
+        if i > len(toks) - n:
+            break
         # the first word rules out almost every position: test it before building anything
-        if not fuzzy_equal(first, toks[i].text) or any(used[i : i + n]):
+        if starts is None and not fuzzy_equal(first, toks[i].text):
+            continue
+        if any(used[i : i + n]):
             continue
         if all(fuzzy_equal(phrase[k], toks[i + k].text) for k in range(1, n)):
             hits.append((i, i + n))
@@ -186,10 +220,26 @@ class GoalEntityExtractor:
         for name, values in values_seen.items():
             self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
             self._known.update(tuple(v) for v in values if v)
+        for name in self._strings:  # the domain's lookup table: names and aliases are known values
+            for entry in self.specs[name].lookup or ():
+                self._known.update(tuple(w) for w in map(words, (entry.value, *entry.aliases)) if w)
+        #: one-word known values, looked up with a typo's tolerance ("petrobrass")
+        self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
         self._carrier -= STOP
+        # what ``extract`` looks up in every message, worked out once
+        self._carrier_words = FuzzyVocabulary(self._carrier)
+        self._role_pairs = [
+            sorted({(v, tuple(p)) for name in group for v, p in self._enum[name]}, key=lambda vp: -len(vp[1]))
+            for group in self.role_groups
+        ]
+        self._grouped = {name for group in self.role_groups for name in group}
+        enum_phrases = [p for pairs in self._enum.values() for _, p in pairs]
+        bool_phrases = [p for phrases in self._bool.values() for p in phrases]
+        self._first_words = FuzzyVocabulary(p[0] for p in enum_phrases + bool_phrases)
+        self._enum_and_bool_words = frozenset(w for p in enum_phrases + bool_phrases for w in p)
 
     def _learn(self, example: GoalExample, values_seen: dict[str, list[list[str]]]) -> set[str]:
         """Record contexts of annotated spans; words outside them are carrier words."""
@@ -241,15 +291,15 @@ class GoalEntityExtractor:
         toks = tokens(text)
         used = [False] * len(toks)
         found: dict[str, Any] = {}
-        grouped = {name for group in self.role_groups for name in group}
-        for group in self.role_groups:
-            found.update(self._extract_roles(group, toks, used, prefer))
-        for name, pairs in self._enum.items():
-            if name in grouped:
+        starts = self._phrase_starts(toks)
+        for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
+            found.update(self._extract_roles(group, pairs, toks, used, starts, prefer))
+        for name, enum_pairs in self._enum.items():
+            if name in self._grouped:
                 continue
             hits: list[tuple[int, str]] = []
-            for value, phrase in pairs:
-                for i, j in find_phrase(phrase, toks, used):
+            for value, phrase in enum_pairs:
+                for i, j in find_phrase(phrase, toks, used, starts.get(phrase[0], ())):
                     for k in range(i, j):
                         used[k] = True
                     hits.append((i, value))
@@ -258,7 +308,7 @@ class GoalEntityExtractor:
                 found[name] = ordered if self.specs[name].multiple and len(ordered) > 1 else hits[0][1]
         for name, phrases in self._bool.items():
             for phrase in phrases:
-                matches = find_phrase(phrase, toks, used)
+                matches = find_phrase(phrase, toks, used, starts.get(phrase[0], ()))
                 for i, j in matches:
                     for k in range(i, j):
                         used[k] = True
@@ -267,6 +317,14 @@ class GoalEntityExtractor:
         if self._strings:
             found.update(self._extract_strings(text, toks, used))
         return found
+
+    def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:
+        """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
+        starts: dict[str, list[int]] = defaultdict(list)
+        for i, tok in enumerate(toks):
+            for word in self._first_words.matches(tok.text):
+                starts[word].append(i)
+        return starts
 
     def unsupported_action(self, text: str) -> str | None:
         """The verb a request opens with when this goal does not explain it ("*compre* 100 ações
@@ -285,9 +343,7 @@ class GoalEntityExtractor:
         values = [v for value in named.values() for v in (value if isinstance(value, list) else [value])]
         if any(isinstance(v, str) and word in v for v in values):
             return None
-        enum_words = {w for pairs in self._enum.values() for _, p in pairs for w in p}
-        bool_words = {w for phrases in self._bool.values() for p in phrases for w in p}
-        if toks[first].text in enum_words | bool_words or toks[first].text.isdigit():
+        if toks[first].text in self._enum_and_bool_words or toks[first].text.isdigit():
             return None
         return word
 
@@ -296,15 +352,19 @@ class GoalEntityExtractor:
         return learned[left] + (DEFAULT_CUE_WEIGHT if left in _default_cues(name) else 0.0)
 
     def _extract_roles(
-        self, group: list[str], toks: list[Token], used: list[bool], prefer: str | None
+        self,
+        group: list[str],
+        pairs: list[tuple[str, tuple[str, ...]]],
+        toks: list[Token],
+        used: list[bool],
+        starts: dict[str, list[int]],
+        prefer: str | None,
     ) -> dict[str, str]:
-        """Each mention of the group's values, given to the role its cue word says."""
-        pairs = sorted(
-            {(v, tuple(p)) for name in group for v, p in self._enum[name]}, key=lambda vp: -len(vp[1])
-        )
+        """Each mention of the group's values (``pairs``: value and phrase, longest first), given
+        to the role its cue word says."""
         mentions: list[tuple[int, str]] = []
         for value, phrase in pairs:
-            for i, j in find_phrase(list(phrase), toks, used):
+            for i, j in find_phrase(list(phrase), toks, used, starts.get(phrase[0], ())):
                 for k in range(i, j):
                     used[k] = True
                 mentions.append((i, value))
@@ -337,11 +397,7 @@ class GoalEntityExtractor:
         ("Boa Vista", "Bom Jesus") while function words never are."""
         if used or tok.text in STOP or (tok.text in FILLER and not named):
             return False
-        if tok.text in self._carrier:
-            return False
-        return not (
-            len(tok.text) >= 5 and any(fuzzy_equal(tok.text, c) for c in self._carrier if len(c) >= 5)
-        )
+        return tok.text not in self._carrier_words  # the carrier words, typos included
 
     def _spans(self, text: str, toks: list[Token], used: list[bool]) -> list[_Span]:
         cand = [
@@ -377,11 +433,15 @@ class GoalEntityExtractor:
                 current.last, current.end = i, tok.end  # "Banco do" ... continues with "Brasil"
         return [piece for span in spans for piece in self._split_known(text, toks, span)]
 
+    def _is_known(self, phrase: tuple[str, ...]) -> bool:
+        """A known value: annotated in an example or in the lookup table; one word may have a typo."""
+        return phrase in self._known or (len(phrase) == 1 and phrase[0] in self._known_words)
+
     def _split_known(self, text: str, toks: list[Token], span: _Span) -> list[_Span]:
         """A span made of known values is a list typed without commas ("petrobras vale itau");
         unknown words between them stay spans of their own (weak unless they look like names)."""
         norm = [t.text for t in toks[span.first : span.last + 1]]
-        if tuple(norm) in self._known:
+        if self._is_known(tuple(norm)):
             span.known = True
             return [span]
         if len(norm) < 2 or not self._known or all(w.isdigit() for w in norm):
@@ -394,7 +454,7 @@ class GoalEntityExtractor:
                 (
                     n
                     for n in range(min(longest, len(norm) - k), 0, -1)
-                    if tuple(norm[k : k + n]) in self._known
+                    if self._is_known(tuple(norm[k : k + n]))
                 ),
                 0,
             )

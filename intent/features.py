@@ -82,6 +82,8 @@ class TfidfFeatures:
         self.vocab: dict[str, int] = {}
         self.idf: FloatArray = np.zeros(1, dtype=np.float32)
         self._is_char: npt.NDArray[np.bool_] = np.zeros(1, dtype=bool)
+        #: char n-gram columns of vocabulary words, as ``_char_columns`` found them
+        self._word_char_columns: dict[str, tuple[int, ...]] = {}
 
     @property
     def n_features(self) -> int:
@@ -128,28 +130,63 @@ class TfidfFeatures:
     def _set_vocabulary(self, kept: list[str], idf: FloatArray) -> None:
         self.vocab = {g: i + 1 for i, g in enumerate(kept)}
         self.idf = idf
+        self._word_char_columns = {}
         is_char = np.zeros(self.n_features, dtype=bool)
         is_char[1:] = [g.startswith("c") for g in kept]
         self._is_char = is_char
 
     def row(self, text: str) -> tuple[npt.NDArray[np.int64], FloatArray]:
-        """One text as (columns, values) arrays: the per-message fast path."""
-        cols, vals = self._row(text)
-        return np.asarray(cols, dtype=np.int64), np.asarray(vals, dtype=np.float32)
+        """One text as (columns, values) arrays, the bias column first: the per-message path."""
+        counts = self._counts(text)
+        if not counts:
+            return np.array([BIAS], dtype=np.int64), np.ones(1, dtype=np.float32)
+        cols = np.empty(len(counts) + 1, dtype=np.int64)
+        cols[0] = BIAS
+        cols[1:] = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
+        tf = 1.0 + np.log(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
+        vals = np.empty(len(cols), dtype=np.float32)
+        vals[0] = 1.0
+        body = vals[1:]  # a view: normalising it fills ``vals``
+        body[:] = tf * self.idf[cols[1:]]
+        is_char = self._is_char[cols[1:]]
+        for mask, weight in ((is_char, self.char_weight), (~is_char, 1.0)):
+            norm = float(np.sqrt(np.sum(body[mask] ** 2)))
+            if norm > 0:
+                body[mask] *= weight / norm
+        return cols, vals
+
+    def _counts(self, text: str) -> Counter[int]:
+        """How often each known n-gram occurs in ``text``, by column."""
+        vocab = self.vocab
+        ws = words(text)
+        keys = ["w" + w for w in ws]
+        keys += [f"w{a} {b}" for a, b in pairwise(ws)]
+        columns = [vocab[k] for k in keys if k in vocab]
+        for w in ws:
+            columns += self._char_columns(w)
+        return Counter(columns)
+
+    def _char_columns(self, word: str) -> tuple[int, ...]:
+        """The columns of ``word``'s known char n-grams, in order. A vocabulary word's are kept
+        (the vocabulary bounds them): messages are mostly words the catalog uses."""
+        known = self._word_char_columns.get(word)
+        if known is not None:
+            return known
+        padded = f" {word} "
+        lo, hi = self.char_range
+        keys = [
+            f"c{padded[i : i + n]}"
+            for n in range(lo, min(hi, len(padded)) + 1)
+            for i in range(len(padded) - n + 1)
+        ]
+        columns = tuple(self.vocab[k] for k in keys if k in self.vocab)
+        if "w" + word in self.vocab:
+            self._word_char_columns[word] = columns
+        return columns
 
     def _row(self, text: str) -> tuple[list[int], list[float]]:
-        counts = Counter(self.vocab[g] for g in self._grams(text) if g in self.vocab)
-        if not counts:
-            return [BIAS], [1.0]
-        cols = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts))
-        tf = 1.0 + np.log(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
-        vals = tf * self.idf[cols]
-        is_char = self._is_char[cols]
-        for mask, weight in ((is_char, self.char_weight), (~is_char, 1.0)):
-            norm = float(np.sqrt(np.sum(vals[mask] ** 2)))
-            if norm > 0:
-                vals[mask] *= weight / norm
-        return [BIAS, *cols.tolist()], [1.0, *vals.tolist()]
+        cols, vals = self.row(text)
+        return cols.tolist(), vals.tolist()
 
     def transform(self, texts: Sequence[str]) -> Csr:
         indptr = [0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from intent.calibration import PlattCalibrator
 from intent.classifier import DenseSoftmaxClassifier, SoftmaxClassifier
@@ -78,3 +79,8 @@ class EmbeddedModel:
     #: warm-started from the previous model with its calibration (``intent.incremental``): answers
     #: until the full training replaces it, and is never stored
     provisional: bool = False
+    #: each goal's domain, in goal order: a pinned domain masks the others without a Python loop
+    domains: npt.NDArray[np.str_] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.domains = np.array([g.domain for g in self.goals], dtype=str)

@@ -296,13 +296,14 @@ FILLER_EN = frozenset(_FILLER_EN.split())
 
 
 _CLAUSE = re.compile(r"[^.!?;,]+")
+_FILLER = FILLER_PT | FILLER_EN
+_FILLER_OR_STOP = _FILLER | STOP_PT | STOP_EN
 
 
 def _politeness(ws: list[str]) -> bool:
     """Filler and function words only, with some filler: "oi", "tudo bem", "thanks a lot" (but
     not "no" or "what is it", which answer or ask something)."""
-    filler = FILLER_PT | FILLER_EN
-    return any(w in filler for w in ws) and all(w in filler or w in STOP_PT or w in STOP_EN for w in ws)
+    return any(w in _FILLER for w in ws) and all(w in _FILLER_OR_STOP for w in ws)
 
 
 def request_part(text: str) -> str:
