@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from domains.research.fields import field_of
 from domains.research.text import Lang, fold, lower_first, sentence, words
 from domains.research.wording import MESSAGES
 
@@ -38,10 +39,16 @@ POPULATION = _any(
         r"\b(?:equipes?|times?|grupos?|turmas?)\s+(?:de|com)\s+[\w\-–]+(?:\s+(?:devs?|pessoas|membros|desenvolvedores|alunos))?",
         r"\b(?:estudantes|alunos?|alunas?|desenvolvedor(?:es|as)?|devs?|programador(?:es|as)|"
         r"professor(?:es|as)|pacientes|usuari[oa]s|empresas|startups?|participantes|funcionari[oa]s|"
-        r"criancas|adultos|idosos|profissionais|engenheir[oa]s|gestores|clientes)\b",
+        r"criancas|adultos|idosos|profissionais|engenheir[oa]s|gestores|clientes|motoristas|"
+        r"enfermeir[oa]s|medic[oa]s|trabalhador(?:es|as)|adolescentes|jovens|atletas|gestantes|"
+        r"mulheres|homens|moradores|leitores|voluntari[oa]s)\b",
+        r"\bde\s+\d+\s+a\s+\d+\s+anos\b",
         r"\bteams?\s+of\b",
         r"\b(?:students|pupils|developers|devs|engineers|patients|users|companies|employees|"
-        r"participants|children|adults|teachers|programmers|customers|managers|startups)\b",
+        r"participants|children|adults|teachers|programmers|customers|managers|startups|drivers|"
+        r"nurses|doctors|workers|teenagers|adolescents|athletes|women|men|residents|readers|"
+        r"volunteers|elderly)\b",
+        r"\baged\s+\d+",
     ]
 )
 INDEPENDENT = _any(
@@ -119,6 +126,7 @@ META_WORDS_WORDS = (
     "ideias observacao ajuda ajude me ajudar transformar em de sobre criar formular validar "
     "minha meu tenho eu a o para com i want to test a an hypothesis research question help me "
     "turn observation into idea my have would like formulate validate create please por favor "
+    "this isso isto esta essa can you could pode voce poderia an um numa num as of hypotheses"
 )
 META_WORDS = frozenset(META_WORDS_WORDS.split())
 _META_PREFIX = re.compile(
@@ -209,13 +217,25 @@ def _verb_roles(text: str, population: str | None) -> tuple[str, str] | None:
     return (subject, changed) if subject and changed else None
 
 
+#: "<lead-in>: <idea>": the lead-in is dropped when it is only words asking for help.
+_LEAD_IN = re.compile(r"^(?P<head>[^:]{1,100}):\s*(?P<idea>\S.*)$", re.DOTALL)
+
+
 def strip_meta(text: str) -> str:
     """'quero testar uma hipótese: X' -> 'X' (the idea itself).
 
     >>> [strip_meta(t) for t in ("Tenho uma ideia: café melhora a memória", "I have an idea: X helps")]
     ['café melhora a memória', 'X helps']
+    >>> strip_meta("help me turn this into a research hypothesis: music improves focus")
+    'music improves focus'
+    >>> strip_meta("tenho uma ideia de pesquisa: café melhora a memória")
+    'café melhora a memória'
     """
-    return _META_PREFIX.sub("", text.strip(), count=1).strip()
+    stripped = _META_PREFIX.sub("", text.strip(), count=1).strip()
+    lead_in = _LEAD_IN.match(stripped)
+    if lead_in and all(w in META_WORDS for w in words(lead_in["head"])):
+        return lead_in["idea"].strip()
+    return stripped
 
 
 def is_meta_request(text: str) -> bool:
@@ -370,6 +390,7 @@ def evaluate(question: str, lang: Lang) -> dict[str, Any]:
     """The methodologist's JSON: status, justification, improvements, clarifications."""
     found = find_elements(question)
     missing = found.missing()
+    field = field_of(question)  # the hints' examples come from the idea's own field
     names = {aspect: aspect_name(aspect, lang) for aspect in ASPECTS}
     nothing_measurable = found.independent is None and found.dependent is None and found.metric is None
     if nothing_measurable or (NORMATIVE.search(fold(question)) and found.dependent is None):
@@ -382,7 +403,7 @@ def evaluate(question: str, lang: Lang) -> dict[str, Any]:
         {
             "aspect": names[a],
             "gap": MESSAGES.t(f"gap.{a}.missing", lang),
-            "suggestion": MESSAGES.t(f"gap.{a}.suggestion", lang),
+            "suggestion": MESSAGES.t(f"hint.{field}.{a}", lang),
         }
         for a in missing
     ]

@@ -56,12 +56,19 @@ def _ex(text: str, **entities: Any) -> dict[str, Any]:
 
 RESEARCH_HYPOTHESIS: dict[str, Any] = {
     "goal": "RESEARCH_HYPOTHESIS",
-    "description": "Transformar uma ideia ou observação em hipótese/questão de pesquisa testável, com "
-    "avaliação metodológica (turn an idea into a testable research hypothesis)",
+    "description": {
+        "pt": "Transformar uma ideia ou observação em hipótese ou questão de pesquisa testável, com "
+        "avaliação metodológica",
+        "en": "Turn an idea or observation into a testable research hypothesis or question, with a "
+        "methodological review",
+    },
     "entities_schema": {
         "idea_text": {
             "type": "string",
-            "description": "A ideia, observação ou hipótese como a pessoa escreveu (the idea as written)",
+            "description": {
+                "pt": "A ideia, observação ou hipótese a pesquisar",
+                "en": "The idea, observation or hypothesis to research",
+            },
         }
     },
     "capabilities": ["research_start"],
@@ -114,15 +121,48 @@ RESEARCH_HYPOTHESIS: dict[str, Any] = {
         _ex("I noticed students learn faster with practical projects"),
         _ex("is my research hypothesis testable?"),
         _ex("evaluate the methodology of my hypothesis"),
+        # ideas from fields other than software, with and without a lead-in ("I have an idea: ...")
+        _ex(
+            "tenho uma ideia: meditação diminui o estresse em enfermeiros",
+            idea_text="meditação diminui o estresse em enfermeiros",
+        ),
+        _ex(
+            "hipótese: ler antes de dormir melhora a qualidade do sono",
+            idea_text="ler antes de dormir melhora a qualidade do sono",
+        ),
+        _ex("minha hipótese é que cafeína aumenta a atenção de motoristas à noite"),
+        _ex("ideia de pesquisa: tempo de tela prejudica o sono de adolescentes"),
+        _ex("quero transformar isto em hipótese: aulas ao ar livre melhoram as notas"),
+        _ex("privação de sono piora a memória de trabalho em idosos"),
+        _ex(
+            "I have an idea: meditation lowers stress in nurses",
+            idea_text="meditation lowers stress in nurses",
+        ),
+        _ex(
+            "my hypothesis is that reading before bed improves sleep quality",
+            idea_text="reading before bed improves sleep quality",
+        ),
+        _ex("I think caffeine increases alertness in night-shift workers"),
+        _ex("research idea: screen time harms teenagers' sleep"),
+        _ex("regular exercise improves mood in older adults"),
+        _ex("I have an idea: long commutes lower job satisfaction"),
     ],
 }
 
 RESEARCH_VERSIONS: dict[str, Any] = {
     "goal": "RESEARCH_VERSIONS",
-    "description": "Listar ou comparar as versões da hipótese de pesquisa "
-    "(list or compare hypothesis versions)",
+    "description": {
+        "pt": "Listar ou comparar as versões da hipótese de pesquisa",
+        "en": "List or compare the versions of the research hypothesis",
+    },
     "entities_schema": {
-        "versions_text": {"type": "string", "description": "Quais versões comparar, ex.: 'v1 e v2'"}
+        "versions_text": {
+            "type": "string",
+            "description": {
+                "pt": "Quais versões comparar, ex.: 'v1 e v2'",
+                "en": "Which versions to compare, e.g. 'v1 and v2'",
+            },
+        }
     },
     "capabilities": ["research_versions"],
     "examples": [
@@ -136,13 +176,19 @@ RESEARCH_VERSIONS: dict[str, Any] = {
         _ex("list my hypothesis versions"),
         _ex("compare hypothesis versions 1 and 2"),
         _ex("show the history of my research question"),
+        _ex("quantas versões a hipótese já teve?"),
+        _ex("o que mudou entre as versões da hipótese?"),
+        _ex("which hypothesis versions are there so far?"),
+        _ex("what changed between my hypothesis versions?"),
     ],
 }
 
 RESEARCH_RESET: dict[str, Any] = {
     "goal": "RESEARCH_RESET",
-    "description": "Reiniciar a sessão de pesquisa, limpando o estado e a memória dos agentes "
-    "(reset the research session)",
+    "description": {
+        "pt": "Reiniciar a sessão de pesquisa, limpando o estado e a memória dos agentes",
+        "en": "Restart the research session, clearing its state and the agents' memory",
+    },
     "capabilities": ["research_reset"],
     "examples": [
         _ex("reiniciar a sessão de pesquisa"),
@@ -155,6 +201,8 @@ RESEARCH_RESET: dict[str, Any] = {
         _ex("clear the research agents memory"),
         _ex("start the hypothesis session over from scratch"),
         _ex("wipe the research conversation state"),
+        _ex("reinicie a pesquisa, quero começar de novo"),
+        _ex("restart the research from the beginning"),
     ],
 }
 

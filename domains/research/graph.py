@@ -16,25 +16,42 @@ fixed limit: every refinement is one more version.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domains.research import messages
 from domains.research.agents import AgentResult, Agents
 from domains.research.analysis import is_meta_request, strip_meta
+from domains.research.fields import field_of
 from domains.research.memory import EventBook, render_summary
 from domains.research.replies import interpret
-from domains.research.text import Lang, estimate_tokens, sentence
-from domains.research.versions import VersionNotFound, compare, render_compare, render_list
+from domains.research.text import Lang, estimate_tokens, sentence, words
+from domains.research.versions import (
+    VersionNotFound,
+    compare,
+    render_compare,
+    render_default_compare,
+    render_list,
+)
 from execution.graph import END, GraphBuilder, GraphDefinition, append, merge
 from execution.graph.state import thaw
 
 GRAPH_NAME = "research_hypothesis"
 INTERRUPT = "await_person"
+#: While the facilitator waits for an idea, a short "aprovar" / "listar versões" is still a command
+#: (anything longer is the idea, even if it starts with "stop" or "done").
+COMMANDS_WHILE_AWAITING_IDEA = frozenset({"finish", "versions", "compare"})
+COMMAND_MAX_WORDS = 4
 
 
-def initial_state(session_id: str, idea: str, language: Lang, event_seq: int) -> dict[str, Any]:
-    """A fresh conversation (``event_seq`` continues the session's counter across resets)."""
+def initial_state(
+    session_id: str, idea: str, language: Lang, event_seq: int, *, restarted: bool = False
+) -> dict[str, Any]:
+    """A fresh conversation (``event_seq`` continues the session's counter across resets).
+
+    ``restarted``: the person restarted the research inside the session; the idea is then empty
+    and the facilitator asks for one, saying that the research was restarted.
+    """
     return {
         "session_id": session_id,
         "language": language,
@@ -51,13 +68,14 @@ def initial_state(session_id: str, idea: str, language: Lang, event_seq: int) ->
         "agent_memory": {},
         "event_seq": event_seq,
         "events": [],
-        "conversation_history": [{"role": "person", "text": idea}],
+        "conversation_history": [{"role": "person", "text": idea}] if idea else [],
         "facilitator": None,
         "reply": None,
         "route": None,
         "final": None,
         "agent_modes": {},
         "llm_fallbacks": [],
+        "restarted": restarted,
     }
 
 
@@ -117,7 +135,10 @@ def build_graph(agents: Agents) -> GraphDefinition:
     async def classify(state: Mapping[str, Any], book: EventBook, text: str) -> dict[str, Any]:
         lang: Lang = state["language"]
         if is_meta_request(text):
-            said = _say(book, agents, messages.ask_idea(lang), "ask_idea", sentence(text), lang)
+            if state.get("restarted") and not text:
+                said = _say(book, agents, messages.restarted(lang), "restart", "ask_idea", lang)
+            else:
+                said = _say(book, agents, messages.ask_idea(lang), "ask_idea", sentence(text) or "-", lang)
             return {**said, "current_stage": "awaiting_idea", "route": "ask"}
         idea = sentence(strip_meta(text))
         result = await agents.classify(idea, lang, _memory(state, "orchestrator"))
@@ -150,37 +171,51 @@ def build_graph(agents: Agents) -> GraphDefinition:
         )
         return {**said, "current_stage": "awaiting_person", "route": "ask"}
 
+    def finish(
+        book: EventBook, versions: Sequence[Mapping[str, Any]], number: int | None, lang: Lang
+    ) -> dict[str, Any]:
+        """The conversation ends with the latest version, or with the one the person named."""
+        if number is not None and not any(v["version"] == number for v in versions):
+            text_out = messages.no_versions_to_compare(lang, number) + "\n\n" + messages.render_options(lang)
+            return {**_say(book, agents, text_out, "finish", f"V{number} missing", lang), "route": "ask"}
+        chosen = [v for v in versions if number is None or v["version"] == number]
+        final = dict(chosen[-1]) if chosen else None
+        detail = f"V{final['version']}" if final else "-"
+        said = _say(book, agents, messages.finished(versions, lang, final), "finish", detail, lang)
+        return {**said, "final": final, "current_stage": "done", "route": "end"}
+
     async def answer(state: Mapping[str, Any], book: EventBook, text: str) -> dict[str, Any]:
         """Interpret the person's answer; the person's own words are added to the history by the caller."""
         lang: Lang = state["language"]
-        if state["current_stage"] == "awaiting_idea":
-            return {"user_input": text, **await classify(state, book, text)}
         reply = interpret(text)
+        if state["current_stage"] == "awaiting_idea" and not (
+            reply.action in COMMANDS_WHILE_AWAITING_IDEA and len(words(text)) <= COMMAND_MAX_WORDS
+        ):
+            return {"user_input": text, **await classify(state, book, text)}
         versions = state["hypothesis_versions"]
         if reply.action == "finish":
-            final = dict(versions[-1]) if versions else None
-            detail = f"V{final['version']}" if final else "-"
-            said = _say(book, agents, messages.finished(versions, lang), "finish", detail, lang)
-            return {**said, "final": final, "current_stage": "done", "route": "end"}
+            return finish(book, versions, reply.versions[0] if reply.versions else None, lang)
         if reply.action == "research":
             return {
                 **_say(book, agents, messages.research_unavailable(lang), "research", "unavailable", lang),
                 "route": "ask",
             }
-        if reply.action == "versions":
-            if reply.versions:
+        if reply.action in ("versions", "compare"):
+            if reply.action == "versions":
+                body, detail = render_list(versions, lang), "list"
+            elif reply.versions:
                 try:
                     body = render_compare(compare(versions, *reply.versions), lang)
                 except VersionNotFound as exc:
                     body = messages.no_versions_to_compare(lang, int(exc.args[0]))
+                detail = "compare V{} V{}".format(*reply.versions)
             else:
-                body = render_list(versions, lang)
+                body, detail = render_default_compare(versions, lang), "compare"
             text_out = body + "\n\n" + messages.render_options(lang)
-            return {
-                **_say(book, agents, text_out, "versions", "compare" if reply.versions else "list", lang),
-                "route": "ask",
-            }
-        if reply.action == "new_idea":
+            return {**_say(book, agents, text_out, "versions", detail, lang), "route": "ask"}
+        # "restart" is the service's to do (it clears the stored memory too, see
+        # ResearchConversations); reaching here it is a change of direction
+        if reply.action in ("new_idea", "restart"):
             archived = list(state.get("archived_versions") or [])
             if versions:
                 archived.append(list(versions))
@@ -197,7 +232,12 @@ def build_graph(agents: Agents) -> GraphDefinition:
             return {**reset, "user_input": reply.text, **await classify(state, book, reply.text)}
         if reply.action == "empty" or (reply.action == "refine" and is_meta_request(reply.text)):
             clar = (state.get("methodologist_output") or {}).get("clarifications") or {}
-            text_out = messages.ask_details(clar, lang) + "\n\n" + messages.render_options(lang)
+            # the person's own idea says the field; the latest question only when the idea does not
+            field = field_of(str(state.get("idea") or ""))
+            if field == "general" and versions:
+                field = field_of(str(versions[-1]["question"]))
+            details = messages.ask_details(clar, lang, field)
+            text_out = details + "\n\n" + messages.render_options(lang)
             return {**_say(book, agents, text_out, "ask_details", "-", lang), "route": "ask"}
         # a refinement with details: the structurer writes the next version, the methodologist judges it
         delta = _record(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domains.research.fields import Field
 from domains.research.text import Lang
 from domains.research.versions import status_label
 from domains.research.wording import ACTIONS, MESSAGES
@@ -71,10 +72,15 @@ def ask_idea(lang: Lang) -> str:
     return MESSAGES.t("ask.idea", lang)
 
 
-def ask_details(clarifications: Mapping[str, Any], lang: Lang) -> str:
+def ask_details(clarifications: Mapping[str, Any], lang: Lang, field: Field = "general") -> str:
+    """The questions still open, and an example refinement from the idea's ``field``."""
     questions = [str(q) for q in clarifications.values()] if clarifications else []
     body = (":\n" + "\n".join(f"{i}. {q}" for i, q in enumerate(questions, 1))) if questions else "."
-    return MESSAGES.t("ask.details", lang) + body + "\n" + MESSAGES.t("ask.details_example", lang)
+    return MESSAGES.t("ask.details", lang) + body + "\n" + MESSAGES.t(f"hint.{field}.details", lang)
+
+
+def restarted(lang: Lang) -> str:
+    return MESSAGES.t("restart.ask_idea", lang)
 
 
 def research_unavailable(lang: Lang) -> str:
@@ -85,10 +91,13 @@ def ask_new_idea(lang: Lang) -> str:
     return MESSAGES.t("ask.new_idea", lang)
 
 
-def finished(versions: Sequence[Mapping[str, Any]], lang: Lang) -> str:
+def finished(
+    versions: Sequence[Mapping[str, Any]], lang: Lang, final: Mapping[str, Any] | None = None
+) -> str:
+    """The closing summary: the final version (the latest unless the person named one) and the trail."""
     if not versions:
         return MESSAGES.t("finished.empty", lang)
-    last = versions[-1]
+    last = final or versions[-1]
     trail = " → ".join(f"V{v['version']} ({status_label(v['feedback']['status'], lang)})" for v in versions)
     return MESSAGES.t(
         "finished.final",

@@ -30,15 +30,23 @@ from domains.research.agents import Agents
 from domains.research.config import load_agents
 from domains.research.graph import build_graph, initial_state
 from domains.research.llm import ChatClient
+from domains.research.replies import interpret
 from domains.research.settings import ResearchSettings
 from domains.research.store import ResearchStore, SessionInfo
 from domains.research.text import Lang, words
-from domains.research.versions import VersionNotFound, compare, render_compare, render_list
+from domains.research.versions import (
+    VersionNotFound,
+    compare,
+    default_pair,
+    render_compare,
+    render_default_compare,
+    render_list,
+)
 from domains.research.wording import MESSAGES
 from execution.graph import GraphEngine, GraphResult, SessionNotFoundError, checkpointer_for
 from shared.db import create_engine
 from shared.domain_sdk import DomainService, clarify, error_body, fail
-from shared.i18n import language_of
+from shared.i18n import as_language, language_of
 from shared.models import ContinueWith, DomainOutput, ExecutionIntent
 from shared.status import RunStatus
 
@@ -114,10 +122,7 @@ class ResearchConversations:
             if current is not None and current[0] == RunStatus.WAITING_INPUT:
                 # the conversation is waiting for the person: this text is their answer
                 # (a refinement re-classified as a new request must not lose V1 -> V2)
-                result = await self.engine.resume(gid, {"reply": text})
-                return await self._finish_turn(
-                    session_id, info.generation, info.event_seq, result, continued=True
-                )
+                return await self._answer(intent, session_id, info, current[1], text)
             generation = info.generation + 1 if current is not None else info.generation
             result = await self.engine.run(
                 initial_state(session_id, text, lang, info.event_seq),
@@ -141,11 +146,35 @@ class ResearchConversations:
                     "no_active_conversation",
                     metadata={"session_id": session_id},
                 )
-            gid = graph_session_id(session_id, info.generation)
-            result = await self.engine.resume(gid, {"reply": text})
-            return await self._finish_turn(
-                session_id, info.generation, info.event_seq, result, continued=True
-            )
+            return await self._answer(intent, session_id, info, current[1], text)
+
+    async def _answer(
+        self, intent: ExecutionIntent, session_id: str, info: SessionInfo, state: dict[str, Any], text: str
+    ) -> DomainOutput:
+        """The person's answer to the waiting conversation (the session's lock is held).
+
+        "reiniciar a pesquisa" is done here, not in the graph: it clears the stored agent memory
+        and starts a new generation, which then asks for the idea.
+        """
+        if interpret(text).action == "restart":
+            lang = language_of(intent.context, text, as_language(state.get("language") or info.language))
+            return await self._restart(session_id, info, lang)
+        result = await self.engine.resume(graph_session_id(session_id, info.generation), {"reply": text})
+        return await self._finish_turn(session_id, info.generation, info.event_seq, result, continued=True)
+
+    async def _restart(self, session_id: str, info: SessionInfo, lang: Lang) -> DomainOutput:
+        """Reset (state and agent memory cleared, events kept), then a new conversation waiting for
+        the idea, so the person's next message is the new idea whatever its words."""
+        await self.engine.delete(graph_session_id(session_id, info.generation))
+        new = await self.store.reset(session_id)
+        result = await self.engine.run(
+            initial_state(session_id, "", lang, new.event_seq, restarted=True),
+            session_id=graph_session_id(session_id, new.generation),
+        )
+        out = await self._finish_turn(session_id, new.generation, new.event_seq, result, continued=False)
+        out.metadata["restarted"] = True
+        out.metadata["generation"] = new.generation
+        return out
 
     async def versions(self, intent: ExecutionIntent) -> DomainOutput:
         await self.ensure_ready()
@@ -161,6 +190,13 @@ class ResearchConversations:
             "versions": versions,
             "versions_count": len(versions),
         }
+        if pair is None and self._asks_to_compare(intent):
+            # "compare as versões" without numbers: the first with the latest, when there are two
+            pair = default_pair(versions)
+            if pair is None:
+                return DomainOutput(
+                    status="success", explanation=render_default_compare(versions, lang), result=result
+                )
         if pair is None:
             return DomainOutput(status="success", explanation=render_list(versions, lang), result=result)
         try:
@@ -181,6 +217,11 @@ class ResearchConversations:
         text = str(intent.parameters.get("versions_text") or intent.original_query or "")
         m = re.search(r"v(?:ers[aã]o|ersion)?\s*(\d+)\D+?v?(?:ers[aã]o|ersion)?\s*(\d+)", text, re.IGNORECASE)
         return (int(m[1]), int(m[2])) if m else None
+
+    @staticmethod
+    def _asks_to_compare(intent: ExecutionIntent) -> bool:
+        texts = (str(intent.parameters.get("versions_text") or ""), intent.original_query or "")
+        return any(interpret(t).action == "compare" for t in texts if t)
 
     async def reset(self, session_id: str, lang: Lang = "pt") -> DomainOutput:
         await self.ensure_ready()
@@ -281,24 +322,34 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
     svc = DomainService(
         DOMAIN,
         VERSION,
-        "Assistente de pesquisa multiagente: transforma ideias em hipóteses testáveis com um "
-        "orquestrador, um estruturador e um metodologista (multi-agent research hypothesis assistant)",
+        {
+            "pt": "Assistente de pesquisa multiagente: transforma ideias em hipóteses testáveis com um "
+            "orquestrador, um estruturador e um metodologista",
+            "en": "Multi-agent research assistant: turns ideas into testable hypotheses with an "
+            "orchestrator, a structurer and a methodologist",
+        },
     )
     svc.capability(
         "research_start",
-        "Começa (ou continua) a conversa sobre uma ideia de pesquisa (start a hypothesis conversation)",
+        {
+            "pt": "Começa (ou continua) a conversa sobre uma ideia de pesquisa",
+            "en": "Start (or continue) the conversation about a research idea",
+        },
         parameters=d.START_PARAMETERS,
         metadata=d.START_METADATA,
     )(conversations.start)
     svc.capability(
         "research_reply",
-        "Continua a conversa com a resposta da pessoa ao facilitador (continue the conversation)",
+        {
+            "pt": "Continua a conversa com a resposta da pessoa ao facilitador",
+            "en": "Continue the conversation with the person's answer to the facilitator",
+        },
         parameters=d.REPLY_PARAMETERS,
         metadata=d.REPLY_METADATA,
     )(conversations.reply)
     svc.capability(
         "research_versions",
-        "Lista ou compara as versões da hipótese (list or compare hypothesis versions)",
+        {"pt": "Lista ou compara as versões da hipótese", "en": "List or compare the hypothesis versions"},
         parameters=d.VERSIONS_PARAMETERS,
         metadata=d.VERSIONS_METADATA,
     )(conversations.versions)
@@ -312,8 +363,12 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
 
     svc.capability(
         "research_reset",
-        "Reinicia a sessão de pesquisa: limpa estado ativo e memória dos agentes, mantém o histórico "
-        "(reset the research session, keeping the event history)",
+        {
+            "pt": "Reinicia a sessão de pesquisa: limpa estado ativo e memória dos agentes, mantém "
+            "o histórico",
+            "en": "Restart the research session: clears its active state and the agents' memory, keeps "
+            "the event history",
+        },
         parameters=d.RESET_PARAMETERS,
         metadata=d.RESET_METADATA,
     )(reset_capability)

@@ -101,10 +101,6 @@ MESSAGES = Catalog(
             "pt": "Claro, vamos refinar. Me diga os detalhes",
             "en": "Sure, let's refine. Tell me the details",
         },
-        "ask.details_example": {
-            "pt": '(Ex.: "em equipes de 2-5 devs, medido por sprints".)',
-            "en": '(E.g. "in teams of 2-5 developers, measured in sprints".)',
-        },
         "ask.new_idea": {
             "pt": "Tudo bem, vamos mudar de direção. Qual é a nova ideia?",
             "en": "All right, let's change direction. What is the new idea?",
@@ -140,7 +136,14 @@ MESSAGES = Catalog(
         "compare.resolved": {"pt": "Lacunas resolvidas: {aspects}", "en": "Gaps resolved: {aspects}"},
         "compare.remaining": {"pt": "Lacunas que continuam: {aspects}", "en": "Gaps remaining: {aspects}"},
         "compare.new": {"pt": "Lacunas novas: {aspects}", "en": "New gaps: {aspects}"},
-        "compare.no_words": {"pt": "nada", "en": "nothing"},
+        "compare.same_question": {
+            "pt": "O texto da questão é o mesmo nas duas versões.",
+            "en": "The question's wording is the same in both versions.",
+        },
+        "compare.only_one": {
+            "pt": "Só existe a V{number}: ainda não há duas versões para comparar.",
+            "en": "There is only V{number}: there are not two versions to compare yet.",
+        },
         "compare.no_aspects": {"pt": "nenhuma", "en": "none"},
         # the rule-based structurer (analysis.structure)
         "question.comparative": {
@@ -187,22 +190,12 @@ MESSAGES = Catalog(
             "pt": "Não diz quem será estudado.",
             "en": "It does not say who will be studied.",
         },
-        "gap.population.suggestion": {
-            "pt": "Especifique a população, ex.: 'em equipes de 2-5 devs' ou 'estudantes de graduação'.",
-            "en": "Name the population, e.g. 'in teams of 2-5 developers' or 'undergraduate students'.",
-        },
         "gap.population.question": {"pt": "Quem você quer estudar?", "en": "Who do you want to study?"},
         "gap.variables.missing": {
             "pt": "Não estão claras a variável independente (o que é aplicado ou muda) e a dependente "
             "(o resultado observado).",
             "en": "The independent variable (what is applied or changes) and the dependent one (the "
             "observed outcome) are not clear.",
-        },
-        "gap.variables.suggestion": {
-            "pt": "Diga o que é aplicado (ex.: 'método incremental') e qual resultado muda "
-            "(ex.: 'tempo de entrega').",
-            "en": "Say what is applied (e.g. 'incremental method') and which outcome changes "
-            "(e.g. 'delivery time').",
         },
         "gap.variables.question": {
             "pt": "O que muda e qual resultado você espera observar?",
@@ -212,10 +205,6 @@ MESSAGES = Catalog(
             "pt": "Não diz como o efeito será medido.",
             "en": "It does not say how the effect will be measured.",
         },
-        "gap.metric.suggestion": {
-            "pt": "Defina a métrica, ex.: 'tempo de entrega medido por sprints' ou 'horas por tarefa'.",
-            "en": "Define the metric, e.g. 'delivery time measured in sprints' or 'hours per task'.",
-        },
         "gap.metric.question": {
             "pt": "Como você vai medir o resultado?",
             "en": "How will you measure the outcome?",
@@ -224,18 +213,10 @@ MESSAGES = Catalog(
             "pt": "Não diz em relação a quê o efeito é comparado.",
             "en": "It does not say what the effect is compared with.",
         },
-        "gap.comparison.suggestion": {
-            "pt": "Indique a base de comparação, ex.: 'comparado ao método cascata' ou 'reduz ... em 30%'.",
-            "en": "State the baseline, e.g. 'compared with waterfall' or 'reduces ... by 30%'.",
-        },
         "gap.comparison.question": {"pt": "Comparado com o quê?", "en": "Compared with what?"},
         "gap.effect.missing": {
             "pt": "Não há efeito mensurável (número, percentual ou direção).",
             "en": "There is no measurable effect (a number, percentage or direction).",
-        },
-        "gap.effect.suggestion": {
-            "pt": "Declare o efeito esperado, ex.: 'reduz o tempo em 30%'.",
-            "en": "State the expected effect, e.g. 'reduces time by 30%'.",
         },
         "gap.effect.question": {
             "pt": "Quanto de efeito você espera, e em que direção?",
@@ -256,6 +237,141 @@ MESSAGES = Catalog(
         "justification.needs_refinement": {
             "pt": "A ideia tem potencial, mas falta especificar: {aspects}.",
             "en": "The idea has potential, but it still needs: {aspects}.",
+        },
+        # hints with examples from the idea's own field (domains.research.fields): one suggestion
+        # per aspect and one example of a refinement, for each field and a neutral one
+        "hint.software.population": {
+            "pt": "Especifique a população, ex.: 'em equipes de 2-5 devs' ou 'em times de produto de uma "
+            "empresa'.",
+            "en": "Name the population, e.g. 'in teams of 2-5 developers' or 'in a company's product teams'.",
+        },
+        "hint.software.variables": {
+            "pt": "Diga o que é aplicado (ex.: 'método incremental') e qual resultado muda "
+            "(ex.: 'tempo de entrega').",
+            "en": "Say what is applied (e.g. 'incremental method') and which outcome changes "
+            "(e.g. 'delivery time').",
+        },
+        "hint.software.metric": {
+            "pt": "Defina a métrica, ex.: 'tempo de entrega medido por sprints' ou 'defeitos por mil "
+            "linhas'.",
+            "en": "Define the metric, e.g. 'delivery time measured in sprints' or 'defects per thousand "
+            "lines'.",
+        },
+        "hint.software.comparison": {
+            "pt": "Indique a base de comparação, ex.: 'comparado ao método cascata' ou 'antes e depois da "
+            "adoção'.",
+            "en": "State the baseline, e.g. 'compared with waterfall' or 'before and after adoption'.",
+        },
+        "hint.software.effect": {
+            "pt": "Declare o efeito esperado, ex.: 'reduz o tempo de entrega em 30%'.",
+            "en": "State the expected effect, e.g. 'reduces delivery time by 30%'.",
+        },
+        "hint.software.details": {
+            "pt": '(Ex.: "em equipes de 2-5 devs, medido por sprints, comparado ao cascata".)',
+            "en": '(E.g. "in teams of 2-5 developers, measured in sprints, compared with waterfall".)',
+        },
+        "hint.health.population": {
+            "pt": "Especifique os participantes, ex.: 'em adultos de 18 a 30 anos' ou 'em motoristas "
+            "profissionais'.",
+            "en": "Name the participants, e.g. 'in adults aged 18 to 30' or 'in professional drivers'.",
+        },
+        "hint.health.variables": {
+            "pt": "Diga o que é aplicado e em que dose (ex.: '200 mg de cafeína') e qual resultado muda "
+            "(ex.: 'recordação de palavras').",
+            "en": "Say what is applied and how much (e.g. '200 mg of caffeine') and which outcome changes "
+            "(e.g. 'word recall').",
+        },
+        "hint.health.metric": {
+            "pt": "Defina a medida e a duração, ex.: 'medido por um teste ou escala validada (de memória, "
+            "de humor, de ansiedade), após 4 semanas' ou 'tempo de reação em milissegundos'.",
+            "en": "Define the measure and the duration, e.g. 'measured by a validated test or scale "
+            "(memory, mood, anxiety) after 4 weeks' or 'reaction time in milliseconds'.",
+        },
+        "hint.health.comparison": {
+            "pt": "Indique a base de comparação, ex.: 'comparado a um grupo placebo' ou 'antes e depois "
+            "da intervenção'.",
+            "en": "State the baseline, e.g. 'compared with a placebo group' or 'before and after the "
+            "intervention'.",
+        },
+        "hint.health.effect": {
+            "pt": "Declare o efeito esperado, ex.: 'aumenta a recordação em 10%' ou 'reduz o tempo de "
+            "reação em 50 ms'.",
+            "en": "State the expected effect, e.g. 'improves recall by 10%' or 'cuts reaction time by "
+            "50 ms'.",
+        },
+        "hint.health.details": {
+            "pt": '(Ex.: "em adultos de 18 a 30 anos, medido por um teste de memória, durante 4 semanas, '
+            'comparado a um grupo placebo".)',
+            "en": '(E.g. "in adults aged 18 to 30, measured by a memory test, over 4 weeks, compared with '
+            'a placebo group".)',
+        },
+        "hint.education.population": {
+            "pt": "Especifique os participantes, ex.: 'em alunos do 9º ano de escolas públicas' ou "
+            "'em estudantes de graduação'.",
+            "en": "Name the participants, e.g. 'in 9th-grade pupils at state schools' or 'in "
+            "undergraduate students'.",
+        },
+        "hint.education.variables": {
+            "pt": "Diga o que é aplicado (ex.: 'aulas com projetos práticos') e qual resultado muda "
+            "(ex.: 'notas em matemática').",
+            "en": "Say what is applied (e.g. 'project-based classes') and which outcome changes "
+            "(e.g. 'maths grades').",
+        },
+        "hint.education.metric": {
+            "pt": "Defina a medida e a duração, ex.: 'nota média na prova final, ao longo de um semestre'.",
+            "en": "Define the measure and the duration, e.g. 'mean final exam grade over one term'.",
+        },
+        "hint.education.comparison": {
+            "pt": "Indique a base de comparação, ex.: 'comparado a turmas com aulas expositivas'.",
+            "en": "State the baseline, e.g. 'compared with classes taught by lecture'.",
+        },
+        "hint.education.effect": {
+            "pt": "Declare o efeito esperado, ex.: 'aumenta a nota média em 1 ponto'.",
+            "en": "State the expected effect, e.g. 'raises the mean grade by 1 point'.",
+        },
+        "hint.education.details": {
+            "pt": '(Ex.: "em alunos do 9º ano, medido pela nota da prova final, durante um semestre, '
+            'comparado a turmas com aulas expositivas".)',
+            "en": '(E.g. "in 9th-grade pupils, measured by the final exam grade, over one term, compared '
+            'with lecture-based classes".)',
+        },
+        "hint.general.population": {
+            "pt": "Especifique quem ou o que será estudado, ex.: 'em adultos de 25 a 40 anos' ou 'em "
+            "lojas de uma cidade'.",
+            "en": "Name who or what will be studied, e.g. 'in adults aged 25 to 40' or 'in shops in one "
+            "city'.",
+        },
+        "hint.general.variables": {
+            "pt": "Diga o que é aplicado ou muda (a causa) e qual resultado você espera observar (o efeito).",
+            "en": "Say what is applied or changes (the cause) and which outcome you expect to observe "
+            "(the effect).",
+        },
+        "hint.general.metric": {
+            "pt": "Defina como o resultado será medido e por quanto tempo, ex.: 'medido por questionário, "
+            "ao longo de 3 meses'.",
+            "en": "Define how the outcome will be measured and for how long, e.g. 'measured by a "
+            "questionnaire over 3 months'.",
+        },
+        "hint.general.comparison": {
+            "pt": "Indique a base de comparação, ex.: 'comparado a um grupo controle' ou 'antes e depois'.",
+            "en": "State the baseline, e.g. 'compared with a control group' or 'before and after'.",
+        },
+        "hint.general.effect": {
+            "pt": "Declare o efeito esperado com um número ou direção, ex.: 'aumenta em 10%'.",
+            "en": "State the expected effect with a number or a direction, e.g. 'increases by 10%'.",
+        },
+        "hint.general.details": {
+            "pt": '(Ex.: "em adultos de 25 a 40 anos, medido por questionário, durante 3 meses, comparado '
+            'a um grupo controle".)',
+            "en": '(E.g. "in adults aged 25 to 40, measured by a questionnaire, over 3 months, compared '
+            'with a control group".)',
+        },
+        # restarting the research inside a session
+        "restart.ask_idea": {
+            "pt": "Pesquisa reiniciada: as versões e a memória dos agentes foram limpas (o histórico de "
+            "eventos foi mantido). Qual é a ideia ou observação que você quer transformar em hipótese?",
+            "en": "Research restarted: the versions and the agents' memory were cleared (the event "
+            "history was kept). What idea or observation do you want to turn into a hypothesis?",
         },
         # what an agent's LLM prompt carries
         "agent.memory": {"pt": "Memória recente deste agente:", "en": "This agent's recent memory:"},

@@ -137,3 +137,128 @@ def test_scenario_2_formed_hypothesis_goes_straight_to_the_methodologist(
     done = chat(gateway, session, "encerrar", LLM_TURN_S)
     assert last_run(gateway, session)["status"] == "completed"
     assert "V1" in done
+
+
+# ------------------------------------------------------------------ issue 13: commands, fields, English
+
+
+def _changes(answer: str, label: str) -> list[str]:
+    """The fragments a comparison reports on its ``label`` line ("Removido: a; b" -> ["a", "b"])."""
+    for line in answer.splitlines():
+        if line.startswith(f"{label}: "):
+            return line.removeprefix(f"{label}: ").split("; ")
+    return []
+
+
+def _quoted(answer: str, version: int) -> str:
+    """The question of V<version> as the comparison quotes it."""
+    line = next(ln for ln in answer.splitlines() if ln.startswith(f'V{version}: "'))
+    return line.removeprefix(f'V{version}: "').removesuffix('"')
+
+
+def _words(text: str) -> set[str]:
+    return {w.strip("?.,!:;\"'").lower() for w in text.split()}
+
+
+def _assert_only_real_changes(answer: str, added: str, removed: str) -> None:
+    """Every reported change really happened: an added fragment's words are not all in V1, a
+    removed fragment's words are not all in V2."""
+    before, after = _words(_quoted(answer, 1)), _words(_quoted(answer, 2))
+    for fragment in _changes(answer, added):
+        assert not _words(fragment) <= before, f"{fragment!r} was already in V1"
+    for fragment in _changes(answer, removed):
+        assert not _words(fragment) <= after, f"{fragment!r} is still in V2"
+
+
+def test_commands_inside_a_portuguese_research_session(research_platform: tuple[str, Process]) -> None:
+    mode, gateway = research_platform
+    session = f"research-pt-{uuid.uuid4().hex[:8]}"
+    idea = "tenho uma ideia de pesquisa: café melhora a memória de curto prazo"
+    first = chat(gateway, session, idea, LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert run["steps"][0]["capability"] == "research_start" and "V1" in first
+    if mode == "offline":
+        # the hints fit a health idea, not the software examples
+        assert "grupo placebo" in first and "devs" not in first and "sprints" not in first
+    chat(gateway, session, "em estudantes universitários", LLM_TURN_S)
+    assert last_run(gateway, session)["output"]["result"]["versions_count"] == 2
+
+    listed = chat(gateway, session, "quais versões da hipótese temos?", LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert run["steps"][0]["capability"] == "research_reply"
+    assert run["output"]["result"]["versions_count"] == 2  # not appended as a third version
+    assert "Versões da hipótese:" in listed
+    assert "V1 (" in listed and "V2 (" in listed and "quais versões" not in listed
+
+    compared = chat(gateway, session, "compare as versões", LLM_TURN_S)
+    assert last_run(gateway, session)["output"]["result"]["versions_count"] == 2
+    assert "Comparação V1 → V2:" in compared and "compare as versões" not in compared
+    _assert_only_real_changes(compared, "Acrescentado", "Removido")
+    if mode == "offline":
+        assert _changes(compared, "Acrescentado") == ["em estudantes universitários"]
+        assert "Removido" not in compared
+
+    details = chat(gateway, session, "refinar", LLM_TURN_S)
+    assert "Me diga os detalhes" in details
+    assert "grupo placebo" in details and "durante 4 semanas" in details and "sprints" not in details
+
+    restarted = chat(gateway, session, "reiniciar a pesquisa", LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert "Pesquisa reiniciada" in restarted and "vamos refinar" not in restarted
+    assert run["status"] == "waiting_input" and run["output"]["result"]["versions_count"] == 0
+    # the next message is the new idea, whatever its words
+    chat(gateway, session, "Exercício melhora o humor em idosos", LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert run["steps"][0]["capability"] == "research_reply"
+    assert run["output"]["result"]["latest_version"]["version"] == 1
+
+    final = chat(gateway, session, "aprovar", LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert run["status"] == "completed"
+    assert "Hipótese final (V1" in final
+
+
+def test_an_english_idea_is_research_and_its_commands_work(research_platform: tuple[str, Process]) -> None:
+    mode, gateway = research_platform
+    session = f"research-en-{uuid.uuid4().hex[:8]}"
+    first = chat(
+        gateway, session, "I have an idea: sleep deprivation reduces reaction time in drivers", LLM_TURN_S
+    )
+    run = last_run(gateway, session)
+    assert run["intent"]["goal"] == "RESEARCH_HYPOTHESIS"
+    assert run["steps"][0]["capability"] == "research_start" and run["status"] == "waiting_input"
+    assert "The Methodologist assessed V1" in first
+    if mode == "offline":
+        assert "sleep deprivation" in first.lower() and "I have an idea" not in first
+        assert "placebo" in first and "developers" not in first and "sprints" not in first
+
+    chat(gateway, session, "in professional drivers aged 25 to 50", LLM_TURN_S)
+    listed = chat(gateway, session, "what versions do we have?", LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert run["steps"][0]["capability"] == "research_reply"
+    assert run["output"]["result"]["versions_count"] == 2
+    assert "Hypothesis versions:" in listed and "what versions" not in listed
+
+    compared = chat(gateway, session, "compare the versions", LLM_TURN_S)
+    assert "Comparison V1 → V2:" in compared
+    _assert_only_real_changes(compared, "Added", "Removed")
+    if mode == "offline":
+        assert _changes(compared, "Added") == ["in professional drivers aged 25 to 50"]
+        assert "Removed" not in compared
+
+    restarted = chat(gateway, session, "restart the research", LLM_TURN_S)
+    assert "Research restarted" in restarted and "refine" not in restarted.split("\n")[0].lower()
+    assert last_run(gateway, session)["output"]["result"]["versions_count"] == 0
+
+    second = chat(
+        gateway, session, "help me turn this into a research hypothesis: music improves focus", LLM_TURN_S
+    )
+    run = last_run(gateway, session)
+    assert run["output"]["result"]["latest_version"]["version"] == 1 and "V1" in second
+    if mode == "offline":
+        assert "To what extent does music improve focus?" in second
+
+    final = chat(gateway, session, "approve", LLM_TURN_S)
+    run = last_run(gateway, session)
+    assert run["status"] == "completed"
+    assert "Final hypothesis (V1" in final

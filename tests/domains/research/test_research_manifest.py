@@ -47,6 +47,14 @@ def test_manifest_validates_against_the_published_schema(tmp_path: Path) -> None
         ("help me turn an observation into a research question", "RESEARCH_HYPOTHESIS"),
         ("listar versões", "RESEARCH_VERSIONS"),
         ("reiniciar a sessão de pesquisa", "RESEARCH_RESET"),
+        # issue 13: English ideas with a lead-in, and the commands asked as people ask them
+        ("I have an idea: sleep deprivation reduces reaction time in drivers", "RESEARCH_HYPOTHESIS"),
+        ("help me turn this into a research hypothesis: music improves focus", "RESEARCH_HYPOTHESIS"),
+        ("quais versões da hipótese temos?", "RESEARCH_VERSIONS"),
+        ("compare as versões", "RESEARCH_VERSIONS"),
+        ("compare the versions", "RESEARCH_VERSIONS"),
+        ("reiniciar a pesquisa", "RESEARCH_RESET"),
+        ("restart the research", "RESEARCH_RESET"),
     ],
 )
 def test_openings_are_recognised(adapter: EmbeddedIntentAdapter, text: str, goal: str) -> None:
