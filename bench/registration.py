@@ -7,12 +7,19 @@ One process serves 16 synthetic domains of ten goals each (``bench/registration_
 a real gateway starts with the first 15 in its bootstrap file (150 goals; SQLite, no Redis,
 ``INTENT_CACHE_DIR`` = ``--cache-dir``, so only the first run pays the initial training). Then a
 client polls ``GET /health`` every 10 ms while the admin registers the 16th domain through
-``POST /v1/domains``; reported: the registration's wall time, ``/health`` p50/p99/max during the
+``POST /v1/domains``; reported: the registration's wall time and the CPU time the gateway
+process used meanwhile (``registration_cpu_s``, all its threads, the ``/health`` answers
+included: less sensitive than wall time to other processes on a busy machine), ``/health``
+p50/p99/max during the
 registration, and for ``--after-s`` seconds after it (the background full training), and whether
 a message of the new domain is routed to it right after the registration answered. With
 ``--redis-url`` a second gateway (same database, Redis and cache directory, or its own with
 ``--replica-cache-dir``) starts too, and its first turn after the registration (which replays
 it) is timed.
+
+With ``--log FILE`` the gateway logs at INFO into ``FILE``, and the result also holds what it
+logged about the registration (``gateway_says``: where the registration's time went, by step,
+and how long the intent warm start took), for trees that log it.
 
 ``--tree DIR`` runs the gateway of another checkout (e.g. ``git archive HEAD | tar -x -C DIR``)
 with this venv, for a before/after comparison. Every process started here is stopped at the end,
@@ -96,6 +103,29 @@ def chat_goal(url: str, text: str, timeout_s: float = 60.0) -> str:
     return str(response.json()["choices"][0]["message"]["content"])[:120]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, all threads) process ``pid`` has used so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def registration_lines(log: Path, offset: int, domain: str) -> list[str]:
+    """What the gateway logged (from byte ``offset`` of its JSON log) about registering ``domain``
+    and the intent warm start."""
+    found = []
+    with log.open("rb") as lines:
+        lines.seek(offset)
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            message = str(entry.get("message", "")) if isinstance(entry, dict) else ""
+            if message.startswith(f"registered domain {domain} ") or "warm-started in" in message:
+                found.append(message)
+    return found
+
+
 def run(
     tree: Path,
     cache_dir: Path,
@@ -155,6 +185,7 @@ def run(
         }
         gateway_url = f"http://127.0.0.1:{gateway_port}"
         start = time.perf_counter()
+        log_offset = log.stat().st_size if log and log.exists() else 0
         output = log.open("ab") if log else None
         gateway = spawn([sys.executable, "-m", "gateway"], env=env, cwd=tree, output=output)
         started.append(gateway)
@@ -180,6 +211,7 @@ def run(
         new_name = names[new_index]
         new = httpx.get(f"{catalog_url}/d/{new_name}/manifest").json()
         polls.phase = "registration"
+        cpu_before = cpu_seconds(gateway.pid)
         began = time.perf_counter()
         response = httpx.post(
             f"{gateway_url}/v1/domains",
@@ -192,6 +224,7 @@ def run(
             timeout=900.0,
         )
         registration_s = time.perf_counter() - began
+        registration_cpu_s = cpu_seconds(gateway.pid) - cpu_before
         polls.phase = "after"
         answer = chat_goal(gateway_url, new["goals"][0]["examples"][0]["text"])
         replica: dict[str, Any] = {}
@@ -203,18 +236,21 @@ def run(
         time.sleep(after_s)
         polls.stop.set()
         poller.join()
+        logged = {"gateway_says": registration_lines(log, log_offset, new_name)} if log else {}
         return {
             "tree": str(tree),
             "goals_before": BOOTSTRAP_DOMAINS * 10,
             "start_s": round(start_s, 1),
             "status": response.status_code,
             "registration_s": round(registration_s, 2),
+            "registration_cpu_s": round(registration_cpu_s, 2),
             "health_idle": summary(polls.latencies.get("before", [])),
             "health_during_registration": summary(polls.latencies.get("registration", [])),
             "health_after_registration": summary(polls.latencies.get("after", [])),
             "health_failures": polls.failures,
             "new_domain_answer": answer,
             **replica,
+            **logged,
         }
     finally:
         for proc in reversed(started):

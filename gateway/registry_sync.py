@@ -78,9 +78,11 @@ class RegistrySync:
             log.info("restored %d runtime domain registration(s): %s", len(stored), ", ".join(sorted(stored)))
         self._applied = stored
 
-    async def register(self, name: str, base_url: str, registered_by: str = "") -> RegisteredDomain:
+    async def register(
+        self, name: str, base_url: str, registered_by: str = "", *, allow_overlap: bool = True
+    ) -> RegisteredDomain:
         replaced = self.registry.get(name)
-        registered = await self.registry.register(name, base_url)
+        registered = await self.registry.register(name, base_url, allow_overlap=allow_overlap)
         given = self._given(name, registered.base_url)
         try:
             await self.store.save(name, registered.base_url, registered_by, given)

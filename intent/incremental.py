@@ -5,14 +5,18 @@ for calibration, then on everything): with a hundred goals that takes minutes on
 A runtime change (one domain registered, replaced or removed) leaves most of the catalog as it
 was, so the changed catalog is learned by
 
-- refitting the TF-IDF vocabulary on every document (cheap) and carrying the previous weights
-  and centroids over: each kept goal's column, each kept n-gram's row;
+- keeping the previous TF-IDF vocabulary and idf weights (the carried weights were learned with
+  them), extended by the n-grams of the new goals' documents, and carrying the previous weights
+  and centroids over: each kept goal's column, each kept n-gram's row (refitting the vocabulary
+  on every document would cut them all into n-grams again, a quarter of a second at 150 goals;
+  n-grams found only in changed documents of kept goals wait for the full training);
 - training only the new goals' columns: the one-vs-rest loss trains each goal's column on its
   own, so they are a small classifier over their own documents and a sample of the others (the
   kept columns wait for the full training to see the new documents as negatives);
 - a few epochs of the sentence-embedding classifier from its previous weights (cheap: 384
   dimensions), when the encoder is in use; only new texts are encoded
-  (``intent.embedding_cache``);
+  (``intent.embedding_cache``), in a thread of their own while the TF-IDF columns train (the
+  encoder runs outside the GIL);
 - keeping the previous calibration (temperatures, confidence maps, fast-path threshold): the
   kept goals' scores barely move, so it still fits.
 
@@ -24,13 +28,17 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
 
 from intent.classifier import DenseConfig, DenseSoftmaxClassifier, SoftmaxClassifier, TrainConfig
+from intent.embedding_cache import TextEncoder
 from intent.entities import GoalEntityExtractor
-from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
+from intent.features import Csr, FloatArray, IntArray, TfidfFeatures, analyse
 from intent.model import EmbeddedModel, EmbeddingPart
 from shared.catalog import GoalRef
 
@@ -51,14 +59,13 @@ WARM_MIN_DOCUMENTS = 200
 
 @dataclasses.dataclass
 class Documents:
-    """What a catalog is learned from: its documents (texts, goal labels), fitted features and
-    sentence vectors (None without the encoder)."""
+    """What a catalog is learned from: its documents (texts, goal labels) and the sentence
+    encoder to encode them with (None: TF-IDF alone)."""
 
     goals: list[GoalRef]
-    features: TfidfFeatures
     texts: list[str]
     y: IntArray
-    vectors: FloatArray | None
+    encoder: TextEncoder | None
     extractors: dict[tuple[str, str], GoalEntityExtractor]
 
 
@@ -94,6 +101,29 @@ def carried_rows(
     return out
 
 
+def extended_features(previous: TfidfFeatures, texts: Sequence[str], n_documents: int) -> TfidfFeatures:
+    """``previous``' vocabulary and idf weights, plus the n-grams of ``texts`` it lacks (those in at
+    least ``min_df`` of them), weighted as a fit on all ``n_documents`` documents would weigh an
+    n-gram found in those texts only. ``previous`` itself when ``texts`` add nothing."""
+    df: Counter[str] = Counter()
+    for text in texts:
+        word_grams, char_grams = analyse(text, previous.char_range)
+        # prefixed as TfidfFeatures' vocabulary is: word and char n-grams are different columns
+        df.update({"w" + g for g in word_grams} | {"c" + g for g in char_grams})
+    added = sorted(g for g, n in df.items() if n >= previous.min_df and g not in previous.vocab)
+    if not added:
+        return previous
+    counts = np.array([df[g] for g in added], dtype=np.float32)
+    idf = np.concatenate([previous.idf, np.log((1 + n_documents) / (1 + counts)) + 1.0])
+    return TfidfFeatures.restore(
+        [*previous.grams, *added],
+        idf.astype(np.float32),
+        min_df=previous.min_df,
+        char_range=previous.char_range,
+        char_weight=previous.char_weight,
+    )
+
+
 def warm_start(
     previous: EmbeddedModel, docs: Documents, config: TrainConfig, dense: DenseConfig
 ) -> EmbeddedModel:
@@ -102,36 +132,19 @@ def warm_start(
     classes = goal_mapping(previous.goals, docs.goals)
     kept, _ = classes
     new = np.setdiff1d(np.arange(n_classes), kept)
-    weights = np.zeros((docs.features.n_features, n_classes), dtype=np.float32)
-    weights[:, kept] = carried_rows(previous.features, docs.features, previous.classifier.weights, classes)
-    centroids = np.zeros_like(weights)
-    centroids[:, kept] = _unit_columns(
-        carried_rows(previous.features, docs.features, previous.centroids, classes)
-    )
-    if config.loss != "hinge":  # softmax couples the columns: every one is trained, on every document
-        x = docs.features.transform(docs.texts)
-        quick = _quick(config, x.n_rows)
-        weights = SoftmaxClassifier(n_classes, quick).fit(x, docs.y, initial=weights).weights
-        centroids[:, new] = goal_centroids(x, docs.y, n_classes)[:, new]
-    elif len(new):
-        # one-vs-rest: each goal's column is trained on its own, so the new goals are a small
-        # classifier (their columns plus one for "any other goal", dropped) over their documents
-        # and a sample of the others; the kept columns wait for the full training
-        rows = _training_rows(docs.y, new)
-        x = docs.features.transform([docs.texts[i] for i in rows])
-        position = np.full(n_classes, len(new), dtype=np.int64)
-        position[new] = np.arange(len(new))
-        small = SoftmaxClassifier(len(new) + 1, _quick(config, x.n_rows)).fit(x, position[docs.y[rows]])
-        weights[:, new] = small.weights[:, : len(new)]
-        centroids[:, new] = goal_centroids(x, position[docs.y[rows]], len(new) + 1)[:, : len(new)]
-    classifier = SoftmaxClassifier(n_classes, config)
-    classifier.weights = weights
-    embedding = None
-    if previous.embedding is not None and docs.vectors is not None:
-        embedding = _warm_embedding(previous.embedding, docs, classes, dense)
+    encoder = docs.encoder if previous.embedding is not None else None
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="warm-start-encoder") as pool:
+        # the encoder runs outside the GIL: the new texts are encoded while the TF-IDF part trains
+        vectors = pool.submit(encoder.encode, docs.texts) if encoder is not None else None
+        new_texts = [docs.texts[i] for i in np.flatnonzero(np.isin(docs.y, new))]
+        features = extended_features(previous.features, new_texts, len(docs.texts))
+        classifier, centroids = _warm_tfidf(previous, docs, features, classes, config)
+        embedding = None
+        if previous.embedding is not None and vectors is not None:
+            embedding = _warm_embedding(previous.embedding, docs, vectors.result(), classes, dense)
     return EmbeddedModel(
         goals=docs.goals,
-        features=docs.features,
+        features=features,
         classifier=classifier,
         centroids=centroids,
         temperature=previous.temperature,
@@ -141,6 +154,42 @@ def warm_start(
         embedding=embedding,
         provisional=True,
     )
+
+
+def _warm_tfidf(
+    previous: EmbeddedModel,
+    docs: Documents,
+    features: TfidfFeatures,
+    classes: tuple[IntArray, IntArray],
+    config: TrainConfig,
+) -> tuple[SoftmaxClassifier, FloatArray]:
+    """The TF-IDF classifier and goal centroids over ``features``, trained from ``previous``'."""
+    n_classes = len(docs.goals)
+    kept, _ = classes
+    new = np.setdiff1d(np.arange(n_classes), kept)
+    weights = np.zeros((features.n_features, n_classes), dtype=np.float32)
+    weights[:, kept] = carried_rows(previous.features, features, previous.classifier.weights, classes)
+    centroids = np.zeros_like(weights)
+    centroids[:, kept] = _unit_columns(carried_rows(previous.features, features, previous.centroids, classes))
+    if config.loss != "hinge":  # softmax couples the columns: every one is trained, on every document
+        x = features.transform(docs.texts)
+        quick = _quick(config, x.n_rows)
+        weights = SoftmaxClassifier(n_classes, quick).fit(x, docs.y, initial=weights).weights
+        centroids[:, new] = goal_centroids(x, docs.y, n_classes)[:, new]
+    elif len(new):
+        # one-vs-rest: each goal's column is trained on its own, so the new goals are a small
+        # classifier (their columns plus one for "any other goal", dropped) over their documents
+        # and a sample of the others; the kept columns wait for the full training
+        rows = _training_rows(docs.y, new)
+        x = features.transform([docs.texts[i] for i in rows])
+        position = np.full(n_classes, len(new), dtype=np.int64)
+        position[new] = np.arange(len(new))
+        small = SoftmaxClassifier(len(new) + 1, _quick(config, x.n_rows)).fit(x, position[docs.y[rows]])
+        weights[:, new] = small.weights[:, : len(new)]
+        centroids[:, new] = goal_centroids(x, position[docs.y[rows]], len(new) + 1)[:, : len(new)]
+    classifier = SoftmaxClassifier(n_classes, config)
+    classifier.weights = weights
+    return classifier, centroids
 
 
 def _quick(config: TrainConfig, rows: int) -> TrainConfig:
@@ -173,9 +222,12 @@ def _unit_columns(matrix: FloatArray) -> FloatArray:
 
 
 def _warm_embedding(
-    previous: EmbeddingPart, docs: Documents, classes: tuple[IntArray, IntArray], dense: DenseConfig
+    previous: EmbeddingPart,
+    docs: Documents,
+    vectors: FloatArray,
+    classes: tuple[IntArray, IntArray],
+    dense: DenseConfig,
 ) -> EmbeddingPart:
-    assert docs.vectors is not None
     new_cls, old_cls = classes
     n_classes = len(docs.goals)
     weights = np.zeros((previous.classifier.weights.shape[0], n_classes), dtype=np.float32)
@@ -183,8 +235,8 @@ def _warm_embedding(
     weights[:, new_cls] = previous.classifier.weights[:, old_cls]
     bias[new_cls] = previous.classifier.bias[old_cls]
     quick = dataclasses.replace(dense, epochs=WARM_DENSE_EPOCHS, min_steps=WARM_MIN_STEPS)
-    classifier = DenseSoftmaxClassifier(n_classes, quick).fit(docs.vectors, docs.y, initial=(weights, bias))
-    examples, offsets = grouped_examples(docs.vectors, docs.y, n_classes)
+    classifier = DenseSoftmaxClassifier(n_classes, quick).fit(vectors, docs.y, initial=(weights, bias))
+    examples, offsets = grouped_examples(vectors, docs.y, n_classes)
     return dataclasses.replace(previous, classifier=classifier, examples=examples, offsets=offsets)
 
 

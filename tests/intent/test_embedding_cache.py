@@ -121,12 +121,16 @@ def synthetic(domains: int) -> Catalog:
 async def test_a_large_catalog_change_is_warm_started_then_fully_trained_in_the_background() -> None:
     adapter = EmbeddedIntentAdapter(synthetic(3), use_embeddings=False)
     assert adapter.training_runs == 1 and adapter.model is not None and not adapter.model.provisional
+    vocabulary = adapter.model.features.grams
     grown = synthetic(4)
     new_goal = domain_manifest(3)["goals"][0]
 
     await adapter.update_catalog_async(grown)
     assert adapter.model is not None and adapter.model.provisional  # answers at once...
     assert adapter.catalog is grown
+    # with the previous vocabulary (the new goals' n-grams added after it), not a refit one
+    assert adapter.model.features.grams[: len(vocabulary)] == vocabulary
+    assert len(adapter.model.features.grams) > len(vocabulary)
     assert adapter.parse_sync(new_goal["examples"][0]["text"]).goal == new_goal["goal"]
 
     await adapter.settled()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -8,7 +9,7 @@ import pytest
 
 from gateway.launcher import domain_url
 from orchestrator import DomainClient, DomainRegistry, ManifestRejected
-from orchestrator.registry import env_override
+from orchestrator.registry import GoalOverlapRefused, env_override
 from shared.catalog import Catalog
 from shared.errors import DomainUnavailable, NotFound, SetupError
 
@@ -201,9 +202,37 @@ async def test_lint_hook_and_capability_clashes_become_warnings(
         }
     )
     registered = await registry.register("twin", hosts.serve("twin.test", twin))
+    # one lint and one manifest fetch per registration
     assert calls == [(["lounge"], "lounge"), (["lounge", "twin"], "twin")]
+    assert [r.url.path for r in hosts.requests if r.url.host == "twin.test"] == ["/manifest", "/health"]
     assert [w["type"] for w in registered.warnings] == ["capability_clash", "goal_overlap"]
     assert registered.warnings[0]["other_domain"] == "lounge"
+
+
+async def test_a_refused_overlap_lints_once_and_registers_nothing(
+    hosts: Any, client: DomainClient, make: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    calls: list[str] = []
+
+    def lint(catalog: Catalog, name: str) -> list[dict[str, Any]]:
+        calls.append(name)
+        return [{"type": "goal_overlap", "message": "looks like another"}] if name == "lounge" else []
+
+    registry = DomainRegistry(client, lint=lint, env={})
+    with caplog.at_level(logging.INFO, logger="orchestrator.registry"):
+        await registry.register("bakery", hosts.serve("bakery.test", make["bakery"]().app()))
+    # the log line says where the registration's time went
+    assert any(
+        "registered domain bakery" in m and "checks" in m and "catalog subscribers" in m
+        for m in caplog.messages
+    )
+    with pytest.raises(GoalOverlapRefused):
+        await registry.register(
+            "lounge", hosts.serve("lounge.test", make["lounge"]().app()), allow_overlap=False
+        )
+    assert calls == ["bakery", "lounge"]
+    assert [r.url.path for r in hosts.requests if r.url.host == "lounge.test"] == ["/manifest"]
+    assert registry.catalog.domains == ["bakery"] and registry.get("lounge") is None
 
 
 async def test_a_failing_subscriber_does_not_block_registration(

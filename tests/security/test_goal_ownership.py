@@ -3,13 +3,20 @@ admin's explicit override, and a manifest's policy is clamped to the operator's 
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI, Request
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.responses import Response
 
-from gateway.app import goal_overlap_warnings
+from gateway.app import create_app, goal_overlap_warnings
+from gateway.settings import GatewaySettings
 from orchestrator import DomainClient, DomainRegistry
 from orchestrator.registry import GoalOverlapRefused, GoalTaken, PolicyLimits
 from orchestrator.url_policy import UrlPolicy
@@ -84,3 +91,50 @@ async def test_the_manifest_policy_is_clamped_to_the_operator_limits(registry: D
         ("policy_clamped", "timeout_s", 30),
         ("policy_clamped", "attempts", 3),
     ]
+
+
+def counted(app: FastAPI, hits: Counter[str]) -> FastAPI:
+    """``app``, counting the requests it answers by path."""
+
+    async def count(request: Request, call_next: RequestResponseEndpoint) -> Response:
+        hits[request.url.path] += 1
+        return await call_next(request)
+
+    app.add_middleware(BaseHTTPMiddleware, dispatch=count)
+    return app
+
+
+async def test_the_admin_route_fetches_and_checks_once_and_stores_nothing_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INTENT_ADAPTER", "lexical")  # intent is not what this test is about
+    lookalike_hits: Counter[str] = Counter()
+    lookalike = counted(raw_app(manifest("lookalike", [{**QUOTE, "goal": "SHARE_PRICE"}])), lookalike_hits)
+    async with serving(raw_app(manifest("finance", [QUOTE]))) as finance, serving(lookalike) as other:
+        bootstrap = tmp_path / "bootstrap.json"
+        bootstrap.write_text(json.dumps({"domains": [{"name": "finance", "base_url": finance}]}))
+        settings = GatewaySettings(
+            database_url=f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}",
+            bootstrap_file=bootstrap,
+            redis_url=None,
+            admin_token="adm",
+        )
+        app = create_app(settings)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as gateway,
+        ):
+            admin = {"Authorization": "Bearer adm"}
+            body = {"name": "lookalike", "base_url": other}
+            refused = await gateway.post("/v1/domains", json=body, headers=admin)
+            assert refused.status_code == 400 and refused.json()["error"]["code"] == "goal_overlap"
+            listed = (await gateway.get("/v1/domains", headers=admin)).json()["data"]
+            assert [d["name"] for d in listed] == ["finance"]  # refused before anything was stored
+            assert lookalike_hits == {"/manifest": 1}
+
+            lookalike_hits.clear()
+            accepted = await gateway.post("/v1/domains", json={**body, "allow_overlap": True}, headers=admin)
+            assert accepted.status_code == 201, accepted.text
+            assert [w["type"] for w in accepted.json()["warnings"]] == ["goal_overlap"]
+            # one manifest fetch and one health check per registration (the lint runs with the checks)
+            assert lookalike_hits == {"/manifest": 1, "/health": 1}
