@@ -43,6 +43,8 @@ STOP = STOP_PT | STOP_EN
 FILLER = FILLER_PT | FILLER_EN
 #: Words that are never (part of) an entity value: function words and filler.
 NOT_ENTITY = STOP | FILLER
+#: Articles: what follows a verb that is also a name ("quanto vale *a* Petrobras").
+ARTICLES = frozenset({"o", "a", "os", "as", "um", "uma"})
 #: Words that separate several named values ("Apple, Microsoft e Nvidia").
 LIST_SEPARATORS = frozenset({"e", "and", "ou", "or", "nem"})
 #: Function words allowed inside a capitalised name ("Banco do Brasil", "Bank of America").
@@ -545,6 +547,18 @@ class GoalEntityExtractor:
                         for n in neighbours
                     ):
                         strong[k] = False
+        for k, span in enumerate(spans):
+            # a lower-case known value with no context of its own, followed by an article, is a
+            # verb here: "quanto *vale* a Petrobras", "quanto vale o euro"
+            after = toks[span.last + 1].text if span.last + 1 < len(toks) else ""
+            if (
+                strong[k]
+                and span.score == 0
+                and after in ARTICLES
+                and span.last + 2 < len(toks)
+                and not _looks_like_name(text, toks, span)
+            ):
+                strong[k] = False
         kept = [s for s, ok in zip(spans, strong, strict=True) if ok]
         if kept:
             return kept

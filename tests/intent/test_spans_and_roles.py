@@ -71,6 +71,9 @@ def convert() -> GoalEntityExtractor:
         ("preço da Embraer, Gerdau e Suzano", ["Embraer", "Gerdau", "Suzano"]),
         ("cotação gerdau", "gerdau"),
         ("quanto vale a ação do Santander?", "Santander"),
+        ("quanto vale a petrobras", "petrobras"),  # "vale" the verb, not the company
+        ("quanto vale a Vale hoje", "Vale"),
+        ("preço da vale e da petrobras", ["vale", "petrobras"]),
         ("preço da Vale e petrobras", ["Vale", "petrobras"]),
         ("cotação do Bradesco e do Banco do Brasil", ["Bradesco", "Banco do Brasil"]),
     ],
