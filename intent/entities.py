@@ -340,6 +340,8 @@ class GoalEntityExtractor:
         following = toks[first + 1].text
         if not (following.isdigit() or following in OBJECT_STARTERS):
             return None
+        if self._is_known((toks[first].text,)):
+            return None  # a name that is also a verb ("quanto vale a Petrobras") is no other action
         word = text[toks[first].start : toks[first].end]
         named = self.extract(text)
         values = [v for value in named.values() for v in (value if isinstance(value, list) else [value])]

@@ -71,6 +71,9 @@ def test_pt_filler_and_verbs_make_no_steps(gateway: Process) -> None:
     assert buy["answer"].startswith("Não sei fazer isto (“compre”); o que posso fazer é:")
     assert "PETR4" in buy["answer"]
 
+    worth = session.say("quanto vale a petrobras")  # "vale" is the verb here, not the company
+    assert symbols(worth) == ["petrobras"] and "Não sei fazer" not in worth["answer"], worth["answer"]
+
     yesterday = session.say("e ontem?")
     assert "ontem" not in symbols(yesterday)
 

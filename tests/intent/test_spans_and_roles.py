@@ -164,6 +164,7 @@ def test_roles_are_learned_from_the_examples_without_a_naming_convention() -> No
         ("me diz o valor da ação do Itaú", None),
         ("manda a cotação da Vale no meu telegram", None),
         ("get me the share price of Nokia", None),
+        ("quanto vale a petrobras", None),  # a name that is also a verb
     ],
 )
 def test_a_verb_the_goal_does_not_do_is_named(
