@@ -57,6 +57,7 @@ except ImportError:  # an optional benchmark dependency: say how to get it
         ".venv/bin/pip install sklearn-crfsuite  (or pip install -e '.[bench]')"
     ) from None
 
+import nlu_eval  # noqa: E402
 import numpy as np  # noqa: E402
 from nlu_eval import pairs, shipped_catalog  # noqa: E402
 
@@ -408,25 +409,11 @@ class CrfExtractor:
 
 
 @dataclass
-class Tally:
-    n: int = 0
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    messages_with_junk: int = 0
-    misses: list[str] = field(default_factory=list)
+class Tally(nlu_eval.Tally):
+    """nlu_eval's counts (its goal and junk-step fields stay unused here), with the values missed."""
+
     #: the gold values missed (as written)
     missed_values: list[str] = field(default_factory=list)
-
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
-
-    def f1(self) -> float:
-        p, r = self.precision(), self.recall()
-        return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass
