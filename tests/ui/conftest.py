@@ -6,6 +6,7 @@ missing browser skips these tests locally and fails them under ``CI=true``.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -20,7 +21,11 @@ from tests.conftest import Process, gateway_over, unavailable
 API_KEY = "ui-test-key"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "inspector"
+#: Where the screenshots go. A plain test run keeps the tree clean (a temporary directory); the
+#: committed ones are re-taken with ``INSPECTOR_SCREENSHOTS=bench/results/inspector pytest tests/ui``.
+SCREENSHOTS = Path(
+    os.environ.get("INSPECTOR_SCREENSHOTS") or Path(tempfile.gettempdir()) / "inspector-screenshots"
+)
 #: Chromium's flags on a machine whose network reaches nothing but loopback.
 CHROMIUM_FLAGS = (
     "--headless",

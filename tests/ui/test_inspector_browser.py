@@ -1,6 +1,7 @@
 """The run inspector in headless Chromium against a real platform: what a person sees and does.
 
-Screenshots land in ``bench/results/inspector/`` (committed when they change).
+Screenshots land in a temporary directory; ``INSPECTOR_SCREENSHOTS=bench/results/inspector``
+re-takes the committed ones in ``bench/results/inspector/`` (see tests/ui/conftest.py).
 """
 
 from __future__ import annotations
