@@ -19,8 +19,6 @@ unfinished in the database at start was its previous process's (:class:`LocalCla
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import uuid
 from typing import Protocol
@@ -28,6 +26,7 @@ from typing import Protocol
 from redis.asyncio import Redis
 
 from gateway.errors import REDIS_OUTAGE, shared_store_errors
+from gateway.lease_keeper import BATCH, LeaseKeeper
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +74,6 @@ if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
 redis.call('zrem', KEYS[2], ARGV[2])
 return 1
 """
-#: Claims renewed or tried per script call (a bound on one call's work inside Redis).
-_BATCH = 500
 
 
 class BackgroundClaims(Protocol):
@@ -169,7 +166,14 @@ class RedisClaims:
         self._release = redis.register_script(_RELEASE)
         self._give_back = redis.register_script(_GIVE_BACK)
         self._held: set[str] = set()
-        self._keeper: asyncio.Task[None] | None = None
+        self._keeper = LeaseKeeper(
+            lease_s=lease_s,
+            held=lambda: list(self._held),
+            renew=self._renew_claims,
+            lost=self._claim_lost,
+            name="background-claims",
+            unreachable="background run claims not renewed: shared store unreachable",
+        )
 
     def key(self, run_id: str) -> str:
         return f"{self.prefix}run:{run_id}"
@@ -188,8 +192,8 @@ class RedisClaims:
 
     async def take(self, run_ids: list[str]) -> list[str]:
         taken: list[str] = []
-        for start in range(0, len(run_ids), _BATCH):
-            batch = [r for r in run_ids[start : start + _BATCH] if r not in self._held]
+        for start in range(0, len(run_ids), BATCH):
+            batch = [r for r in run_ids[start : start + BATCH] if r not in self._held]
             if not batch:
                 continue
             got = await self._take(
@@ -208,8 +212,8 @@ class RedisClaims:
         indexed = await self.redis.zrange(self.index_key, 0, -1)
         candidates = [r.decode() if isinstance(r, bytes) else str(r) for r in indexed]
         taken: list[str] = []
-        for start in range(0, len(candidates), _BATCH):
-            taken.extend(await self.take(candidates[start : start + _BATCH]))
+        for start in range(0, len(candidates), BATCH):
+            taken.extend(await self.take(candidates[start : start + BATCH]))
             if len(taken) >= limit:
                 break
         # taken past the limit: given back at once, for another gateway (or the next pass)
@@ -235,32 +239,19 @@ class RedisClaims:
             )
 
     def start(self) -> None:
-        self._keeper = asyncio.create_task(self._keep(), name="background-claims")
+        self._keeper.start()
 
     async def stop(self) -> None:
-        if self._keeper is not None:
-            self._keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._keeper
+        await self._keeper.stop()
 
-    async def _keep(self) -> None:
-        """Renew every held claim every third of the lease."""
-        while True:
-            await asyncio.sleep(self.lease_s / 3)
-            held = list(self._held)
-            for start in range(0, len(held), _BATCH):
-                batch = held[start : start + _BATCH]
-                try:
-                    kept = await self._renew(
-                        keys=[self.key(r) for r in batch], args=[self.holder, self.lease_ms]
-                    )
-                except REDIS_OUTAGE:
-                    log.warning("background run claims not renewed: shared store unreachable")
-                    break
-                for run_id, renewed in zip(batch, kept, strict=True):
-                    if not renewed and run_id in self._held:
-                        # another gateway took it over (this one was out of reach past the lease)
-                        self._held.discard(run_id)
-                        log.warning(
-                            "background run's claim lost to another gateway", extra={"run_id": run_id}
-                        )
+    async def _renew_claims(self, run_ids: list[str]) -> list[int]:
+        renewed: list[int] = await self._renew(
+            keys=[self.key(r) for r in run_ids], args=[self.holder, self.lease_ms]
+        )
+        return renewed
+
+    def _claim_lost(self, run_id: str) -> None:
+        if run_id in self._held:
+            # another gateway took it over (this one was out of reach past the lease)
+            self._held.discard(run_id)
+            log.warning("background run's claim lost to another gateway", extra={"run_id": run_id})

@@ -23,8 +23,6 @@ Without Redis each process counts in memory. A Redis outage is a 503 (the shared
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import math
 import time
@@ -35,6 +33,7 @@ from typing import Protocol
 from redis.asyncio import Redis
 
 from gateway.errors import REDIS_OUTAGE, RetryLater, shared_store_errors
+from gateway.lease_keeper import LeaseKeeper
 from gateway.principals import Principal
 from gateway.settings import GatewaySettings
 
@@ -132,7 +131,6 @@ end
 return kept
 """
 #: Slots renewed per script call (a bound on one call's work inside Redis).
-_RENEW_BATCH = 500
 
 
 class RunSlot:
@@ -220,9 +218,16 @@ class RedisCounters:
         self._rate = redis.register_script(_RATE)
         self._take = redis.register_script(_TAKE)
         self._renew = redis.register_script(_RENEW)
-        #: slot id -> its key: the slots this process holds, renewed by :meth:`_keep`
+        #: slot id -> its key: the slots this process holds, renewed by ``_keeper``
         self._held: dict[str, str] = {}
-        self._keeper: asyncio.Task[None] | None = None
+        self._keeper = LeaseKeeper(
+            lease_s=lease_s,
+            held=lambda: list(self._held.items()),
+            renew=self._renew_slots,
+            lost=self._slot_lapsed,
+            name="quota-run-slots",
+            unreachable="run slots not renewed: shared store unreachable",
+        )
 
     def rate_key(self, subject: str) -> str:
         return f"{self.prefix}rate:{subject}:"
@@ -254,32 +259,21 @@ class RedisCounters:
         return release
 
     def start(self) -> None:
-        self._keeper = asyncio.create_task(self._keep())
+        self._keeper.start()
 
     async def stop(self) -> None:
-        if self._keeper is not None:
-            self._keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._keeper
+        await self._keeper.stop()
 
-    async def _keep(self) -> None:
-        """Renew every held slot's lease every third of it."""
-        while True:
-            await asyncio.sleep(self.lease_s / 3)
-            held = list(self._held.items())
-            for start in range(0, len(held), _RENEW_BATCH):
-                batch = held[start : start + _RENEW_BATCH]
-                try:
-                    kept = await self._renew(
-                        keys=[key for _, key in batch], args=[self.lease_ms, *(slot for slot, _ in batch)]
-                    )
-                except REDIS_OUTAGE:
-                    log.warning("run slots not renewed: shared store unreachable")
-                    break
-                for (slot, _), renewed in zip(batch, kept, strict=True):
-                    if not renewed and self._held.pop(slot, None) is not None:
-                        # it lapsed (Redis out of reach past the lease): the run goes on, uncounted
-                        log.warning("run slot lapsed before its run ended")
+    async def _renew_slots(self, slots: list[tuple[str, str]]) -> list[int]:
+        renewed: list[int] = await self._renew(
+            keys=[key for _, key in slots], args=[self.lease_ms, *(slot for slot, _ in slots)]
+        )
+        return renewed
+
+    def _slot_lapsed(self, held: tuple[str, str]) -> None:
+        if self._held.pop(held[0], None) is not None:
+            # it lapsed (Redis out of reach past the lease): the run goes on, uncounted
+            log.warning("run slot lapsed before its run ended")
 
 
 class Quotas:
