@@ -12,6 +12,8 @@ import asyncio
 import signal
 import sys
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -80,62 +82,58 @@ async def test_a_stale_holder_cannot_release_or_extend_the_new_holders_lock(
     assert await redis.exists(prefix + "s:s1") == 0
 
 
-async def test_a_running_turn_keeps_its_session_past_the_lease(redis: Redis, prefix: str) -> None:
-    locks = gateway_locks(redis, prefix, wait_s=0)
+@asynccontextmanager
+async def turn_holding(locks: RedisSessionLocks, session_id: str) -> AsyncIterator[None]:
+    """A turn holding ``session_id``'s lock while the block runs; it ends (without a 409) after."""
     inside = asyncio.Event()
     done = asyncio.Event()
 
     async def turn() -> None:
-        async with locks.hold("s1"):
+        async with locks.hold(session_id):
             inside.set()
             await done.wait()
 
     holder = asyncio.create_task(turn())
     await inside.wait()
+    try:
+        yield
+    finally:
+        done.set()
+        await holder
+
+
+async def test_a_running_turn_keeps_its_session_past_the_lease(redis: Redis, prefix: str) -> None:
     key = prefix + "s:s1"
-    token = await redis.get(key)
-    # each renewal pushes the expiry back up: four of them outlast the first lease
-    renewals, last_ttl = 0, await redis.pttl(key)
-    while renewals < 4:
-        ttl = await redis.pttl(key)
-        assert ttl > 0, "the lease expired while its turn ran"
-        renewals += ttl > last_ttl
-        last_ttl = ttl
-        await asyncio.sleep(0.01)
-    assert await redis.get(key) == token
-    with pytest.raises(Conflict, match="busy"):
-        await gateway_locks(redis, prefix, wait_s=0).acquire("s1")
-    done.set()
-    await holder
+    async with turn_holding(gateway_locks(redis, prefix, wait_s=0), "s1"):
+        token = await redis.get(key)
+        # each renewal pushes the expiry back up: four of them outlast the first lease
+        renewals, last_ttl = 0, await redis.pttl(key)
+        while renewals < 4:
+            ttl = await redis.pttl(key)
+            assert ttl > 0, "the lease expired while its turn ran"
+            renewals += ttl > last_ttl
+            last_ttl = ttl
+            await asyncio.sleep(0.01)
+        assert await redis.get(key) == token
+        with pytest.raises(Conflict, match="busy"):
+            await gateway_locks(redis, prefix, wait_s=0).acquire("s1")
     assert await redis.exists(key) == 0
 
 
 async def test_a_late_renewal_takes_back_a_lapsed_lease_nobody_took(redis: Redis, prefix: str) -> None:
     """A gateway starved of CPU past its lease (loop lag under load) keeps its turn when no other
     holder came: the next renewal sets the key again, with the same token."""
-    locks = gateway_locks(redis, prefix, wait_s=0)
     key = prefix + "s:s1"
-    inside = asyncio.Event()
-    done = asyncio.Event()
-
-    async def turn() -> None:
-        async with locks.hold("s1"):
-            inside.set()
-            await done.wait()
-
-    holder = asyncio.create_task(turn())
-    await inside.wait()
-    token = await redis.get(key)
-    await redis.delete(key)  # the lease lapsed: no renewal reached Redis in time
-    for _ in range(int(10 * LEASE_S / 0.01)):  # the next renewal takes it back
-        if await redis.get(key) == token:
-            break
-        await asyncio.sleep(0.01)
-    assert await redis.get(key) == token, "the lapsed lease was not taken back"
-    with pytest.raises(Conflict, match="busy"):
-        await gateway_locks(redis, prefix, wait_s=0).acquire("s1")
-    done.set()
-    await holder  # no 409: the turn ended normally
+    async with turn_holding(gateway_locks(redis, prefix, wait_s=0), "s1"):  # no 409 when it ends
+        token = await redis.get(key)
+        await redis.delete(key)  # the lease lapsed: no renewal reached Redis in time
+        for _ in range(int(10 * LEASE_S / 0.01)):  # the next renewal takes it back
+            if await redis.get(key) == token:
+                break
+            await asyncio.sleep(0.01)
+        assert await redis.get(key) == token, "the lapsed lease was not taken back"
+        with pytest.raises(Conflict, match="busy"):
+            await gateway_locks(redis, prefix, wait_s=0).acquire("s1")
     assert await redis.exists(key) == 0
 
 
