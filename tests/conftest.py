@@ -129,11 +129,17 @@ def wait_http(url: str, timeout_s: float | None = None, proc: subprocess.Popen[b
 
 
 def start_and_wait(
-    argv: list[str], url: str, env: dict[str, str], *, timeout_s: float | None = None
+    argv: list[str],
+    url: str,
+    env: dict[str, str],
+    *,
+    timeout_s: float | None = None,
+    output: IO[bytes] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start ``argv`` and wait for ``url/health``; on any failure (timeout, early exit, Ctrl-C)
-    its whole process group is killed before the error propagates."""
-    proc = spawn(argv, env=env)
+    """Start ``argv`` (its stdout and stderr to ``output``, default inherited) and wait for
+    ``url/health``; on any failure (timeout, early exit, Ctrl-C) its whole process group is
+    killed before the error propagates."""
+    proc = spawn(argv, env=env, output=output)
     try:
         wait_http(f"{url}/health", timeout_s, proc=proc)
     except BaseException:
@@ -172,7 +178,9 @@ def _start_service(name: str, argv: list[str], env: dict[str, str] | None, port:
     return Process(name, url, proc, env or {})
 
 
-def start_gateway(env: dict[str, str], port: int | None = None) -> Process:
+def start_gateway(env: dict[str, str], port: int | None = None, *, log: Path | None = None) -> Process:
+    """``python -m gateway`` on ``port`` (default: a free one), its output appended to ``log``
+    when given (a test that reads the gateway's JSON log)."""
     port = port or free_port()
     full_env = {
         **os.environ,
@@ -183,7 +191,9 @@ def start_gateway(env: dict[str, str], port: int | None = None) -> Process:
     }
     url = f"http://127.0.0.1:{port}"
     # /health answers once start-up (bootstrap, intent model, migrations) has finished
-    proc = start_and_wait([sys.executable, "-m", "gateway"], url, full_env)
+    with contextlib.ExitStack() as stack:
+        output = stack.enter_context(log.open("ab")) if log is not None else None
+        proc = start_and_wait([sys.executable, "-m", "gateway"], url, full_env, output=output)
     return Process("gateway", url, proc, env)
 
 

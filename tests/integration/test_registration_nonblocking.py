@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 import sys
 import threading
 import time
@@ -35,11 +34,8 @@ from tests.conftest import (
     Process,
     chat,
     free_port,
-    spawn,
     start_and_wait,
     start_gateway,
-    stop_process,
-    wait_http,
 )
 
 pytestmark = pytest.mark.integration
@@ -144,21 +140,6 @@ def test_the_gateway_keeps_answering_during_a_registration_and_the_new_goal_is_l
         gateway.stop()
 
 
-def start_logged_gateway(env: dict[str, str], log: Path) -> Process:
-    """``start_gateway`` with the gateway's output (its JSON log) written to ``log``."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    full_env = {**os.environ, "GATEWAY_HOST": "127.0.0.1", "GATEWAY_PORT": str(port), **env}
-    with log.open("wb") as output:
-        proc = spawn([sys.executable, "-m", "gateway"], env=full_env, output=output)
-    try:
-        wait_http(f"{url}/health", proc=proc)
-    except BaseException:
-        stop_process(proc, signal.SIGKILL)
-        raise
-    return Process("gateway", url, proc, env)
-
-
 def intent_log(path: Path) -> list[str]:
     """The intent module's messages in a gateway's JSON log."""
     messages = []
@@ -179,7 +160,7 @@ def test_a_replica_loads_the_model_the_first_gateway_trained_instead_of_training
     b_log = tmp_path / "b.log"
     a = start_gateway(env)
     try:
-        b = start_logged_gateway(env, b_log)
+        b = start_gateway(env, log=b_log)
         try:
             result: dict[str, Any] = {}
             register(a.url, catalog_server, result)

@@ -18,7 +18,6 @@ import os
 import shutil
 import signal
 import socket
-import sys
 import threading
 import time
 import uuid
@@ -34,9 +33,9 @@ from tests.conftest import (
     exit_code,
     free_port,
     spawn,
+    start_gateway,
     stop_process,
     unavailable,
-    wait_http,
     write_bootstrap,
 )
 
@@ -46,26 +45,8 @@ READY_TIMEOUT_S = 1.0
 
 
 def start_logged_gateway(env: dict[str, str], log: Path) -> Process:
-    """A gateway process whose stdout and stderr go to ``log``."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    full_env = {
-        **os.environ,
-        "GATEWAY_HOST": "127.0.0.1",
-        "GATEWAY_PORT": str(port),
-        "LOG_LEVEL": "WARNING",
-        "API_KEYS": "",
-        "READY_TIMEOUT_S": str(READY_TIMEOUT_S),
-        **env,
-    }
-    with log.open("ab") as sink:
-        proc = spawn([sys.executable, "-m", "gateway"], env=full_env, output=sink)
-    try:
-        wait_http(f"{url}/health", proc=proc)
-    except BaseException:
-        stop_process(proc, signal.SIGKILL)
-        raise
-    return Process("gateway", url, proc, env)
+    """A gateway without API keys, with a short ready timeout, its output appended to ``log``."""
+    return start_gateway({"API_KEYS": "", "READY_TIMEOUT_S": str(READY_TIMEOUT_S), **env}, log=log)
 
 
 def base_env(tmp_path: Path, domains: dict[str, Process], database_url: str | None = None) -> dict[str, str]:
