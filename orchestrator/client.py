@@ -196,15 +196,19 @@ class DomainClient:
             with map_httpx_exceptions(base_url):
                 return await self.a2a.manifest(self.http, base_url, domain, self.manifest_limits)
         url = _join(base_url, "/manifest")
-        cap = self.manifest_limits.max_bytes
+        raw = await self._get_document(url, self.manifest_limits.max_bytes, "$")
+        if not raw.lstrip().startswith(b"{"):  # not a manifest at all: nothing of it is shown
+            raise DomainProtocolError(f"{url} answered with a body that is not a JSON object")
+        return await self._with_lookups(base_url, parse_manifest(raw, self.manifest_limits))
+
+    async def _get_document(self, url: str, cap: int, path: str) -> bytes:
+        """``GET url`` read up to ``cap`` bytes; a larger answer is a :class:`ManifestInvalid`
+        at the manifest's field ``path``."""
         with map_httpx_exceptions(url):
             try:
-                raw = await self._get(url, cap)
+                return await self._get(url, cap)
             except AnswerTooLarge:
-                raise ManifestInvalid([{"path": "$", "message": f"larger than {cap} bytes"}]) from None
-            if not raw.lstrip().startswith(b"{"):  # not a manifest at all: nothing of it is shown
-                raise DomainProtocolError(f"{url} answered with a body that is not a JSON object")
-        return await self._with_lookups(base_url, parse_manifest(raw, self.manifest_limits))
+                raise ManifestInvalid([{"path": path, "message": f"larger than {cap} bytes"}]) from None
 
     async def _with_lookups(self, base_url: str, manifest: DomainManifest) -> DomainManifest:
         """``manifest`` with the lookup tables its entities name by ``lookup_path`` fetched into
@@ -216,16 +220,12 @@ class DomainClient:
                 if spec.lookup_path is None or spec.lookup is not None:
                     continue
                 if spec.lookup_path not in fetched:
-                    url = _join(base_url, spec.lookup_path)
-                    cap = self.manifest_limits.max_lookup_bytes
                     where = f"goals.{i}.entities_schema.{name}"
-                    with map_httpx_exceptions(url):
-                        try:
-                            raw = await self._get(url, cap)
-                        except AnswerTooLarge:
-                            raise ManifestInvalid(
-                                [{"path": f"{where}.lookup", "message": f"larger than {cap} bytes"}]
-                            ) from None
+                    raw = await self._get_document(
+                        _join(base_url, spec.lookup_path),
+                        self.manifest_limits.max_lookup_bytes,
+                        f"{where}.lookup",
+                    )
                     fetched[spec.lookup_path] = parse_lookup(raw, where, self.manifest_limits)
                 spec.lookup = fetched[spec.lookup_path]
         return manifest

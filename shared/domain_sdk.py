@@ -30,9 +30,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import SecretStr, TypeAdapter, ValidationError
+from pydantic import SecretStr, ValidationError
 
-from shared.manifest import DomainManifest, Goal, LocalizedText, LookupEntry, validate_manifest
+from shared.manifest import LOOKUP_TABLE, DomainManifest, Goal, LocalizedText, LookupEntry, validate_manifest
 from shared.models import (
     Clarification,
     ClarificationOption,
@@ -402,13 +402,10 @@ class DomainProcessSettings(ServiceSettings):
 
 def _lookup_route(entries: Callable[[], list[LookupEntry]]) -> Callable[[], Awaitable[Response]]:
     async def lookup_table() -> Response:
-        body = _LOOKUP_TABLE.dump_json(entries(), exclude_defaults=True)
+        body = LOOKUP_TABLE.dump_json(entries(), exclude_defaults=True)
         return Response(body, media_type="application/json")
 
     return lookup_table
-
-
-_LOOKUP_TABLE = TypeAdapter(list[LookupEntry])
 
 
 def serve(service: DomainService, app: FastAPI | None = None, *, default_port: int = 0) -> None:

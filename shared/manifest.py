@@ -382,14 +382,15 @@ def parse_lookup(raw: bytes, path: str, limits: ManifestLimits | None = None) ->
     if len(data) > limits.max_lookup_entries:
         raise ManifestInvalid([{"path": where, "message": f"more than {limits.max_lookup_entries} entries"}])
     try:
-        return _LOOKUP.validate_python(data)
+        return LOOKUP_TABLE.validate_python(data)
     except ValidationError as exc:
         raise ManifestInvalid(
             [{"path": ".".join([where, *map(str, e["loc"])]), "message": e["msg"]} for e in exc.errors()]
         ) from None
 
 
-_LOOKUP = TypeAdapter(list[LookupEntry])
+#: A lookup table as JSON (what a ``lookup_path`` serves).
+LOOKUP_TABLE = TypeAdapter(list[LookupEntry])
 
 
 def manifest_json_schema() -> dict[str, Any]:
