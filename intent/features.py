@@ -40,6 +40,13 @@ def analyse(text: str, char_range: tuple[int, int] = (2, 5)) -> tuple[list[str],
     return word_grams, char_grams
 
 
+def vocabulary_grams(text: str, char_range: tuple[int, int] = (2, 5)) -> list[str]:
+    """The n-grams of a text as :class:`TfidfFeatures` names its columns: word n-grams prefixed
+    ``w``, char n-grams ``c`` (the same string is a different column in each)."""
+    word_grams, char_grams = analyse(text, char_range)
+    return ["w" + g for g in word_grams] + ["c" + g for g in char_grams]
+
+
 @dataclass
 class Csr:
     """A minimal CSR matrix: row i has columns ``indices[indptr[i]:indptr[i+1]]``."""
@@ -112,8 +119,7 @@ class TfidfFeatures:
         return features
 
     def _grams(self, text: str) -> list[str]:
-        word_grams, char_grams = analyse(text, self.char_range)
-        return ["w" + g for g in word_grams] + ["c" + g for g in char_grams]
+        return vocabulary_grams(text, self.char_range)
 
     def fit(self, texts: Sequence[str]) -> TfidfFeatures:
         df: Counter[str] = Counter()

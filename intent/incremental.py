@@ -38,7 +38,7 @@ import numpy.typing as npt
 from intent.classifier import DenseConfig, DenseSoftmaxClassifier, SoftmaxClassifier, TrainConfig
 from intent.embedding_cache import TextEncoder
 from intent.entities import GoalEntityExtractor
-from intent.features import Csr, FloatArray, IntArray, TfidfFeatures, analyse
+from intent.features import Csr, FloatArray, IntArray, TfidfFeatures, vocabulary_grams
 from intent.model import EmbeddedModel, EmbeddingPart
 from shared.catalog import GoalRef
 
@@ -107,9 +107,7 @@ def extended_features(previous: TfidfFeatures, texts: Sequence[str], n_documents
     n-gram found in those texts only. ``previous`` itself when ``texts`` add nothing."""
     df: Counter[str] = Counter()
     for text in texts:
-        word_grams, char_grams = analyse(text, previous.char_range)
-        # prefixed as TfidfFeatures' vocabulary is: word and char n-grams are different columns
-        df.update({"w" + g for g in word_grams} | {"c" + g for g in char_grams})
+        df.update(set(vocabulary_grams(text, previous.char_range)))
     added = sorted(g for g, n in df.items() if n >= previous.min_df and g not in previous.vocab)
     if not added:
         return previous

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from pydantic import BaseModel
 
 from intent.embedded import goal_documents
-from intent.features import FloatArray, IntArray, analyse
+from intent.features import FloatArray, IntArray, vocabulary_grams
 from shared.catalog import Catalog
 
 
@@ -79,8 +79,7 @@ class NgramCounts:
             return found
 
     def _cut(self, text: str) -> _Ngrams:
-        word_grams, char_grams = analyse(text)
-        counts = Counter(["w" + g for g in word_grams] + ["c" + g for g in char_grams])
+        counts = Counter(vocabulary_grams(text))
         numbers = self._numbers
         return _Ngrams(
             columns=np.array([numbers.setdefault(g, len(numbers)) for g in counts], dtype=np.int64),
