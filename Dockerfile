@@ -4,11 +4,15 @@ WORKDIR /app
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 COPY pyproject.toml README.md ./
 COPY shared ./shared
+COPY sdk ./sdk
+COPY graph ./graph
+COPY cli ./cli
 COPY gateway ./gateway
 COPY intent ./intent
 COPY planner ./planner
 COPY execution ./execution
 COPY orchestrator ./orchestrator
+COPY dialogue ./dialogue
 COPY domains ./domains
 COPY domains.bootstrap.json ./
 RUN pip install --no-cache-dir .

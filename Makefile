@@ -15,11 +15,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 migrate: install
-	$(BIN)/python -m gateway.migrate
+	$(BIN)/python -m gateway.storage.migrate
 
 ## Start every domain of domains.bootstrap.json and the gateway on 127.0.0.1:$${GATEWAY_PORT:-8000}.
 run: migrate
-	$(BIN)/python -m gateway.launcher
+	$(BIN)/python -m cli.launcher
 
 lint: install
 	$(BIN)/ruff check .
@@ -31,7 +31,7 @@ schemas: install
 	$(BIN)/python -m shared.schemas
 
 typecheck: install
-	$(BIN)/mypy shared gateway intent planner dialogue execution orchestrator domains tests bench
+	$(BIN)/mypy shared sdk graph cli gateway intent planner dialogue execution orchestrator domains tests bench
 
 unit: install
 	$(BIN)/pytest -q

@@ -56,7 +56,7 @@ WARM_UP_ROUNDS = 30
 
 SLOW_DOMAIN = """
 import asyncio
-from shared.domain_sdk import DomainService, serve
+from sdk.service import DomainService, serve
 from shared.models import DomainOutput, ExecutionIntent
 service = DomainService("slow", "1", "Sleeps")
 @service.capability("sleep_100ms", "Sleep 100 ms")

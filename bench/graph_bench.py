@@ -1,4 +1,4 @@
-"""Graph engine benchmark: ``execution.graph`` vs LangGraph, side by side in one run.
+"""Graph engine benchmark: ``graph`` vs LangGraph, side by side in one run.
 
 Run (from the repository root; LangGraph is a bench-only dependency, its columns are left
 empty when it is not installed)::
@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from execution.graph import (  # noqa: E402
+from graph import (  # noqa: E402
     END,
     GraphBuilder,
     GraphDefinition,

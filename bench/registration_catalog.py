@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # appended: a PYTHONPATH naming another checkout (the benchmark's --tree) takes precedence
 sys.path.append(str(ROOT))
 
-from shared.domain_sdk import DomainService  # noqa: E402
+from sdk.service import DomainService  # noqa: E402
 from shared.models import DomainOutput, ExecutionIntent  # noqa: E402
 
 GOALS_PER_DOMAIN = 10

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from execution.runner import RunController  # noqa: E402
 from orchestrator import DomainClient, DomainRegistry, Orchestrator  # noqa: E402
-from shared.domain_sdk import DomainService  # noqa: E402
+from sdk.service import DomainService  # noqa: E402
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, IntentOutput  # noqa: E402
 from shared.status import RunStatus  # noqa: E402
 

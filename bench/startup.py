@@ -3,7 +3,7 @@
 Command (from the repo root):
     .venv/bin/python bench/startup.py [--runs 3] [--out bench/results/startup.md]
 
-Each launch runs ``python -m gateway.launcher`` (every domain of domains.bootstrap.json, then the
+Each launch runs ``python -m cli.launcher`` (every domain of domains.bootstrap.json, then the
 gateway) in an empty temporary working directory, on free ports (``GATEWAY_PORT`` and one
 ``DOMAIN_URL_<NAME>`` per domain, so a platform already running on the default ports is not
 disturbed), with a temporary SQLite database, no Redis and a temporary ``INTENT_CACHE_DIR``. The
@@ -121,7 +121,7 @@ def _launch_until_ready(cache_dir: Path) -> Launch:
         log_path = work / "launcher.log"
         with log_path.open("wb") as log, httpx.Client(timeout=2.0) as client:
             started = time.monotonic()
-            proc = spawn([sys.executable, "-m", "gateway.launcher"], env=env, cwd=work, output=log)
+            proc = spawn([sys.executable, "-m", "cli.launcher"], env=env, cwd=work, output=log)
             try:
                 domains_healthy: float | None = None
                 while True:
@@ -172,7 +172,7 @@ def report(cold: list[Launch], warm: list[Launch], load_before: tuple[float, flo
             f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}, "
             f"Python {platform.python_version()}.",
             "",
-            "Seconds from spawning `python -m gateway.launcher` until `GET /ready` answers 200 with every "
+            "Seconds from spawning `python -m cli.launcher` until `GET /ready` answers 200 with every "
             f"domain of domains.bootstrap.json healthy ({', '.join(domain_names())}); "
             "'domains healthy' is when all their `/health` answered; 'CPU' is the CPU time the launcher "
             "and all its processes used from start to stop (what an idle machine would need to spread "

@@ -23,8 +23,8 @@ from dialogue.parts import read_parts
 from dialogue.rules import FollowUps, Planned
 from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
 from execution.dag import StepRunner
-from execution.graph import END, GraphBuilder, GraphDefinition
 from execution.runner import RunController
+from graph import END, GraphBuilder, GraphDefinition
 from intent import IntentAdapter
 from planner.run_planner import DeterministicRunPlanner
 from planner.service import PlannerService

@@ -2,7 +2,7 @@
 (``execution.references``) and combines outputs (``execution.combine``); the run loop
 (``execution.runner.RunController``) adds validation, retry, replanning, policies and synthesis.
 Planning comes in through ``shared.planning.RunPlanner``: this package never imports ``planner``.
-``execution.graph`` is the separate graph engine."""
+``graph`` is the separate graph engine."""
 
 from execution.dag import DagExecutor, ExecutionReport, StepRunner
 

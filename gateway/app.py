@@ -13,43 +13,34 @@ from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
 
 from execution.dag import StepRunner
-from execution.graph import CachingCheckpointer, checkpointer_for
 from execution.policy import ContextPolicy
 from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
-from gateway import a2a, mcp_server
+from gateway.admin import domains, keys
 from gateway.auth import Authenticator, require_api_key
-from gateway.background import BackgroundRuns
-from gateway.background_claims import LocalClaims, RedisClaims
-from gateway.background_takeover import BackgroundTakeover
+from gateway.channels import a2a, mcp, openai_chat, openai_responses, rest, telegram
+from gateway.coordination.background_claims import LocalClaims, RedisClaims
+from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
+from gateway.coordination.quotas import Quotas
+from gateway.coordination.registry_sync import RegistrySync
 from gateway.deps import CheckedRequest, RunQuota
 from gateway.errors import install_error_handlers, shared_store_call
-from gateway.events import RunEventHub
-from gateway.history import ConversationPoints
-from gateway.locks import LocalSessionLocks, RedisSessionLocks
+from gateway.inspector import routes as inspector
 from gateway.middleware import BodySizeLimit
-from gateway.migrate import upgrade
 from gateway.openapi import install_openapi
-from gateway.principals import KeyStore
-from gateway.quotas import Quotas
-from gateway.registrations import RegistrationStore
-from gateway.registry_sync import RegistrySync
-from gateway.routes import (
-    admin,
-    domains,
-    health,
-    inspector,
-    metrics,
-    openai,
-    responses,
-    runs,
-    sessions,
-    telegram,
-)
-from gateway.runs import RunStore
+from gateway.routes import health, metrics, sessions
 from gateway.settings import GatewaySettings
+from gateway.storage.history import ConversationPoints
+from gateway.storage.migrate import upgrade
+from gateway.storage.principals import KeyStore
+from gateway.storage.registrations import RegistrationStore
+from gateway.storage.runs import RunStore
 from gateway.telemetry import GatewayStateCollector, OverheadHeader, is_turn_route
-from gateway.turn import TurnService
+from gateway.turns.background import BackgroundRuns
+from gateway.turns.background_takeover import BackgroundTakeover
+from gateway.turns.events import RunEventHub
+from gateway.turns.turn import TurnService
+from graph import CachingCheckpointer, checkpointer_for
 from intent import build_adapter
 from intent.lint import goal_overlaps
 from intent.settings import IntentSettings
@@ -204,7 +195,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
             events=RunEventHub(),
             metrics=settings.metrics_enabled,
         )
-        # background runs: a bounded queue and a fixed number of workers (gateway/background.py)
+        # background runs: a bounded queue and a fixed number of workers (gateway/turns/background.py)
         app.state.background = BackgroundRuns(
             app.state.turns,
             store,
@@ -236,7 +227,7 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
         refresh.start()
         # /mcp: the platform's goals as MCP tools; MCP servers registered as domains go through
         # the domain client (client.mcp)
-        app.state.mcp = mcp_server.PlatformMcp(app.state.turns, registry)
+        app.state.mcp = mcp.PlatformMcp(app.state.turns, registry)
         app.state.mcp_domains = client.mcp
         try:
             async with app.state.mcp.running():
@@ -276,13 +267,13 @@ def create_app(settings: GatewaySettings | None = None) -> FastAPI:
     checked = [*v1, CheckedRequest]
     # routes that run a turn also take a place in the key's concurrent-run quota
     turning = [*checked, RunQuota]
-    app.include_router(openai.router, dependencies=turning)
-    app.include_router(responses.router, dependencies=turning)
-    app.include_router(runs.router, dependencies=turning)
+    app.include_router(openai_chat.router, dependencies=turning)
+    app.include_router(openai_responses.router, dependencies=turning)
+    app.include_router(rest.router, dependencies=turning)
     app.include_router(sessions.router, dependencies=checked)
     app.include_router(domains.router, dependencies=checked)
-    app.include_router(mcp_server.router, dependencies=v1)
-    app.include_router(admin.router, dependencies=checked)
+    app.include_router(mcp.router, dependencies=v1)
+    app.include_router(keys.router, dependencies=checked)
     if settings.metrics_enabled:
         app.include_router(metrics.router, dependencies=v1)
     app.include_router(telegram.router)

@@ -16,7 +16,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from gateway.principals import (
+from gateway.coordination.quotas import Quotas
+from gateway.settings import GatewaySettings
+from gateway.storage.principals import (
     ADMIN_TENANT,
     ANONYMOUS,
     ANONYMOUS_TENANT,
@@ -26,8 +28,6 @@ from gateway.principals import (
     hash_key,
     same_hash,
 )
-from gateway.quotas import Quotas
-from gateway.settings import GatewaySettings
 from shared.errors import Forbidden, Unauthorized
 
 #: Stored keys remembered at most; past it the oldest are forgotten (looked up again).
@@ -123,7 +123,7 @@ async def current_principal(request: Request) -> Principal:
     auth: Authenticator = request.app.state.auth
     principal = await auth.principal(_bearer(request), request.headers.get("x-admin-token"))
     _REQUEST_TENANT.set(principal.tenant)
-    # the key's request rate (gateway/quotas.py): counted once per request, before any handler
+    # the key's request rate (gateway/coordination/quotas.py): counted once per request, before any handler
     quotas: Quotas | None = getattr(request.app.state, "quotas", None)
     if quotas is not None:
         await quotas.check_rate(principal)

@@ -9,14 +9,14 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from gateway.auth import Authenticator, current_principal
-from gateway.history import ConversationPoints
-from gateway.principals import KeyStore, Principal
-from gateway.quotas import Quotas, RunSlot
-from gateway.registry_sync import RegistrySync
-from gateway.runs import RunStore
+from gateway.coordination.quotas import Quotas, RunSlot
+from gateway.coordination.registry_sync import RegistrySync
 from gateway.settings import GatewaySettings
+from gateway.storage.history import ConversationPoints
+from gateway.storage.principals import KeyStore, Principal
+from gateway.storage.runs import RunStore
 from gateway.telemetry import is_turn_route
-from gateway.turn import TurnService
+from gateway.turns.turn import TurnService
 from gateway.validation import MAX_SESSION_ID as MAX_SESSION_ID  # re-exported: the one limit
 from gateway.validation import check_body, check_params, check_session_id
 from orchestrator.mcp_domain import McpDomains
@@ -118,7 +118,7 @@ CheckedRequest = Depends(_checked_request)
 
 
 async def _run_slot(request: Request, principal: PrincipalDep) -> AsyncIterator[RunSlot]:
-    """A place in the caller's concurrent-run quota (gateway/quotas.py) for a request that runs
+    """A place in the caller's concurrent-run quota (gateway/coordination/quotas.py) for a request that runs
     a turn, held until its response has been sent (a stream's included); other requests pass."""
     if not is_turn_route(request.method, request.url.path):
         yield RunSlot()

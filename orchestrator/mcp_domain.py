@@ -20,7 +20,7 @@ Tool -> capability: ``inputSchema`` is the capability's ``parameters``, ``output
 else one), ``annotations.destructiveHint: true`` is recorded as ``policy.confirm``. Goals are the
 ones given at registration (:class:`McpRegistration`), else one per tool generated from its name,
 description and input schema. The gateway stores the given ones with the registration
-(``gateway.registrations``), so a restarted gateway, and every other one, uses them too.
+(``gateway.storage.registrations``), so a restarted gateway, and every other one, uses them too.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from domains.finance.messages import (
 )
 from domains.finance.provider import Instrument, MarketDataProvider, Quote
 from domains.finance.resolver import Resolution, SymbolResolver
-from shared.domain_sdk import clarify, fail, option
+from sdk.service import clarify, fail, option
 from shared.manifest import LookupEntry
 from shared.models import ClarificationOption, DomainOutput, ExecutionIntent
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from domains.finance import declarations as d
 from domains.finance.handlers import FinanceHandlers
 from domains.finance.provider import MarketDataProvider, SnapshotProvider
-from shared.domain_sdk import DomainService
+from sdk.service import DomainService
 
 VERSION = "1.0.0"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from domains.general.catalog import CatalogEntry, catalog_from_context, render
 from domains.general.talk import KIND_SYNONYMS, KINDS, Kind, detect_kind
-from shared.domain_sdk import DomainService
+from sdk.service import DomainService
 from shared.i18n import Catalog, as_language
 from shared.models import DomainOutput, ExecutionIntent
 

@@ -1,7 +1,7 @@
 """``python -m domains.notifier --port P`` runs the notifier domain as its own process."""
 
 from domains.notifier.service import build
-from shared.domain_sdk import serve
+from sdk.service import serve
 
 if __name__ == "__main__":
     domain = build()

@@ -20,7 +20,7 @@ from fastapi import FastAPI, Query
 from domains.notifier.outbox import Outbox
 from domains.notifier.settings import NotifierSettings
 from domains.notifier.telegram import TelegramClient, TelegramError
-from shared.domain_sdk import DomainService, fail
+from sdk.service import DomainService, fail
 from shared.i18n import Catalog, as_language
 from shared.models import DomainOutput, ExecutionIntent
 

@@ -4,7 +4,7 @@ A bad agent YAML (``RESEARCH_AGENTS_DIR``) stops it here, before it serves anyth
 """
 
 from domains.research.service import build
-from shared.domain_sdk import serve
+from sdk.service import serve
 
 if __name__ == "__main__":
     domain = build()

@@ -1,4 +1,4 @@
-"""The research agents as one graph on our engine (``execution.graph``).
+"""The research agents as one graph on our engine (``graph``).
 
 ::
 
@@ -33,8 +33,8 @@ from domains.research.versions import (
     render_default_compare,
     render_list,
 )
-from execution.graph import END, GraphBuilder, GraphDefinition, append, merge
-from execution.graph.state import thaw
+from graph import END, GraphBuilder, GraphDefinition, append, merge
+from graph.state import thaw
 
 GRAPH_NAME = "research_hypothesis"
 INTERRUPT = "await_person"

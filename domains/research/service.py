@@ -43,9 +43,9 @@ from domains.research.versions import (
     render_list,
 )
 from domains.research.wording import MESSAGES
-from execution.graph import GraphEngine, GraphResult, SessionNotFoundError, checkpointer_for
+from graph import GraphEngine, GraphResult, SessionNotFoundError, checkpointer_for
+from sdk.service import DomainService, clarify, error_body, fail
 from shared.db import create_engine
-from shared.domain_sdk import DomainService, clarify, error_body, fail
 from shared.i18n import as_language, language_of
 from shared.models import ContinueWith, DomainOutput, ExecutionIntent
 from shared.status import RunStatus

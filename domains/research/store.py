@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Mapped, mapped_column
 
 from domains.research.memory import snapshot_json, utc_iso
-from execution.graph.checkpoint import GRAPH_TABLES
+from graph.checkpoint import GRAPH_TABLES
 from shared.clock import utcnow
 from shared.db import Base, session_factory, unit_of_work
 
@@ -57,7 +57,7 @@ class EventRow(Base):
     mode: Mapped[str] = mapped_column(String(32))
 
 
-#: The domain's own tables (the graph engine's are :data:`~execution.graph.checkpoint.GRAPH_TABLES`).
+#: The domain's own tables (the graph engine's are :data:`~graph.checkpoint.GRAPH_TABLES`).
 RESEARCH_TABLES: tuple[Table, ...] = (
     cast(Table, SessionRow.__table__),
     cast(Table, EventRow.__table__),

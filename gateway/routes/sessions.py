@@ -14,11 +14,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Path
 
 from dialogue.state import TurnState
-from execution.graph import GraphRuntimeError, SessionConflictError, SessionNotFoundError, VersionInfo
 from gateway.deps import PrincipalDep, StoreDep, TurnsDep
-from gateway.runs import RunStore, archive_id, no_session
-from gateway.turn import TurnService
-from gateway.views import (
+from gateway.routes.session_views import (
     MAX_VERSION,
     ForkRequest,
     ForkResult,
@@ -29,6 +26,9 @@ from gateway.views import (
     TurnSummary,
     VersionView,
 )
+from gateway.storage.runs import RunStore, archive_id, no_session
+from gateway.turns.turn import TurnService
+from graph import GraphRuntimeError, SessionConflictError, SessionNotFoundError, VersionInfo
 from shared.errors import Conflict, InvalidRequest, NotFound
 
 router = APIRouter()

@@ -88,7 +88,7 @@ CORE = Catalog(
             "pt": "O serviço '{domain}' deu uma resposta inválida.",
             "en": "The {domain} service gave an invalid answer.",
         },
-        # a step's progress line when its capability declares none (gateway.progress)
+        # a step's progress line when its capability declares none (gateway.channels.progress)
         "progress.generic": {"pt": "Consultando {domain}…", "en": "Asking {domain}…"},
         # the dialogue: confirmations and questions to the person
         "dialogue.confirm_one": {
@@ -163,7 +163,7 @@ CORE = Catalog(
         # words that join a list ("(1) x ou (2) y", "Apple e Vale")
         "word.or": {"pt": "ou", "en": "or"},
         "word.and": {"pt": "e", "en": "and"},
-        # the command-line client (gateway.cli)
+        # the command-line client (cli)
         "cli.you": {"pt": "você", "en": "you"},
         "cli.welcome": {
             "pt": "Conectado a {url}. /help mostra os comandos; Ctrl-D sai.",
@@ -221,7 +221,7 @@ CORE = Catalog(
             "pt": "O gateway recusou ({status}): {message}",
             "en": "The gateway refused ({status}): {message}",
         },
-        # the A2A channel (gateway.a2a)
+        # the A2A channel (gateway.channels.a2a)
         "a2a.no_text": {
             "pt": "A mensagem não tem nenhuma parte de texto.",
             "en": "The message has no text part.",

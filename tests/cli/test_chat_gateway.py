@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from gateway.cli.app import run
-from gateway.cli.options import CliOptions, Language
+from cli.app import run
+from cli.options import CliOptions, Language
 from tests.cli.conftest import API_KEY
 from tests.conftest import ROOT, Process, free_port
 
@@ -193,7 +193,7 @@ def test_no_gateway_exits_4_without_a_traceback(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"
     for argv in (["chat"], ["ask", "hi"]):
         done = subprocess.run(
-            [sys.executable, "-m", "gateway.cli", *argv, "--url", url, "--lang", "en"],
+            [sys.executable, "-m", "cli", *argv, "--url", url, "--lang", "en"],
             cwd=ROOT,
             capture_output=True,
             text=True,

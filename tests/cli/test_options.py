@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.cli.options import default_url, history_path, language_from, parse_options
+from cli.options import default_url, history_path, language_from, parse_options
 from tests.conftest import ROOT
 
 
@@ -86,7 +86,7 @@ def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_help_names_every_option_and_environment_variable() -> None:
     shown = subprocess.run(
-        [sys.executable, "-m", "gateway.cli", "chat", "--help"],
+        [sys.executable, "-m", "cli", "chat", "--help"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from gateway.cli.render import QuestionView, Renderer, colours_wanted, pending_question
-from gateway.cli.texts import EN, PT
+from cli.render import QuestionView, Renderer, colours_wanted, pending_question
+from cli.texts import EN, PT
 
 
 class Tty(io.StringIO):

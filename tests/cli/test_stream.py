@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from gateway.cli.stream import (
+from cli.stream import (
     AnswerText,
     ProgressText,
     SseEvent,

@@ -98,9 +98,7 @@ def test_a_conversation_in_a_real_terminal(
 ) -> None:
     session = f"tty-{uuid.uuid4().hex[:12]}"
     history_file = tmp_path / "state" / "history"
-    cli = shlex.join(
-        [sys.executable, "-m", "gateway.cli", "chat", "--session", session, "--url", platform.url]
-    )
+    cli = shlex.join([sys.executable, "-m", "cli", "chat", "--session", session, "--url", platform.url])
     env = shlex.join(
         [
             "env",

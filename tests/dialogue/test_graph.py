@@ -9,7 +9,7 @@ import pytest
 
 from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
-from execution.graph import GraphEngine, GraphResult, InMemoryCheckpointer, SessionNotFoundError
+from graph import GraphEngine, GraphResult, InMemoryCheckpointer, SessionNotFoundError
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.models import ClarificationQuestion, ConfirmationQuestion, EntryRequest

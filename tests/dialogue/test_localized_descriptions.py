@@ -18,7 +18,7 @@ from domains.general.service import build_service as build_general
 from domains.general.service import help_, out_of_scope
 from domains.notifier.service import build as build_notifier
 from domains.research.service import build as build_research
-from gateway.mcp_server import goal_tools
+from gateway.channels.mcp import goal_tools
 from intent.llm import build_prompt
 from planner.slots import SlotProblem
 from shared.agent_card import skills

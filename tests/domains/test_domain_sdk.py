@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shared.domain_sdk import DomainService, clarify, fail, option
+from sdk.service import DomainService, clarify, fail, option
 from shared.models import (
     Clarification,
     ClarificationOption,

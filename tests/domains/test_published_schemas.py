@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from shared.domain_sdk import clarify, fail, option
+from sdk.service import clarify, fail, option
 from shared.models import ExecutionIntent
 from shared.schemas import PUBLISHED, SCHEMA_DIR, render, stale, write
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from a2a.server.context import ServerCallContext
 from a2a.types import Task
 
-from gateway.a2a import BoundedTaskStore, TenantUser
+from gateway.channels.a2a import BoundedTaskStore, TenantUser
 
 
 def caller(tenant: str) -> ServerCallContext:

@@ -11,7 +11,7 @@ import uuid
 import pytest
 from redis.asyncio import Redis
 
-from gateway.background_claims import RedisClaims
+from gateway.coordination.background_claims import RedisClaims
 
 pytestmark = pytest.mark.redis
 

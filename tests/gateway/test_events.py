@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateway.events import TERMINAL_EVENT, RunEventHub
+from gateway.turns.events import TERMINAL_EVENT, RunEventHub
 
 
 async def test_a_late_follower_gets_every_event_in_order() -> None:

@@ -16,8 +16,8 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.chat.completion_create_params import CompletionCreateParamsBase
 from pydantic import BaseModel
 
+from gateway.channels.openai_wire import ChatCompletionRequest
 from gateway.errors import BODY_MUST_BE_JSON
-from gateway.openai_wire import ChatCompletionRequest
 from tests.conftest import Process
 
 pytestmark = pytest.mark.integration

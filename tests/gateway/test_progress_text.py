@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.progress import progress_text
+from gateway.channels.progress import progress_text
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest, ManifestInvalid, validate_manifest
 

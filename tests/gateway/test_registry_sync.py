@@ -12,9 +12,9 @@ import pytest
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.migrate import upgrade
-from gateway.registrations import RegistrationStore
-from gateway.registry_sync import RegistrySync
+from gateway.coordination.registry_sync import RegistrySync
+from gateway.storage.migrate import upgrade
+from gateway.storage.registrations import RegistrationStore
 from orchestrator.client import DomainClient, domain_http_client
 from orchestrator.registry import DomainRegistry
 from shared.db import create_engine

@@ -26,7 +26,7 @@ from openai.types.responses import (
 from openai.types.responses.response_create_params import ResponseCreateParamsBase
 from pydantic import BaseModel
 
-from gateway.responses_wire import ResponseCreateRequest
+from gateway.channels.responses_wire import ResponseCreateRequest
 from tests.conftest import Process
 from tests.gateway.test_openai_conformance import ERROR_FIELDS, strict
 

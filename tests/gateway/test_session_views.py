@@ -8,8 +8,8 @@ from fastapi import FastAPI
 
 from dialogue.state import Message, TurnState, new_turn
 from gateway.routes import sessions
-from gateway.runs import StoredTurn
-from gateway.views import SessionView, TurnSummary
+from gateway.routes.session_views import SessionView, TurnSummary
+from gateway.storage.runs import StoredTurn
 from shared.models import IntentOutput, RunResult
 from shared.status import RunStatus
 

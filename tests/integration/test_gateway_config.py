@@ -14,9 +14,9 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, MetaData
 
 from gateway.app import create_app
-from gateway.migrate import upgrade
-from gateway.schema import target_metadata
 from gateway.settings import GatewaySettings
+from gateway.storage.migrate import upgrade
+from gateway.storage.schema import target_metadata
 from shared.db import create_engine
 from tests.conftest import Process, start_fixture_domain, write_bootstrap
 

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from gateway.idempotency import run_id_for_key
-from gateway.principals import ANONYMOUS_TENANT
+from gateway.storage.principals import ANONYMOUS_TENANT
+from gateway.turns.idempotency import run_id_for_key
 from shared.models import ExecutionIntent
 from tests.conftest import Process, gateway_over, start_domain
 

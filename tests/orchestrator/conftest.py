@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 
 from orchestrator import DomainClient, DomainRegistry
-from shared.domain_sdk import DomainService
+from sdk.service import DomainService
 from shared.models import DomainOutput, ExecutionIntent
 
 

@@ -14,7 +14,7 @@ import uvicorn
 from execution.runner import RunController
 from orchestrator import DomainClient, DomainRegistry, Orchestrator
 from orchestrator.breaker import CircuitOpen, DomainBreakers
-from shared.domain_sdk import DomainService
+from sdk.service import DomainService
 from shared.errors import DomainUnavailable
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, IntentOutput
 from shared.status import RunStatus

@@ -12,7 +12,7 @@ from execution import DagExecutor
 from execution.runner import RunController
 from orchestrator import DomainClient, DomainRegistry, Orchestrator
 from planner import PlannerService
-from shared.domain_sdk import DomainService
+from sdk.service import DomainService
 from shared.errors import DomainUnavailable
 from shared.models import (
     Clarification,

@@ -11,7 +11,7 @@ import sys
 
 from redis.asyncio import Redis
 
-from gateway.locks import RedisSessionLocks
+from gateway.coordination.locks import RedisSessionLocks
 
 
 async def main(url: str, prefix: str, session_id: str, lease_s: float) -> None:

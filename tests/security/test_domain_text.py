@@ -12,7 +12,7 @@ import pytest
 from execution.runner import RunController
 from orchestrator import DomainClient, DomainRegistry, Orchestrator
 from orchestrator.url_policy import UrlPolicy
-from shared.domain_sdk import DomainService, clarify, option
+from sdk.service import DomainService, clarify, option
 from shared.errors import DomainUnavailable
 from shared.models import (
     DomainOutput,

@@ -20,8 +20,8 @@ import httpx
 import pytest
 from redis.asyncio import Redis
 
+from gateway.coordination.locks import RedisSessionLocks
 from gateway.errors import SharedStoreUnavailable
-from gateway.locks import RedisSessionLocks
 from shared.errors import Conflict
 from tests.conftest import (
     ROOT,

@@ -309,7 +309,7 @@ def orchestrator_keys(gateway: Process, *args: str) -> subprocess.CompletedProce
         [
             sys.executable,
             "-m",
-            "gateway.cli",
+            "cli",
             "keys",
             "--lang",
             "en",

@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 from a2a.client.card_resolver import parse_agent_card
 
+from sdk.service import DomainService
 from shared.agent_card import MAX_EXAMPLES, card_json, domain_card, platform_card, skills
-from shared.domain_sdk import DomainService
 from shared.manifest import DomainManifest, validate_manifest
 from shared.models import DomainOutput, ExecutionIntent
 

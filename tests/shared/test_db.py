@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domains.research.store import RESEARCH_TABLES, EventRow, ResearchStore
 from domains.research.store import SessionRow as ResearchSessionRow
-from execution.graph.checkpoint import GRAPH_TABLES, GraphSessionRow, SqlCheckpointer
-from gateway.schema import target_metadata
-from gateway.storage import RunRow, SessionRow
+from gateway.storage.schema import target_metadata
+from gateway.storage.tables import RunRow, SessionRow
+from graph.checkpoint import GRAPH_TABLES, GraphSessionRow, SqlCheckpointer
 from shared.db import Base, create_engine
 
 notes_metadata = MetaData()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from shared.domain_sdk import DomainService
+from sdk.service import DomainService
 from shared.manifest import LookupEntry, ManifestInvalid, ManifestLimits, parse_lookup, parse_manifest
 
 

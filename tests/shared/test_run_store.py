@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.migrate import upgrade
-from gateway.runs import RunStore
+from gateway.storage.migrate import upgrade
+from gateway.storage.runs import RunStore
 from shared.db import create_engine
 from shared.models import RunResult
 from shared.status import RunStatus

@@ -1,0 +1,163 @@
+"""Native REST channel: ``POST /v1/runs`` returns the full trace; ``GET /v1/runs/{run_id}``.
+
+A run is its session's tenant's: another tenant's run id is a 404, as an unknown one is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette.sse import EventSourceResponse
+
+from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, session_id_from
+from gateway.turns.background import BackgroundJob, BackgroundRuns
+from gateway.turns.events import TERMINAL_EVENT
+from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
+from gateway.turns.turn import new_run_id
+from shared.errors import NotFound
+from shared.models import EntryRequest, RunResult
+from shared.status import RunStatus
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+#: A stored background run that has not ended yet (its live events are on the gateway running it).
+_UNFINISHED = frozenset({RunStatus.QUEUED, RunStatus.EXECUTING})
+
+
+class RunRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    input_text: str = Field(min_length=1, max_length=20_000)
+    session_id: str | None = Field(default=None, max_length=128)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    domain: str | None = Field(default=None, description="Pin goal matching to one domain")
+    #: Answer 202 at once with the run id; follow ``/v1/runs/{run_id}/events`` (SSE) or poll.
+    background: bool = False
+
+
+def _accepted(run_id: str, session_id: str, status: RunStatus, replayed: bool = False) -> JSONResponse:
+    headers = {"X-Session-Id": session_id, **({REPLAYED_HEADER: "true"} if replayed else {})}
+    return JSONResponse(
+        {
+            "run_id": run_id,
+            "session_id": session_id,
+            "status": status.value,
+            "events_url": f"/v1/runs/{run_id}/events",
+        },
+        status_code=202,
+        headers=headers,
+    )
+
+
+@router.post("/v1/runs")
+async def create_run(
+    body: RunRequest,
+    request: Request,
+    turns: TurnsDep,
+    store: StoreDep,
+    principal: PrincipalDep,
+    slot: RunSlotDep,
+) -> Response:
+    # a resend with the same Idempotency-Key gets the first request's run, on any gateway
+    keyed_run_id = idempotent_run_id(request, principal.tenant)
+    if keyed_run_id is not None:
+        stored = await store.owned_run(keyed_run_id, principal.tenant)
+        if stored is not None and body.background:
+            return _accepted(stored.run_id, stored.session_id, stored.status, replayed=True)
+        if stored is not None:
+            trace = replayable(stored).model_dump_json()
+            headers = {"X-Session-Id": stored.session_id, REPLAYED_HEADER: "true"}
+            return Response(trace, media_type="application/json", headers=headers)
+    session_id = session_id_from(request, body.metadata, body.session_id)
+    entry = EntryRequest(
+        session_id=session_id,
+        input_text=body.input_text.strip() or body.input_text,
+        channel="rest",
+        metadata=body.metadata,
+        pinned_domain=body.domain,
+    )
+    if body.background:
+        background: BackgroundRuns = request.app.state.background
+        background.check_room()  # a full queue is refused before any work (submit checks again)
+        # refused now, as a 404, rather than after the 202 (the turn checks again, under the lock)
+        await turns.check_access(session_id, principal.tenant)
+        # the run's quota slot moves to the background run, which gives it back when it ends
+        job = BackgroundJob(entry, keyed_run_id or new_run_id(), principal.tenant, slot.hand_over())
+        try:
+            queued = await background.submit(job)
+        except BaseException:
+            await job.slot.release()
+            raise
+        return _accepted(queued.run_id, session_id, queued.status)
+    replay = keyed_run_id is not None
+    turn = await turns.handle_traced(entry, keyed_run_id, tenant=principal.tenant, replay_stored=replay)
+    # the trace as stored: serialised once, by pydantic, for the database and this body
+    return Response(turn.trace_json, media_type="application/json", headers={"X-Session-Id": session_id})
+
+
+@router.get("/v1/runs/{run_id}/events", response_model=None)
+async def run_events(
+    run_id: str, turns: TurnsDep, store: StoreDep, principal: PrincipalDep
+) -> EventSourceResponse:
+    """Server-Sent Events: ``run.status``, ``step`` (each step status change), ``run.finished``."""
+    if turns.run_tenant(run_id) == principal.tenant:
+        source = turns.events.follow(run_id)
+    else:
+        stored = await store.owned_run(run_id, principal.tenant)
+        if stored is None:
+            raise NotFound(f"No run with id '{run_id}'", param="run_id")
+        source = _replay(stored)
+
+    async def stream() -> AsyncIterator[dict[str, str]]:
+        async for event in source:
+            yield {"event": event["type"], "data": json.dumps(event, default=str)}
+
+    return EventSourceResponse(stream(), ping=15)
+
+
+async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
+    """A finished run, told again from its stored trace. A background run still queued or running
+    on another gateway is told as its recorded status only (no ``run.finished``: it has not)."""
+    if run.status in _UNFINISHED:
+        yield {
+            "type": "run.status",
+            "run_id": run.run_id,
+            "session_id": run.session_id,
+            "status": run.status.value,
+        }
+        return
+    for step in run.steps:
+        yield {
+            "type": "step",
+            "run_id": run.run_id,
+            "step_id": step.id,
+            "capability": step.capability,
+            "domain": step.domain,
+            "status": step.status.value,
+            "attempts": step.attempts,
+            "duration_ms": step.duration_ms,
+            "error": step.error,
+        }
+    yield {
+        "type": TERMINAL_EVENT,
+        "run_id": run.run_id,
+        "session_id": run.session_id,
+        "status": run.status.value,
+        "answer": run.answer,
+        "event_id": run.event_id,
+    }
+
+
+@router.get("/v1/runs/{run_id}")
+async def get_run(run_id: str, store: StoreDep, principal: PrincipalDep) -> RunResult:
+    run = await store.owned_run(run_id, principal.tenant)
+    if run is None:
+        raise NotFound(f"No run with id '{run_id}'", param="run_id")
+    return run

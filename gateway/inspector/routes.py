@@ -1,0 +1,223 @@
+"""The run inspector: its static page at ``/ui`` and the read-only JSON it needs beyond the API.
+
+The page itself carries no secret and is served without a key (a browser cannot send a header
+when it navigates); it asks for the key and sends it on every ``fetch``, so the JSON routes here
+sit behind the same ``require_api_key`` as the rest of ``/v1``. The sessions list shows the
+caller's tenant's sessions only.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Annotated, cast
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel
+from sqlalchemy import Table, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from gateway.deps import PrincipalDep, RegistryDep
+from gateway.storage.tables import RunRow, SessionRow
+from orchestrator.breaker import DomainBreakers
+from shared.errors import NotFound
+
+#: The page and its assets, served without a key: they hold no data.
+ui_router = APIRouter(include_in_schema=False)
+#: JSON for the page, mounted with the API's key check.
+api_router = APIRouter()
+
+_sessions = cast(Table, SessionRow.__table__)
+_runs = cast(Table, RunRow.__table__)
+
+UI_PACKAGE = "gateway.inspector.ui"
+_MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+#: Only the page's own files may run or style it: no inline script, nothing from elsewhere.
+_SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # a new gateway version must not be shown with the previous version's script
+    "Cache-Control": "no-cache",
+}
+
+
+def ui_asset(name: str) -> tuple[bytes, str]:
+    """The bytes and media type of ``gateway/inspector/ui/<name>``; only plain file names of known types.
+
+    >>> ui_asset("index.html")[1]
+    'text/html; charset=utf-8'
+    >>> ui_asset("../app.py")
+    Traceback (most recent call last):
+    ...
+    shared.errors.NotFound: No inspector asset '../app.py'
+    """
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    media_type = _MEDIA_TYPES.get(suffix)
+    asset = resources.files(UI_PACKAGE).joinpath(name)
+    if media_type is None or "/" in name or "\\" in name or name.startswith(".") or not asset.is_file():
+        raise NotFound(f"No inspector asset '{name}'", param="path")
+    return asset.read_bytes(), media_type
+
+
+@ui_router.get("/ui")
+async def inspector_page() -> Response:
+    body, media_type = ui_asset("index.html")
+    return Response(body, media_type=media_type, headers=_SECURITY_HEADERS)
+
+
+@ui_router.get("/ui/")
+async def inspector_page_slash() -> RedirectResponse:
+    # the page's relative asset paths resolve against /ui/assets/, whichever URL it was opened at
+    return RedirectResponse("/ui", status_code=307)
+
+
+@ui_router.get("/ui/assets/{name}")
+async def inspector_asset(name: str) -> Response:
+    body, media_type = ui_asset(name)
+    return Response(body, media_type=media_type, headers=_SECURITY_HEADERS)
+
+
+# ---------------------------------------------------------------------------- sessions list
+
+
+def as_utc(stamp: datetime | None) -> datetime | None:
+    """SQLite hands timestamps back without their zone; they were written in UTC.
+
+    >>> as_utc(datetime(2026, 1, 2, 3, 4)).isoformat()
+    '2026-01-02T03:04:00+00:00'
+    """
+    return stamp.replace(tzinfo=UTC) if stamp is not None and stamp.tzinfo is None else stamp
+
+
+class SessionSummary(BaseModel):
+    """A line of the sessions list (``GET /v1/sessions/{id}`` has the turns and versions)."""
+
+    session_id: str
+    status: str
+    channel: str
+    turn_count: int
+    created_at: datetime | None
+    updated_at: datetime | None
+    #: The person's last message in the session, to tell sessions apart at a glance.
+    last_input: str | None
+
+
+class SessionPage(BaseModel):
+    """``GET /v1/sessions``: newest activity first."""
+
+    object: str = "list"
+    data: list[SessionSummary]
+    #: Sessions matching the search, over all pages.
+    total: int
+    limit: int
+    offset: int
+
+
+async def list_sessions(
+    engine: AsyncEngine, *, tenant: str, query: str, limit: int, offset: int
+) -> SessionPage:
+    """``tenant``'s sessions whose id, or any message, contains ``query`` (case-blind), newest first."""
+    last_input = (
+        select(_runs.c.input_text)
+        .where(_runs.c.session_id == _sessions.c.id)
+        .order_by(_runs.c.created_at.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    matches = [_sessions.c.tenant == tenant]
+    if query:
+        said_it = select(_runs.c.id).where(
+            _runs.c.session_id == _sessions.c.id, _runs.c.input_text.icontains(query, autoescape=True)
+        )
+        matches.append(or_(_sessions.c.id.icontains(query, autoescape=True), said_it.exists()))
+    rows = (
+        select(
+            _sessions.c.id,
+            _sessions.c.status,
+            _sessions.c.channel,
+            _sessions.c.turn_count,
+            _sessions.c.created_at,
+            _sessions.c.updated_at,
+            last_input.label("last_input"),
+        )
+        .where(*matches)
+        .order_by(_sessions.c.updated_at.desc(), _sessions.c.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    count = select(func.count()).select_from(_sessions).where(*matches)
+    async with engine.connect() as conn:
+        found = (await conn.execute(rows)).all()
+        total = int((await conn.execute(count)).scalar_one())
+    return SessionPage(
+        data=[
+            SessionSummary(
+                session_id=r.id,
+                status=r.status,
+                channel=r.channel,
+                turn_count=r.turn_count,
+                created_at=as_utc(r.created_at),
+                updated_at=as_utc(r.updated_at),
+                last_input=r.last_input,
+            )
+            for r in found
+        ],
+        total=total,
+        limit=limit,
+        offset=offset,
+    )
+
+
+@api_router.get("/v1/sessions")
+async def sessions_list(
+    request: Request,
+    principal: PrincipalDep,
+    q: Annotated[str, Query(max_length=200, description="Part of a session id or of a message")] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> SessionPage:
+    engine: AsyncEngine = request.app.state.engine
+    return await list_sessions(engine, tenant=principal.tenant, query=q.strip(), limit=limit, offset=offset)
+
+
+# ---------------------------------------------------------------------------- breakers
+
+
+class BreakerView(BaseModel):
+    domain: str
+    #: ``closed``, ``opened`` or ``half-opened`` (``closed`` for a domain never called).
+    state: str
+    #: Calls to the domain fail at once, without the network.
+    open: bool
+
+
+class BreakerList(BaseModel):
+    object: str = "list"
+    #: Consecutive transport failures that open a circuit, and how long it stays open.
+    threshold: int
+    ttl_s: float
+    data: list[BreakerView]
+
+
+@api_router.get("/v1/breakers")
+async def breakers_list(request: Request, registry: RegistryDep) -> BreakerList:
+    """The circuit breaker of every registered domain."""
+    breakers: DomainBreakers = request.app.state.breakers
+    return BreakerList(
+        threshold=breakers.threshold,
+        ttl_s=breakers.ttl_s,
+        data=[
+            BreakerView(domain=d.name, state=breakers.state(d.name), open=breakers.is_open(d.name))
+            for d in registry.list()
+        ],
+    )

@@ -1,0 +1,31 @@
+"""Every table the gateway's database holds, for Alembic: the gateway's and the graph engine's.
+
+All services declare their tables on one base (:class:`shared.db.Base`), so its metadata may also
+hold another service's tables (the research domain's, when both are imported in one process):
+the migrations compare against a copy holding only this database's tables.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from sqlalchemy import MetaData, Table
+
+from gateway.storage.history import ConversationPointRow
+from gateway.storage.principals import ApiKeyRow
+from gateway.storage.registrations import DomainRegistrationRow
+from gateway.storage.tables import RunRow, SessionRow
+from graph.checkpoint import GRAPH_TABLES
+from shared.db import NAMING
+
+GATEWAY_TABLES: tuple[Table, ...] = (
+    cast(Table, SessionRow.__table__),
+    cast(Table, RunRow.__table__),
+    cast(Table, DomainRegistrationRow.__table__),
+    cast(Table, ApiKeyRow.__table__),
+    cast(Table, ConversationPointRow.__table__),
+)
+
+target_metadata = MetaData(naming_convention=NAMING)
+for _table in (*GATEWAY_TABLES, *GRAPH_TABLES):
+    _table.to_metadata(target_metadata)

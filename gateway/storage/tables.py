@@ -1,0 +1,53 @@
+"""Tables the gateway owns: sessions and runs (a run's steps are in its trace).
+
+A session belongs to the tenant that created it (``tenant``); its runs are its tenant's too.
+
+Migrations live in ``gateway/storage/migrations``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from gateway.storage.principals import ANONYMOUS_TENANT
+from shared.clock import utcnow
+from shared.db import Base
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    status: Mapped[str] = mapped_column(String(32), default="pending")
+    channel: Mapped[str] = mapped_column(String(32), default="rest")
+    #: The tenant that created the session; it never changes (see ``RunStore.session_owner``).
+    tenant: Mapped[str] = mapped_column(
+        String(64), default=ANONYMOUS_TENANT, server_default=ANONYMOUS_TENANT, index=True
+    )
+    turn_count: Mapped[int] = mapped_column(Integer, default=0)
+    event_count: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class RunRow(Base):
+    __tablename__ = "runs"
+    #: Unfinished background runs are looked up by status, oldest first (the takeover scan), so
+    #: the scan reads a few index entries instead of every run ever stored.
+    __table_args__ = (Index("ix_runs_status_created_at", "status", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    session_id: Mapped[str] = mapped_column(
+        String(128), ForeignKey("sessions.id", ondelete="CASCADE"), index=True
+    )
+    status: Mapped[str] = mapped_column(String(32))
+    input_text: Mapped[str] = mapped_column(Text)
+    answer: Mapped[str] = mapped_column(Text, default="")
+    #: The full RunResult as the API returns it.
+    trace: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

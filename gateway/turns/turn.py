@@ -1,0 +1,280 @@
+"""One conversation turn: the session's graph (:mod:`dialogue.graph`) resumed with the new
+message, under the session's lock, and the turn's trace stored as a run.
+
+Every turn is a tenant's: under the session's lock, before the graph is touched, the session must
+be the tenant's own or new (:meth:`TurnService.check_access`), so no channel can continue or read
+another tenant's conversation.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+
+from dialogue.graph import ConversationGraph
+from dialogue.state import TurnState
+from execution.dag import StepRunner
+from execution.runner import RunController
+from gateway.auth import request_tenant
+from gateway.coordination.locks import LocalSessionLocks, SessionLocks
+from gateway.storage.runs import RunStore, no_session
+from gateway.telemetry import ACTIVE_SESSIONS, REPLANS, TURNS, domain_wait_ms, note_domain_wait, record_turn
+from gateway.turns.events import TERMINAL_EVENT, RunEventHub
+from gateway.turns.given_intent import GivenIntents
+from gateway.turns.idempotency import replayable
+from graph import (
+    Checkpointer,
+    ExtraWrite,
+    GraphEngine,
+    GraphResult,
+    GraphRuntimeError,
+    OnCommit,
+    SessionNotFoundError,
+)
+from intent import IntentAdapter
+from orchestrator.orchestrator import Orchestrator
+from orchestrator.registry import DomainRegistry
+from shared.clock import utcnow
+from shared.models import EntryRequest, IntentOutput, RunResult
+from shared.status import RunStatus
+from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
+
+
+class TracedTurn(NamedTuple):
+    run: RunResult
+    #: ``run.model_dump_json()``: the stored trace, and the native REST response body
+    trace_json: str
+
+
+def new_run_id() -> str:
+    return f"run-{uuid.uuid4().hex}"
+
+
+#: Live runs whose tenant is remembered at most (the event hub keeps a finished run a while).
+_LIVE_OWNERS_MAX = 10_000
+
+
+class TurnService:
+    def __init__(
+        self,
+        *,
+        adapter: IntentAdapter,
+        registry: DomainRegistry,
+        orchestrator: Orchestrator,
+        store: RunStore,
+        checkpointer: Checkpointer,
+        locks: SessionLocks | None = None,
+        controller: Callable[[StepRunner], RunController] | None = None,
+        before_turn: Callable[[], Awaitable[None]] | None = None,
+        events: RunEventHub | None = None,
+        metrics: bool = True,
+    ):
+        #: record the turn, step and intent metrics (``METRICS_ENABLED``)
+        self.metrics = metrics
+        self.registry = registry
+        self.before_turn = before_turn
+        self.events = events or RunEventHub()
+        self.store = store
+        self.locks = locks or LocalSessionLocks()
+        #: run id -> tenant, for runs whose events are followed live (:meth:`run_tenant`)
+        self._run_tenants: dict[str, str] = {}
+        self.graph = ConversationGraph(
+            # a message whose intent is given (run_goal) skips the parse, nothing else
+            adapter=GivenIntents(adapter),
+            catalog=lambda: registry.catalog,
+            orchestrator=orchestrator,
+            controller=controller,
+        )
+        # "exit": a turn's intermediate states stay in memory; the pause that ends every turn is
+        # always stored before the answer goes out, so a waiting session is never lost.
+        self.engine: GraphEngine[TurnState] = GraphEngine(
+            self.graph.definition(), checkpointer, durability="exit"
+        )
+
+    async def check_access(self, session_id: str, tenant: str) -> None:
+        """``NotFound`` (as for a missing session) unless ``tenant`` may write to ``session_id``:
+        its own session or a new id. Every turn calls it under the session's lock; a channel
+        that answers before the turn runs (a stream, a background run) calls it first too, so
+        the refusal is a 404 rather than an error after a 200 or a 202."""
+        if not await self.store.claimable(session_id, tenant):
+            raise no_session(session_id)
+
+    def open_run(self, run_id: str, tenant: str) -> None:
+        """Make ``run_id``'s live events followable by ``tenant`` (before the turn starts)."""
+        self.events.open(run_id)
+        if run_id not in self._run_tenants and len(self._run_tenants) >= _LIVE_OWNERS_MAX:
+            self._run_tenants.pop(next(iter(self._run_tenants)))
+        self._run_tenants[run_id] = tenant
+
+    def run_tenant(self, run_id: str) -> str | None:
+        """The tenant of a run whose events this process holds, if it does."""
+        return self._run_tenants.get(run_id) if self.events.has(run_id) else None
+
+    async def run_goal(
+        self, entry: EntryRequest, intent: IntentOutput, *, tenant: str | None = None
+    ) -> RunResult:
+        """One turn whose message is already understood: ``intent`` (a goal and its entities,
+        named by the caller, as an MCP goal tool does) stands in for the parse of
+        ``entry.input_text``; the rest is a message's turn (:meth:`handle`)."""
+        with GivenIntents.given(entry.session_id, intent):
+            return await self.handle(entry, tenant=tenant)
+
+    async def handle(
+        self,
+        entry: EntryRequest,
+        run_id: str | None = None,
+        *,
+        tenant: str | None = None,
+        replay_stored: bool = False,
+    ) -> RunResult:
+        """Run one turn for ``tenant``. ``run_id`` may be chosen by the caller beforehand, so a
+        client can follow ``/v1/runs/{run_id}/events`` while it runs."""
+        return (await self.handle_traced(entry, run_id, tenant=tenant, replay_stored=replay_stored)).run
+
+    async def handle_traced(
+        self,
+        entry: EntryRequest,
+        run_id: str | None = None,
+        *,
+        tenant: str | None = None,
+        replay_stored: bool = False,
+    ) -> TracedTurn:
+        """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made).
+
+        ``tenant`` defaults to the tenant of the ``/v1`` request being served (its principal);
+        with neither, the turn is refused: no turn runs as nobody's. ``replay_stored`` (a run id
+        named by an ``Idempotency-Key``): when ``run_id`` is already stored once the session's
+        lock is held (a twin request finished first), that run is the answer; no turn runs."""
+        owner = tenant or request_tenant()
+        run_id = run_id or new_run_id()
+        self.open_run(run_id, owner or "")
+        started = time.perf_counter()
+        since = utcnow()
+        if self.metrics:
+            ACTIVE_SESSIONS.inc()
+        span_attributes = {OPERATION: "invoke_workflow", CONVERSATION: entry.session_id, "run.id": run_id}
+        try:
+            if not owner:
+                raise RuntimeError("a turn needs a tenant: pass tenant= outside a /v1 request")
+            with start_span("invoke_workflow", span_attributes) as span:
+                if self.before_turn is not None:
+                    await self.before_turn()
+                async with self.locks.hold(entry.session_id):
+                    await self.check_access(entry.session_id, owner)
+                    stored = await self.store.owned_run(run_id, owner) if replay_stored else None
+                    if stored is not None:
+                        return TracedTurn(replayable(stored), stored.model_dump_json())
+                    turn = await self._turn(entry, run_id, owner)
+                if span is not None:
+                    span.set_attribute("run.status", turn.run.status.value)
+                wait_ms = domain_wait_ms(turn.run, since)
+                note_domain_wait(wait_ms / 1000.0)
+                if self.metrics:  # inside the span: the log lines name its trace
+                    record_turn(turn.run, time.perf_counter() - started, wait_ms / 1000.0)
+            return turn
+        except Exception as exc:
+            if self.metrics:
+                TURNS.labels("error").inc()
+            # followers must not wait forever for a run that died (a 409, a storage error...)
+            await self.events.publish(
+                run_id,
+                {
+                    "type": TERMINAL_EVENT,
+                    "run_id": run_id,
+                    "status": RunStatus.FAILED.value,
+                    "error": getattr(exc, "message", "internal error"),
+                },
+            )
+            raise
+        finally:
+            if self.metrics:
+                ACTIVE_SESSIONS.dec()
+
+    async def _turn(self, entry: EntryRequest, run_id: str, tenant: str) -> TracedTurn:
+        created = utcnow()
+
+        async def run_event(event: dict[str, Any]) -> None:
+            if event.get("type") != "step":
+                return  # the run's own status is published here, around the graph
+            if self.metrics and event.get("decision") == "replanning":
+                REPLANS.inc()
+            await self.events.publish(
+                run_id,
+                {
+                    "type": "step",
+                    "run_id": run_id,
+                    "step_id": event.get("step"),
+                    "capability": event.get("capability"),
+                    "domain": event.get("domain"),
+                    "status": event.get("status"),
+                    "attempts": event.get("attempts"),
+                    "error": event.get("error"),
+                },
+            )
+
+        stored: list[TracedTurn] = []
+
+        def record_turn(result: GraphResult[TurnState]) -> list[ExtraWrite]:
+            # the run trace is committed in the same transaction as the graph's pause
+            run = result.state.run_result(created_at=created, finished_at=utcnow())
+            turn = TracedTurn(run, run.model_dump_json())
+            stored.append(turn)
+            return [
+                self.store.turn_write(
+                    run,
+                    turn.trace_json,
+                    input_text=entry.input_text,
+                    channel=entry.channel,
+                    tenant=tenant,
+                    events=2,
+                )
+            ]
+
+        self.graph.listeners[run_id] = run_event
+        await self.events.publish(
+            run_id,
+            {
+                "type": "run.status",
+                "run_id": run_id,
+                "session_id": entry.session_id,
+                "status": RunStatus.EXECUTING.value,
+            },
+        )
+        try:
+            await self._advance(entry, run_id, record_turn)
+        finally:
+            self.graph.listeners.pop(run_id, None)
+        turn = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
+        run = turn.run
+        await self.events.publish(
+            run_id,
+            {
+                "type": TERMINAL_EVENT,
+                "run_id": run_id,
+                "session_id": entry.session_id,
+                "status": run.status.value,
+                "answer": run.answer,
+                "event_id": run.event_id,
+            },
+        )
+        return turn
+
+    async def _advance(self, entry: EntryRequest, run_id: str, on_commit: OnCommit) -> GraphResult[TurnState]:
+        """Resume the session's graph with the message, or start it (first message, or after a
+        reset / a broken session)."""
+        session_id = entry.session_id
+        try:
+            return await self.engine.resume(
+                session_id, self.graph.message(entry, run_id), on_commit=on_commit
+            )
+        except SessionNotFoundError:
+            pass
+        except GraphRuntimeError:
+            # not resumable (failed or finished): start over; the runs already stored stay
+            await self.engine.delete(session_id)
+        # event ids go on from where the session was (a reset keeps its numbering)
+        session = await self.store.load_session(session_id)
+        first = self.graph.first_state(entry, run_id, event_count=session.event_count)
+        return await self.engine.run(first, session_id=session_id, on_commit=on_commit)

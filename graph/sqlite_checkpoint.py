@@ -1,0 +1,137 @@
+"""The SQLite checkpointer: :class:`~graph.checkpoint.SqlCheckpointer`'s SQL, run by a
+synchronous SQLAlchemy engine on one thread of its own.
+
+Through aiosqlite every driver call (cursor, execute, fetch, close, commit) is a hand-off to the
+driver's thread and back, several per statement; a turn's reads and its save are a few dozen
+hand-offs. Here each checkpointer call runs all its statements in one hand-off: the same Core
+statements and row mapping (``checkpoint.save_rows``, ``head_row``...), the same tables, the same
+compiled-statement cache. The one thread also means one connection, so this process's own writes
+never wait for each other's SQLite lock.
+
+Use it for a SQLite file; PostgreSQL (and an in-memory SQLite, which another connection could
+not see) go through :class:`SqlCheckpointer`: :func:`checkpointer_for` picks. A call whose
+caller is cancelled still finishes on the thread (a save commits or rolls back as a whole).
+
+>>> import asyncio, tempfile
+>>> async def demo(folder):
+...     store = SqliteCheckpointer(f"sqlite:///{folder}/graph.sqlite3")
+...     await store.create_tables()
+...     found = await store.head("nobody")
+...     await store.close()
+...     return found
+>>> with tempfile.TemporaryDirectory() as folder:
+...     asyncio.run(demo(folder)) is None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TypeVar
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from graph.checkpoint import (
+    DEFAULT_SNAPSHOT_EVERY,
+    Checkpointer,
+    ExtraWrite,
+    SessionHead,
+    SessionRecord,
+    SqlCheckpointer,
+    VersionInfo,
+    VersionRecord,
+    create_graph_tables,
+    delete_rows,
+    head_row,
+    history_rows,
+    load_rows,
+    record_rows,
+    replay_rows,
+    save_rows,
+)
+from shared.db import create_sqlite_engine
+
+T = TypeVar("T")
+
+
+class SqliteCheckpointer(Checkpointer):
+    """A checkpointer on a SQLite file (``sqlite:///path`` or ``sqlite+aiosqlite:///path``)."""
+
+    def __init__(self, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY):
+        self.engine = create_sqlite_engine(url)
+        self.snapshot_every = snapshot_every
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpointer")
+
+    async def _run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
+        """``work`` on the checkpointer's thread, in a transaction committed if ``write``."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._unit, work, write)
+
+    def _unit(self, work: Callable[[Connection], T], write: bool) -> T:
+        if write:
+            with self.engine.begin() as conn:
+                return work(conn)
+        with self.engine.connect() as conn:
+            return work(conn)
+
+    async def create_tables(self) -> None:
+        """Create the graph's tables if missing — for tests and tools; the gateway uses Alembic."""
+        await self._run(create_graph_tables, write=True)
+
+    async def close(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
+        self._thread.shutdown(wait=True)
+
+    async def save(
+        self,
+        session: SessionRecord,
+        versions: Sequence[VersionRecord],
+        *,
+        create: bool = False,
+        expected_version: int | None = None,
+        update_session: bool = True,
+        extra: Sequence[ExtraWrite] = (),
+    ) -> None:
+        work = partial(
+            save_rows,
+            session=session,
+            versions=versions,
+            create=create,
+            expected_version=expected_version,
+            update_session=update_session,
+            extra=extra,
+        )
+        await self._run(work, write=True)
+
+    async def head(self, session_id: str) -> SessionHead | None:
+        return await self._run(partial(head_row, session_id=session_id))
+
+    async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
+        return await self._run(partial(load_rows, session_id=session_id))
+
+    async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
+        return await self._run(partial(replay_rows, session_id=session_id, upto=upto))
+
+    async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
+        return await self._run(partial(record_rows, session_id=session_id, upto=upto))
+
+    async def history(self, session_id: str) -> list[VersionInfo]:
+        return await self._run(partial(history_rows, session_id=session_id))
+
+    async def delete(self, session_id: str) -> bool:
+        return await self._run(partial(delete_rows, session_id=session_id), write=True)
+
+
+def checkpointer_for(
+    engine: AsyncEngine, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+) -> SqliteCheckpointer | SqlCheckpointer:
+    """The SQL checkpointer for an application's engine: :class:`SqliteCheckpointer` on the same
+    file for a SQLite file, else :class:`SqlCheckpointer` on the engine itself."""
+    database = engine.url.database or ""
+    if engine.dialect.name == "sqlite" and database not in ("", ":memory:"):
+        url = engine.url.render_as_string(hide_password=False)
+        return SqliteCheckpointer(url, snapshot_every=snapshot_every)
+    return SqlCheckpointer(engine, snapshot_every=snapshot_every)
