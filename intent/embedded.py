@@ -633,6 +633,9 @@ class EmbeddedIntentAdapter:
             self.background_trainings += 1
         else:
             self.training_runs += 1
+        # announced before the work (the launcher shows progress from this line to the next)
+        goals = len(catalog.goals())
+        log.info("training the intent model of catalog %s: %d goals", catalog.fingerprint, goals)
         started = time.perf_counter()
         model = train_model(catalog, config=self.config, negatives=self.negatives, encoder=self._encoder())
         log.info(
