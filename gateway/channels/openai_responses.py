@@ -21,7 +21,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
-from gateway.channels.openai_chat import conversation_session, pinned_domain
+from gateway.channels.openai_core import (
+    answer_pieces,
+    conversation_session,
+    count_tokens,
+    last_user_message,
+    pinned_domain,
+    turn_entry,
+)
 from gateway.channels.responses_wire import (
     ResponseCreateRequest,
     check_request,
@@ -42,8 +49,8 @@ from gateway.storage.history import (
     utterance,
 )
 from gateway.turns.turn import TracedTurn, TurnService
-from shared.errors import Conflict, InvalidRequest, NotFound, PlatformError
-from shared.models import EntryRequest, RunResult
+from shared.errors import Conflict, NotFound, PlatformError
+from shared.models import RunResult
 
 router = APIRouter()
 
@@ -53,10 +60,6 @@ RESPONSE_PREFIX = "resp_"
 def _stored_id(response_id: str) -> bool:
     # the points table also holds chat-history points, which are not responses
     return response_id.startswith(RESPONSE_PREFIX)
-
-
-def _count_tokens(text: str) -> int:
-    return len(text.split())
 
 
 def _not_found(response_id: str, param: str | None) -> NotFound:
@@ -95,17 +98,7 @@ async def create_response(
     check_request(body)
     pinned = pinned_domain(body.model, settings.model_name, registry)
     messages = input_messages(body)
-    last_user = next(
-        (
-            i
-            for i in range(len(messages) - 1, -1, -1)
-            if messages[i].role == "user" and messages[i].text().strip()
-        ),
-        None,
-    )
-    if last_user is None:
-        raise InvalidRequest("input must contain a user message with text", param="input")
-    text = messages[last_user].text().strip()
+    last_user, text = last_user_message(messages, param="input", what="input")
     tenant = principal.tenant
     # what came before this message, as a chat client would resend it (instructions first)
     history: list[Utterance] = [
@@ -122,17 +115,11 @@ async def create_response(
         session_id, derived = await conversation_session(
             request, body.metadata, history, turns, points, tenant
         )
-    entry = EntryRequest(
-        session_id=session_id,
-        input_text=text,
-        channel="openai",
-        metadata={k: v for k, v in (body.metadata or {}).items() if k != "session_id"},
-        pinned_domain=pinned,
-    )
+    entry = turn_entry(session_id, text, body.metadata, pinned)
     response_id = f"{RESPONSE_PREFIX}{uuid.uuid4().hex}"
     message_id = f"msg_{uuid.uuid4().hex}"
     created = int(time.time())
-    input_tokens = _count_tokens(body.instructions or "") + sum(_count_tokens(m.text()) for m in messages)
+    input_tokens = count_tokens(body.instructions or "") + sum(count_tokens(m.text()) for m in messages)
     store = body.store is not False
 
     def completed(run: RunResult) -> dict[str, Any]:
@@ -142,7 +129,7 @@ async def create_response(
             created_at=created,
             status="completed",
             output=[output_message(message_id, run.answer)],
-            usage_=usage(input_tokens, _count_tokens(run.answer)),
+            usage_=usage(input_tokens, count_tokens(run.answer)),
             completed_at=int(time.time()),
         )
 
@@ -208,14 +195,8 @@ async def _events(
     where = {"item_id": message_id, "output_index": 0, "content_index": 0}
     yield event("response.output_item.added", output_index=0, item=output_message(message_id, None))
     yield event("response.content_part.added", **where, part=output_text(""))
-    words = run.answer.split(" ")
-    # a few deltas rather than one: clients render progressively
-    size = max(1, len(words) // 8)
-    for i in range(0, len(words), size):
-        piece = " ".join(words[i : i + size])
-        yield event(
-            "response.output_text.delta", **where, delta=piece if i == 0 else " " + piece, logprobs=[]
-        )
+    for piece in answer_pieces(run.answer):
+        yield event("response.output_text.delta", **where, delta=piece, logprobs=[])
     yield event("response.output_text.done", **where, text=run.answer, logprobs=[])
     yield event("response.content_part.done", **where, part=output_text(run.answer))
     yield event("response.output_item.done", output_index=0, item=output_message(message_id, run.answer))
