@@ -28,6 +28,7 @@ from orchestrator.client import DomainClient
 from orchestrator.registry import DomainRegistry
 from shared.catalog import CapabilityRef
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
+from shared.i18n import Language, as_language, t
 from shared.manifest import ExecutionPolicy
 from shared.models import Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
 
@@ -35,27 +36,6 @@ log = logging.getLogger(__name__)
 
 #: On the intent adapter's calibrated scale (see gateway.settings.GatewaySettings.confidence_threshold).
 DEFAULT_THRESHOLD = 0.7
-
-_TEXT = {
-    "gate": {
-        "pt": "Não tenho certeza se entendi o pedido (confiança {confidence:.0%}). Pode confirmar?",
-        "en": "I'm not sure I understood the request (confidence {confidence:.0%}). Can you confirm?",
-    },
-    "no_route": {
-        "pt": "Nenhum domínio registrado oferece '{capability}'.",
-        "en": "No registered domain offers '{capability}'.",
-    },
-    # no URL and no operator reason in what a person reads: those go to the log and the
-    # error's details ("detail")
-    "unavailable": {
-        "pt": "O serviço '{domain}' não está acessível no momento.",
-        "en": "The {domain} service is not reachable right now.",
-    },
-    "protocol": {
-        "pt": "O serviço '{domain}' deu uma resposta inválida.",
-        "en": "The {domain} service gave an invalid answer.",
-    },
-}
 
 
 class Orchestrator:
@@ -94,7 +74,7 @@ class Orchestrator:
         if reason is not None:
             fail_fast = CircuitOpen if self.breakers.is_open(domain) else DomainUnavailable
             raise fail_fast(
-                _TEXT["unavailable"][language].format(domain=domain),
+                t("route.unreachable", language, domain=domain),
                 details={
                     "delivered": False,
                     "domain": domain,
@@ -111,13 +91,13 @@ class Orchestrator:
         except DomainUnavailable as exc:
             log.warning("domain %s: %s", domain, exc.message)
             raise type(exc)(
-                _TEXT["unavailable"][language].format(domain=domain),
+                t("route.unreachable", language, domain=domain),
                 details={**(exc.details or {}), "domain": domain, "detail": exc.message},
             ) from None
         except DomainProtocolError as exc:
             log.warning("domain %s: %s", domain, exc.message)
             raise DomainProtocolError(
-                _TEXT["protocol"][language].format(domain=domain),
+                t("route.invalid_answer", language, domain=domain),
                 param=exc.param,
                 details={"domain": domain, "detail": exc.message},
             ) from None
@@ -148,7 +128,7 @@ class Orchestrator:
         domain = _route(self.registry, ref, intent)
         if domain is None:
             return _failure(
-                _TEXT["no_route"][language].format(capability=intent.capability), "unknown_capability"
+                t("route.no_domain", language, capability=intent.capability), "unknown_capability"
             )
         if self._gated(intent, domain):
             return self._clarify(intent, domain, language)
@@ -161,8 +141,8 @@ class Orchestrator:
         policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
         return _Target(domain, base_url, routed, _idempotency_key(intent, step), language, policy)
 
-    def _clarify(self, intent: ExecutionIntent, domain: str, language: str) -> DomainOutput:
-        question = _TEXT["gate"][language].format(confidence=intent.confidence)
+    def _clarify(self, intent: ExecutionIntent, domain: str, language: Language) -> DomainOutput:
+        question = t("route.confidence_gate", language, confidence=intent.confidence)
         return DomainOutput(
             status="clarification",
             explanation=question,
@@ -182,7 +162,7 @@ class _Target:
     #: The intent with ``domain`` set to the routed domain.
     intent: ExecutionIntent
     idempotency_key: str
-    language: str
+    language: Language
     #: The capability's execution policy (defaults when the catalog does not know it).
     policy: ExecutionPolicy
 
@@ -200,8 +180,8 @@ def _idempotency_key(intent: ExecutionIntent, step: ExecutionStep | None) -> str
     return f"{run_id}:{step_id}:{suffix}" if suffix else f"{run_id}:{step_id}"
 
 
-def _language(intent: ExecutionIntent) -> str:
-    return "en" if str(intent.context.get("language", "pt")).startswith("en") else "pt"
+def _language(intent: ExecutionIntent) -> Language:
+    return as_language(intent.context.get("language"))
 
 
 def _failure(explanation: str, reason: str) -> DomainOutput:

@@ -22,13 +22,16 @@ from shared.i18n import CORE, Catalog
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = (
     "bench",
+    "cli",
     "dialogue",
     "domains",
     "execution",
     "gateway",
+    "graph",
     "intent",
     "orchestrator",
     "planner",
+    "sdk",
     "shared",
 )
 I18N = ROOT / "shared" / "i18n"

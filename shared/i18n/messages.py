@@ -72,6 +72,16 @@ CORE = Catalog(
             "pt": "Nenhum domínio registrado oferece '{capability}'.",
             "en": "No registered domain offers '{capability}'.",
         },
+        # no URL and no operator reason in what a person reads: those go to the log and the
+        # error's details ("detail")
+        "route.unreachable": {
+            "pt": "O serviço '{domain}' não está acessível no momento.",
+            "en": "The {domain} service is not reachable right now.",
+        },
+        "route.invalid_answer": {
+            "pt": "O serviço '{domain}' deu uma resposta inválida.",
+            "en": "The {domain} service gave an invalid answer.",
+        },
         "domain.unavailable": {
             "pt": "O domínio '{domain}' está indisponível no momento ({reason!c}).",
             "en": "The '{domain}' domain is unavailable right now ({reason!c}).",
