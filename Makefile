@@ -17,8 +17,9 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python -m gateway.storage.migrate
 
-## Start every domain of domains.bootstrap.json and the gateway on 127.0.0.1:$${GATEWAY_PORT:-8000}.
-run: migrate
+## Start every domain of domains.bootstrap.json and the gateway on 127.0.0.1:$${GATEWAY_PORT:-8000}
+## (the gateway migrates the database itself); prints where it is once /ready passes.
+run: install
 	$(BIN)/python -m cli.launcher
 
 lint: install
