@@ -149,9 +149,13 @@ async def fork_session(
             'version: Field required (send a JSON body such as {"version": 3})', param="version"
         )
     taken = Conflict(f"A session '{body.new_session_id}' already exists", param="new_session_id")
-    if body.new_session_id is not None and not await store.claimable(body.new_session_id, principal.tenant):
-        raise taken
     graph_id = await _require_graph_session(session_id, turns, store)
+    if body.new_session_id is not None:
+        # the new id is claimed (its row made the caller's, atomically) before the fork writes
+        # anything under it: a concurrent claim by another tenant gets it or loses, never both
+        claim = await store.claim_session(body.new_session_id, principal.tenant, forked_from=session_id)
+        if not claim.owned:
+            raise taken
     try:
         record = await turns.engine.fork(graph_id, body.version, body.new_session_id)
     except SessionNotFoundError:
@@ -160,7 +164,8 @@ async def fork_session(
         raise taken from None
     except GraphRuntimeError as exc:
         raise InvalidRequest(exc.message, param="version") from None
-    await store.ensure_session(record.session_id, tenant=principal.tenant, forked_from=session_id)
+    if body.new_session_id is None:  # a fresh random id: nobody else can be claiming it
+        await store.claim_session(record.session_id, principal.tenant, forked_from=session_id)
     return ForkResult(session_id=record.session_id, forked_from=session_id, version=body.version)
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import DateTime, Table, bindparam, insert, select, update
+from sqlalchemy import DateTime, Insert, Table, bindparam, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -51,6 +52,9 @@ _SESSION_ROW = select(
     _sessions.c.turn_count,
     _sessions.c.event_count,
 ).where(_sessions.c.id == bindparam("p_id"))
+_SESSION_ORIGIN = select(_sessions.c.channel, _sessions.c.event_count).where(
+    _sessions.c.id == bindparam("p_id")
+)
 _SESSION_TENANT = select(_sessions.c.tenant).where(_sessions.c.id == bindparam("p_id"))
 #: the trace arrives as JSON text: pydantic writes it once, for this row and the response body
 _INSERT_RUN = insert(_runs).values(trace=bindparam("trace_json", type_=JsonText()))
@@ -120,6 +124,26 @@ class UnfinishedRun:
     tenant: str | None
 
 
+class Claim(NamedTuple):
+    """The outcome of :meth:`RunStore.claim_session`."""
+
+    #: the session is the claiming tenant's (new or already its own)
+    owned: bool
+    #: its row was created by this claim (it stays the tenant's even if what follows fails: an
+    #: owner never changes, which is what lets every process cache owners)
+    created: bool = False
+
+
+def _insert_if_absent(dialect: str) -> Insert:
+    """A session row inserted unless one with its id exists: the database's primary key decides
+    between two claims of one new id, in one statement."""
+    if dialect == "postgresql":
+        return postgresql.insert(_sessions).on_conflict_do_nothing(index_elements=["id"])
+    if dialect == "sqlite":
+        return sqlite.insert(_sessions).on_conflict_do_nothing(index_elements=["id"])
+    return insert(_sessions).prefix_with("IGNORE", dialect="mysql")
+
+
 class StoredTurn(NamedTuple):
     run: RunResult
     #: the text the person sent for this turn (a clarification reply, not the question it answered)
@@ -173,6 +197,47 @@ class RunStore:
         if owner is None:
             return archived_from(session_id) is None
         return owner == tenant
+
+    async def claim_session(
+        self, session_id: str, tenant: str, *, channel: str = "rest", forked_from: str | None = None
+    ) -> Claim:
+        """The one ownership decision for a session id: ``tenant``'s own session, or a new id made
+        ``tenant``'s by creating its row (a fork's with ``forked_from``'s channel and event count)
+        in one insert-if-absent, so two tenants claiming one new id at once cannot both get it
+        (the loser is refused before anything of its request has run)."""
+        owner = await self.session_owner(session_id)
+        if owner is not None and owner != tenant:
+            return Claim(owned=False)
+        if owner is None and archived_from(session_id) is not None:
+            return Claim(owned=False)  # a reset archive's name is nobody's to take
+        if session_id in self._owners:
+            return Claim(owned=True)  # its row exists (the cache holds only owners read from rows)
+        stamp = utcnow()
+        async with self._engine.begin() as conn:
+            channel_of, events = channel, 0
+            if forked_from is not None:
+                parent = (await conn.execute(_SESSION_ORIGIN, {"p_id": forked_from})).first()
+                if parent is not None:
+                    channel_of, events = parent.channel, parent.event_count
+            inserted = await conn.execute(
+                _insert_if_absent(conn.dialect.name),
+                {
+                    "id": session_id,
+                    "status": "waiting_input" if forked_from is not None else RunStatus.PENDING.value,
+                    "channel": channel_of,
+                    "tenant": tenant,
+                    "turn_count": 0,
+                    "event_count": events,
+                    "created_at": stamp,
+                    "updated_at": stamp,
+                },
+            )
+            owner = (await conn.execute(_SESSION_TENANT, {"p_id": session_id})).scalar_one()
+        self._owners.pop(session_id, None)
+        if len(self._owners) >= _OWNERS_MAX:
+            self._owners.pop(next(iter(self._owners)))
+        self._owners[session_id] = owner
+        return Claim(owned=owner == tenant, created=owner == tenant and inserted.rowcount == 1)
 
     async def owned_run(self, run_id: str, tenant: str) -> RunResult | None:
         """The run, if its session is ``tenant``'s."""

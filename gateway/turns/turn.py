@@ -162,7 +162,11 @@ class TurnService:
                 if self.before_turn is not None:
                     await self.before_turn()
                 async with self.locks.hold(entry.session_id):
-                    await self.check_access(entry.session_id, owner)
+                    # the decision itself, atomic where the session row is made: of two tenants
+                    # starting one new id at once, the loser is refused before anything runs
+                    claim = await self.store.claim_session(entry.session_id, owner, channel=entry.channel)
+                    if not claim.owned:
+                        raise no_session(entry.session_id)
                     stored = await self.store.owned_run(run_id, owner) if replay_stored else None
                     if stored is not None:
                         return TracedTurn(replayable(stored), stored.model_dump_json())
