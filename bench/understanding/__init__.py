@@ -1,0 +1,1 @@
+"""Held-out understanding evaluation, written from the public docs only (see README.md)."""
