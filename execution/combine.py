@@ -8,7 +8,8 @@ Steps arrive in topological order (dependencies first, then plan order).
 * ``merge``  -> the successful steps' results dict-merged (later steps win a key clash).
 
 Whatever the mode, a step asking for clarification wins (the run waits for the person), and for
-``last``/``merge`` a failed required step makes the answer that failure.
+``last``/``merge`` a failed required step makes the answer that failure (a step its condition
+switched off is no failure).
 """
 
 from __future__ import annotations
@@ -26,7 +27,12 @@ def combine(mode: CombineMode, steps: list[ExecutionStep], traces: dict[int, Ste
     succeeded = [t for t in ordered if t.status is RunStatus.COMPLETED and t.output is not None]
     if mode == "report":
         return _report(ordered, required, succeeded)
-    failed = [t for t in ordered if required[t.id] and t.status in (RunStatus.FAILED, RunStatus.SKIPPED)]
+    failed = [
+        t
+        for t in ordered
+        # a step its condition switched off did what the plan asked: nothing
+        if required[t.id] and t.status in (RunStatus.FAILED, RunStatus.SKIPPED) and not t.skipped_by_condition
+    ]
     if failed:
         return failed[0].output or _failure(failed[0])
     if not succeeded:
@@ -53,7 +59,9 @@ def _report(ordered: list[StepTrace], required: dict[int, bool], succeeded: list
         t.output.explanation if t.output else (t.error or "") if t.status is RunStatus.FAILED else ""
         for t in ordered
     ]
-    wanted = [t for t in succeeded if required[t.id]] if any(required.values()) else succeeded
+    switched_off = {t.id for t in ordered if t.skipped_by_condition}
+    counted = {i for i, r in required.items() if r and i not in switched_off}
+    wanted = [t for t in succeeded if t.id in counted] if counted else succeeded
     return DomainOutput(
         status="success" if wanted else "failure",
         result={

@@ -7,9 +7,13 @@ Step statuses (``shared.status``, every change through ``transition``)::
     pending -> executing -> completed | failed | waiting_input (the domain asked a question)
     pending -> skipped   (a dependency did not succeed)      pending -> failed (same, step required
                                                                and the failed dependency optional)
+    pending -> skipped   (its ``when`` condition is false, or a step it needs was skipped by one;
+                          ``skipped_by_condition`` says which; this is not a failure)
 
 A failed ``required=False`` step never fails the plan; a failed required step skips its dependents.
-A reference ``${N.field}`` is an implicit dependency on step N.
+A reference ``${N.field}`` is an implicit dependency on step N; so is ``stepN`` in a condition or
+a ``${= ...}`` selection (JMESPath, :mod:`execution.expressions`), which may only read steps
+listed before its own.
 
 Beyond one-shot execution (used by :class:`execution.runner.RunController`):
 
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -36,6 +41,14 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from execution.combine import combine
+from execution.expressions import (
+    ExpressionError,
+    compile_expression,
+    evaluate,
+    expressions_in,
+    steps_named,
+    truthy,
+)
 from execution.forks import independent_branches
 from execution.references import references, resolve
 from execution.synthesis import Synthesis
@@ -103,9 +116,28 @@ def validate_plan(plan: ExecutionPlan) -> dict[int, set[int]]:
             )
         for ref in sorted(referenced - set(ids)):
             raise PlanDeadlock(f"step {step.id} references unknown step {ref}", param=f"steps.{index}.params")
-        deps[step.id] = declared | referenced
+        earlier = set(ids[:index])
+        deps[step.id] = declared | referenced | _expression_steps(step, index, earlier)
     _reject_cycles(deps)
     return deps
+
+
+def _expression_steps(step: ExecutionStep, index: int, earlier: set[int]) -> set[int]:
+    """The steps ``step``'s condition and selections read; each must parse and name only steps
+    listed before it (an expression is read once those have settled)."""
+    found: set[int] = set()
+    sources = [("when", step.when)] if step.when is not None else []
+    sources += [("params", text) for text in expressions_in(step.params)]
+    for where, text in sources:
+        named = steps_named(compile_expression(text))
+        for ref in sorted(named - earlier):
+            whose = "condition" if where == "when" else "selection"
+            raise ExpressionError(
+                f"step {step.id}'s {whose} {text!r} reads step{ref}, which is not a step listed before it",
+                param=f"steps.{index}.{where}",
+            )
+        found |= named
+    return found
 
 
 def topological_order(plan: ExecutionPlan, deps: dict[int, set[int]]) -> list[ExecutionStep]:
@@ -323,11 +355,18 @@ class _Run:
         or when the preflight says its domain cannot take it (required fails, optional skips)."""
         trace = self.traces[step.id]
         unmet = [d for d in sorted(self.deps[step.id]) if self.traces[d].status is not RunStatus.COMPLETED]
+        if unmet and all(self.traces[d].skipped_by_condition for d in unmet):
+            # a branch its condition switched off: what needs it is off too, and nothing failed
+            trace.skipped_by_condition = f"step {', '.join(map(str, unmet))} was skipped by its condition"
+            await self.executor._set(trace, RunStatus.SKIPPED)
+            return True
         if unmet:
             upstream_required = any(self.by_id[d].required for d in unmet)
             new = RunStatus.FAILED if step.required and not upstream_required else RunStatus.SKIPPED
             trace.error = f"step {', '.join(map(str, unmet))} did not succeed"
             await self.executor._set(trace, new)
+            return True
+        if step.when is not None and await self._condition_blocks(step, trace):
             return True
         reason = self.executor._preflight(step) if self.executor._preflight else None
         if reason:
@@ -335,6 +374,23 @@ class _Run:
             await self.executor._set(trace, RunStatus.FAILED if step.required else RunStatus.SKIPPED)
             return True
         return False
+
+    async def _condition_blocks(self, step: ExecutionStep, trace: StepTrace) -> bool:
+        """Skip ``step`` when its ``when`` is false; fail it when the condition cannot be computed
+        (the plan asked a question of data that does not answer it)."""
+        when = step.when or ""
+        try:
+            value = evaluate(compile_expression(when), self.outputs)
+        except PlanError as exc:
+            trace.error = f"condition not evaluated: {exc.message}"
+            await self.executor._set(trace, RunStatus.FAILED if step.required else RunStatus.SKIPPED)
+            return True
+        if truthy(value):
+            return False
+        shown = "null" if value is None else json.dumps(value, ensure_ascii=False, default=str)
+        trace.skipped_by_condition = f"condition {when!r} is false ({shown})"
+        await self.executor._set(trace, RunStatus.SKIPPED)
+        return True
 
     async def _run(self, step: ExecutionStep) -> None:
         trace = self.traces[step.id]

@@ -7,6 +7,8 @@ items are addressed by index (``${1.result.items.0}``).
 * References embedded in text are stringified (dicts and lists as JSON).
 * Resolution is one pass: substituted values are never scanned again.
 * ``$${`` is a literal ``${`` (:func:`shared.references.escape`).
+* ``${= <expression>}`` is a selection in JMESPath over earlier outputs
+  (:mod:`execution.expressions`): typed when it is the whole string, text when embedded.
 
 >>> from shared.models import DomainOutput
 >>> outs = {1: DomainOutput(status="success", result={"price": 112.5}, explanation="Nordea 112.50")}
@@ -23,6 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from execution.expressions import OPEN, Expression, compile_expression, evaluate, split_text
 from shared.errors import PlanError
 from shared.models import DomainOutput
 from shared.references import TOKEN, escape, reference, references
@@ -71,6 +74,20 @@ def lookup(step_id: int, path: str, outputs: Mapping[int, DomainOutput]) -> Any:
 
 
 def _resolve_text(text: str, outputs: Mapping[int, DomainOutput]) -> Any:
+    if OPEN not in text:
+        return _resolve_references(text, outputs)
+    parts = split_text(text)
+    if len(parts) == 1 and isinstance(parts[0], Expression):
+        return evaluate(compile_expression(parts[0].text), outputs)
+    return "".join(
+        _stringify(evaluate(compile_expression(part.text), outputs))
+        if isinstance(part, Expression)
+        else _stringify(_resolve_references(part, outputs))
+        for part in parts
+    )
+
+
+def _resolve_references(text: str, outputs: Mapping[int, DomainOutput]) -> Any:
     whole = TOKEN.fullmatch(text)
     if whole is not None and whole.group(1) is not None:
         return lookup(int(whole.group(1)), whole.group(2), outputs)

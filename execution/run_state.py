@@ -34,6 +34,8 @@ def step_event(run_id: str, trace: StepTrace, decision: AnalysisResult | None = 
         "attempts": trace.attempts,
         "error": trace.error,
     }
+    if trace.skipped_by_condition:
+        event["skipped_by_condition"] = trace.skipped_by_condition
     if decision is not None:
         event["decision"] = decision.case
     return event

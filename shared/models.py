@@ -78,6 +78,24 @@ class ExecutionStep(BaseModel):
     depends_on: list[int] = Field(default_factory=list)
     required: bool = True
     output_key: str | None = None
+    #: A JMESPath condition over earlier steps' outputs (``step1.result.price < `200```); the
+    #: step runs only when it holds, else it is ``skipped`` with the reason (docs/planning.md).
+    when: str | None = None
+
+
+class PlannerCall(BaseModel):
+    """One exchange with an LLM planner, kept in the run trace for debugging (secrets masked)."""
+
+    #: ``plan``, ``correction`` (the validation errors sent back) or ``replan``.
+    purpose: Literal["plan", "correction", "replan"]
+    model: str = ""
+    #: The model's raw answer (tool-call arguments or message content), secrets masked.
+    raw: str = ""
+    #: What was wrong with the proposed plan (empty: it was valid).
+    errors: list[str] = Field(default_factory=list)
+    #: Why the call gave nothing (timeout, HTTP error), if it did not.
+    failure: str | None = None
+    duration_ms: float | None = None
 
 
 class ExecutionPlan(BaseModel):
@@ -87,6 +105,10 @@ class ExecutionPlan(BaseModel):
     steps: list[ExecutionStep] = Field(default_factory=list)
     #: Why the planner built it this way (decomposition, composition, memory), for the trace.
     notes: list[str] = Field(default_factory=list)
+    #: Which planner made it: ``deterministic`` (the decomposer) or ``llm``.
+    planner: str = "deterministic"
+    #: The LLM planner's exchanges that led to this plan (and its replans), oldest first.
+    llm_calls: list[PlannerCall] = Field(default_factory=list)
 
 
 class ClarificationOption(BaseModel):
@@ -235,6 +257,9 @@ class StepTrace(BaseModel):
     attempts: int = 0
     output: DomainOutput | None = None
     error: str | None = None
+    #: Why a condition kept the step from running: its own ``when`` was false, or a step it
+    #: needs was skipped that way (the step is ``skipped``, and that is no failure).
+    skipped_by_condition: str | None = None
 
 
 class GoalOption(BaseModel):

@@ -144,8 +144,11 @@ export function renderDag(steps) {
     const title = svg("title");
     const params = Object.entries(s.params || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
     title.textContent = `Step ${s.id}: ${s.domain}.${s.capability} — ${STATUS_LABELS[status] || status}` +
+      (s.when ? `\nwhen: ${s.when}` : "") +
+      (s.skipped_by_condition ? `\nskipped because ${s.skipped_by_condition}` : "") +
       (params ? `\n${params}` : "") + (s.error ? `\nerror: ${s.error}` : "");
-    const detail = [STATUS_LABELS[status] || status];
+    // a step its condition switched off says so on the node, not only in the tooltip
+    const detail = [s.skipped_by_condition ? "skipped: condition false" : STATUS_LABELS[status] || status];
     if (s.duration_ms !== null && s.duration_ms !== undefined) detail.push(formatMs(s.duration_ms));
     if ((s.attempts || 0) > 1) detail.push(`${s.attempts} attempts`);
     const firstParam = Object.values(s.params || {})[0];
@@ -153,13 +156,15 @@ export function renderDag(steps) {
       class: `dag-node status-${status}`,
       "data-step-id": s.id,
       "data-status": status,
+      "data-skipped-by-condition": s.skipped_by_condition || undefined,
+      "data-when": s.when || undefined,
       transform: `translate(${x} ${y})`,
       tabindex: 0,
     }, [
       title,
       svg("rect", { width: NODE_W, height: NODE_H, rx: 8, class: "dag-box" }),
       svgText(10, 18, clip(`${s.id} · ${s.capability}`, 22), "dag-title"),
-      svgText(10, 34, clip(firstParam === undefined ? s.domain : `${s.domain} · ${firstParam}`, 28), "dag-sub"),
+      svgText(10, 34, clip(s.when ? `if ${s.when}` : firstParam === undefined ? s.domain : `${s.domain} · ${firstParam}`, 28), "dag-sub"),
       svgText(10, 50, clip(detail.join(" · "), 30), "dag-sub"),
     ]);
     root.append(node);
