@@ -8,9 +8,9 @@ import pytest
 
 from execution import DagExecutor
 from execution.dag import validate_plan
-from execution.expressions import ExpressionError, compile_expression, split_text, steps_named
 from execution.references import resolve
 from execution.run_state import step_event
+from shared.expressions import ExpressionError, compile_expression, split_text, steps_named
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
 from shared.references import escape
 from shared.status import RunStatus
