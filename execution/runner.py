@@ -299,9 +299,27 @@ class RunController:
         trace = _trace_of(report, failed.id)
         state.seen_failures.add(_signature(failed, trace))
         state.replans += 1
-        await state.move(RunStatus.REPLANNING, judgement.decision.feedback)
-        context = ReplanContext(failed, trace.output, state.replans, state.tried.get(failed.id, []))
-        new = self.planner.replan(state.plan, context) if self.planner is not None else None
+        if state.plan.planner == "deterministic":
+            await state.move(RunStatus.REPLANNING, judgement.decision.feedback)
+        else:  # ReWOO: a planner that wrote the plan reads what happened, then rewrites the rest
+            observed = f"step {failed.id} ({failed.capability}) failed: {trace.error or ''}".strip()
+            await state.move(RunStatus.OBSERVING, observed)
+            await state.move(RunStatus.REWRITING, judgement.decision.feedback)
+        context = ReplanContext(
+            failed,
+            trace.output,
+            state.replans,
+            state.tried.get(failed.id, []),
+            completed={
+                t.id: t.output
+                for t in report.steps
+                if t.status is RunStatus.COMPLETED and t.output is not None
+            },
+            query=state.query,
+            language=state.language,
+            seconds_left=self._seconds_left(state),
+        )
+        new = await self.planner.replan(state.plan, context) if self.planner is not None else None
         if new is None:
             reason = f"no alternative plan after step {failed.id} failed: {trace.error or ''}".strip()
             return Ending(RunStatus.FAILED, reason, "run.failed", told=trace.error)

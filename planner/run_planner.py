@@ -22,5 +22,5 @@ class DeterministicRunPlanner:
             return None
         return TaskDecomposer(catalog).decompose(intent)
 
-    def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
+    async def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
         return self._replanner.replan(plan, context)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import jsonschema
 
+from planner.late_params import answered_late, split_late
 from shared.catalog import Catalog
 from shared.json_schema import validators
 from shared.manifest import Goal
@@ -50,8 +51,12 @@ def schema_problems(schema: dict[str, Any], params: dict[str, Any], goal: Goal) 
     problems: list[SlotProblem] = []
     if compiled.check.is_valid(params):  # the common case, on every turn: the fast check only
         return problems
+    # a value an earlier step gives at run time is there, only not known yet
+    params, late = split_late(params)
     for error in compiled.explain.iter_errors(params):
-        missing = _missing_properties(error)
+        if answered_late(error, late):
+            continue
+        missing = [p for p in _missing_properties(error) if p not in late]
         if missing:
             # of several alternatives, ask for one the person can give (a goal entity)
             asked = next((p for p in missing if p in goal.entities_schema), missing[0])

@@ -1,7 +1,8 @@
 """The contract between the run loop (``execution``) and the planner (``planner``).
 
 The run loop asks a :class:`RunPlanner` for a plan and, after a recoverable failure, for a new
-one; the planner implements it (``planner.DeterministicRunPlanner``) and the caller wires the two
+one; the planner implements it (``planner.DeterministicRunPlanner``, or ``planner.llm.LlmRunPlanner``
+which rewrites the LLM's own plans from what the run observed) and the caller wires the two
 together, so neither package imports the other.
 """
 
@@ -13,7 +14,7 @@ from typing import Any, Literal, Protocol
 from shared.catalog import Catalog
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep
 
-ReplanAction = Literal["reissue", "drop_branch"]
+ReplanAction = Literal["reissue", "drop_branch", "rewrite"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,13 @@ class ReplanContext:
     attempt: int
     #: Parameter patches already tried for this step (so a suggestion is never tried twice).
     tried: list[dict[str, Any]] = field(default_factory=list)
+    #: What the run observed so far: the outputs of the steps that completed, by step id.
+    completed: dict[int, DomainOutput] = field(default_factory=dict)
+    #: What the person asked, in their language (an LLM planner rewrites against it).
+    query: str = ""
+    language: str = "pt"
+    #: Time left before the run's deadline (None: no deadline); a planner must answer within it.
+    seconds_left: float | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class RunPlanner(Protocol):
         Raises ``PlanError`` when no plan can be built."""
         ...
 
-    def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
-        """A plan around the failure in ``context``, or None to give up."""
+    async def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
+        """A plan around the failure in ``context``, or None to give up (asynchronous: an LLM
+        planner asks its model, within ``context.seconds_left``)."""
         ...

@@ -93,6 +93,6 @@ def test_run_planner_takes_the_fast_track_or_decomposes(catalog: Catalog) -> Non
     ]
 
 
-def test_run_planner_replans_with_its_replanner() -> None:
-    replan = DeterministicRunPlanner().replan(PLAN, ReplanContext(PLAN.steps[0], FAILED, 1))
+async def test_run_planner_replans_with_its_replanner() -> None:
+    replan = await DeterministicRunPlanner().replan(PLAN, ReplanContext(PLAN.steps[0], FAILED, 1))
     assert replan is not None and replan.action == "reissue" and replan.patch == {"symbol": "VALE3.SA"}
