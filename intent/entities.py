@@ -31,13 +31,19 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, tokens, words
-from shared.manifest import EntitySpec, Goal, GoalExample
+from intent.typed import RECOGNIZER, Clock, TypedSpan
+from shared.clock import utcnow
+from shared.i18n import detect
+from shared.i18n.languages import LANGUAGES
+from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample, TypedValue
 
 STOP = STOP_PT | STOP_EN
 FILLER = FILLER_PT | FILLER_EN
@@ -187,6 +193,8 @@ class GoalEntityExtractor:
         self._enum: dict[str, list[tuple[str, list[str]]]] = {}
         self._bool: dict[str, list[list[str]]] = {}
         self._strings: list[str] = []
+        #: typed entities (date, time, number, money...): recognised by their form, never guessed
+        self._typed: list[str] = []
         for name, spec in self.specs.items():
             if spec.type == "enum":
                 pairs = [(v, p) for v in spec.values or [] for p in _phrases(spec, v)]
@@ -196,6 +204,8 @@ class GoalEntityExtractor:
                 self._bool[name] = sorted(
                     (words(p) for p in spec.synonyms.get("true", [])), key=len, reverse=True
                 )
+            elif spec.type in TYPED_ENTITY_TYPES:
+                self._typed.append(name)
             else:
                 self._strings.append(name)
         #: enum entities sharing their values are roles of one type, extracted together
@@ -252,6 +262,12 @@ class GoalEntityExtractor:
             if name in self._role_left:
                 self._learn_role(name, str(value), toks)
                 continue
+            if name in self._typed:  # "amanhã", "14h": the value's words, not the goal's phrasing
+                target = words(str(value))
+                for i in range(len(toks) - len(target) + 1):
+                    if target and norm_text[i : i + len(target)] == target:
+                        inside[i : i + len(target)] = [True] * len(target)
+                continue
             if name not in self._contexts:
                 continue
             for v in value if isinstance(value, list) else [value]:
@@ -287,12 +303,17 @@ class GoalEntityExtractor:
 
     # ---------------------------------------------------------------- extraction
 
-    def extract(self, text: str, *, prefer: str | None = None) -> dict[str, Any]:
+    def extract(
+        self, text: str, *, prefer: str | None = None, clock: Clock | None = None, language: str | None = None
+    ) -> dict[str, Any]:
         """The entities ``text`` names. ``prefer``: the role a mention without a cue goes to first
-        (the one a pending question asked for)."""
+        (the one a pending question asked for). ``clock``: the conversation's, which dates and
+        times are resolved against (now, UTC when not given); ``language``: the message's."""
         toks = tokens(text)
         used = [False] * len(toks)
         found: dict[str, Any] = {}
+        if self._typed:
+            found.update(self._extract_typed(text, toks, used, prefer, clock, language))
         starts = self._phrase_starts(toks)
         for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
             found.update(self._extract_roles(group, pairs, toks, used, starts, prefer))
@@ -319,6 +340,51 @@ class GoalEntityExtractor:
         if self._strings:
             found.update(self._extract_strings(text, toks, used))
         return found
+
+    def _extract_typed(
+        self,
+        text: str,
+        toks: list[Token],
+        used: list[bool],
+        prefer: str | None,
+        clock: Clock | None,
+        language: str | None,
+    ) -> dict[str, TypedValue | list[TypedValue]]:
+        """Each typed entity from a span of its type (a ``datetime`` span gives a date and a time;
+        a date and a time said apart make a datetime); in the order the schema declares them,
+        ``prefer`` first. The words of every span read are nobody's string value."""
+        clock = clock or Clock(now=utcnow())
+        spans = _typed_spans(text, language or detect(text), clock, {self.specs[n].type for n in self._typed})
+        order = sorted(self._typed, key=lambda n: n != prefer)
+        taken: set[tuple[int, str]] = set()  # (span index, part) already given to an entity
+        out: dict[str, TypedValue | list[TypedValue]] = {}
+        consumed: set[int] = set()
+        for name in order:
+            spec = self.specs[name]
+            values: list[TypedValue] = []
+            for k, span in enumerate(spans):
+                value = _typed_part(span, spec.type)
+                if value is None or (k, spec.type) in taken:
+                    continue
+                taken.add((k, spec.type))
+                consumed.add(k)
+                values.append(value)
+                if not spec.multiple:
+                    break
+            if not values and spec.type == "datetime":
+                joined = _date_and_time(spans, taken, clock)
+                if joined is not None:
+                    values.append(joined[0])
+                    consumed.update(joined[1])
+            if values:
+                out[name] = values if spec.multiple and len(values) > 1 else values[0]
+        for k, span in enumerate(spans):
+            if span.type == "number" and k not in consumed:
+                continue  # a number no typed entity took may still be a code or an amount
+            for i, tok in enumerate(toks):
+                if tok.start < span.end and tok.end > span.start:
+                    used[i] = True
+        return out
 
     def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:
         """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
@@ -401,6 +467,8 @@ class GoalEntityExtractor:
         ("Boa Vista", "Bom Jesus") while function words never are."""
         if used or tok.text in STOP or (tok.text in FILLER and not named):
             return False
+        if named:  # a name is no typo of a phrasing word ("Maria" is not "marca")
+            return tok.text not in self._carrier
         return tok.text not in self._carrier_words  # the carrier words, typos included
 
     def _spans(self, text: str, toks: list[Token], used: list[bool]) -> list[_Span]:
@@ -574,6 +642,45 @@ class GoalEntityExtractor:
 
     def _is_content(self, tok: Token) -> bool:
         return tok.text not in NOT_ENTITY and tok.text not in self._carrier
+
+
+def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> list[TypedSpan]:
+    """The typed spans of ``text`` read in its language; when they give none of the ``wanted``
+    types, read in the other languages too (a date in English inside a Portuguese sentence)."""
+    languages = [language, *(code for code in LANGUAGES if code != language)]
+    for code in languages:
+        spans = RECOGNIZER.spans(text, code, time_zone=clock.time_zone, now=clock.now)
+        if any(_typed_part(s, kind) is not None for s in spans for kind in wanted):
+            return spans
+    return RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
+
+
+def _typed_part(span: TypedSpan, kind: str) -> TypedValue | None:
+    """What ``span`` gives an entity of type ``kind``: its value, a datetime's date or time, or
+    nothing (a bare time gives no date, a date no time)."""
+    if span.type == kind:
+        return span.value
+    if span.type == "datetime" and isinstance(span.value, str):
+        if kind == "date":
+            return span.value[:10]
+        if kind == "time":
+            return span.value[11:16]
+    return None
+
+
+def _date_and_time(
+    spans: list[TypedSpan], taken: set[tuple[int, str]], clock: Clock
+) -> tuple[str, set[int]] | None:
+    """A datetime from a date and a time said apart ("dia 15 ... às 14h"), in the person's zone."""
+    date = next((k for k, s in enumerate(spans) if s.type == "date" and (k, "date") not in taken), None)
+    time = next((k for k, s in enumerate(spans) if s.type == "time" and (k, "time") not in taken), None)
+    if date is None or time is None:
+        return None
+    moment = datetime.fromisoformat(f"{spans[date].value}T{spans[time].value}").replace(
+        tzinfo=ZoneInfo(clock.time_zone)
+    )
+    taken.update({(date, "date"), (time, "time")})
+    return moment.isoformat(timespec="seconds"), {date, time}
 
 
 def _listed_together(toks: list[Token], a: _Span, b: _Span) -> bool:

@@ -178,8 +178,19 @@ class LookupEntry(_Strict):
     aliases: list[str] = Field(default_factory=list, max_length=50)
 
 
+#: Entity types recognised from the words by their form (a library, not the domain's examples)
+#: and given to the domain normalised: ``date`` "2026-11-27", ``time`` "14:00", ``datetime``
+#: "2026-11-27T14:00:00-03:00" (ISO 8601, resolved against the conversation's clock and time
+#: zone), ``duration`` "PT2H", ``number`` 3, ``money`` {"amount": 20, "currency": "USD"},
+#: ``email``, ``phone`` (digits, "+" first when written), ``url``.
+TYPED_ENTITY_TYPES = ("date", "time", "datetime", "duration", "number", "money", "email", "phone", "url")
+TypedEntityType = Literal["date", "time", "datetime", "duration", "number", "money", "email", "phone", "url"]
+#: A typed entity's value: ISO text, a number, or an amount of money.
+TypedValue = str | int | float | dict[str, str | int | float]
+
+
 class EntitySpec(_Strict):
-    type: Literal["string", "enum", "boolean"]
+    type: Literal["string", "enum", "boolean"] | TypedEntityType
     #: What the entity is, in words a question can carry ("De qual empresa…?").
     description: LocalizedText = ""
     required: bool = False
@@ -191,7 +202,7 @@ class EntitySpec(_Strict):
     synonyms: dict[str, list[str]] = Field(default_factory=dict)
     #: enum: value -> capability (or several) this value resolves to.
     capability_map: dict[str, str | list[str]] | None = None
-    #: string: the person may name several ("Apple, Microsoft e Nvidia") -> a list.
+    #: string or typed: the person may name several ("Apple, Microsoft e Nvidia") -> a list.
     multiple: bool = False
     #: string: a lookup table, the values the entity can take (names and aliases).
     lookup: list[LookupEntry] | None = None

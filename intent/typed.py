@@ -1,0 +1,292 @@
+"""Typed entities: dates, times, durations, numbers, money, emails, phones and URLs, recognised
+by Duckling (``pyduckling-native-phihos``: the Haskell library Rasa uses, as a wheel) and
+normalised to the contract the manifest publishes (``shared.manifest.TYPED_ENTITY_TYPES``):
+
+* ``date``: ``"2026-11-27"``; ``time``: ``"14:00"``; ``datetime``: ``"2026-11-27T14:00:00-03:00"``
+  (ISO 8601, resolved against the conversation's clock and time zone);
+* ``duration``: ISO 8601 (``"PT2H"``, ``"P3D"``); ``number``: an ``int`` or ``float``;
+* ``money``: ``{"amount": 20, "currency": "USD"}``;
+* ``email``, ``url``: the text; ``phone``: digits, ``+`` first when the person wrote one.
+
+A time whose day the words do not give ("às 14h") is a ``time``, never a ``datetime``: a day
+nobody said is no value (``bench/typed_entities_eval.py`` measures the candidates).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import duckling
+
+from shared.clock import utcnow
+from shared.manifest import TypedValue
+
+#: Duckling's dimensions, by the manifest's type that each gives.
+_DIMENSIONS = ["time", "number", "amount-of-money", "duration", "email", "phone-number", "url"]
+_LOCALES = {"pt": ("PT", "PT_BR"), "en": ("EN", "EN_US")}
+_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+_DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
+#: Chat shorthands Duckling does not know, written out before it reads the text (offsets kept).
+_SHORTHANDS = {"hj": "hoje", "amn": "amanhã", "tmr": "tomorrow", "tmrw": "tomorrow", "tmw": "tomorrow"}
+_SHORTHAND_WORD = re.compile(r"\b(" + "|".join(_SHORTHANDS) + r")\b", re.IGNORECASE)
+#: "1º", "2ª": an ordinal sign Duckling stops at ("dia 1º de março" would read as "dia 1").
+_ORDINAL_SIGN = re.compile(r"(?<=\d)[ºª°]")
+#: Currency words Duckling's Portuguese misses ("100 dólares").
+_PT_CURRENCIES = re.compile(
+    r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?)\b", re.IGNORECASE
+)
+_PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JPY"}
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The conversation's clock: the instant a message is read at and the person's time zone."""
+
+    now: datetime
+    time_zone: str = "UTC"
+
+    @classmethod
+    def of(cls, context: dict[str, Any] | None, default_zone: str = "UTC") -> Clock:
+        """From a parse ``context``: ``time_zone`` (IANA name; an unknown one is ignored) and
+        ``now`` (an aware datetime or ISO text; the platform's clock otherwise)."""
+        context = context or {}
+        zone = valid_time_zone(context.get("time_zone"), valid_time_zone(default_zone))
+        now = context.get("now")
+        if isinstance(now, str):
+            try:
+                now = datetime.fromisoformat(now)
+            except ValueError:
+                now = None
+        if not isinstance(now, datetime) or now.tzinfo is None:
+            now = utcnow()
+        return cls(now=now, time_zone=zone)
+
+
+@dataclass(frozen=True)
+class TypedSpan:
+    """A typed value and where the person wrote it (character offsets in the original text)."""
+
+    type: str
+    value: TypedValue
+    start: int
+    end: int
+
+
+def zone_directory() -> Path:
+    """The IANA zone files Duckling reads: the ``tzdata`` package's, else the system's."""
+    try:
+        import tzdata
+
+        return Path(tzdata.__file__).parent / "zoneinfo"
+    except ImportError:  # pragma: no cover - tzdata is a dependency
+        return Path("/usr/share/zoneinfo")
+
+
+def valid_time_zone(name: str | None, default: str = "UTC") -> str:
+    """``name`` when it is an IANA zone ("America/Sao_Paulo"), else ``default``."""
+    if not name:
+        return default
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return default
+    return name
+
+
+@cache
+def _zones() -> Any:
+    return duckling.load_time_zones(str(zone_directory()))
+
+
+@cache
+def _locale(language: str) -> Any:
+    lang, locale = _LOCALES.get(language, _LOCALES["en"])
+    return duckling.parse_locale(locale, duckling.default_locale_lang(duckling.parse_lang(lang)))
+
+
+@cache
+def _dimensions() -> Any:
+    return duckling.parse_dimensions(_DIMENSIONS)
+
+
+class TypedEntityRecognizer:
+    """Stateless apart from Duckling's loaded tables; one per process is enough."""
+
+    def spans(self, text: str, language: str, *, time_zone: str, now: datetime) -> list[TypedSpan]:
+        """Every typed value in ``text``, in order. ``now``: the conversation's clock (aware)."""
+        zone = valid_time_zone(time_zone)
+        # to the minute: the goals' extractors of one message share one read
+        instant = int(now.timestamp()) // 60 * 60
+        return list(_spans_cached(text, language, zone, instant))
+
+
+RECOGNIZER = TypedEntityRecognizer()
+
+
+@lru_cache(maxsize=512)
+def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[TypedSpan, ...]:
+    """One Duckling read per message and clock minute: every goal's extractor asks for the same."""
+    clean, origin = _expanded(text)
+    out: list[TypedSpan] = []
+    for hit in _parse(clean, language, zone, instant):
+        start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
+        if not _on_word_edges(text, start, end):
+            continue  # "ABC123" is a code, not the number 123
+        out.extend(_normalised(hit, clean, language, zone, instant, start, end))
+    return tuple(sorted(_without_overlaps(_with_currency_words(text, language, out)), key=lambda s: s.start))
+
+
+#: Of two readings of the same words, the more specific: "2 horas" is a duration, not 2 o'clock;
+#: "20/12" a date, not a fraction.
+_PRIORITY = {"money": 0, "email": 0, "url": 0, "phone": 0, "duration": 1, "datetime": 2, "date": 3, "time": 3}
+
+
+def _without_overlaps(spans: list[TypedSpan]) -> list[TypedSpan]:
+    """The longest reading of any stretch of text, the more specific type on a tie."""
+    kept: list[TypedSpan] = []
+    for span in sorted(spans, key=lambda s: (s.start - s.end, _PRIORITY.get(s.type, 9))):
+        if all(span.end <= k.start or span.start >= k.end for k in kept):
+            kept.append(span)
+    return kept
+
+
+def clear_caches() -> None:
+    """Forget the messages read (a benchmark times fresh reads)."""
+    _spans_cached.cache_clear()
+    _day_is_said.cache_clear()
+
+
+def _parse(text: str, language: str, zone: str, instant: int) -> list[dict[str, Any]]:
+    reference = duckling.parse_ref_time(_zones(), zone, instant)
+    context = duckling.Context(reference, _locale(language))
+    found: list[dict[str, Any]] = duckling.parse(text, context, _dimensions(), False)
+    return found
+
+
+def _expanded(text: str) -> tuple[str, list[int]]:
+    """``text`` with shorthands written out and ordinal signs dropped, and for every character of
+    the result the offset of the original character it came from."""
+    out: list[str] = []
+    origin: list[int] = []
+    pos = 0
+    for match in re.finditer(f"{_SHORTHAND_WORD.pattern}|{_ORDINAL_SIGN.pattern}", text, re.IGNORECASE):
+        out.append(text[pos : match.start()])
+        origin.extend(range(pos, match.start()))
+        replacement = _SHORTHANDS.get(match.group(0).lower(), "")
+        out.append(replacement)
+        origin.extend([match.start()] * len(replacement))
+        if replacement:
+            origin[-1] = match.end() - 1
+        pos = match.end()
+    out.append(text[pos:])
+    origin.extend(range(pos, len(text)))
+    origin.append(len(text))
+    return "".join(out), origin
+
+
+def _on_word_edges(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or after.isalnum())
+
+
+def _normalised(
+    hit: dict[str, Any], clean: str, language: str, zone: str, instant: int, start: int, end: int
+) -> Iterable[TypedSpan]:
+    dim, value = hit["dim"], hit["value"]
+    if dim == "time":
+        moment = _time_value(value)
+        if moment is None:
+            return
+        stamp, grain = moment
+        when = datetime.fromisoformat(stamp)
+        if grain in _DAY_GRAINS:
+            yield TypedSpan("date", when.date().isoformat(), start, end)
+        elif _day_is_said(clean[hit["start"] : hit["end"]], language, zone, instant):
+            yield TypedSpan("datetime", when.isoformat(timespec="seconds"), start, end)
+        else:
+            yield TypedSpan("time", when.strftime("%H:%M"), start, end)
+    elif dim == "number":
+        yield TypedSpan("number", _number(value["value"]), start, end)
+    elif dim == "amount-of-money" and "value" in value:
+        currency = _CURRENCY_SIGNS.get(value["unit"], value["unit"])
+        yield TypedSpan("money", {"amount": _number(value["value"]), "currency": currency}, start, end)
+    elif dim == "duration":
+        yield TypedSpan("duration", iso_duration(value["normalized"]["value"]), start, end)
+    elif dim == "phone-number":
+        digits = re.sub(r"\D", "", value["value"])
+        yield TypedSpan(
+            "phone", ("+" if value["value"].lstrip().startswith("(+") else "") + digits, start, end
+        )
+    elif dim in ("email", "url"):
+        yield TypedSpan(dim, value["value"], start, end)
+
+
+def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:
+    """(ISO stamp, grain) of a time value; an interval ("de manhã", "this weekend") gives its start."""
+    if value.get("type") == "value":
+        return value["value"], value["grain"]
+    start = value.get("from")
+    if isinstance(start, dict) and "value" in start:
+        return start["value"], "day"
+    return None
+
+
+@lru_cache(maxsize=256)
+def _day_is_said(body: str, language: str, zone: str, instant: int) -> bool:
+    """Whether the words of a time give its day: read at the first and the last minute of the
+    same day, a bare clock time ("às 14h") lands on two different days, a dated one on one."""
+    local = datetime.fromtimestamp(instant, ZoneInfo(zone))
+    early = int(local.replace(hour=0, minute=0, second=30).timestamp())
+    late = int(local.replace(hour=23, minute=59, second=30).timestamp())
+    days = set()
+    for at in (early, late):
+        for hit in _parse(body, language, zone, at):
+            moment = _time_value(hit["value"]) if hit["dim"] == "time" else None
+            if moment is not None:
+                days.add(moment[0][:10])
+    return len(days) == 1
+
+
+def _with_currency_words(text: str, language: str, found: list[TypedSpan]) -> list[TypedSpan]:
+    """ "100 dólares", "50 euros" in Portuguese, which Duckling reads as a bare number."""
+    if language != "pt":
+        return found
+    out = list(found)
+    for match in _PT_CURRENCIES.finditer(text):
+        number = next((s for s in out if s.type == "number" and s.start == match.start()), None)
+        if number is None or not isinstance(number.value, int | float):
+            continue
+        out.remove(number)
+        currency = _PT_UNITS[match.group("unit")[:3].lower()]
+        out.append(
+            TypedSpan("money", {"amount": number.value, "currency": currency}, match.start(), match.end())
+        )
+    return out
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def iso_duration(seconds: float) -> str:
+    """Seconds as an ISO 8601 duration.
+
+    >>> iso_duration(7200), iso_duration(1800), iso_duration(4 * 86400), iso_duration(0)
+    ('PT2H', 'PT30M', 'P4D', 'PT0S')
+    """
+    left = int(seconds)
+    days, left = divmod(left, 86400)
+    hours, left = divmod(left, 3600)
+    minutes, secs = divmod(left, 60)
+    clock = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M"), (secs, "S")) if n)
+    if not days and not clock:
+        return "PT0S"
+    return "P" + (f"{days}D" if days else "") + (f"T{clock}" if clock else "")
