@@ -26,6 +26,7 @@ from execution.dag import StepRunner
 from execution.runner import RunController
 from graph import END, GraphBuilder, GraphDefinition
 from intent import IntentAdapter
+from planner.llm import PlanRequest, plan_with_llm
 from planner.run_planner import DeterministicRunPlanner
 from planner.service import PlannerService
 from planner.slots import SlotProblem, check_slots
@@ -214,7 +215,7 @@ class ConversationGraph:
             return intent
         return intent if known == intent.language else intent.model_copy(update={"language": known})
 
-    def plan(self, state: TurnState) -> Delta:
+    async def plan(self, state: TurnState) -> Delta:
         turn = state.turn
         intent = turn.intent
         if intent is None:
@@ -242,6 +243,23 @@ class ConversationGraph:
             return {"turn": turn.model_copy(update=update), "question": question}
         if from_planner:
             update["unsupported"] = self._unsupported_action(intent, turn.input)
+            # the LLM planner (when configured) plans what the deterministic plan cannot express
+            request = PlanRequest(
+                turn.input,
+                intent.language,
+                intent,
+                execution_intent,
+                plan,
+                [*turn.not_done, *turn.cannot_do, *filter(None, [update["unsupported"]])],
+            )
+            planned = await plan_with_llm(self.controller.planner, request)
+            if planned is not None:
+                plan = update["plan"] = planned.plan
+                if planned.refusal is not None:
+                    refused = {"status": RunStatus.FAILED, "answer": planned.refusal, "route": "respond"}
+                    return {"turn": turn.model_copy(update={**update, **refused})}
+                if plan.planner == "llm":  # the parts it was asked for are in its plan now
+                    update.update(unsupported=None, not_done=[], cannot_do=[])
             # no domain is called with parameters its schema rejects: ask, or say what is missing
             problems = check_slots(intent, execution_intent, plan, self.catalog)
             if problems:
@@ -336,6 +354,7 @@ class ConversationGraph:
         )
         output = report.output
         update: dict[str, Any] = {
+            "plan": report.plan or plan,  # replans included
             "status": report.status,
             "notes": [*turn.notes, *([report.reason] if report.reason else [])],
             "steps": report.steps,
