@@ -1,49 +1,176 @@
-"""``make run``: start every domain in the bootstrap file and the gateway as local processes;
-Ctrl-C (or SIGTERM) stops them all.
+"""``make run``: start every domain in the bootstrap file and the gateway as local processes, say
+what is happening until the gateway's ``/ready`` passes, then print where it is; Ctrl-C (or
+SIGTERM) stops them all.
 
 Each domain entry's ``command`` is started with ``--host``/``--port`` taken from its ``base_url``
 (or ``DOMAIN_URL_<NAME>``, read by :func:`orchestrator.registry.env_override` as the registry
-reads it), so the same file drives the registry and the launcher.
+reads it), so the same file drives the registry and the launcher. The gateway starts at the same
+time (``cli.gateway_process``: its imports overlap the domains' start; it learns the catalog once
+they answer). Without ``ADMIN_TOKEN`` the gateway gets the local admin key of ``var/admin.key``
+(``cli.admin_key``).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
+from cli.admin_key import DEFAULT_PATH as ADMIN_KEY_PATH
+from cli.admin_key import ensure_admin_key
+from cli.gateway_process import PROGRESS_FD_ENV
+from cli.startup_view import StartupView, view_for
 from gateway.settings import GatewaySettings
 from orchestrator.registry import env_override
+
+#: Last start's measured phases (seconds), for the next start's estimates.
+TIMINGS_PATH = Path("var/startup-times.json")
+POLL_S = 0.1
 
 
 def domain_url(entry: dict[str, Any]) -> str:
     return env_override(entry["name"]) or str(entry["base_url"])
 
 
-def wait_healthy(url: str, timeout_s: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
+def answers(url: str, timeout_s: float = 0.5) -> bool:
+    """``url`` answers 200 now."""
+    try:
+        with urlopen(url, timeout=timeout_s) as resp:
+            return bool(resp.status == 200)
+    except OSError:
+        return False
+
+
+def read_timings(path: Path = TIMINGS_PATH) -> dict[str, float]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: float(v) for k, v in data.items() if isinstance(v, int | float)}
+
+
+def write_timings(timings: dict[str, float], path: Path = TIMINGS_PATH) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(timings))
+    except OSError:
+        pass  # only an estimate for next time
+
+
+def _pass_lines(stream: IO[bytes], view: StartupView) -> None:
+    for raw in iter(stream.readline, b""):
+        view.passthrough(raw.decode("utf-8", errors="replace").rstrip("\n"))
+
+
+def _read_events(stream: IO[str], events: queue.Queue[dict[str, Any]]) -> None:
+    for line in iter(stream.readline, ""):
         try:
-            with urlopen(f"{url}/health", timeout=1.0) as resp:
-                if resp.status == 200:
-                    return True
-        except OSError:
-            time.sleep(0.2)
-    return False
+            events.put(json.loads(line))
+        except ValueError:
+            continue
+
+
+@dataclass
+class Startup:
+    """Start-up's progress, told to ``view`` as events and health checks come in."""
+
+    view: StartupView
+    domains: dict[str, str]
+    started: float = field(default_factory=time.monotonic)
+    timings_path: Path = TIMINGS_PATH
+    timings: dict[str, float] | None = None
+    healthy: set[str] = field(default_factory=set)
+    waiting_on_gateway: bool = False
+
+    def __post_init__(self) -> None:
+        if self.timings is None:
+            self.timings = read_timings(self.timings_path)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def check_domains(self) -> None:
+        for name, url in self.domains.items():
+            if name not in self.healthy and answers(f"{url}/health"):
+                self.healthy.add(name)
+                self.view.say(f"domain {name} ready on {url} ({self.elapsed():.1f} s)")
+        if len(self.healthy) == len(self.domains) and not self.waiting_on_gateway:
+            self.waiting_on_gateway = True
+            self.view.phase("gateway starting")
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        phase, args = event.get("phase"), event.get("args") or []
+        if phase == "migration":
+            self.view.say(f"database: {args[0] if args else 'migrating'}")
+            self.view.phase("gateway starting")
+        elif phase == "training":
+            goals = args[1] if len(args) > 1 else "?"
+            self.view.phase(
+                f"training the intent model on {goals} goals (first start, or the catalog changed)",
+                (self.timings or {}).get("intent_training_s"),
+            )
+        elif phase == "trained":
+            seconds = float(args[1]) if len(args) > 1 else 0.0
+            self.timings = {**(self.timings or {}), "intent_training_s": seconds}
+            write_timings(self.timings, self.timings_path)
+            self.view.say(f"intent model trained in {seconds:.1f} s (kept for the next start)")
+            self.view.phase("gateway starting")
+        elif phase == "loaded":
+            self.view.say("intent model loaded (the catalog is unchanged)")
+            self.view.phase("gateway starting")
+
+
+def banner(settings: GatewaySettings, admin_note: str, seconds: float) -> list[str]:
+    base = f"http://{settings.gateway_host}:{settings.gateway_port}"
+    return [
+        f"ready in {seconds:.1f} s: gateway on {base} (OpenAI base URL: {base}/v1)",
+        f'  try: curl -s {base}/v1/chat/completions -H "Content-Type: application/json" '
+        '-d \'{"model": "orchestrator", "messages": [{"role": "user", "content": "cotação da Petrobras"}]}\'',
+        admin_note.format(base=base),
+        "  Ctrl-C stops everything",
+    ]
+
+
+def admin_environment(settings: GatewaySettings) -> tuple[dict[str, str], str]:
+    """The gateway's admin variables and the banner's line about them."""
+    if settings.admin_token is not None:
+        return {}, "  admin routes: the ADMIN_TOKEN you set"
+    key = ensure_admin_key(ADMIN_KEY_PATH)
+    note = (
+        f"  admin routes take the local key in {ADMIN_KEY_PATH} (owner-only), e.g. to register a domain:\n"
+        f'  curl -H "Authorization: Bearer $(cat {ADMIN_KEY_PATH})" -H "Content-Type: application/json" '
+        """-d '{{"name": "mydomain", "base_url": "http://127.0.0.1:8200"}}' {base}/v1/domains"""
+    )
+    return {"ADMIN_TOKEN": key}, note
 
 
 def main() -> int:
     settings = GatewaySettings()
     bootstrap = json.loads(Path(settings.bootstrap_file).read_text())
+    view = view_for(sys.stdout)
     children: list[tuple[str, subprocess.Popen[bytes]]] = []
 
-    def stop_all(*_: object) -> None:
+    def spawn(
+        name: str, argv: list[str], env: dict[str, str] | None = None, fds: tuple[int, ...] = ()
+    ) -> None:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, pass_fds=fds)
+        assert proc.stdout is not None
+        threading.Thread(target=_pass_lines, args=(proc.stdout, view), daemon=True).start()
+        children.append((name, proc))
+
+    def stop_all() -> None:
         for _name, proc in reversed(children):
             if proc.poll() is None:
                 proc.terminate()
@@ -55,6 +182,7 @@ def main() -> int:
 
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
+        domains: dict[str, str] = {}
         for entry in bootstrap.get("domains", []):
             command = entry.get("command")
             if not command:
@@ -62,27 +190,45 @@ def main() -> int:
             url = urlparse(domain_url(entry))
             argv = [sys.executable if command[0] == "python" else command[0], *command[1:]]
             argv += ["--host", url.hostname or "127.0.0.1", "--port", str(url.port or 80)]
-            children.append((entry["name"], subprocess.Popen(argv)))
-            print(f"started domain {entry['name']} on {url.geturl()}", flush=True)
-        for entry in bootstrap.get("domains", []):
-            if entry.get("command") and not wait_healthy(domain_url(entry)):
-                print(
-                    f"warning: domain {entry['name']} is not healthy yet; the gateway will retry", flush=True
-                )
-        gateway = subprocess.Popen([sys.executable, "-m", "gateway"])
-        children.append(("gateway", gateway))
-        print(
-            f"gateway on http://{settings.gateway_host}:{settings.gateway_port} "
-            "(OpenAI base URL: /v1) — Ctrl-C stops everything",
-            flush=True,
+            spawn(entry["name"], argv)
+            domains[entry["name"]] = domain_url(entry).rstrip("/")
+        view.say(f"starting {len(domains)} domains ({', '.join(domains)}) and the gateway")
+        admin_env, admin_note = admin_environment(settings)
+        events: queue.Queue[dict[str, Any]] = queue.Queue()
+        read_fd, write_fd = os.pipe()
+        waits = [arg for url in domains.values() for arg in ("--wait-for", url)]
+        spawn(
+            "gateway",
+            [sys.executable, "-m", "cli.gateway_process", *waits],
+            env={**os.environ, **admin_env, PROGRESS_FD_ENV: str(write_fd)},
+            fds=(write_fd,),
         )
+        os.close(write_fd)
+        reader = os.fdopen(read_fd, encoding="utf-8")
+        threading.Thread(target=_read_events, args=(reader, events), daemon=True).start()
+        startup = Startup(view, domains)
+        view.phase("domains starting")
+        ready_url = f"http://{settings.gateway_host}:{settings.gateway_port}/ready"
+        ready = False
         while True:
             for name, proc in children:
                 if proc.poll() is not None:
+                    view.close()
                     print(f"{name} exited with code {proc.returncode}; stopping", flush=True)
                     return proc.returncode or 1
-            time.sleep(0.5)
+            if not ready:
+                startup.check_domains()
+                while not events.empty():
+                    startup.on_event(events.get_nowait())
+                if answers(ready_url, timeout_s=1.0):
+                    ready = True
+                    view.close()
+                    for line in banner(settings, admin_note, startup.elapsed()):
+                        print(line, flush=True)
+                view.tick()
+            time.sleep(POLL_S if not ready else 0.5)
     except KeyboardInterrupt:
+        view.close()
         print("\nstopping...", flush=True)
         return 0
     finally:
