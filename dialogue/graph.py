@@ -26,6 +26,7 @@ from execution.dag import StepRunner
 from execution.runner import RunController
 from graph import END, GraphBuilder, GraphDefinition
 from intent import IntentAdapter
+from intent.typed import Clock, valid_time_zone
 from planner.llm import PlanRequest, plan_with_llm
 from planner.run_planner import DeterministicRunPlanner
 from planner.service import PlannerService
@@ -127,12 +128,16 @@ class ConversationGraph:
     @staticmethod
     def message(entry: EntryRequest, run_id: str) -> Delta:
         """The delta a new message brings: a fresh turn (nothing of the last one carries over)."""
-        return {
+        delta: Delta = {
             "turn": new_turn(run_id, entry.input_text),
             "session_id": entry.session_id,
             "pinned_domain": entry.pinned_domain,
             "channel": entry.channel,
         }
+        zone = entry.metadata.get("time_zone")
+        if isinstance(zone, str) and valid_time_zone(zone, "") == zone:
+            delta["time_zone"] = zone  # kept for the session's later messages
+        return delta
 
     @classmethod
     def first_state(cls, entry: EntryRequest, run_id: str, event_count: int = 0) -> TurnState:
@@ -158,9 +163,8 @@ class ConversationGraph:
         delta: Delta = {"messages": [user], "event_count": seen + 2, "question": None}
         attributes = {OPERATION: "plan", CONVERSATION: state.session_id}
         with start_span("parse_intent", attributes, current=False) as span:
-            intent = await self.adapter.parse(
-                turn.input, pinned_domain=state.pinned_domain, context={"session_id": state.session_id}
-            )
+            context = {"session_id": state.session_id, "time_zone": state.time_zone}
+            intent = await self.adapter.parse(turn.input, pinned_domain=state.pinned_domain, context=context)
             if span is not None:
                 span.set_attributes(
                     {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}
@@ -175,7 +179,7 @@ class ConversationGraph:
             note = "pending question (approval) abandoned: the message is a new request; nothing of it ran"
             turn = turn.model_copy(update={"notes": [note]})
         elif isinstance(question, SlotQuestion):
-            replied = self._answer_slot(question, turn, intent)
+            replied = self._answer_slot(question, turn, intent, self._clock(state))
             if replied is not None:
                 return {**delta, "turn": replied[0], "question": replied[1]}
             note = "pending question (slot_filling) abandoned: the message asks for something else"
@@ -190,7 +194,7 @@ class ConversationGraph:
             note = f"pending question ({question.kind}) abandoned: the message is a new request"
             turn = turn.model_copy(update={"notes": [note]})
         catalog = self.catalog
-        intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog)
+        intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, self._clock(state))
         intent = rules.composition_follow_up(
             intent, turn.input, state.memory, catalog, self.orchestrator.threshold
         )
@@ -317,15 +321,21 @@ class ConversationGraph:
         what = slots.describe(goal.description, intent.language) if goal else ""
         return i18n.t("dialogue.unsupported_action", intent.language, action=action, what=what)
 
+    def _clock(self, state: TurnState) -> Clock:
+        """The session's clock: its time zone, else the adapter's default (``INTENT_TIME_ZONE``)."""
+        default = getattr(self.adapter, "time_zone", "UTC")
+        return Clock.of({"time_zone": state.time_zone}, default if isinstance(default, str) else "UTC")
+
     def _answer_slot(
-        self, question: SlotQuestion, turn: Turn, intent: IntentOutput
+        self, question: SlotQuestion, turn: Turn, intent: IntentOutput, clock: Clock
     ) -> tuple[Turn, SlotQuestion | None] | None:
         asked = question.resume.intent
         goal = self.catalog.find_goal(asked.primary_domain or "", asked.goal or "")
         if goal is None:  # the domain went away meanwhile: read the message afresh
             return None
         extractor = self.follow_ups.extractor(GoalRef(asked.primary_domain or "", goal), self.catalog)
-        return slots.answer_slot(question, turn.input, intent, turn, extractor, self.orchestrator.threshold)
+        threshold = self.orchestrator.threshold
+        return slots.answer_slot(question, turn.input, intent, turn, extractor, threshold, clock)
 
     def _plan(self, intent: IntentOutput, state: TurnState) -> tuple[Planned, bool]:
         """A continued domain conversation, a resend of the last answer, or the planner's plan

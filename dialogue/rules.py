@@ -19,6 +19,7 @@ from dialogue.slots import goal_described
 from dialogue.state import Continuation, Memory, Turn
 from intent.embedded import entity_extractor
 from intent.entities import GoalEntityExtractor, content_words
+from intent.typed import Clock
 from shared import i18n
 from shared.catalog import Catalog, GoalRef
 from shared.models import (
@@ -182,7 +183,9 @@ class FollowUps:
         self._fingerprint: str | None = None
         self._extractors: dict[tuple[str, str], GoalEntityExtractor] = {}
 
-    def follow_up(self, intent: IntentOutput, text: str, memory: Memory, catalog: Catalog) -> IntentOutput:
+    def follow_up(
+        self, intent: IntentOutput, text: str, memory: Memory, catalog: Catalog, clock: Clock | None = None
+    ) -> IntentOutput:
         last = memory.last_intent
         if last is None or last.goal is None or not last.primary_domain:
             return intent
@@ -202,7 +205,9 @@ class FollowUps:
         rest = rest[len(prefix) :].strip() if rest.lower().startswith(prefix) else " ".join(rest.split()[1:])
         if not rest:
             return intent
-        named = self.extractor(GoalRef(last.primary_domain, goal), catalog).extract(rest)
+        named = self.extractor(GoalRef(last.primary_domain, goal), catalog).extract(
+            rest, clock=clock, language=last.language
+        )
         if not named:
             if not content_words(rest):
                 return intent  # "e ontem?", "e agora?": nothing named, nothing to follow up with

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
 from intent.entities import GoalEntityExtractor
+from intent.typed import Clock
 from planner.slots import SlotProblem
 from shared import i18n
 from shared.i18n.bilingual import Localized, text_in
@@ -123,6 +124,7 @@ def answer_slot(
     turn: Turn,
     extractor: GoalEntityExtractor,
     threshold: float,
+    clock: Clock | None = None,
 ) -> tuple[Turn, SlotQuestion | None] | None:
     """``turn`` continued by the reply ``text`` (and the question still pending, if any), or
     ``None`` when the reply is a new request for another goal (the question is dropped)."""
@@ -130,7 +132,7 @@ def answer_slot(
     other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
     if intent.goal is not None and intent.confidence >= threshold and other_goal:
         return None
-    found = extractor.extract(text, prefer=question.entity)
+    found = extractor.extract(text, prefer=question.entity, clock=clock, language=question.resume.language)
     if question.entity not in found and question.options:
         index = choose(text, question.options)
         if index is not None:

@@ -117,6 +117,9 @@ class TurnState(BaseModel):
     session_id: str = ""
     pinned_domain: str | None = None
     channel: str = "rest"
+    #: The person's IANA time zone, as a request's ``metadata.time_zone`` last gave it: dates
+    #: and times they say are resolved in it.
+    time_zone: str | None = None
     messages: list[Message] = Field(default_factory=list)
     memory: Memory = Field(default_factory=Memory)
     question: PendingQuestion | None = None

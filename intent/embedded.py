@@ -58,6 +58,7 @@ from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
 from intent.text import request_part
+from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.i18n import detect
@@ -483,8 +484,11 @@ class EmbeddedIntentAdapter:
         negatives: Sequence[str] = (),
         use_embeddings: bool = True,
         cache_dir: Path | None = None,
+        time_zone: str = "UTC",
     ):
         self.oos_threshold = oos_threshold
+        #: the zone dates and times are resolved in when a message's context gives none
+        self.time_zone = time_zone
         #: False = TF-IDF path only, even when the sentence-encoder packages are installed
         self.use_embeddings = use_embeddings
         self.choice_margin = choice_margin
@@ -742,7 +746,10 @@ class EmbeddedIntentAdapter:
             return out
         out.primary_domain = best.domain
         out.goal = best.goal.goal
-        out.entities = model.extractors[(best.domain, best.goal.goal)].extract(text)
+        clock = Clock.of(context, self.time_zone)
+        out.entities = model.extractors[(best.domain, best.goal.goal)].extract(
+            text, clock=clock, language=out.language
+        )
         return out
 
     @property

@@ -19,6 +19,7 @@ def build_adapter(settings: IntentSettings | None = None) -> IntentAdapter:
         choice_margin=settings.intent_choice_margin,
         use_embeddings=settings.intent_embeddings,
         cache_dir=settings.intent_cache_dir,
+        time_zone=settings.intent_time_zone,
     )
     if kind == "llm" or (kind == "auto" and settings.llm_enabled):
         from intent.llm import LlmIntentAdapter

@@ -18,17 +18,19 @@ import asyncio
 import json
 import logging
 from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
 import httpx
 import jsonschema
 
 from intent.base import IntentAdapter
-from intent.entities import normalised_in
+from intent.entities import GoalEntityExtractor, normalised_in
 from intent.settings import IntentSettings
+from intent.typed import Clock
 from shared.catalog import Catalog
 from shared.i18n import detect
 from shared.i18n.bilingual import Localized, all_texts
-from shared.manifest import EntitySpec
+from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal
 from shared.models import GoalCandidate, IntentOutput
 
 log = logging.getLogger(__name__)
@@ -42,7 +44,37 @@ class LlmReplyInvalid(ValueError):
     """The model's reply is not JSON or breaks the schema."""
 
 
+#: The JSON form of each typed entity's value: the contract the embedded adapter fills too.
+_TYPED_VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
+    "date": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+    "time": {"type": "string", "pattern": r"^\d{2}:\d{2}$"},
+    "datetime": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z)$"},
+    "duration": {"type": "string", "pattern": r"^P(\d+D)?(T(\d+H)?(\d+M)?(\d+S)?)?$"},
+    "number": {"type": "number"},
+    "money": {
+        "type": "object",
+        "properties": {"amount": {"type": "number"}, "currency": {"type": "string", "pattern": "^[A-Z]{3}$"}},
+        "required": ["amount", "currency"],
+        "additionalProperties": False,
+    },
+    "email": {"type": "string"},
+    "phone": {"type": "string"},
+    "url": {"type": "string"},
+}
+_TYPED_RULES = (
+    "Typed entities are given normalised: date YYYY-MM-DD, time HH:MM, datetime ISO 8601 with the "
+    "offset, duration ISO 8601 (PT2H), number a JSON number, money {amount, currency ISO 4217}; "
+    "resolve relative words (tomorrow, amanhã, sexta) against the conversation's clock below, and "
+    "use null for a type the message does not say (a time is no date)."
+)
+
+
 def _entity_schema(spec: EntitySpec) -> dict[str, Any]:
+    if spec.type in TYPED_ENTITY_TYPES:
+        value = _TYPED_VALUE_SCHEMAS[spec.type]
+        if spec.multiple:
+            return {"anyOf": [value, {"type": "array", "items": value}, {"type": "null"}]}
+        return {"anyOf": [value, {"type": "null"}]}
     if spec.type == "enum":
         return {"type": ["string", "null"], "enum": [*(spec.values or []), None]}
     if spec.type == "boolean":
@@ -102,6 +134,7 @@ def build_prompt(catalog: Catalog, pinned_domain: str | None = None) -> str:
         "Rules: entities ending in _text are copied exactly as the user wrote them (never a ticker,",
         "code or id the user did not write); enum entities use one of the listed values; use null",
         f"when absent. If no goal fits, answer goal={OUT_OF_SCOPE}. Reply with JSON only:",
+        _TYPED_RULES,
         '{"goal": ..., "entities": {...}, "confidence": 0..1, "language": "pt"|"en"}.',
         "",
         "Goals:",
@@ -167,8 +200,9 @@ class LlmIntentAdapter:
         schema = build_schema(self.catalog, pinned_domain)
         try:
             async with asyncio.timeout(self.settings.llm_timeout_s):
-                reply = await self._complete(text, schema, pinned_domain)
-            return self._to_output(text, reply)
+                clock = Clock.of(context, self.settings.intent_time_zone)
+                reply = await self._complete(text, schema, pinned_domain, clock)
+            return self._to_output(text, reply, clock)
         except (TimeoutError, httpx.TimeoutException):
             reason = f"LLM timed out after {self.settings.llm_timeout_s:g}s"
         except httpx.HTTPError as exc:
@@ -181,11 +215,13 @@ class LlmIntentAdapter:
         out.notes.append(f"fallback to {self.fallback.name}: {reason}")
         return out
 
-    async def _complete(self, text: str, schema: dict[str, Any], pinned: str | None) -> dict[str, Any]:
+    async def _complete(
+        self, text: str, schema: dict[str, Any], pinned: str | None, clock: Clock
+    ) -> dict[str, Any]:
         start = _MODES.index(self.mode)
         for mode in _MODES[start:]:
             try:
-                content = await self._request(text, schema, pinned, mode)
+                content = await self._request(text, schema, pinned, mode, clock)
             except _RejectedFormat:
                 log.info("LLM rejected response_format=%s; trying the next mode", mode)
                 continue
@@ -193,8 +229,13 @@ class LlmIntentAdapter:
             return self._validate(content, schema)
         raise LlmReplyInvalid("every response format was rejected")
 
-    async def _request(self, text: str, schema: dict[str, Any], pinned: str | None, mode: Mode) -> str:
+    async def _request(
+        self, text: str, schema: dict[str, Any], pinned: str | None, mode: Mode, clock: Clock
+    ) -> str:
+        local = clock.now.astimezone(ZoneInfo(clock.time_zone))
         system = build_prompt(self.catalog, pinned)
+        now = local.isoformat(timespec="minutes")
+        system += f"\n\nThe conversation's clock: {now} ({clock.time_zone}, {local:%A})."
         if mode != "json_schema":
             system += "\n\nJSON schema of the reply:\n" + json.dumps(schema)
         body: dict[str, Any] = {
@@ -242,7 +283,7 @@ class LlmIntentAdapter:
             raise LlmReplyInvalid("reply is not an object")
         return reply
 
-    def _to_output(self, text: str, reply: dict[str, Any]) -> IntentOutput:
+    def _to_output(self, text: str, reply: dict[str, Any], clock: Clock) -> IntentOutput:
         out = IntentOutput(
             original_query=text,
             adapter=self.name,
@@ -263,7 +304,10 @@ class LlmIntentAdapter:
             spec = goal.entities_schema.get(name)
             if spec is None or value is None:
                 continue
-            kept = _trusted(spec, value, text)
+            if spec.type in TYPED_ENTITY_TYPES:
+                kept = _typed_trusted(name, spec, value, text, goal, clock, out.language)
+            else:
+                kept = _trusted(spec, value, text)
             if kept is None:
                 out.notes.append(f"dropped entity {name}: not in the person's text or schema")
             else:
@@ -282,6 +326,17 @@ def _trusted(spec: EntitySpec, value: Any, text: str) -> Any:
     if not kept:
         return None
     return kept if spec.multiple and len(kept) > 1 else kept[0]
+
+
+def _typed_trusted(
+    name: str, spec: EntitySpec, value: Any, text: str, goal: Goal, clock: Clock, language: str
+) -> Any:
+    """A typed value only when the text says one of its type, and then as the recogniser reads it:
+    the model does not invent a day nobody said, nor resolve "sexta" to another Friday."""
+    said = GoalEntityExtractor(goal).extract(text, clock=clock, language=language).get(name)
+    if said is None:
+        return None
+    return said if value is not None else None
 
 
 def _names_response_format(response: httpx.Response) -> bool:

@@ -28,9 +28,25 @@ class IntentSettings(LlmSettings):
     intent_embeddings: bool = True
     #: Top two goals closer than this (calibrated) -> "did you mean A or B?".
     intent_choice_margin: float = Field(default=0.2, ge=0, le=1)
+    #: The IANA zone "amanhã às 14h" is resolved in when a request's metadata gives none
+    #: (``metadata.time_zone`` on /v1/chat/completions and the REST entry).
+    intent_time_zone: str = "UTC"
     #: Where trained models are kept and reused while the catalog is unchanged (relative to the
     #: working directory, like the other var/ paths); empty = never stored, train at every start.
     intent_cache_dir: Path | None = Path("var/intent-cache")
+
+    @field_validator("intent_time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone {value!r} (an IANA name such as 'America/Sao_Paulo')"
+            ) from None
+        return value
 
     @field_validator("intent_cache_dir", mode="before")
     @classmethod

@@ -1,0 +1,202 @@
+"""Typed entities: Duckling's readings normalised to the manifest's contract, resolved against the
+conversation's clock, and given only to entities of their type (a time never fills a date)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+
+from intent.embedded import EmbeddedIntentAdapter
+from intent.entities import GoalEntityExtractor
+from intent.llm import LlmIntentAdapter, build_schema
+from intent.settings import IntentSettings
+from intent.typed import RECOGNIZER, Clock, valid_time_zone
+from shared.catalog import Catalog
+from shared.manifest import DomainManifest, Goal, ManifestInvalid, validate_manifest
+from tests.intent.fake_openai_server import FakeOpenAI
+
+SAO_PAULO = "America/Sao_Paulo"
+#: a Thursday morning in São Paulo
+THURSDAY = datetime(2026, 11, 26, 9, 0, tzinfo=ZoneInfo(SAO_PAULO))
+CLOCK = Clock(now=THURSDAY, time_zone=SAO_PAULO)
+
+MEETINGS: dict[str, Any] = {
+    "domain": "meetings",
+    "version": "1",
+    "description": {"pt": "Agenda de reuniões", "en": "Meeting calendar"},
+    "capabilities": [{"name": "schedule", "description": "schedule a meeting"}],
+    "goals": [
+        {
+            "goal": "SCHEDULE_MEETING",
+            "description": {"pt": "Marcar uma reunião", "en": "Schedule a meeting"},
+            "capabilities": ["schedule"],
+            "entities_schema": {
+                "person": {"type": "string", "required": True, "description": "Com quem"},
+                "day": {"type": "date", "required": True, "description": {"pt": "O dia", "en": "The day"}},
+                "time": {
+                    "type": "time",
+                    "required": True,
+                    "description": {"pt": "O horário", "en": "The time"},
+                },
+                "attendees": {"type": "number"},
+                "budget": {"type": "money"},
+            },
+            "examples": [
+                {
+                    "text": "marca reunião com Ana amanhã às 10h",
+                    "entities": {"person": "Ana", "day": "amanhã", "time": "10h"},
+                },
+                {"text": "schedule a meeting with John on Friday at 3pm", "entities": {"person": "John"}},
+                "agenda uma reunião",
+            ],
+        },
+        {
+            "goal": "BOOK_ROOM",
+            "description": {"pt": "Reservar uma sala", "en": "Book a room"},
+            "capabilities": ["schedule"],
+            "entities_schema": {"start": {"type": "datetime", "required": True}},
+            "examples": ["reserva a sala amanhã às 9h", "book the room tomorrow at 9am"],
+        },
+    ],
+}
+
+
+def _extractor(goal: int = 0) -> GoalEntityExtractor:
+    return GoalEntityExtractor(Goal.model_validate(MEETINGS["goals"][goal]))
+
+
+def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, Any]]:
+    return [
+        (s.type, s.value) for s in RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("amanhã às 14h", "pt", [("datetime", "2026-11-27T14:00:00-03:00")]),
+        ("amanha as 14h", "pt", [("datetime", "2026-11-27T14:00:00-03:00")]),
+        ("hj às 10h", "pt", [("datetime", "2026-11-26T10:00:00-03:00")]),
+        ("às 14h", "pt", [("time", "14:00")]),
+        ("dia 15 de janeiro para 2 pessoas", "pt", [("date", "2027-01-15"), ("number", 2)]),
+        ("dia 1º de março de 2027", "pt", [("date", "2027-03-01")]),
+        ("paguei R$ 50,00", "pt", [("money", {"amount": 50, "currency": "BRL"})]),
+        ("quanto é 100 dólares em reais", "pt", [("money", {"amount": 100, "currency": "USD"})]),
+        ("a reunião dura 2 horas", "pt", [("duration", "PT2H")]),
+        ("tomorrow at 2pm", "en", [("datetime", "2026-11-27T14:00:00-03:00")]),
+        ("three passengers", "en", [("number", 3)]),
+        ("it costs $19.99", "en", [("money", {"amount": 19.99, "currency": "USD"})]),
+        ("email bob@example.org", "en", [("email", "bob@example.org")]),
+        ("cancel booking ABC123", "en", []),
+        ("hi there, how are you?", "en", []),
+    ],
+)
+def test_values_are_normalised(text: str, language: str, expected: list[tuple[str, Any]]) -> None:
+    assert _types(text, language) == expected
+
+
+def test_relative_days_follow_the_conversations_time_zone() -> None:
+    # 01:00 UTC on Friday is still Thursday evening in São Paulo
+    late = datetime(2026, 11, 27, 1, 0, tzinfo=UTC)
+    assert _types("amanhã", "pt", Clock(now=late, time_zone=SAO_PAULO)) == [("date", "2026-11-27")]
+    assert _types("amanhã", "pt", Clock(now=late, time_zone="UTC")) == [("date", "2026-11-28")]
+
+
+def test_clock_from_a_context() -> None:
+    clock = Clock.of({"time_zone": SAO_PAULO, "now": "2026-11-26T12:00:00+00:00"})
+    assert (clock.time_zone, clock.now.hour) == (SAO_PAULO, 12)
+    assert Clock.of({"time_zone": "Mars/Olympus"}, "Europe/Lisbon").time_zone == "Europe/Lisbon"
+    assert Clock.of(None).now.tzinfo is not None
+    assert valid_time_zone("not a zone", "UTC") == "UTC"
+
+
+def test_a_day_and_a_time_fill_a_date_and_a_time() -> None:
+    found = _extractor().extract("marca reunião com o Pedro amanhã às 14h", clock=CLOCK)
+    assert found == {"person": "Pedro", "day": "2026-11-27", "time": "14:00"}
+    english = _extractor().extract(
+        "schedule a meeting with John on Friday at 11:30", clock=CLOCK, language="en"
+    )
+    assert english == {"person": "John", "day": "2026-11-27", "time": "11:30"}
+
+
+def test_a_span_that_is_not_a_date_never_fills_a_date() -> None:
+    # a time, a name, a bare number: none of them is a day
+    assert _extractor().extract("marca reunião com a Ana às 15h", clock=CLOCK) == {
+        "person": "Ana",
+        "time": "15:00",
+    }
+    assert "day" not in _extractor().extract("agenda com a Maria", clock=CLOCK)
+    assert "day" not in _extractor().extract("marca reunião com 3 pessoas", clock=CLOCK)
+
+
+def test_numbers_and_money_are_values_not_text() -> None:
+    found = _extractor().extract(
+        "marca reunião com Ana amanhã às 9h para 4 pessoas, orçamento R$ 200", clock=CLOCK
+    )
+    assert found["attendees"] == 4
+    assert found["budget"] == {"amount": 200, "currency": "BRL"}
+    assert found["person"] == "Ana"
+
+
+def test_a_datetime_is_a_said_day_and_time() -> None:
+    room = _extractor(1)
+    assert room.extract("reserva a sala amanhã às 9h", clock=CLOCK) == {"start": "2026-11-27T09:00:00-03:00"}
+    # a day and a time said apart make one datetime
+    assert room.extract("reserva a sala dia 3 de dezembro, às 16h", clock=CLOCK) == {
+        "start": "2026-12-03T16:00:00-03:00"
+    }
+    assert room.extract("reserva a sala às 9h", clock=CLOCK) == {}  # no day was said
+    assert room.extract("reserva a sala amanhã", clock=CLOCK) == {}  # no time was said
+
+
+def test_the_manifest_schema_publishes_the_types() -> None:
+    manifest = validate_manifest(MEETINGS)
+    assert manifest.goals[0].entities_schema["day"].type == "date"
+    bad = json.loads(json.dumps(MEETINGS))
+    bad["goals"][0]["entities_schema"]["day"]["type"] = "calendar"
+    with pytest.raises(ManifestInvalid) as caught:
+        validate_manifest(bad)
+    assert "goals.0.entities_schema.day.type" in str(caught.value)
+    bad["goals"][0]["entities_schema"]["day"] = {"type": "date", "lookup": [{"value": "x"}]}
+    with pytest.raises(ManifestInvalid, match="lookup"):
+        validate_manifest(bad)
+
+
+def test_the_llm_is_asked_for_the_same_contract() -> None:
+    catalog = Catalog([DomainManifest.model_validate(MEETINGS)])
+    entities = build_schema(catalog)["properties"]["entities"]["properties"]
+    assert entities["day"]["anyOf"][0]["pattern"] == r"^\d{4}-\d{2}-\d{2}$"
+    assert entities["budget"]["anyOf"][0]["required"] == ["amount", "currency"]
+    assert entities["attendees"]["anyOf"][0] == {"type": "number"}
+
+
+async def test_the_llm_gets_the_clock_and_no_invented_day() -> None:
+    catalog = Catalog([DomainManifest.model_validate(MEETINGS)])
+    fake = FakeOpenAI(api_key="sk-test")
+    reply = {
+        "person": "Ana",
+        "day": "2026-11-27",
+        "time": "15:00",
+        "attendees": None,
+        "budget": None,
+        "start": None,
+    }
+    fake.reply = lambda body: json.dumps(
+        {"goal": "meetings.SCHEDULE_MEETING", "entities": reply, "confidence": 0.9, "language": "pt"}
+    )
+    settings = IntentSettings(llm_base_url="http://llm.test/v1", llm_model="m", llm_api_key="sk-test")
+    embedded = EmbeddedIntentAdapter(catalog, use_embeddings=False)
+    llm = LlmIntentAdapter(settings, fallback=embedded, transport=httpx.ASGITransport(app=fake.app()))
+    llm.catalog = catalog
+    context = {"time_zone": SAO_PAULO, "now": THURSDAY.isoformat()}
+    out = await llm.parse("marca reunião com a Ana às 15h", context=context)
+    # the model said a day the person did not: it is dropped, the time is kept
+    assert out.entities == {"person": "Ana", "time": "15:00"}
+    assert any("dropped entity day" in note for note in out.notes)
+    assert "2026-11-26T09:00" in fake.requests[0]["messages"][0]["content"]
+    await llm.aclose()
