@@ -24,6 +24,7 @@ from opentelemetry.trace import SpanKind
 from pydantic import ValidationError
 
 from orchestrator.a2a_domain import A2ADomains, is_agent_card_url
+from orchestrator.bounded_decoding import BoundedDecoder
 from orchestrator.mcp_domain import McpDomains, is_mcp_url
 from orchestrator.sanitize import clean_output
 from orchestrator.transport import AiohttpTransport, AnswerTooLarge
@@ -119,6 +120,8 @@ def map_httpx_exceptions(url: str) -> Iterator[None]:
         yield
     except AnswerTooLarge as exc:
         raise DomainProtocolError(f"{url} answered with a body larger than {exc.limit} bytes") from None
+    except httpx.DecodingError as exc:  # an encoding refused or broken (orchestrator.bounded_decoding)
+        raise DomainProtocolError(f"{url} answered with a body that cannot be decoded: {exc}") from None
     except httpx.ConnectTimeout:
         # the connection was never made: the domain cannot have seen the request
         raise DomainUnavailable(f"could not connect to {url} in time", details={"delivered": False}) from None
@@ -300,18 +303,25 @@ class DomainClient:
         return body
 
     async def _send_capped(self, request: httpx.Request, cap: int | None) -> tuple[int, bytes]:
-        """Send and read the body in chunks, stopping (``AnswerTooLarge``) past ``cap``."""
+        """Send and read the body in chunks, decoded per its ``Content-Encoding`` within ``cap``
+        decoded bytes (``AnswerTooLarge`` past it): a small compressed body must not inflate
+        past the cap before it is counted."""
         response = await self.http.send(request, stream=True)
         try:
-            if cap is None:
-                return response.status_code, await response.aread()
+            decoder = BoundedDecoder(response.headers.get("content-encoding"), cap)
+            if response.is_stream_consumed:
+                # a transport that hands over a body already read (the aiohttp one, which decoded
+                # it within its own cap and dropped Content-Encoding): counted against ``cap`` too
+                if len(response.content) > decoder.limit:
+                    raise AnswerTooLarge(decoder.limit, request)
+                return response.status_code, response.content
             chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > cap:
-                    raise AnswerTooLarge(cap, request)
-                chunks.append(chunk)
+            try:
+                async for chunk in response.aiter_raw():
+                    chunks.append(decoder.feed(chunk))
+                chunks.append(decoder.flush())
+            except AnswerTooLarge:
+                raise AnswerTooLarge(decoder.limit, request) from None
             return response.status_code, b"".join(chunks)
         finally:
             await response.aclose()

@@ -22,14 +22,17 @@ Behaviour kept from httpx's transport:
 * aiohttp's errors become the httpx exceptions httpx's transport would raise for the same
   event (refused -> ``ConnectError``, no connection in time -> ``ConnectTimeout``, no answer in
   time -> ``ReadTimeout``, peer closed or sent garbage -> ``RemoteProtocolError``...);
-* no redirects, cookies or decompression here: httpx's client does those from the headers;
+* no redirects or cookies here: httpx's client does those from the headers;
+* a compressed answer is decoded here, capped on its decoded bytes
+  (:mod:`orchestrator.bounded_decoding`), and handed on without ``Content-Encoding``;
 * keep-alive connections, up to ``limits.max_connections``, idle ones closed after
   ``limits.keepalive_expiry``.
 
 Not supported: streaming (a response body is read before it is returned, a streamed request
 body is read before it is sent) and trio. Domain calls are small JSON bodies on asyncio. A body is
-read in chunks up to ``max_answer_bytes``: past it the connection is dropped and
-:class:`AnswerTooLarge` raised, so an oversized answer is never held whole in memory.
+read in chunks up to ``max_answer_bytes``, and decoded within the same bound: past it the
+connection is dropped and :class:`AnswerTooLarge` raised, so an oversized answer (received or
+decoded) is never held whole in memory.
 """
 
 from __future__ import annotations
@@ -44,6 +47,9 @@ import aiohttp
 import httpx
 from aiohttp.typedefs import RawHeaders
 from yarl import URL
+
+from orchestrator.bounded_decoding import AnswerTooLarge as AnswerTooLarge  # where it was defined
+from orchestrator.bounded_decoding import decode_body, without_encoding
 
 #: aiohttp adds these when absent; httpx's client already set what it wants to send
 _SKIP_AUTO_HEADERS = frozenset({"Accept", "Accept-Encoding", "User-Agent", "Content-Type"})
@@ -67,14 +73,6 @@ def _timeout(
 @lru_cache(maxsize=256)
 def _url(url: str) -> URL:  # a domain's /execute URL, parsed once
     return URL(url, encoded=True)
-
-
-class AnswerTooLarge(httpx.RemoteProtocolError):
-    """The answer's body is larger than the transport's ``max_answer_bytes``."""
-
-    def __init__(self, limit: int, request: httpx.Request | None = None):
-        super().__init__(f"answer larger than {limit} bytes", request=request)
-        self.limit = limit
 
 
 async def read_capped(
@@ -201,8 +199,14 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             async with self._open().request(
                 method, url, data=body or None, headers=headers, timeout=timeout, allow_redirects=False
             ) as answer:
-                body = await read_capped(answer, self._max_answer_bytes, request)
-                return _Answer(answer.status, answer.raw_headers, body, answer.version, answer.reason)
+                raw = await read_capped(answer, self._max_answer_bytes, request)
+                encoding = answer.headers.get("Content-Encoding")
+                if not encoding:
+                    return _Answer(answer.status, answer.raw_headers, raw, answer.version, answer.reason)
+                # decoded here, within the same cap: httpx would inflate the whole body at once
+                body = decode_body(encoding, raw, self._max_answer_bytes)
+                decoded = without_encoding(answer.raw_headers)
+                return _Answer(answer.status, decoded, body, answer.version, answer.reason)
         except aiohttp.ConnectionTimeoutError as exc:  # no pooled connection / connect in time
             raise httpx.ConnectTimeout(str(exc) or "connect timeout", request=request) from exc
         except aiohttp.ServerTimeoutError as exc:  # sock_read: no byte of the answer in time
