@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cli.client import GatewayClient, GatewayRefused, SessionStarted
 from cli.lines import LineReader
-from cli.render import Renderer, pending_question
+from cli.render import QuestionView, Renderer, pending_question
 from cli.stream import AnswerText, ProgressText, StreamError
 
 
@@ -14,7 +14,7 @@ class Chat:
         self.reader = reader
         self.view = view
         self.session = session
-        self.pending = False
+        self.pending: QuestionView | None = None
 
     def run(self) -> int:
         """Until /quit, Ctrl-D or Ctrl-C at the prompt; the CLI's errors propagate to ``main``."""
@@ -55,7 +55,7 @@ class Chat:
         if name == "/help":
             self.view.plain(texts.help)
         elif name == "/new":
-            self.session, self.pending = None, False
+            self.session, self.pending = None, None
             self.view.info(texts.new_session)
         elif name == "/history":
             if self.session is None:
@@ -89,9 +89,9 @@ class Chat:
 
     def _show_pending(self, repeat_text: bool) -> None:
         if self.session is None:
-            self.pending = False
+            self.pending = None
             return
         question = pending_question(self.client.session(self.session))
-        self.pending = question is not None
+        self.pending = question
         if question is not None:
             self.view.question(question, repeat_text=repeat_text)

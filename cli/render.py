@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from cli.texts import Texts
+from cli.texts import Texts, texts_in
 
 _RESET = "\x1b[0m"
 _STYLES = {
@@ -31,6 +31,8 @@ class QuestionView:
 
     text: str
     options: list[str] = field(default_factory=list)
+    #: The language the question was asked in (its ``resume.language``), when the session says.
+    language: str | None = None
 
 
 def _option_label(option: Any) -> str:
@@ -51,10 +53,12 @@ def pending_question(session: Mapping[str, Any] | None) -> QuestionView | None:
 
     >>> pending_question({"pending_question": {"kind": "domain_clarification", "text": "Which?",
     ...     "options": [{"value": "A.ST", "label": "A (Stockholm)"}, {"value": "A.HE"}]}})
-    QuestionView(text='Which?', options=['A (Stockholm)', 'A.HE'])
+    QuestionView(text='Which?', options=['A (Stockholm)', 'A.HE'], language=None)
     >>> pending_question({"question": {"question": "Price?", "options": [{"goal": "GET_QUOTE",
     ...     "description": "a quote"}]}}), pending_question({"pending_question": None})
-    (QuestionView(text='Price?', options=['a quote']), None)
+    (QuestionView(text='Price?', options=['a quote'], language=None), None)
+    >>> pending_question({"pending_question": {"text": "Qual?", "resume": {"language": "pt-BR"}}})
+    QuestionView(text='Qual?', options=[], language='pt-BR')
     """
     if not session:
         return None
@@ -68,7 +72,11 @@ def pending_question(session: Mapping[str, Any] | None) -> QuestionView | None:
     text = raw.get("text") or raw.get("question") or ""
     options = raw.get("options") or []
     labels = [_option_label(o) for o in options if isinstance(options, list)]
-    return QuestionView(str(text), [label for label in labels if label])
+    resume = raw.get("resume")
+    language = resume.get("language") if isinstance(resume, dict) else None
+    return QuestionView(
+        str(text), [label for label in labels if label], str(language) if isinstance(language, str) else None
+    )
 
 
 class Renderer:
@@ -81,9 +89,11 @@ class Renderer:
     def style(self, text: str, name: str) -> str:
         return f"{_STYLES[name]}{text}{_RESET}" if self.colours else text
 
-    def prompt(self, pending: bool = False) -> str:
-        """The input prompt; readline needs the colour codes bracketed (\\001..\\002) to measure it."""
-        label = f"{self.texts.you}{' ?' if pending else ''}› "
+    def prompt(self, pending: QuestionView | None = None) -> str:
+        """The input prompt (in the pending question's language, when one is pending); readline
+        needs the colour codes bracketed (\\001..\\002) to measure it."""
+        you = texts_in(pending.language, self.texts).you if pending else self.texts.you
+        label = f"{you}{' ?' if pending else ''}› "
         if not self.colours:
             return label
         colour = _STYLES["question" if pending else "prompt"]
@@ -122,15 +132,17 @@ class Renderer:
         """The pending question, highlighted: its numbered options unless its text (just streamed,
         or repeated here for a resumed session) already lists them, then how to answer."""
         self.end_line()
+        # one language per exchange: the question's words, not the terminal's locale
+        texts = texts_in(question.language, self.texts)
         if repeat_text and question.text:
             self._write(self.style(f"? {question.text}", "question") + "\n")
         said = question.text.casefold()
         if question.options and not all(label.casefold() in said for label in question.options):
-            self._write(self.style(self.texts.options, "question") + "\n")
+            self._write(self.style(texts.options, "question") + "\n")
             for number, label in enumerate(question.options, 1):
                 self._write(f"  {self.style(f'{number})', 'number')} {label}\n")
         choices = f"1–{len(question.options)}" if len(question.options) > 1 else ""
-        hint = f"? {choices}: {self.texts.pick_hint}" if choices else f"? {self.texts.pick_hint}"
+        hint = f"? {choices}: {texts.pick_hint}" if choices else f"? {texts.pick_hint}"
         self._write(self.style(hint, "question") + "\n")
 
     def history(self, history: Mapping[str, Any] | None) -> None:

@@ -92,6 +92,16 @@ def texts_for(language: Language) -> Texts:
     return PT if language == "pt" else EN
 
 
+def texts_in(tag: str | None, default: Texts) -> Texts:
+    """The CLI's words in the language of ``tag`` ("pt-BR", "en"), or ``default`` for another.
+
+    >>> texts_in("pt-BR", EN).you, texts_in("en-US", PT).you, texts_in("fr", PT).you, texts_in(None, EN).you
+    ('você', 'you', 'você', 'you')
+    """
+    primary = (tag or "").split("-")[0].lower()
+    return PT if primary == "pt" else EN if primary == "en" else default
+
+
 @dataclass(frozen=True)
 class KeyTexts:
     """What ``orchestrator keys`` says."""

@@ -95,6 +95,19 @@ def test_a_clarification_is_shown_with_numbered_options_and_answered_by_number(
     assert answered["answer"].split()[0] in out.split("? 1–2:")[1]
 
 
+def test_an_english_cli_asked_in_portuguese_answers_about_the_question_in_portuguese(
+    platform: Process, tmp_path: Path
+) -> None:
+    """One language per exchange: the gateway asks in the person's language, and the CLI's hint
+    and prompt follow it, whatever --lang says."""
+    lines = ScriptedLines(["qual o preço da Nordea?", "/quit"])
+    status, out, err = chat(options(platform.url, tmp_path, session=new_session(), language="en"), lines)
+    assert (status, err) == (0, ""), out
+    assert "? 1–2: Responda com o número ou com suas palavras." in out
+    assert "Reply with" not in out
+    assert lines.prompts == ["you› ", "você ?› "]
+
+
 def test_a_new_session_is_reported_and_history_and_new_work(platform: Process, tmp_path: Path) -> None:
     lines = ScriptedLines(
         ["/history", "what is the price of Apple?", "/history", "/new", "/history", "/help"]

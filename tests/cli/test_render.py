@@ -92,11 +92,26 @@ def test_progress_gets_a_line_of_its_own() -> None:
     assert out.getvalue() == "partial\n  Checking the price…\nThe price is 10."
 
 
+def test_a_question_asked_in_portuguese_is_answered_about_in_portuguese_on_an_english_cli() -> None:
+    """One language per exchange: the question's language, not the terminal's locale, words the
+    options caption, the hint and the prompt while it is pending."""
+    view, out = shown()  # the CLI's own language: English
+    question = QuestionView("Qual Nordea?", ["Estocolmo", "Helsinque"], language="pt-BR")
+    view.question(question)
+    shown_lines = out.getvalue().splitlines()
+    assert shown_lines == ["Opções:", "  1) Estocolmo", "  2) Helsinque", f"? 1–2: {PT.pick_hint}"]
+    assert view.prompt(question) == "você ?› "
+    assert view.prompt() == "you› "
+    english, out = shown()
+    english.question(QuestionView("Which?", ["A", "B"], language="en"))
+    assert EN.pick_hint in out.getvalue()
+
+
 def test_the_prompt_brackets_its_colour_codes_for_readline() -> None:
     plain, _ = shown()
     coloured, _ = shown(colours=True)
     assert plain.prompt() == "you› "
-    assert plain.prompt(pending=True) == "you ?› "
+    assert plain.prompt(QuestionView("Which?")) == "you ?› "
     assert coloured.prompt() == "\001\x1b[1;32m\002you› \001\x1b[0m\002"
     assert Renderer(io.StringIO(), PT, False).prompt() == "você› "
 
