@@ -13,7 +13,10 @@ What a domain may claim is bounded: its base URL passes :class:`orchestrator.url
 its manifest stays within :class:`shared.manifest.ManifestLimits`, it may not take goal names
 another domain owns (:class:`GoalTaken`), goals that read like registered ones need the admin's
 ``allow_overlap``, and its execution policy is clamped to
-:class:`PolicyLimits`. A bad bootstrap entry is listed with its ``last_error``, never fatal.
+:class:`PolicyLimits`. The goal checks hold for every manifest accepted, first or refreshed: a
+refreshed manifest that claims another domain's goal names, or brings goal overlaps the accepted one
+did not have, is refused (the domain stays on its accepted manifest, marked down). A bad bootstrap
+entry is listed with its ``last_error``, never fatal.
 """
 
 from __future__ import annotations
@@ -126,6 +129,8 @@ def unregistrable(base_url: str) -> DomainUnavailable:
 DomainList = list[RegisteredDomain]
 Names = list[str]
 Warnings = list[dict[str, Any]]
+#: Two goals an overlap pairs, each as ``(domain, goal)``.
+GoalPair = frozenset[tuple[str, str]]
 
 
 @dataclass
@@ -346,6 +351,7 @@ class DomainRegistry:
             taken = _goals_owned_elsewhere(self._entries, name, manifest)
             if taken:
                 raise GoalTaken(name, taken)
+            await self._refuse_new_overlaps(entry, manifest)
         except ManifestInvalid as exc:
             self._fail(entry, str(ManifestRejected(name, exc.errors)))
             return
@@ -354,6 +360,38 @@ class DomainRegistry:
             return
         entry.info.warnings = _accept(entry, manifest, self._policy_limits)
         await self._check_health(entry)
+
+    async def _refuse_new_overlaps(self, entry: _Entry, manifest: DomainManifest) -> None:
+        """``GoalOverlapRefused`` when ``manifest``, replacing the one ``entry`` was accepted with,
+        brings goal overlaps that one did not have. The admin accepted (or was never asked about)
+        the overlaps of the manifest it registered; a domain that later serves goals reading like
+        another's (to draw that domain's requests, and the people's text) is kept on the manifest
+        it was accepted with, marked down, until it is registered again."""
+        if self._lint is None or entry.manifest is None or entry.manifest.goals == manifest.goals:
+            return
+        name = entry.info.name
+        others = {n: e for n, e in self._entries.items() if n != name}
+        candidate = _Entry(entry.info, manifest)
+        before = await asyncio.to_thread(self._overlaps, {**others, name: entry}, name)
+        after = await asyncio.to_thread(self._overlaps, {**others, name: candidate}, name)
+        added = [warning for pair, warning in after.items() if pair not in before]
+        if added:
+            raise GoalOverlapRefused(name, added)
+
+    def _overlaps(self, entries: dict[str, _Entry], name: str) -> dict[GoalPair, dict[str, Any]]:
+        """The lint's goal overlaps involving ``name``, keyed by the two goals they pair."""
+        assert self._lint is not None
+        found = {}
+        for warning in self._lint(_catalog_of(entries), name):
+            if warning.get("type") == "goal_overlap":
+                pair = frozenset(
+                    {
+                        (str(warning.get("domain_a")), str(warning.get("goal_a"))),
+                        (str(warning.get("domain_b")), str(warning.get("goal_b"))),
+                    }
+                )
+                found[pair] = warning
+        return found
 
     async def _check_health(self, entry: _Entry) -> None:
         try:
