@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
@@ -17,13 +17,13 @@ from execution.policy import ContextPolicy
 from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
 from gateway.admin import domains, keys
-from gateway.auth import Authenticator, require_api_key
+from gateway.auth import Authenticator
 from gateway.channels import a2a, mcp, openai_chat, openai_responses, rest, telegram
 from gateway.coordination.background_claims import LocalClaims, RedisClaims
 from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.coordination.quotas import Quotas
 from gateway.coordination.registry_sync import RegistrySync
-from gateway.deps import CheckedRequest, RunQuota
+from gateway.deps import CheckedRequest, RunQuota, Services, require_api_key
 from gateway.errors import install_error_handlers, shared_store_call
 from gateway.inspector import routes as inspector
 from gateway.middleware import BodySizeLimit
@@ -79,180 +79,200 @@ def goal_overlap_warnings(catalog: Catalog, domain: str) -> list[dict[str, Any]]
     ]
 
 
-def create_app(settings: GatewaySettings | None = None) -> FastAPI:
+async def build_services(
+    stack: AsyncExitStack,
+    settings: GatewaySettings,
+    intent_settings: IntentSettings,
+    llm_settings: LlmSettings,
+) -> Services:
+    """Every app-scoped service, each closed by ``stack`` (in reverse order of building)."""
+    engine = create_engine(settings.database_url)
+    stack.push_async_callback(engine.dispose)
+    if settings.migrate_on_start:
+        await upgrade(engine)
+    # httpx's API on aiohttp's transport: several times less CPU per domain call
+    http = domain_http_client(
+        timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
+        limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
+        max_answer_bytes=settings.domain_max_answer_bytes,
+    )
+    stack.push_async_callback(http.aclose)
+    # MCP servers registered as domains: handshakes and listings within the domain timeout
+    mcp_domains = McpDomains(timeout_s=settings.domain_timeout_s)
+    stack.push_async_callback(mcp_domains.aclose)
+    client = DomainClient(
+        http,
+        max_answer_bytes=settings.domain_max_answer_bytes,
+        manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
+        signing_secrets=settings.domain_secret_map(),
+        mcp=mcp_domains,
+    )
+    registry = DomainRegistry(
+        client,
+        lint=goal_overlap_warnings,
+        url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
+        policy_limits=PolicyLimits(
+            timeout_max_s=settings.domain_timeout_max_s,
+            attempts_max=settings.domain_attempts_max,
+            confirm=settings.confirm_capabilities(),
+        ),
+    )
+    if settings.bootstrap_file.exists():
+        # MCP entries first: stdio servers started (closed with client.mcp), given goals known
+        declare_bootstrap_mcp(settings.bootstrap_file, client.mcp)
+        await registry.load_bootstrap(settings.bootstrap_file)
+    else:
+        log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
+    adapter = build_adapter(intent_settings)
+    adapter.update_catalog(registry.catalog)
+    # runtime catalog changes retrain in a worker thread: the event loop keeps serving
+    registry.subscribe(adapter.update_catalog_async)
+    orchestrator = Orchestrator(
+        registry,
+        client,
+        threshold=settings.confidence_threshold,
+        breakers=DomainBreakers(threshold=settings.breaker_threshold, ttl_s=settings.breaker_ttl_s),
+    )
+    policy = ContextPolicy(
+        max_steps=settings.policy_max_steps or None,
+        max_domain_calls=settings.policy_max_domain_calls or None,
+        max_plan_duration_s=settings.run_deadline_s,
+        max_payload_bytes=settings.policy_max_payload_bytes or None,
+    )
+    synthesis = synthesis_from_settings(llm_settings)
+
+    def controller(run_step: StepRunner) -> RunController:
+        return RunController(
+            lambda: registry.catalog,
+            run_step,
+            policy=policy,
+            synthesis=synthesis,
+            max_replans=settings.max_replans,
+            deadline_s=settings.run_deadline_s,
+            availability=orchestrator.unavailable_reason,
+            planner=DeterministicRunPlanner(),
+        )
+
+    store = RunStore(engine)
+    redis = None
+    if settings.redis_url:
+        redis = Redis.from_url(
+            settings.redis_url,
+            socket_timeout=settings.redis_timeout_s,
+            socket_connect_timeout=settings.redis_timeout_s,
+        )
+        stack.push_async_callback(redis.aclose)
+    # per-key quotas, counted in Redis when there is one (every replica sees the same counts)
+    quotas = Quotas(settings, redis)
+    quotas.start()
+    stack.push_async_callback(quotas.stop)
+    locks = (
+        RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock_lease_s)
+        if redis is not None
+        else LocalSessionLocks(wait_s=settings.lock_wait_s())
+    )
+    registry_sync = RegistrySync(registry, redis, RegistrationStore(engine), mcp=client.mcp)
+    await registry_sync.restore()
+    # the overlap lint keeps each goal's n-gram counts (intent.lint): counted now, a
+    # registration counts only its own goals' (~0.3 s less at 150 goals)
+    goal_overlaps(registry.catalog)
+    keys = KeyStore(engine)
+    turns = TurnService(
+        adapter=adapter,
+        registry=registry,
+        orchestrator=orchestrator,
+        store=store,
+        # a full snapshot every 16 versions (a version is a turn): a cold resume folds at most
+        # 15 small deltas, and a warm one none (the engine keeps the state); the cache turns a
+        # resume's read into one small row (still checked, for other gateways)
+        checkpointer=CachingCheckpointer(checkpointer_for(engine, snapshot_every=16)),
+        locks=locks,
+        before_turn=shared_store_call(registry_sync.sync),
+        controller=controller,
+        events=RunEventHub(),
+        metrics=settings.metrics_enabled,
+    )
+    # background runs: a bounded queue and a fixed number of workers (gateway/turns/background.py)
+    background = BackgroundRuns(
+        turns,
+        store,
+        workers=settings.background_workers,
+        queue_max=settings.background_queue_max,
+        # who holds each run, so a survivor (or the restarted gateway) takes over a dead one's
+        claims=(
+            RedisClaims(redis, lease_s=settings.background_claim_lease_s)
+            if redis is not None
+            else LocalClaims()
+        ),
+    )
+    background.start()
+    background.claims.start()
+    stack.push_async_callback(background.claims.stop)
+    stack.push_async_callback(background.stop)
+    takeover = BackgroundTakeover(
+        background,
+        store,
+        interval_s=settings.background_sweep_s,
+        max_age_s=settings.background_takeover_max_age_s,
+    )
+    takeover.start()
+    stack.push_async_callback(takeover.stop)
+    if settings.metrics_enabled:
+        add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, background))
+    # what start-up built (catalog, intent model, engines) lives as long as the process: keep
+    # it out of the collector's passes, which would otherwise walk all of it on every turn
+    gc.freeze()
+    # a domain down at start (or later) is routed again once it answers, with no re-registration
+    refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
+    refresh.start()
+    stack.push_async_callback(refresh.stop)
+    return Services(
+        settings=settings,
+        engine=engine,
+        redis=redis,
+        registry=registry,
+        breakers=orchestrator.breakers,
+        registry_sync=registry_sync,
+        store=store,
+        keys=keys,
+        auth=Authenticator(settings, keys),
+        points=ConversationPoints(engine),
+        turns=turns,
+        background=background,
+        quotas=quotas,
+        mcp_domains=client.mcp,
+    )
+
+
+def create_app(
+    settings: GatewaySettings | None = None,
+    *,
+    intent_settings: IntentSettings | None = None,
+    llm_settings: LlmSettings | None = None,
+) -> FastAPI:
+    """The gateway app. Settings are read here, once (from the environment unless given); the
+    lifespan builds the :class:`~gateway.deps.Services` from them."""
     settings = settings or GatewaySettings()
+    intent_settings = intent_settings or IntentSettings()
+    llm_settings = llm_settings or LlmSettings()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        setup_tracing(settings.otel_service_name, settings.otel_exporter_otlp_endpoint)
-        engine = create_engine(settings.database_url)
-        if settings.migrate_on_start:
-            await upgrade(engine)
-        # httpx's API on aiohttp's transport: several times less CPU per domain call
-        http = domain_http_client(
-            timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
-            limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
-            max_answer_bytes=settings.domain_max_answer_bytes,
-        )
-        client = DomainClient(
-            http,
-            max_answer_bytes=settings.domain_max_answer_bytes,
-            manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
-            signing_secrets=settings.domain_secret_map(),
-            # MCP servers registered as domains: handshakes and listings within the domain timeout
-            mcp=McpDomains(timeout_s=settings.domain_timeout_s),
-        )
-        registry = DomainRegistry(
-            client,
-            lint=goal_overlap_warnings,
-            url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
-            policy_limits=PolicyLimits(
-                timeout_max_s=settings.domain_timeout_max_s,
-                attempts_max=settings.domain_attempts_max,
-                confirm=settings.confirm_capabilities(),
-            ),
-        )
-        if settings.bootstrap_file.exists():
-            # MCP entries first: stdio servers started (closed with client.mcp), given goals known
-            declare_bootstrap_mcp(settings.bootstrap_file, client.mcp)
-            await registry.load_bootstrap(settings.bootstrap_file)
-        else:
-            log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
-        adapter = build_adapter(IntentSettings())
-        adapter.update_catalog(registry.catalog)
-        # runtime catalog changes retrain in a worker thread: the event loop keeps serving
-        registry.subscribe(adapter.update_catalog_async)
-        orchestrator = Orchestrator(
-            registry,
-            client,
-            threshold=settings.confidence_threshold,
-            breakers=DomainBreakers(threshold=settings.breaker_threshold, ttl_s=settings.breaker_ttl_s),
-        )
-        policy = ContextPolicy(
-            max_steps=settings.policy_max_steps or None,
-            max_domain_calls=settings.policy_max_domain_calls or None,
-            max_plan_duration_s=settings.run_deadline_s,
-            max_payload_bytes=settings.policy_max_payload_bytes or None,
-        )
-        synthesis = synthesis_from_settings(LlmSettings())
-
-        def controller(run_step: StepRunner) -> RunController:
-            return RunController(
-                lambda: registry.catalog,
-                run_step,
-                policy=policy,
-                synthesis=synthesis,
-                max_replans=settings.max_replans,
-                deadline_s=settings.run_deadline_s,
-                availability=orchestrator.unavailable_reason,
-                planner=DeterministicRunPlanner(),
-            )
-
-        store = RunStore(engine)
-        redis = (
-            Redis.from_url(
-                settings.redis_url,
-                socket_timeout=settings.redis_timeout_s,
-                socket_connect_timeout=settings.redis_timeout_s,
-            )
-            if settings.redis_url
-            else None
-        )
-        app.state.redis = redis  # /ready pings it
-        # per-key quotas, counted in Redis when there is one (every replica sees the same counts)
-        app.state.quotas = Quotas(settings, redis)
-        app.state.quotas.start()
-        locks = (
-            RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock_lease_s)
-            if redis is not None
-            else LocalSessionLocks(wait_s=settings.lock_wait_s())
-        )
-        registry_sync = RegistrySync(registry, redis, RegistrationStore(engine), mcp=client.mcp)
-        await registry_sync.restore()
-        # the overlap lint keeps each goal's n-gram counts (intent.lint): counted now, a
-        # registration counts only its own goals' (~0.3 s less at 150 goals)
-        goal_overlaps(registry.catalog)
-        app.state.engine = engine
-        app.state.registry = registry
-        app.state.breakers = orchestrator.breakers
-        app.state.registry_sync = registry_sync
-        app.state.store = store
-        app.state.keys = KeyStore(engine)
-        app.state.auth = Authenticator(settings, app.state.keys)
-        app.state.points = ConversationPoints(engine)
-        app.state.turns = TurnService(
-            adapter=adapter,
-            registry=registry,
-            orchestrator=orchestrator,
-            store=store,
-            # a full snapshot every 16 versions (a turn is 5): a cold resume folds at most 16
-            # small deltas, and a warm one none (the engine keeps the state); the cache turns a
-            # resume's read into one small row (still checked, for other gateways)
-            checkpointer=CachingCheckpointer(checkpointer_for(engine, snapshot_every=16)),
-            locks=locks,
-            before_turn=shared_store_call(registry_sync.sync),
-            controller=controller,
-            events=RunEventHub(),
-            metrics=settings.metrics_enabled,
-        )
-        # background runs: a bounded queue and a fixed number of workers (gateway/turns/background.py)
-        app.state.background = BackgroundRuns(
-            app.state.turns,
-            store,
-            workers=settings.background_workers,
-            queue_max=settings.background_queue_max,
-            # who holds each run, so a survivor (or the restarted gateway) takes over a dead one's
-            claims=(
-                RedisClaims(redis, lease_s=settings.background_claim_lease_s)
-                if redis is not None
-                else LocalClaims()
-            ),
-        )
-        app.state.background.start()
-        app.state.background.claims.start()
-        takeover = BackgroundTakeover(
-            app.state.background,
-            store,
-            interval_s=settings.background_sweep_s,
-            max_age_s=settings.background_takeover_max_age_s,
-        )
-        takeover.start()
-        if settings.metrics_enabled:
-            add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, app.state.background))
-        # what start-up built (catalog, intent model, engines) lives as long as the process: keep
-        # it out of the collector's passes, which would otherwise walk all of it on every turn
-        gc.freeze()
-        # a domain down at start (or later) is routed again once it answers, with no re-registration
-        refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
-        refresh.start()
-        # /mcp: the platform's goals as MCP tools; MCP servers registered as domains go through
-        # the domain client (client.mcp)
-        app.state.mcp = mcp.PlatformMcp(app.state.turns, registry)
-        app.state.mcp_domains = client.mcp
-        try:
-            async with app.state.mcp.running():
-                yield
-        finally:
-            await refresh.stop()
-            await takeover.stop()
-            await app.state.background.stop()
-            await app.state.background.claims.stop()
-            await app.state.quotas.stop()
-            await http.aclose()
-            await client.mcp.aclose()
-            if redis is not None:
-                await redis.aclose()
-            await engine.dispose()
-            flush_tracing()
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
+        async with AsyncExitStack() as stack:
+            setup_tracing(settings.otel_service_name, settings.otel_exporter_otlp_endpoint)
+            stack.callback(flush_tracing)
+            services = await build_services(stack, settings, intent_settings, llm_settings)
+            # /mcp: the platform's goals as MCP tools; MCP servers registered as domains go
+            # through the domain client (client.mcp)
+            platform_mcp = mcp.PlatformMcp(services.turns, services.registry)
+            await stack.enter_async_context(platform_mcp.running())
+            # Starlette hands a copy of this to every request (``request.state``)
+            yield {"services": services, "mcp": platform_mcp, "a2a": a2a.dispatcher(services.turns)}
 
     # server spans come from RequestTelemetry (on any FastAPI), not also from FastAPI's own
     app = FastAPI(
         title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan, telemetry=NO_FASTAPI_SPANS
     )
-    app.state.settings = settings
-    # the stored keys join in the lifespan, once the database is up
-    app.state.auth = Authenticator(settings, None)
-    app.state.quotas = Quotas(settings)  # Redis-backed once the lifespan has connected
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(OverheadHeader, routes=is_turn_route)
@@ -291,15 +311,16 @@ def main() -> None:
     from gateway.server import serve
 
     settings = GatewaySettings()
+    llm_settings = LlmSettings()
     secrets = settings.secret_values()
-    llm_key = LlmSettings().llm_api_key
+    llm_key = llm_settings.llm_api_key
     if llm_key is not None:
         secrets.append(llm_key.get_secret_value())
     setup_logging(settings.log_level, settings.log_format, secrets)
     # one INFO line per domain call is noise at this volume (and URLs are no place for secrets)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # uvicorn with header, keep-alive and shutdown timeouts (gateway/server.py)
-    serve(create_app(settings), settings)
+    serve(create_app(settings, llm_settings=llm_settings), settings)
 
 
 if __name__ == "__main__":

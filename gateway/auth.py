@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import time
 from contextvars import ContextVar
-from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Request
 
 from gateway.coordination.quotas import Quotas
 from gateway.settings import GatewaySettings
@@ -118,30 +117,21 @@ class Authenticator:
         return not any_stored
 
 
-async def current_principal(request: Request) -> Principal:
-    """The request's principal, resolved once per request (FastAPI caches a dependency)."""
-    auth: Authenticator = request.app.state.auth
+async def principal_of(request: Request, auth: Authenticator, quotas: Quotas) -> Principal:
+    """The request's principal (its bearer key or admin token), its tenant set for the request,
+    and its key's request rate counted (gateway/coordination/quotas.py)."""
     principal = await auth.principal(_bearer(request), request.headers.get("x-admin-token"))
     _REQUEST_TENANT.set(principal.tenant)
-    # the key's request rate (gateway/coordination/quotas.py): counted once per request, before any handler
-    quotas: Quotas | None = getattr(request.app.state, "quotas", None)
-    if quotas is not None:
-        await quotas.check_rate(principal)
+    await quotas.check_rate(principal)
     return principal
 
 
-async def require_admin(
-    request: Request, principal: Annotated[Principal, Depends(current_principal)]
-) -> None:
+def admin_only(principal: Principal, auth: Authenticator) -> None:
+    """Nothing for an admin; otherwise the 401 or 403 that says why not."""
     if principal.is_admin:
         return
-    auth: Authenticator = request.app.state.auth
     if principal.authenticated:
         raise Forbidden("This API key has the user role: admin routes need an admin key.")
     if not auth.admin_configured:
         raise Forbidden("Admin routes are disabled: set ADMIN_TOKEN (or create an admin key) to enable them.")
     raise Unauthorized("Admin routes need 'Authorization: Bearer <ADMIN_TOKEN or an admin key>'.")
-
-
-#: The ``/v1`` routers' dependency: the same callable as the principal, so it is resolved once.
-require_api_key = current_principal

@@ -1,14 +1,18 @@
-"""``Annotated`` dependency aliases, defined once."""
+"""The app-scoped :class:`Services` and the ``Annotated`` dependency aliases that hand them to
+routes, defined once."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.auth import Authenticator, current_principal
+from gateway.auth import Authenticator, admin_only, principal_of
 from gateway.coordination.quotas import Quotas, RunSlot
 from gateway.coordination.registry_sync import RegistrySync
 from gateway.settings import GatewaySettings
@@ -16,45 +20,105 @@ from gateway.storage.history import ConversationPoints
 from gateway.storage.principals import KeyStore, Principal
 from gateway.storage.runs import RunStore
 from gateway.telemetry import is_turn_route
+from gateway.turns.background import BackgroundRuns
 from gateway.turns.turn import TurnService
 from gateway.validation import MAX_SESSION_ID as MAX_SESSION_ID  # re-exported: the one limit
 from gateway.validation import check_body, check_params, check_session_id
+from orchestrator.breaker import DomainBreakers
 from orchestrator.mcp_domain import McpDomains
 from orchestrator.registry import DomainRegistry
 
 SESSION_HEADERS = ("x-session-id", "x-openwebui-chat-id", "x-conversation-id")
 
 
+@dataclass(frozen=True, slots=True)
+class Services:
+    """The gateway's app-scoped services, built once by the lifespan (gateway/app.py) and handed
+    to every request as Starlette lifespan state (``request.state.services``)."""
+
+    settings: GatewaySettings
+    engine: AsyncEngine
+    #: ``None`` without ``REDIS_URL`` (one gateway: locks, quotas and claims in process)
+    redis: Redis | None
+    registry: DomainRegistry
+    breakers: DomainBreakers
+    registry_sync: RegistrySync
+    store: RunStore
+    keys: KeyStore
+    auth: Authenticator
+    points: ConversationPoints
+    turns: TurnService
+    background: BackgroundRuns
+    quotas: Quotas
+    #: MCP servers registered as domains (the domain client's)
+    mcp_domains: McpDomains
+
+
+def services(request: Request) -> Services:
+    """The request's :class:`Services` (a plain function: no dependency to solve)."""
+    found: Services = request.state.services
+    return found
+
+
 # ``async`` on purpose: FastAPI runs a plain ``def`` dependency in a worker thread, and a thread
 # hop costs more than the attribute lookup it would run.
+async def _services(request: Request) -> Services:
+    return services(request)
+
+
 async def _settings(request: Request) -> GatewaySettings:
-    return request.app.state.settings
+    return services(request).settings
 
 
 async def _turns(request: Request) -> TurnService:
-    return request.app.state.turns
+    return services(request).turns
 
 
 async def _registry(request: Request) -> DomainRegistry:
-    return request.app.state.registry
+    return services(request).registry
 
 
 async def _store(request: Request) -> RunStore:
-    return request.app.state.store
+    return services(request).store
 
 
 async def _registry_sync(request: Request) -> RegistrySync:
-    return request.app.state.registry_sync
+    return services(request).registry_sync
 
 
 async def _points(request: Request) -> ConversationPoints:
-    return request.app.state.points
+    return services(request).points
 
 
 async def _mcp_domains(request: Request) -> McpDomains:
-    return request.app.state.mcp_domains
+    return services(request).mcp_domains
 
 
+async def _keys(request: Request) -> KeyStore:
+    return services(request).keys
+
+
+async def _auth(request: Request) -> Authenticator:
+    return services(request).auth
+
+
+async def current_principal(request: Request) -> Principal:
+    """The request's principal, resolved once per request (FastAPI caches a dependency), and its
+    key's request rate counted (gateway/coordination/quotas.py) before any handler runs."""
+    found = services(request)
+    return await principal_of(request, found.auth, found.quotas)
+
+
+async def require_admin(
+    request: Request, principal: Annotated[Principal, Depends(current_principal)]
+) -> None:
+    admin_only(principal, services(request).auth)
+
+
+#: The ``/v1`` routers' dependency: the same callable as the principal, so it is resolved once.
+require_api_key = current_principal
+
+ServicesDep = Annotated[Services, Depends(_services)]
 RegistrySyncDep = Annotated[RegistrySync, Depends(_registry_sync)]
 McpDomainsDep = Annotated[McpDomains, Depends(_mcp_domains)]
 SettingsDep = Annotated[GatewaySettings, Depends(_settings)]
@@ -63,16 +127,6 @@ RegistryDep = Annotated[DomainRegistry, Depends(_registry)]
 StoreDep = Annotated[RunStore, Depends(_store)]
 #: Who is calling (tenant and role); resolved once per request, with the ``/v1`` key check.
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
-
-
-async def _keys(request: Request) -> KeyStore:
-    return request.app.state.keys
-
-
-async def _auth(request: Request) -> Authenticator:
-    return request.app.state.auth
-
-
 KeysDep = Annotated[KeyStore, Depends(_keys)]
 AuthDep = Annotated[Authenticator, Depends(_auth)]
 PointsDep = Annotated[ConversationPoints, Depends(_points)]
@@ -109,7 +163,7 @@ async def _checked_request(request: Request) -> None:
         body = await request.json()  # parsed once: FastAPI already did, and Starlette keeps it
     except (ValueError, RecursionError):
         return  # not JSON: the route's own body validation answers it
-    check_body(body, max_message_chars=request.app.state.settings.max_message_chars)
+    check_body(body, max_message_chars=services(request).settings.max_message_chars)
 
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -123,8 +177,7 @@ async def _run_slot(request: Request, principal: PrincipalDep) -> AsyncIterator[
     if not is_turn_route(request.method, request.url.path):
         yield RunSlot()
         return
-    quotas: Quotas = request.app.state.quotas
-    slot = await quotas.run_slot(principal)
+    slot = await services(request).quotas.run_slot(principal)
     try:
         yield slot
     finally:

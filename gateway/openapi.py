@@ -21,8 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 from starlette.routing import BaseRoute
 
-from gateway.auth import current_principal, require_admin
-from gateway.deps import CheckedRequest
+from gateway.deps import CheckedRequest, current_principal, require_admin
 from gateway.telemetry import is_turn_route
 
 

@@ -27,6 +27,8 @@ from typing import IO
 import httpx
 import pytest
 from redis.asyncio import Redis
+from starlette.applications import Starlette
+from starlette.types import Receive, Scope, Send
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = os.environ.get("TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -207,6 +209,20 @@ def chat(gateway: Process, session: str, text: str, timeout_s: float = 30) -> st
     )
     assert response.status_code == 200, response.text
     return str(response.json()["choices"][0]["message"]["content"])
+
+
+@contextlib.asynccontextmanager
+async def in_process_client(app: Starlette, base_url: str = "http://gw") -> AsyncIterator[httpx.AsyncClient]:
+    """``app`` in this process, its lifespan run and its lifespan state handed to every request
+    (``request.state``, as a server does), reached through httpx's ASGI transport."""
+    async with app.router.lifespan_context(app) as state:
+
+        async def with_state(scope: Scope, receive: Receive, send: Send) -> None:
+            await app({**scope, "state": dict(state or {})}, receive, send)
+
+        transport = httpx.ASGITransport(app=with_state)
+        async with httpx.AsyncClient(transport=transport, base_url=base_url) as client:
+            yield client
 
 
 def write_bootstrap(path: Path, domains: dict[str, str]) -> Path:

@@ -17,8 +17,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from gateway.auth import require_admin
-from gateway.deps import McpDomainsDep, PrincipalDep, RegistryDep, RegistrySyncDep
+from gateway.deps import McpDomainsDep, PrincipalDep, RegistryDep, RegistrySyncDep, require_admin
 from orchestrator.a2a_domain import agent_card_url
 from orchestrator.mcp_domain import McpRegistration, mcp_base_url
 from shared.errors import InvalidRequest

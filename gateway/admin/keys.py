@@ -9,8 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from gateway.auth import require_admin
-from gateway.deps import AuthDep, KeysDep
+from gateway.deps import AuthDep, KeysDep, require_admin
 from gateway.storage.principals import CreatedKey, KeyView, NewKey
 from shared.errors import NotFound
 

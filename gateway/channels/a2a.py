@@ -72,7 +72,8 @@ async def agent_card(request: Request, settings: SettingsDep, registry: Registry
 async def a2a_rpc(request: Request, principal: PrincipalDep) -> Response:
     # the key was checked by the /v1 dependency; the tenant travels to the executor with the call
     request.state.a2a_tenant = principal.tenant
-    return await _dispatcher(request).handle_requests(request)
+    dispatcher: JsonRpcDispatcher = request.state.a2a
+    return await dispatcher.handle_requests(request)
 
 
 def _card(request: Request, name: str, manifests: Iterable[DomainManifest], *, bearer: bool) -> AgentCard:
@@ -86,25 +87,19 @@ def _card(request: Request, name: str, manifests: Iterable[DomainManifest], *, b
     )
 
 
-def _dispatcher(request: Request) -> JsonRpcDispatcher:
-    """The SDK's dispatcher for this app, built on first use (the turn service exists only once
-    the lifespan has run)."""
-    state = request.app.state
-    dispatcher: JsonRpcDispatcher | None = getattr(state, "a2a_dispatcher", None)
-    if dispatcher is None:
-        handler = DefaultRequestHandler(
-            agent_executor=PlatformExecutor(state.turns),
-            task_store=BoundedTaskStore(),
-            # a task waiting for the person holds no worker past this; a reply brings it back
-            interrupted_task_timeout=IDLE_TASK_S,
-            # the handler reads only the capabilities (streaming) off its card
-            agent_card=platform_card([], name="", description="", version="", rpc_url=RPC_PATH, bearer=False),
-        )
-        dispatcher = JsonRpcDispatcher(
-            request_handler=handler, context_builder=TenantContextBuilder(), enable_v0_3_compat=True
-        )
-        state.a2a_dispatcher = dispatcher
-    return dispatcher
+def dispatcher(turns: TurnService) -> JsonRpcDispatcher:
+    """The SDK's dispatcher over ``turns``, built once by the lifespan (``request.state.a2a``)."""
+    handler = DefaultRequestHandler(
+        agent_executor=PlatformExecutor(turns),
+        task_store=BoundedTaskStore(),
+        # a task waiting for the person holds no worker past this; a reply brings it back
+        interrupted_task_timeout=IDLE_TASK_S,
+        # the handler reads only the capabilities (streaming) off its card
+        agent_card=platform_card([], name="", description="", version="", rpc_url=RPC_PATH, bearer=False),
+    )
+    return JsonRpcDispatcher(
+        request_handler=handler, context_builder=TenantContextBuilder(), enable_v0_3_compat=True
+    )
 
 
 class BoundedTaskStore(InMemoryTaskStore):

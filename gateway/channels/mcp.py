@@ -323,4 +323,4 @@ router = APIRouter()
 @router.post("/mcp", include_in_schema=False)
 async def mcp_endpoint(request: Request, principal: PrincipalDep) -> Response:
     setattr(request.state, _TENANT_STATE, principal.tenant)
-    return _HandOff(request.app.state.mcp, await request.body())
+    return _HandOff(request.state.mcp, await request.body())

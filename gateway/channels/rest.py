@@ -15,8 +15,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
-from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, session_id_from
-from gateway.turns.background import BackgroundJob, BackgroundRuns
+from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, services, session_id_from
+from gateway.turns.background import BackgroundJob
 from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.turns.turn import new_run_id
@@ -84,7 +84,7 @@ async def create_run(
         pinned_domain=body.domain,
     )
     if body.background:
-        background: BackgroundRuns = request.app.state.background
+        background = services(request).background
         background.check_room()  # a full queue is refused before any work (submit checks again)
         # refused now, as a 404, rather than after the 202 (the turn checks again, under the lock)
         await turns.check_access(session_id, principal.tenant)

@@ -18,9 +18,8 @@ from pydantic import BaseModel
 from sqlalchemy import Table, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.deps import PrincipalDep, RegistryDep
+from gateway.deps import PrincipalDep, RegistryDep, services
 from gateway.storage.tables import RunRow, SessionRow
-from orchestrator.breaker import DomainBreakers
 from shared.errors import NotFound
 
 #: The page and its assets, served without a key: they hold no data.
@@ -186,7 +185,7 @@ async def sessions_list(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> SessionPage:
-    engine: AsyncEngine = request.app.state.engine
+    engine = services(request).engine
     return await list_sessions(engine, tenant=principal.tenant, query=q.strip(), limit=limit, offset=offset)
 
 
@@ -212,7 +211,7 @@ class BreakerList(BaseModel):
 @api_router.get("/v1/breakers")
 async def breakers_list(request: Request, registry: RegistryDep) -> BreakerList:
     """The circuit breaker of every registered domain."""
-    breakers: DomainBreakers = request.app.state.breakers
+    breakers = services(request).breakers
     return BreakerList(
         threshold=breakers.threshold,
         ttl_s=breakers.ttl_s,

@@ -22,6 +22,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from gateway.deps import services
+
 router = APIRouter()
 
 OK = "ok"
@@ -71,17 +73,17 @@ async def redis_check(redis: Redis, timeout_s: float) -> str:
 
 @router.get("/ready")
 async def ready(request: Request) -> JSONResponse:
-    state = request.app.state
-    timeout_s: float = state.settings.ready_timeout_s
-    redis: Redis | None = getattr(state, "redis", None)
+    found = services(request)
+    timeout_s = found.settings.ready_timeout_s
+    redis = found.redis
     checks: dict[str, Any] = {}
     if redis is not None:
         checks["database"], checks["redis"] = await asyncio.gather(
-            database_check(state.engine, timeout_s), redis_check(redis, timeout_s)
+            database_check(found.engine, timeout_s), redis_check(redis, timeout_s)
         )
     else:
-        checks["database"] = await database_check(state.engine, timeout_s)
-    domains = state.registry.list()
+        checks["database"] = await database_check(found.engine, timeout_s)
+    domains = found.registry.list()
     checks["domains"] = {d.name: ("ok" if d.healthy else "unhealthy") for d in domains}
     down = [name for name in ("database", "redis") if checks.get(name, OK) != OK]
     if not any(d.healthy for d in domains):

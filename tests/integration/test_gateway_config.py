@@ -18,7 +18,7 @@ from gateway.settings import GatewaySettings
 from gateway.storage.migrate import upgrade
 from gateway.storage.schema import target_metadata
 from shared.db import create_engine
-from tests.conftest import Process, start_fixture_domain, write_bootstrap
+from tests.conftest import Process, in_process_client, start_fixture_domain, write_bootstrap
 
 pytestmark = pytest.mark.integration
 
@@ -38,11 +38,7 @@ def settings_for(tmp_path: Path, domains: dict[str, Process], **overrides: objec
 async def in_process(settings: GatewaySettings) -> AsyncIterator[httpx.AsyncClient]:
     """The gateway app in this process (lifespan run), reached through httpx's ASGI transport;
     its domains are still real processes over HTTP."""
-    app = create_app(settings)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as client,
-    ):
+    async with in_process_client(create_app(settings)) as client:
         yield client
 
 

@@ -20,6 +20,7 @@ from gateway.settings import GatewaySettings
 from orchestrator import DomainClient, DomainRegistry
 from orchestrator.registry import GoalOverlapRefused, GoalTaken, PolicyLimits
 from orchestrator.url_policy import UrlPolicy
+from tests.conftest import in_process_client
 from tests.security.conftest import manifest, raw_app, serving
 
 QUOTE = {
@@ -119,11 +120,7 @@ async def test_the_admin_route_fetches_and_checks_once_and_stores_nothing_refuse
             redis_url=None,
             admin_token="adm",
         )
-        app = create_app(settings)
-        async with (
-            app.router.lifespan_context(app),
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as gateway,
-        ):
+        async with in_process_client(create_app(settings)) as gateway:
             admin = {"Authorization": "Bearer adm"}
             body = {"name": "lookalike", "base_url": other}
             refused = await gateway.post("/v1/domains", json=body, headers=admin)
