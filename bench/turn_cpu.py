@@ -1,0 +1,418 @@
+"""A turn's latency, throughput and CPU, beside the thinnest hops to the same domain, in one run.
+
+Command (from the repo root; needs ``wrk`` on PATH, and PostgreSQL + Redis for the second gateway):
+    .venv/bin/python bench/turn_cpu.py [--seconds 5] [--rounds 3] [--clients 1,8,32] [--no-pg]
+        [--profile] [--heading TEXT]
+Appends a section to bench/results/gateway_turn.md and writes bench/results/gateway_turn.json.
+
+The same work (a quote of one company, ``GET_QUOTE`` → finance ``get_stock_price``) on five
+targets, all real processes on loopback:
+
+* ``direct``: finance's ``/execute``;
+* ``aiohttp_hop`` / ``httpx_hop``: bench/thin_hop.py (FastAPI forwarding a fixed intent to finance
+  with one aiohttp / httpx client): no intent, no session, no storage;
+* ``gateway_sqlite``: the gateway on SQLite (the embedded default), ``POST /v1/chat/completions``;
+* ``gateway_pg``: the gateway on PostgreSQL + Redis (session locks, quotas, claims in Redis).
+
+Load comes from ``wrk`` (one thread per connection, one session per connection: every gateway
+request is the next message of a running conversation). Each round runs every target at every
+client count, in a rotating order, so a noisy moment hurts all targets alike. Per target and
+client count: p50/p99 latency (wrk's histogram), requests/s (median over rounds) and CPU ms per
+request: user+system time from ``/proc/<pid>/stat`` of the target's server *and* of finance,
+over the timed window, divided by the requests served (the domain's CPU counted on every side).
+``--profile`` also records a py-spy profile of the SQLite gateway under 8 clients
+(``bench/.work/gateway_profile.txt``, collapsed stacks; py-spy is not a runtime dependency).
+
+Every process started is stopped when the run ends, also when it fails or is interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import START_TIMEOUT_S, Process, free_port, spawn, wait_http, write_bootstrap  # noqa: E402
+
+QUERY = "cotação da Vale"
+INTENT: dict[str, Any] = {
+    "domain": "finance",
+    "capability": "get_stock_price",
+    "parameters": {"symbol_text": "Vale"},
+    "confidence": 0.99,
+    "original_query": QUERY,
+}
+PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+WORK = ROOT / "bench" / ".work"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+#: target -> what the report calls it
+TARGETS = {
+    "direct": "finance `/execute` direct",
+    "aiohttp_hop": "thin hop, aiohttp client",
+    "httpx_hop": "thin hop, httpx client",
+    "gateway_sqlite": "**gateway `/v1/chat/completions`, SQLite**",
+    "gateway_pg": "**gateway `/v1/chat/completions`, PostgreSQL + Redis**",
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    url: str
+    path: str
+    body: dict[str, Any]
+    #: pids whose CPU this target's requests cost (its server and finance)
+    pids: tuple[int, ...]
+    #: each connection sends its own ``X-Session-Id`` (a conversation that goes on)
+    sessions: bool = False
+
+
+@dataclass
+class Sample:
+    target: str
+    clients: int
+    requests: int
+    seconds: float
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+    cpu_ms_per_request: float
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (all its threads) so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+_WRK_SCRIPT = """
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("id", counter)
+end
+function init(args)
+  wrk.method = "POST"
+  wrk.body = %(body)s
+  wrk.headers["Content-Type"] = "application/json"
+  %(session)s
+end
+"""
+
+
+def _wrk_script(target: Target, run: str) -> Path:
+    session = f'wrk.headers["X-Session-Id"] = "{run}-" .. id' if target.sessions else ""
+    body = json.dumps(json.dumps(target.body, ensure_ascii=False), ensure_ascii=False)
+    path = WORK / f"wrk_{target.name}.lua"
+    path.write_text(_WRK_SCRIPT % {"body": body, "session": session})
+    return path
+
+
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def _ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    if match is None:
+        raise ValueError(f"wrk latency {text!r}")
+    return float(match[1]) * _UNITS[match[2]]
+
+
+def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
+    """One timed ``wrk`` run against ``target``; CPU read from /proc around it."""
+    script = _wrk_script(target, run)
+    argv = ["wrk", f"-t{clients}", f"-c{clients}", f"-d{int(seconds)}s", "--latency", "-s", str(script)]
+    before = [cpu_seconds(pid) for pid in target.pids]
+    out = subprocess.run([*argv, target.url + target.path], capture_output=True, text=True, check=True).stdout
+    cpu = sum(cpu_seconds(pid) for pid in target.pids) - sum(before)
+    requests = int(re.search(r"(\d+) requests in ([\d.]+)(\w+)", out)[1])  # type: ignore[index]
+    errors = sum(int(m) for m in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
+    errors += sum(int(m) for m in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    percentiles = dict(re.findall(r"^\s+(50|99)\.000%\s+(\S+)", out, re.M)) or dict(
+        re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M)
+    )
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])  # type: ignore[index]
+    return Sample(
+        target.name,
+        clients,
+        requests,
+        seconds,
+        rps,
+        _ms(percentiles["50"]),
+        _ms(percentiles["99"]),
+        errors,
+        cpu * 1e3 / max(requests, 1),
+    )
+
+
+def _start(stack: ExitStack, name: str, argv: list[str], env: dict[str, str] | None = None) -> Process:
+    port = free_port()
+    full_env = {
+        **os.environ,
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+        "GATEWAY_HOST": "127.0.0.1",
+        "GATEWAY_PORT": str(port),
+        **(env or {}),
+    }
+    port_args = [] if argv[:2] == ["-m", "gateway"] else ["--port", str(port)]
+    proc = spawn([sys.executable, *argv, *port_args], env=full_env)
+    process = Process(name, f"http://127.0.0.1:{port}", proc)
+    stack.callback(process.stop)
+    wait_http(f"{process.url}/health", timeout_s=START_TIMEOUT_S, proc=proc)
+    return process
+
+
+async def _pg(statement: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
+    try:
+        await admin.execute(statement)
+    finally:
+        await admin.close()
+
+
+@contextmanager
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database, dropped afterwards; its SQLAlchemy URL."""
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    try:
+        base = PG_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://")
+        yield f"{base}/{name}"
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def _flush_redis() -> None:
+    from redis import Redis
+
+    with Redis.from_url(REDIS_URL) as client:
+        client.flushdb()
+
+
+def _gateway_env(bootstrap: Path, database_url: str, redis_url: str = "") -> dict[str, str]:
+    return {
+        "DATABASE_URL": database_url,
+        "BOOTSTRAP_FILE": str(bootstrap),
+        "API_KEYS": "",
+        "REDIS_URL": redis_url,
+        "METRICS_ENABLED": os.environ.get("METRICS_ENABLED", "true"),
+    }
+
+
+def start_targets(stack: ExitStack, work: Path, with_pg: bool) -> dict[str, Target]:
+    finance = _start(stack, "finance", ["-m", "domains.finance", "--host", "127.0.0.1"])
+    general = _start(stack, "general", ["-m", "domains.general", "--host", "127.0.0.1"])
+    bootstrap = write_bootstrap(work / "bootstrap.json", {"finance": finance.url, "general": general.url})
+    fin = finance.proc.pid
+    hop_body = {"input_text": QUERY}
+    chat_body = {"model": "orchestrator", "messages": [{"role": "user", "content": QUERY}]}
+    targets = {"direct": Target("direct", finance.url, "/execute", INTENT, (fin,))}
+    for client in ("aiohttp", "httpx"):
+        argv = [str(ROOT / "bench" / "thin_hop.py"), "--domain-url", finance.url]
+        argv += ["--intent", json.dumps(INTENT), "--client", client]
+        hop = _start(stack, f"{client}_hop", argv)
+        targets[f"{client}_hop"] = Target(f"{client}_hop", hop.url, "/v1/runs", hop_body, (hop.proc.pid, fin))
+    sqlite_env = _gateway_env(bootstrap, f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}")
+    gateway = _start(stack, "gateway_sqlite", ["-m", "gateway"], sqlite_env)
+    targets["gateway_sqlite"] = Target(
+        "gateway_sqlite", gateway.url, "/v1/chat/completions", chat_body, (gateway.proc.pid, fin), True
+    )
+    if with_pg:
+        database_url = stack.enter_context(pg_database())
+        _flush_redis()
+        stack.callback(_flush_redis)
+        pg = _start(stack, "gateway_pg", ["-m", "gateway"], _gateway_env(bootstrap, database_url, REDIS_URL))
+        targets["gateway_pg"] = Target(
+            "gateway_pg", pg.url, "/v1/chat/completions", chat_body, (pg.proc.pid, fin), True
+        )
+    return targets
+
+
+def check_answers(targets: dict[str, Target]) -> None:
+    """Every target answers the quote (a wrong answer fast is no result)."""
+    for target in targets.values():
+        headers = {"X-Session-Id": f"check-{uuid.uuid4().hex[:8]}"} if target.sessions else {}
+        response = httpx.post(target.url + target.path, json=target.body, headers=headers, timeout=30)
+        response.raise_for_status()
+        text = response.text
+        if target.sessions:
+            text = response.json()["choices"][0]["message"]["content"]
+        assert "Vale" in text or "VALE" in text, (target.name, text)
+
+
+def profile(target: Target, seconds: float, run: str) -> Path:
+    """py-spy's collapsed stacks of the target's server under 8 clients."""
+    out = WORK / "gateway_profile.txt"
+    py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    argv = [py_spy, "record", "-p", str(target.pids[0]), "-d", str(int(seconds)), "-r", "250"]
+    spy = subprocess.Popen([*argv, "-f", "raw", "-o", str(out), "--nonblocking"], stdout=subprocess.DEVNULL)
+    try:
+        wrk(target, 8, seconds, run)
+    finally:
+        spy.wait(timeout=seconds + 30)
+    return out
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    clients = [int(c) for c in args.clients.split(",")]
+    WORK.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        work = Path(tempfile.mkdtemp())
+        stack.callback(shutil.rmtree, work, ignore_errors=True)
+        targets = start_targets(stack, work, not args.no_pg)
+        check_answers(targets)
+        run = f"r{uuid.uuid4().hex[:6]}"
+        for target in targets.values():  # connections, caches, pages, the sessions' first turns
+            wrk(target, 8, args.warmup, run)
+        samples: list[Sample] = []
+        load_before = os.getloadavg()[0]
+        names = list(targets)
+        for r in range(args.rounds):
+            for c in clients:
+                k = (r + c) % len(names)
+                for name in names[k:] + names[:k]:
+                    samples.append(wrk(targets[name], c, args.seconds, run))
+                    print(samples[-1], file=sys.stderr)
+        load_after = os.getloadavg()[0]
+        profiled = str(profile(targets["gateway_sqlite"], 10, run)) if args.profile else None
+    return {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seconds": args.seconds,
+        "rounds": args.rounds,
+        "load_avg_1min_before_after": [load_before, load_after],
+        "summary": summarise(samples, clients),
+        "samples": [asdict(s) for s in samples],
+        "profile": profiled,
+    }
+
+
+def summarise(samples: list[Sample], clients: list[int]) -> dict[str, dict[str, float]]:
+    """Per target: medians over rounds of p50/p99 at 1 client, req/s and CPU ms at each count."""
+    out: dict[str, dict[str, float]] = {}
+    for name in [t for t in TARGETS if any(s.target == t for s in samples)]:
+        mine = [s for s in samples if s.target == name]
+        row: dict[str, float] = {"errors": sum(s.errors for s in mine)}
+        for c in clients:
+            at = [s for s in mine if s.clients == c]
+            row[f"rps_{c}"] = statistics.median(s.rps for s in at)
+            row[f"cpu_ms_{c}"] = statistics.median(s.cpu_ms_per_request for s in at)
+            if c == 1:
+                row["p50_ms"] = statistics.median(s.p50_ms for s in at)
+                row["p99_ms"] = statistics.median(s.p99_ms for s in at)
+        out[name] = row
+    return out
+
+
+def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
+    summary = result["summary"]
+    clients = [int(c) for c in args.clients.split(",")]
+    cpu_at = 8 if 8 in clients else clients[-1]
+    head = "| target | p50 ms (1 client) | p99 ms | p99/p50 | " + " | ".join(f"req/s {c}" for c in clients)
+    head += f" | CPU ms/req ({cpu_at} clients, server + finance) | errors |"
+    lines = [head, "|" + "---|" * (6 + len(clients))]
+    for name, row in summary.items():
+        rps = " | ".join(f"{row[f'rps_{c}']:.0f}" for c in clients)
+        lines.append(
+            f"| {TARGETS[name]} | {row['p50_ms']:.2f} | {row['p99_ms']:.2f} | "
+            f"{row['p99_ms'] / row['p50_ms']:.2f} | {rps} | {row[f'cpu_ms_{cpu_at}']:.2f} | "
+            f"{row['errors']:.0f} |"
+        )
+    hop = summary["aiohttp_hop"]
+    ratios = []
+    for name in ("gateway_sqlite", "gateway_pg"):
+        if name not in summary:
+            continue
+        gw = summary[name]
+        ratios.append(
+            f"| {TARGETS[name]} | {gw[f'cpu_ms_{cpu_at}'] / hop[f'cpu_ms_{cpu_at}']:.2f}× (≤ 2) | "
+            f"{gw.get('rps_8', 0) / hop.get('rps_8', 1):.2f}× (≥ 0.5) | "
+            f"{gw['p99_ms'] / gw['p50_ms']:.2f} (≤ 1.5) |"
+        )
+    pg_line = ""
+    if "gateway_pg" in summary:
+        pg, lite = summary["gateway_pg"], summary["gateway_sqlite"]
+        pg_line = (
+            f"\nPostgreSQL + Redis / SQLite (≤ 1.3): p50 {pg['p50_ms'] / lite['p50_ms']:.2f}×, "
+            f"CPU {pg[f'cpu_ms_{cpu_at}'] / lite[f'cpu_ms_{cpu_at}']:.2f}×, "
+            f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
+        )
+    before, after = result["load_avg_1min_before_after"]
+    return f"""
+## {args.heading}
+
+Command: `.venv/bin/python bench/turn_cpu.py --seconds {args.seconds} --rounds {args.rounds} \
+--clients {args.clients}{" --no-pg" if args.no_pg else ""}` (2-core machine shared with other work,
+loopback, wrk one session per connection; medians over {args.rounds} interleaved rounds; 1-minute
+load average {before:.2f} before, {after:.2f} after).
+
+{chr(10).join(lines)}
+
+| gateway vs the aiohttp hop | CPU per request | req/s at 8 clients | p99/p50 at 1 client |
+|---|---|---|---|
+{chr(10).join(ratios)}
+{pg_line}"""
+
+
+def _stop_on_sigterm() -> None:
+    def leave(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, leave)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument("--no-pg", action="store_true", help="skip the PostgreSQL + Redis gateway")
+    parser.add_argument("--profile", action="store_true", help="py-spy profile of the SQLite gateway")
+    parser.add_argument("--no-write", action="store_true", help="print only; bench/results/ untouched")
+    parser.add_argument("--heading", default=f"Run of {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk not found on PATH (apt-get install wrk)")
+    _stop_on_sigterm()
+    started = time.monotonic()
+    result = measure(args)
+    md = report(args, result)
+    print(md)
+    print(f"took {time.monotonic() - started:.0f} s", file=sys.stderr)
+    if args.no_write:
+        return
+    out = ROOT / "bench" / "results"
+    (out / "gateway_turn.json").write_text(json.dumps(result, indent=2) + "\n")
+    with (out / "gateway_turn.md").open("a") as document:
+        document.write(md)
+
+
+if __name__ == "__main__":
+    main()
