@@ -305,6 +305,10 @@ class ManifestLimits(BaseModel):
     max_lookup_entries: int = Field(default=10_000, ge=1)
     #: Bytes of one answer at a ``lookup_path``.
     max_lookup_bytes: int = Field(default=2_097_152, ge=1024)
+    #: Entries and bytes of all a manifest's ``lookup_path`` answers together (each path within the
+    #: limits above, many paths must not add up to what one table may not be).
+    max_lookup_total_entries: int = Field(default=20_000, ge=1)
+    max_lookup_total_bytes: int = Field(default=4_194_304, ge=1024)
 
 
 def parse_manifest(raw: bytes, limits: ManifestLimits | None = None) -> DomainManifest:
