@@ -93,6 +93,8 @@ class ExecutionReport(BaseModel):
     synthesis: Synthesis | None = None
     #: The last ``analyze_result`` decision of the run loop (``RunController``).
     decision: str | None = None
+    #: The plan as the run ended it, replans included (``RunController``).
+    plan: ExecutionPlan | None = None
 
 
 class RunStopped(Exception):

@@ -363,6 +363,9 @@ class RunController:
             and (
                 (by_id[t.id].required and report.status is RunStatus.FAILED)
                 or bool(t.output.failure and t.output.failure.suggestions)
+                # a plan a planner wrote step by step is rewritten around any required step
+                # that failed recoverably, even when a report could answer without it
+                or (by_id[t.id].required and plan.planner != "deterministic")
             )
         ]
         if recoverable:
@@ -485,6 +488,7 @@ class RunController:
         report.status = state.status
         report.replans = state.replans
         report.reason = ending.reason
+        report.plan = state.plan
         if state.plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
             required = {s.id: s.required for s in state.plan.steps}
             report.synthesis = await self.synthesis.synthesize(
