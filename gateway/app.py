@@ -52,7 +52,7 @@ from orchestrator.orchestrator import Orchestrator
 from orchestrator.refresh import HealthRefresh
 from orchestrator.registry import DomainRegistry, PolicyLimits
 from orchestrator.url_policy import UrlPolicy
-from planner import DeterministicRunPlanner
+from planner.llm import PlannerLlmSettings, build_run_planner
 from shared.catalog import Catalog
 from shared.db import create_engine
 from shared.manifest import ManifestLimits
@@ -140,6 +140,8 @@ async def build_services(
         max_payload_bytes=settings.policy_max_payload_bytes or None,
     )
     synthesis = synthesis_from_settings(llm_settings)
+    # deterministic unless PLANNER_LLM and an endpoint are set (planner/llm, docs/planning.md)
+    run_planner = build_run_planner(PlannerLlmSettings(), lambda: registry.catalog)
 
     def controller(run_step: StepRunner) -> RunController:
         return RunController(
@@ -150,7 +152,7 @@ async def build_services(
             max_replans=settings.max_replans,
             deadline_s=settings.run_deadline_s,
             availability=orchestrator.unavailable_reason,
-            planner=DeterministicRunPlanner(),
+            planner=run_planner,
         )
 
     store = RunStore(engine)
@@ -316,6 +318,9 @@ def main() -> None:
     llm_key = llm_settings.llm_api_key
     if llm_key is not None:
         secrets.append(llm_key.get_secret_value())
+    planner_key = PlannerLlmSettings().planner_llm_api_key
+    if planner_key is not None:
+        secrets.append(planner_key.get_secret_value())
     setup_logging(settings.log_level, settings.log_format, secrets)
     # one INFO line per domain call is noise at this volume (and URLs are no place for secrets)
     logging.getLogger("httpx").setLevel(logging.WARNING)
