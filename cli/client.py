@@ -113,13 +113,14 @@ class GatewayClient:
 
         ``progress`` asks the gateway for a line per step in the person's language (opt-in there,
         so that plain OpenAI clients get only the answer)."""
+        # "client": the gateway labels the session as the CLI's (the inspector's channel)
+        metadata = {"client": "cli", **({"show_progress": "true"} if progress else {})}
         body: dict[str, Any] = {
             "model": self.model,
             "stream": True,
             "messages": [{"role": "user", "content": text}],
+            "metadata": metadata,
         }
-        if progress:
-            body["metadata"] = {"show_progress": "true"}
         headers = {"X-Session-Id": session_id} if session_id else {}
         try:
             with self._http.stream("POST", "/v1/chat/completions", json=body, headers=headers) as response:

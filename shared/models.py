@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from shared.status import RunStatus
 
-Channel = Literal["openai", "rest", "cli", "telegram", "mcp"]
+Channel = Literal["openai", "rest", "cli", "telegram", "mcp", "a2a"]
 ExecutionMode = Literal["sequential", "parallel", "dag"]
 CombineMode = Literal["last", "report", "merge"]
 DomainStatus = Literal["success", "failure", "clarification"]

@@ -161,7 +161,7 @@ class PlatformExecutor(AgentExecutor):
         await updater.start_work()
         tenant = context.call_context.user.user_name
         entry = EntryRequest(
-            session_id=context.context_id, input_text=text, channel="rest", metadata={"protocol": "a2a"}
+            session_id=context.context_id, input_text=text, channel="a2a", metadata={"protocol": "a2a"}
         )
         try:
             run = await self._run(entry, tenant, updater, language)

@@ -91,11 +91,13 @@ async def conversation_session(
 def turn_entry(
     session_id: str, text: str, metadata: Mapping[str, Any] | None, pinned: str | None
 ) -> EntryRequest:
-    """The turn an OpenAI request asks for; ``metadata.session_id`` named the session already."""
+    """The turn an OpenAI request asks for; ``metadata.session_id`` named the session already.
+    The orchestrator CLI speaks this API and says so (``metadata.client: "cli"``): its sessions are
+    the CLI's in the inspector."""
     return EntryRequest(
         session_id=session_id,
         input_text=text,
-        channel="openai",
+        channel="cli" if (metadata or {}).get("client") == "cli" else "openai",
         metadata={k: v for k, v in (metadata or {}).items() if k != "session_id"},
         pinned_domain=pinned,
     )

@@ -100,12 +100,16 @@ def test_an_english_cli_asked_in_portuguese_answers_about_the_question_in_portug
 ) -> None:
     """One language per exchange: the gateway asks in the person's language, and the CLI's hint
     and prompt follow it, whatever --lang says."""
+    session = new_session()
     lines = ScriptedLines(["qual o preço da Nordea?", "/quit"])
-    status, out, err = chat(options(platform.url, tmp_path, session=new_session(), language="en"), lines)
+    status, out, err = chat(options(platform.url, tmp_path, session=session, language="en"), lines)
     assert (status, err) == (0, ""), out
     assert "? 1–2: Responda com o número ou com suas palavras." in out
     assert "Reply with" not in out
     assert lines.prompts == ["you› ", "você ?› "]
+    # the inspector names the channel truly: the CLI's, though it speaks the OpenAI API
+    listed = httpx.get(f"{platform.url}/v1/sessions", params={"q": session}, timeout=10).json()["data"]
+    assert [s["channel"] for s in listed] == ["cli"]
 
 
 def test_a_new_session_is_reported_and_history_and_new_work(platform: Process, tmp_path: Path) -> None:
