@@ -232,6 +232,13 @@ class GoalEntityExtractor:
         for name, values in values_seen.items():
             self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
             self._known.update(tuple(v) for v in values if v)
+        #: string entities whose annotated values are dates, times, amounts...: they take the words
+        #: of a span of that form ("amanhã", "R$ 30"), as written, and nothing else
+        self._typed_text: dict[str, str] = {
+            name: form
+            for name in self._strings
+            if (form := _form_of(_annotated(goal, name))) is not None and not self.specs[name].lookup
+        }
         for name in self._strings:  # the domain's lookup table: names and aliases are known values
             for entry in self.specs[name].lookup or ():
                 self._known.update(tuple(w) for w in map(words, (entry.value, *entry.aliases)) if w)
@@ -312,7 +319,7 @@ class GoalEntityExtractor:
         toks = tokens(text)
         used = [False] * len(toks)
         found: dict[str, Any] = {}
-        if self._typed:
+        if self._typed or self._typed_text:
             found.update(self._extract_typed(text, toks, used, prefer, clock, language))
         starts = self._phrase_starts(toks)
         for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
@@ -354,7 +361,9 @@ class GoalEntityExtractor:
         a date and a time said apart make a datetime); in the order the schema declares them,
         ``prefer`` first. The words of every span read are nobody's string value."""
         clock = clock or Clock(now=utcnow())
-        spans = _typed_spans(text, language or detect(text), clock, {self.specs[n].type for n in self._typed})
+        language = language or detect(text)
+        wanted = {self.specs[n].type for n in self._typed} | set(self._typed_text.values())
+        spans = _typed_spans(text, language, clock, wanted)
         order = sorted(self._typed, key=lambda n: n != prefer)
         taken: set[tuple[int, str]] = set()  # (span index, part) already given to an entity
         out: dict[str, TypedValue | list[TypedValue]] = {}
@@ -378,6 +387,10 @@ class GoalEntityExtractor:
                     consumed.update(joined[1])
             if values:
                 out[name] = values if spec.multiple and len(values) > 1 else values[0]
+        if self._typed_text:
+            spans = _split_datetimes(text, spans, set(self._typed_text.values()), language, clock)
+            for name, words_of in self._typed_text_values(text, toks, spans, prefer, taken, consumed).items():
+                out[name] = words_of
         for k, span in enumerate(spans):
             if span.type == "number" and k not in consumed:
                 continue  # a number no typed entity took may still be a code or an amount
@@ -385,6 +398,60 @@ class GoalEntityExtractor:
                 if tok.start < span.end and tok.end > span.start:
                     used[i] = True
         return out
+
+    def _typed_text_values(
+        self,
+        text: str,
+        toks: list[Token],
+        spans: list[TypedSpan],
+        prefer: str | None,
+        taken: set[tuple[int, str]],
+        consumed: set[int],
+    ) -> dict[str, TypedValue | list[TypedValue]]:
+        """The words of the spans of each learned form, given to the entity whose contexts
+        (the words the examples put around it) fit best, in the schema's order on a tie."""
+        out: dict[str, TypedValue | list[TypedValue]] = {}
+        order = sorted(self._typed_text, key=lambda n: n != prefer)
+        for name in order:
+            form = self._typed_text[name]
+            fitting = [
+                k
+                for k, span in enumerate(spans)
+                if _FORMS.get(span.type) == form and (k, form) not in taken and k not in consumed
+            ]
+            scores = {k: self._context_score(name, toks, spans[k]) for k in fitting}
+            if form == "money":  # an amount without its currency: a number where an amount is said
+                fitting += [
+                    k
+                    for k, span in enumerate(spans)
+                    if span.type == "number"
+                    and k not in consumed
+                    and (isinstance(span.value, float) or self._context_score(name, toks, span) > 0)
+                ]
+                scores |= {
+                    k: self._context_score(name, toks, spans[k]) - 0.5 for k in fitting if k not in scores
+                }
+            if not fitting:
+                continue
+            chosen = sorted(fitting, key=lambda k: (-scores[k], k))
+            picked = chosen if self.specs[name].multiple else chosen[:1]
+            for k in picked:
+                taken.add((k, form))
+                consumed.add(k)
+            values: list[TypedValue] = [text[spans[k].start : spans[k].end] for k in sorted(picked)]
+            out[name] = values if len(values) > 1 else values[0]
+        return out
+
+    def _context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
+        """How well the words around ``span`` fit the contexts the examples taught ``name``."""
+        inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
+        if not inside:
+            return 0.0
+        first, last = inside[0], inside[-1]
+        left = context_word(toks[first - 1].text) if first > 0 else ""
+        right = context_word(toks[last + 1].text) if last + 1 < len(toks) else ""
+        context = self._contexts[name]
+        return float(context.left[left] + context.right[right])
 
     def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:
         """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
@@ -557,7 +624,11 @@ class GoalEntityExtractor:
         assigned: dict[str, list[_Span]] = {name: [] for name in self._strings}
         for span in spans:
             is_number = all(t.text.isdigit() for t in toks[span.first : span.last + 1])
-            eligible = [n for n in self._strings if self._contexts[n].numeric == is_number]
+            eligible = [
+                n
+                for n in self._strings
+                if self._contexts[n].numeric == is_number and n not in self._typed_text
+            ]
             if not eligible:
                 continue  # a bare number is no name, a word no amount
             left = context_word(toks[span.first - 1].text) if span.first > 0 else ""
@@ -642,6 +713,79 @@ class GoalEntityExtractor:
 
     def _is_content(self, tok: Token) -> bool:
         return tok.text not in NOT_ENTITY and tok.text not in self._carrier
+
+
+#: The form a typed span gives a string entity that learned one (a datetime is a day).
+_FORMS = {"date": "date", "datetime": "date", "time": "time", "number": "number", "money": "money"}
+_FORMS |= {"duration": "duration"}
+#: The instant annotated values are read at: their form does not depend on it.
+_LEARNING_CLOCK = Clock(now=datetime(2026, 1, 7, 12, 0, tzinfo=ZoneInfo("UTC")))
+
+
+def _annotated(goal: Goal, name: str) -> list[str]:
+    """The values ``goal``'s examples annotate for entity ``name``, as written."""
+    out: list[str] = []
+    for example in goal.examples:
+        if isinstance(example, GoalExample):
+            value = example.entities.get(name)
+            out.extend(str(v) for v in (value if isinstance(value, list) else [value]) if v is not None)
+    return out
+
+
+def _form_of(values: list[str]) -> str | None:
+    """The typed form (date, time, number, money, duration) most annotated values have: each read
+    whole, in any language; ``None`` for fewer than two values, for codes made only of digits
+    (order numbers keep the digit shape) or when no form covers most of them."""
+    if len(values) < 2 or all(v.strip().isdigit() for v in values):
+        return None
+    forms: Counter[str] = Counter()
+    for value in values:
+        for language in LANGUAGES:
+            spans = RECOGNIZER.spans(
+                value, language, time_zone=_LEARNING_CLOCK.time_zone, now=_LEARNING_CLOCK.now
+            )
+            whole = [s for s in spans if (s.end - s.start) >= 0.6 * len(value.strip()) and s.type in _FORMS]
+            if whole:
+                forms[_FORMS[whole[0].type]] += 1
+                break
+    if not forms:
+        return None
+    if forms["money"]:  # "19,90" beside "R$ 30": an amount whose currency was left unsaid
+        forms["money"] += forms.pop("number", 0)
+    form, count = forms.most_common(1)[0]
+    return form if count >= 0.6 * len(values) else None
+
+
+def _split_datetimes(
+    text: str, spans: list[TypedSpan], forms: set[str], language: str, clock: Clock
+) -> list[TypedSpan]:
+    """A datetime span cut into its day and its time ("amanhã às 14h" -> "amanhã", "às 14h") when
+    entities of both forms want their own words."""
+    if not {"date", "time"} <= forms:
+        return spans
+    out: list[TypedSpan] = []
+    for span in spans:
+        parts = _day_and_time(text, span, language, clock) if span.type == "datetime" else None
+        out.extend(parts or [span])
+    return out
+
+
+def _day_and_time(text: str, span: TypedSpan, language: str, clock: Clock) -> list[TypedSpan] | None:
+    body = text[span.start : span.end]
+    cuts = [m.start() for m in re.finditer(r"\s+", body)]
+    for cut in cuts:
+        left, right = body[:cut], body[cut:].lstrip()
+        offset = span.start + len(body) - len(right)
+        read_left = RECOGNIZER.spans(left, language, time_zone=clock.time_zone, now=clock.now)
+        read_right = RECOGNIZER.spans(right, language, time_zone=clock.time_zone, now=clock.now)
+        kinds = ([s.type for s in read_left], [s.type for s in read_right])
+        if kinds in ((["date"], ["time"]), (["time"], ["date"])):
+            a, b = read_left[0], read_right[0]
+            return [
+                TypedSpan(a.type, a.value, span.start + a.start, span.start + a.end),
+                TypedSpan(b.type, b.value, offset + b.start, offset + b.end),
+            ]
+    return None
 
 
 def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> list[TypedSpan]:

@@ -32,6 +32,8 @@ from shared.manifest import TypedValue
 _DIMENSIONS = ["time", "number", "amount-of-money", "duration", "email", "phone-number", "url"]
 _LOCALES = {"pt": ("PT", "PT_BR"), "en": ("EN", "EN_US")}
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+#: Fewer digits than any phone number with its area code.
+_PHONE_DIGITS = 8
 _DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
 #: Chat shorthands Duckling does not know, written out before it reads the text (offsets kept).
 _SHORTHANDS = {"hj": "hoje", "amn": "amanhã", "tmr": "tomorrow", "tmrw": "tomorrow", "tmw": "tomorrow"}
@@ -222,6 +224,10 @@ def _normalised(
         yield TypedSpan("duration", iso_duration(value["normalized"]["value"]), start, end)
     elif dim == "phone-number":
         digits = re.sub(r"\D", "", value["value"])
+        if len(digits) < _PHONE_DIGITS:  # "pedido 77801": a code or a number, not a phone
+            if digits == clean[hit["start"] : hit["end"]]:
+                yield TypedSpan("number", int(digits), start, end)
+            return
         yield TypedSpan(
             "phone", ("+" if value["value"].lstrip().startswith("(+") else "") + digits, start, end
         )

@@ -200,3 +200,52 @@ async def test_the_llm_gets_the_clock_and_no_invented_day() -> None:
     assert any("dropped entity day" in note for note in out.notes)
     assert "2026-11-26T09:00" in fake.requests[0]["messages"][0]["content"]
     await llm.aclose()
+
+
+LEARNED_FORMS = Goal.model_validate(
+    {
+        "goal": "BOOK",
+        "description": "Marcar consulta",
+        "capabilities": ["book"],
+        "entities_schema": {
+            "doctor_text": {"type": "string"},
+            "day_text": {"type": "string"},
+            "time_text": {"type": "string"},
+            "order_text": {"type": "string"},
+            "amount_text": {"type": "string"},
+        },
+        "examples": [
+            {
+                "text": "marca com a Dra. Lia amanhã às 10h",
+                "entities": {"doctor_text": "Dra. Lia", "day_text": "amanhã", "time_text": "10h"},
+            },
+            {"text": "consulta sexta 9:30", "entities": {"day_text": "sexta", "time_text": "9:30"}},
+            {"text": "book for March 14 at 2pm", "entities": {"day_text": "March 14", "time_text": "2pm"}},
+            {
+                "text": "pedido 12345 estorna R$ 30",
+                "entities": {"order_text": "12345", "amount_text": "R$ 30"},
+            },
+            {
+                "text": "pedido 55501 devolve 19,90",
+                "entities": {"order_text": "55501", "amount_text": "19,90"},
+            },
+        ],
+    }
+)
+
+
+def test_string_entities_learn_their_form_from_the_annotated_values() -> None:
+    extractor = GoalEntityExtractor(LEARNED_FORMS)
+    assert extractor.extract("marca amanhã às 14h", clock=CLOCK) == {
+        "day_text": "amanhã",
+        "time_text": "às 14h",
+    }
+    # the person's words, as written: the domain reads them
+    assert extractor.extract("pedido 77801 estorna 49,90", clock=CLOCK) == {
+        "order_text": "77801",
+        "amount_text": "49,90",
+    }
+    # a name or an order number is no day, and an order number no amount
+    found = extractor.extract("marca com o Dr. Paulo", clock=CLOCK)
+    assert "day_text" not in found and "time_text" not in found
+    assert "amount_text" not in extractor.extract("pedido 77801", clock=CLOCK)
