@@ -217,19 +217,32 @@ class DomainClient:
         """``manifest`` with the lookup tables its entities name by ``lookup_path`` fetched into
         their ``lookup``, so everything downstream (intent, stored registrations, other gateways)
         reads one self-contained manifest."""
+        limits = self.manifest_limits
         fetched: dict[str, list[LookupEntry]] = {}
+        total_bytes = total_entries = 0
         for i, goal in enumerate(manifest.goals):
             for name, spec in goal.entities_schema.items():
                 if spec.lookup_path is None or spec.lookup is not None:
                     continue
                 if spec.lookup_path not in fetched:
                     where = f"goals.{i}.entities_schema.{name}"
-                    raw = await self._get_document(
-                        _join(base_url, spec.lookup_path),
-                        self.manifest_limits.max_lookup_bytes,
-                        f"{where}.lookup",
-                    )
-                    fetched[spec.lookup_path] = parse_lookup(raw, where, self.manifest_limits)
+                    # what is left of the manifest's budget bounds this read too
+                    room = min(limits.max_lookup_bytes, limits.max_lookup_total_bytes - total_bytes)
+                    raw = await self._get_document(_join(base_url, spec.lookup_path), room, f"{where}.lookup")
+                    table = parse_lookup(raw, where, limits)
+                    total_bytes += len(raw)
+                    total_entries += len(table)
+                    if total_entries > limits.max_lookup_total_entries:
+                        raise ManifestInvalid(
+                            [
+                                {
+                                    "path": f"{where}.lookup",
+                                    "message": "the manifest's lookup tables have more than "
+                                    f"{limits.max_lookup_total_entries} entries together",
+                                }
+                            ]
+                        )
+                    fetched[spec.lookup_path] = table
                 spec.lookup = fetched[spec.lookup_path]
         return manifest
 

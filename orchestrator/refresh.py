@@ -4,7 +4,8 @@ routed again as soon as it answers, without anyone re-registering it.
 Every ``interval_s`` every domain is re-checked (manifest and health: a changed manifest rebuilds
 the catalog); in between, the domains that are down are re-checked every ``down_interval_s``,
 because for those the wait is the outage the person sees. A check of a domain that is up costs a
-manifest fetch, so healthy ones are left alone between full rounds.
+manifest fetch, so healthy ones are left alone between full rounds. Every domain is checked on its
+own, within the registry's per-domain deadline: one slow domain delays no other's.
 """
 
 from __future__ import annotations
@@ -50,18 +51,31 @@ class HealthRefresh:
             await task
 
     async def run(self) -> None:
-        """Refresh until cancelled; a failed round is logged and the next one retries."""
+        """Refresh until cancelled. Each domain is re-checked in a task of its own, so a slow one
+        (bounded by the registry's per-domain deadline) never delays another's check; a domain
+        whose check is still running is not checked twice at once."""
         loop = asyncio.get_running_loop()
         last_full = loop.time()
-        while True:
-            await asyncio.sleep(self.down_interval_s)
-            full = loop.time() - last_full >= self.interval_s
-            names = None if full else self.registry.down()
-            if full:
-                last_full = loop.time()
-            elif not names:
-                continue
-            try:
-                await self.registry.refresh(names)
-            except Exception:  # keep the loop alive: one bad round must not end the refresh
-                log.exception("domain health refresh failed")
+        checking: dict[str, asyncio.Task[None]] = {}
+        try:
+            while True:
+                await asyncio.sleep(self.down_interval_s)
+                full = loop.time() - last_full >= self.interval_s
+                if full:
+                    last_full = loop.time()
+                for name in self.registry.names() if full else self.registry.down():
+                    running = checking.get(name)
+                    if running is None or running.done():
+                        checking[name] = asyncio.create_task(self._check(name), name=f"refresh-{name}")
+                for name in [n for n, task in checking.items() if task.done()]:
+                    del checking[name]
+        finally:
+            for task in checking.values():
+                task.cancel()
+            await asyncio.gather(*checking.values(), return_exceptions=True)
+
+    async def _check(self, name: str) -> None:
+        try:
+            await self.registry.refresh([name])
+        except Exception:  # keep the loop alive: one bad check must not end the refresh
+            log.exception("health refresh of domain %s failed", name)

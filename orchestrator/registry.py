@@ -147,6 +147,11 @@ def env_override(name: str, env: Mapping[str, str] | None = None) -> str | None:
     return (os.environ if env is None else env).get(f"DOMAIN_URL_{name.upper().replace('-', '_')}")
 
 
+#: One domain's manifest (its lookup tables included) and health check, at most: a slow domain is
+#: marked down after this instead of holding its registration or refresh for every read timeout.
+LOAD_DEADLINE_S = 15.0
+
+
 class DomainRegistry:
     def __init__(
         self,
@@ -156,8 +161,10 @@ class DomainRegistry:
         env: Mapping[str, str] | None = None,
         url_policy: UrlPolicy | None = None,
         policy_limits: PolicyLimits | None = None,
+        load_deadline_s: float = LOAD_DEADLINE_S,
     ):
         self._client = client
+        self._load_deadline_s = load_deadline_s
         self._lint = lint
         self._env = env
         self._url_policy = url_policy or UrlPolicy()
@@ -282,11 +289,13 @@ class DomainRegistry:
         entry = _Entry(RegisteredDomain(name=name, base_url=base_url.rstrip("/")))
         watch.lap("url policy")
         try:
-            manifest = await self._client.manifest(entry.info.base_url, name)
+            async with asyncio.timeout(self._load_deadline_s):
+                manifest = await self._client.manifest(entry.info.base_url, name)
         except ManifestInvalid as exc:
             raise ManifestRejected(name, exc.errors) from None
-        except PlatformError as exc:
-            log.warning("registration of %s at %s failed: %s", name, entry.info.base_url, exc.message)
+        except (PlatformError, TimeoutError) as exc:
+            why = exc.message if isinstance(exc, PlatformError) else self._too_slow()
+            log.warning("registration of %s at %s failed: %s", name, entry.info.base_url, why)
             raise unregistrable(entry.info.base_url) from None
         _check_name(name, manifest)
         watch.lap("manifest")
@@ -342,7 +351,21 @@ class DomainRegistry:
 
     # ------------------------------------------------------------------ internals
 
+    def names(self) -> Names:
+        return sorted(self._entries)
+
+    def _too_slow(self) -> str:
+        return f"no manifest and health answer within {self._load_deadline_s:g} s"
+
     async def _load(self, entry: _Entry) -> None:
+        """:meth:`_load_now` within the deadline: a domain that takes longer is marked down."""
+        try:
+            async with asyncio.timeout(self._load_deadline_s):
+                await self._load_now(entry)
+        except TimeoutError:
+            self._fail(entry, self._too_slow())
+
+    async def _load_now(self, entry: _Entry) -> None:
         """Fetch the manifest (tolerantly: errors land in ``last_error``), then health-check."""
         name = entry.info.name
         try:
