@@ -240,6 +240,10 @@ CORE = Catalog(
             "pt": "contextId deve ter no máximo {limit} caracteres imprimíveis.",
             "en": "contextId must be at most {limit} printable characters.",
         },
+        "a2a.failed": {
+            "pt": "Não consegui concluir esta mensagem por um erro interno; tente de novo.",
+            "en": "This message could not be completed because of an internal error; try again.",
+        },
         # a language's name, for prompts that ask a model to answer in it
         "language.pt": {"pt": "português do Brasil", "en": "Brazilian Portuguese"},
         "language.en": {"pt": "inglês", "en": "English"},
