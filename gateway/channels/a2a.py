@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
@@ -34,17 +35,21 @@ from a2a.server.routes.jsonrpc_dispatcher import JsonRpcDispatcher
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import AgentCard, Part, Task
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 from starlette.requests import Request as StarletteRequest
 
 from gateway.channels.progress import progress_text
 from gateway.deps import MAX_SESSION_ID, PrincipalDep, RegistryDep, SettingsDep
 from gateway.turns.turn import TurnService, new_run_id
+from gateway.validation import check_json
 from shared.agent_card import card_json, platform_card
-from shared.errors import PlatformError
+from shared.errors import InvalidRequest, PlatformError
 from shared.i18n import detect, t
 from shared.manifest import DomainManifest
 from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
+
+log = logging.getLogger(__name__)
 
 #: Where the JSON-RPC endpoint lives (named in the card's interfaces).
 RPC_PATH = "/a2a"
@@ -69,11 +74,54 @@ async def agent_card(request: Request, settings: SettingsDep, registry: Registry
 
 
 @rpc_router.post(RPC_PATH, include_in_schema=False)
-async def a2a_rpc(request: Request, principal: PrincipalDep) -> Response:
+async def a2a_rpc(request: Request, principal: PrincipalDep, settings: SettingsDep) -> Response:
     # the key was checked by the /v1 dependency; the tenant travels to the executor with the call
     request.state.a2a_tenant = principal.tenant
+    refused = refusal_of(await request.body(), settings.max_message_chars)  # Starlette keeps the body
+    if refused is not None:
+        return JSONResponse(refused)
     dispatcher: JsonRpcDispatcher = request.state.a2a
     return await dispatcher.handle_requests(request)
+
+
+#: JSON-RPC's "invalid params"
+INVALID_PARAMS = -32602
+
+
+def refusal_of(body: bytes, max_chars: int) -> dict[str, Any] | None:
+    """The JSON-RPC error for a request whose texts no turn may take (a NUL, a lone surrogate, a
+    number no column holds, a message longer than ``max_chars``), answered before the SDK or any
+    turn sees it; ``None`` otherwise (a body that is not JSON at all is the SDK's to answer)."""
+    try:
+        payload = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    request_id = payload.get("id") if isinstance(payload, dict) else None
+    try:
+        check_json(payload)
+        if isinstance(payload, dict):
+            _check_message_length(payload.get("params"), max_chars)
+    except InvalidRequest as exc:
+        plain_id = isinstance(request_id, (str, int)) and not isinstance(request_id, bool)
+        return {
+            "jsonrpc": "2.0",
+            "id": request_id if plain_id else None,
+            "error": {"code": INVALID_PARAMS, "message": exc.message, "data": {"param": exc.param}},
+        }
+    return None
+
+
+def _check_message_length(params: Any, max_chars: int) -> None:
+    message = params.get("message") if isinstance(params, dict) else None
+    parts = message.get("parts") if isinstance(message, dict) else None
+    if not isinstance(parts, list):
+        return
+    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    if sum(len(text) for text in texts) > max_chars:
+        raise InvalidRequest(
+            f"params.message.parts: a message is at most {max_chars} characters of text",
+            param="params.message.parts",
+        )
 
 
 def _card(request: Request, name: str, manifests: Iterable[DomainManifest], *, bearer: bool) -> AgentCard:
@@ -167,6 +215,10 @@ class PlatformExecutor(AgentExecutor):
             run = await self._run(entry, tenant, updater, language)
         except PlatformError as exc:  # a busy session, a session of another tenant, storage down
             await updater.failed(updater.new_agent_message([new_text_part(exc.message)]))
+            return
+        except Exception:  # the trace goes to the log, never to the caller (no SQL, no internals)
+            log.exception("A2A turn on context %s failed", entry.session_id)
+            await updater.failed(updater.new_agent_message([new_text_part(t("a2a.failed", language))]))
             return
         await _report(run, updater)
 
