@@ -8,19 +8,24 @@ caller's tenant's sessions only.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Annotated, cast
+from typing import Annotated, Literal, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import Table, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from gateway.deps import PrincipalDep, RegistryDep, services
 from gateway.storage.tables import RunRow, SessionRow
+from intent.lint import goal_overlaps
+from orchestrator.a2a_domain import is_agent_card_url
+from orchestrator.mcp_domain import is_mcp_url
 from shared.errors import NotFound
+from shared.i18n.bilingual import text_in
 
 #: The page and its assets, served without a key: they hold no data.
 ui_router = APIRouter(include_in_schema=False)
@@ -107,8 +112,13 @@ class SessionSummary(BaseModel):
     turn_count: int
     created_at: datetime | None
     updated_at: datetime | None
-    #: The person's last message in the session, to tell sessions apart at a glance.
+    #: The session's first request, in the person's own words (and so in their language): its
+    #: title, to tell sessions apart at a glance.
+    title: str | None
+    #: The person's last message in the session.
     last_input: str | None
+    #: What the session waits for the person to answer (its last turn's question), if anything.
+    pending_question: str | None = None
 
 
 class SessionPage(BaseModel):
@@ -133,6 +143,13 @@ async def list_sessions(
         .limit(1)
         .scalar_subquery()
     )
+    first_input = (
+        select(_runs.c.input_text)
+        .where(_runs.c.session_id == _sessions.c.id)
+        .order_by(_runs.c.created_at, _runs.c.id)
+        .limit(1)
+        .scalar_subquery()
+    )
     matches = [_sessions.c.tenant == tenant]
     if query:
         said_it = select(_runs.c.id).where(
@@ -148,6 +165,7 @@ async def list_sessions(
             _sessions.c.created_at,
             _sessions.c.updated_at,
             last_input.label("last_input"),
+            first_input.label("first_input"),
         )
         .where(*matches)
         .order_by(_sessions.c.updated_at.desc(), _sessions.c.id)
@@ -158,6 +176,8 @@ async def list_sessions(
     async with engine.connect() as conn:
         found = (await conn.execute(rows)).all()
         total = int((await conn.execute(count)).scalar_one())
+        waiting = [r.id for r in found if r.status == WAITING]
+        questions = await pending_questions(conn, waiting) if waiting else {}
     return SessionPage(
         data=[
             SessionSummary(
@@ -167,7 +187,9 @@ async def list_sessions(
                 turn_count=r.turn_count,
                 created_at=as_utc(r.created_at),
                 updated_at=as_utc(r.updated_at),
+                title=_title(r.first_input),
                 last_input=r.last_input,
+                pending_question=questions.get(r.id),
             )
             for r in found
         ],
@@ -177,11 +199,57 @@ async def list_sessions(
     )
 
 
+#: A session's status while its last turn waits for the person's answer.
+WAITING = "waiting_input"
+#: A title longer than this is cut (at a word) and ends with an ellipsis.
+TITLE_CHARS = 80
+
+
+def _title(first_input: str | None) -> str | None:
+    """The first request on one line, cut at a word past :data:`TITLE_CHARS`.
+
+    >>> _title("qual a cotação da\\nPetrobras?"), _title(None)
+    ('qual a cotação da Petrobras?', None)
+    >>> _title("palavra " * 20)[-9:]
+    'palavra …'
+    """
+    if not first_input:
+        return None
+    line = " ".join(first_input.split())
+    if len(line) <= TITLE_CHARS:
+        return line
+    return line[:TITLE_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+async def pending_questions(conn: AsyncConnection, session_ids: list[str]) -> dict[str, str]:
+    """The question each session's last run asked (its first line), for the sessions that wait."""
+    other = _runs.alias("other")
+    last_run = (
+        select(other.c.id)
+        .where(other.c.session_id == _runs.c.session_id)
+        .order_by(other.c.created_at.desc(), other.c.id.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    latest = select(_runs.c.session_id, _runs.c.trace).where(
+        _runs.c.session_id.in_(session_ids), _runs.c.id == last_run
+    )
+    found: dict[str, str] = {}
+    for row in await conn.execute(latest):
+        question = row.trace.get("question") if isinstance(row.trace, dict) else None
+        text = question.get("text") if isinstance(question, dict) else None
+        if text:
+            found[row.session_id] = str(text).split("\n", 1)[0]
+    return found
+
+
 @api_router.get("/v1/sessions")
 async def sessions_list(
     request: Request,
     principal: PrincipalDep,
-    q: Annotated[str, Query(max_length=200, description="Part of a session id or of a message")] = "",
+    q: Annotated[
+        str, Query(max_length=200, description="Part of a session id or of a message (its title included)")
+    ] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> SessionPage:
@@ -219,4 +287,103 @@ async def breakers_list(request: Request, registry: RegistryDep) -> BreakerList:
             BreakerView(domain=d.name, state=breakers.state(d.name), open=breakers.is_open(d.name))
             for d in registry.list()
         ],
+    )
+
+
+# ---------------------------------------------------------------------------- catalog
+
+#: Goal pairs of different domains at least this similar are shown (with their score); the
+#: registration lint warns from ``intent.lint.goal_overlaps``'s own default up.
+OVERLAP_SHOWN = 0.2
+DomainKind = Literal["http", "mcp", "a2a"]
+
+
+def domain_kind(base_url: str) -> DomainKind:
+    """How the gateway talks to a domain, read from its registry base URL.
+
+    >>> domain_kind("mcp+http://h:1/mcp"), domain_kind("http://h:1/.well-known/agent-card.json")
+    ('mcp', 'a2a')
+    >>> domain_kind("http://127.0.0.1:8101")
+    'http'
+    """
+    if is_mcp_url(base_url):
+        return "mcp"
+    return "a2a" if is_agent_card_url(base_url) else "http"
+
+
+class CapabilityView(BaseModel):
+    name: str
+    #: What it does, in the language asked for (else another the manifest has).
+    description: str
+
+
+class DomainCard(BaseModel):
+    name: str
+    kind: DomainKind
+    capabilities: list[CapabilityView]
+
+
+class OverlapView(BaseModel):
+    """Two goals of different domains that read alike: people may reach the wrong one."""
+
+    domain_a: str
+    goal_a: str
+    domain_b: str
+    goal_b: str
+    #: TF-IDF cosine of the two goals' descriptions and examples (0..1).
+    similarity: float
+
+
+class RegistryNotice(BaseModel):
+    """Something the registry changed or noticed about a domain's manifest that is not a goal
+    overlap (a policy clamped to the operator's limits, a capability name clash...)."""
+
+    domain: str
+    type: str
+    message: str
+
+
+class CatalogView(BaseModel):
+    language: str
+    domains: list[DomainCard]
+    overlap_shown_from: float
+    overlaps: list[OverlapView]
+    notices: list[RegistryNotice]
+
+
+@api_router.get("/v1/inspector/catalog")
+async def catalog_view(
+    registry: RegistryDep,
+    lang: Annotated[str, Query(max_length=16, description="Language of the descriptions")] = "en",
+) -> CatalogView:
+    """What the inspector shows beside the domains list: each domain's kind and capability
+    descriptions, the goal overlaps between domains (with their score), and the registry's other
+    notices, kept apart from the overlaps."""
+    catalog = registry.catalog
+    listed = {d.name: d for d in registry.list()}
+    cards = [
+        DomainCard(
+            name=manifest.domain,
+            kind=domain_kind(listed[manifest.domain].base_url if manifest.domain in listed else ""),
+            capabilities=[
+                CapabilityView(name=c.name, description=text_in(c.description, lang))
+                for c in manifest.capabilities
+            ],
+        )
+        for manifest in catalog.manifests()
+    ]
+    # cut against the cached n-gram counts: a few ms, off the event loop all the same
+    overlaps = await asyncio.to_thread(goal_overlaps, catalog, OVERLAP_SHOWN)
+    notices = [
+        RegistryNotice(domain=d.name, type=str(w.get("type", "")), message=str(w.get("message", "")))
+        for d in listed.values()
+        for w in d.warnings
+        if w.get("type") != "goal_overlap"
+    ]
+    return CatalogView(
+        language=lang,
+        domains=cards,
+        overlap_shown_from=OVERLAP_SHOWN,
+        overlaps=[OverlapView(**o.model_dump()) for o in overlaps],
+        notices=notices,
     )

@@ -82,3 +82,46 @@ def test_breakers_list_every_registered_domain(keyed_gateway: Process) -> None:
     assert {b["domain"] for b in body["data"]} == domains
     assert all(b["state"] == "closed" and b["open"] is False for b in body["data"])
     assert body["threshold"] >= 1 and body["ttl_s"] > 0
+
+
+def test_a_session_is_titled_by_its_first_request_and_says_what_it_waits_for(keyed_gateway: Process) -> None:
+    tag = uuid.uuid4().hex[:8]
+    asking = f"title-{tag}-a"
+    run(keyed_gateway, "qual o preço da Nordea?", asking)
+    answered = f"title-{tag}-b"
+    run(keyed_gateway, "qual o preço da Nordea?", answered)
+    run(keyed_gateway, "2", answered)
+
+    page = api(keyed_gateway, "GET", "/v1/sessions", params={"q": tag}).json()
+    listed = {s["session_id"]: s for s in page["data"]}
+    waiting, done = listed[asking], listed[answered]
+    # the title is the first request, not the last message ("2")
+    assert waiting["title"] == done["title"] == "qual o preço da Nordea?"
+    assert done["last_input"] == "2"
+    assert waiting["status"] == "waiting_input"
+    assert waiting["pending_question"].startswith("Encontrei mais de um ticker para 'Nordea'")
+    assert done["pending_question"] is None
+
+    # the title's words find the session
+    found = api(keyed_gateway, "GET", "/v1/sessions", params={"q": "preço da nordea", "limit": 200}).json()
+    assert {asking, answered} <= {s["session_id"] for s in found["data"]}
+
+
+def test_the_catalog_view_gives_kinds_descriptions_and_overlaps_apart_from_notices(
+    keyed_gateway: Process,
+) -> None:
+    english = api(keyed_gateway, "GET", "/v1/inspector/catalog", params={"lang": "en"}).json()
+    portuguese = api(keyed_gateway, "GET", "/v1/inspector/catalog", params={"lang": "pt"}).json()
+    domains = {d["name"]: d for d in english["domains"]}
+    assert {"finance", "notifier", "general"} <= set(domains)
+    assert {d["kind"] for d in english["domains"]} == {"http"}
+    described = {c["name"]: c["description"] for d in english["domains"] for c in d["capabilities"]}
+    described_pt = {c["name"]: c["description"] for d in portuguese["domains"] for c in d["capabilities"]}
+    assert all(described.values())
+    assert described.keys() == described_pt.keys()
+    assert any(described[name] != described_pt[name] for name in described), "descriptions follow lang"
+    for overlap in english["overlaps"]:
+        assert overlap["domain_a"] != overlap["domain_b"]
+        assert english["overlap_shown_from"] <= overlap["similarity"] <= 1
+    assert all(n["type"] != "goal_overlap" for n in english["notices"])
+    assert httpx.get(f"{keyed_gateway.url}/v1/inspector/catalog", timeout=10).status_code == 401
