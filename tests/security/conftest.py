@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
+import asyncpg
 import uvicorn
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
 
-from tests.conftest import free_port
+from tests.conftest import PG_ADMIN_URL, free_port, unavailable
 
 
 @asynccontextmanager
@@ -56,3 +58,27 @@ def manifest(domain: str, goals: list[dict[str, Any]], **capability: Any) -> dic
         "capabilities": [cap],
         "goals": [{"capabilities": [cap["name"]], **g} for g in goals],
     }
+
+
+@contextmanager
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database's SQLAlchemy URL, dropped afterwards: for module-scoped gateway
+    processes (``tests.conftest.pg_database_url`` is per test)."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(PG_ADMIN_URL, timeout=3)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    try:
+        asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    except (TimeoutError, OSError, asyncpg.PostgresError):
+        unavailable("PostgreSQL at 127.0.0.1:5432")
+    base = PG_ADMIN_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}".replace("postgresql://", "postgresql+asyncpg://")
+    finally:
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -19,38 +19,16 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import PG_ADMIN_URL, Process, start_gateway, unavailable, write_bootstrap
+from tests.conftest import Process, start_gateway, write_bootstrap
+from tests.security.conftest import pg_database
 
 pytestmark = pytest.mark.integration
 
 KA, KB = "claim-race-tenant-a-41c2", "claim-race-tenant-b-9e07"
 ROUNDS = 40
-
-
-@contextlib.contextmanager
-def _pg_database() -> Iterator[str]:
-    name = f"t_{uuid.uuid4().hex[:12]}"
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(PG_ADMIN_URL, timeout=3)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    try:
-        asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-    except (TimeoutError, OSError, asyncpg.PostgresError):
-        unavailable("PostgreSQL at 127.0.0.1:5432")
-    base = PG_ADMIN_URL.rsplit("/", 1)[0]
-    try:
-        yield f"{base}/{name}".replace("postgresql://", "postgresql+asyncpg://")
-    finally:
-        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -65,7 +43,7 @@ def gateway(
         database = (
             f"sqlite+aiosqlite:///{Path(work) / 'gateway.sqlite3'}"
             if request.param == "sqlite"
-            else stack.enter_context(_pg_database())
+            else stack.enter_context(pg_database())
         )
         yield from _gateway_on(database, bootstrap)
 
