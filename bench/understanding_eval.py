@@ -1,0 +1,543 @@
+"""Understanding on material the project was not written next to: ``bench/understanding/``.
+
+    python bench/understanding_eval.py [--split dev|test|both] [--out bench/results/understanding.md]
+                                       [--skip-early]
+
+The three domains there (weather, shop_orders, clinic, written by someone who read only the
+docs) run as processes beside the shipped ones (finance, notifier, general, research); a real
+gateway starts with the shipped ones and the three are registered at run time
+(``POST /v1/domains``, admin token), as an operator would. Every case's turns are played, in
+order, on one session through ``POST /v1/runs`` (``metadata.time_zone``: the cases' zone), and
+each turn's trace is scored:
+
+* **goal**: the goal the turn runs or asks about (a pending question's goal), ``null`` for out
+  of scope and for the general domain's help and small talk; turns whose expected goal is
+  ``null`` but that must be handled (a resend, a reply inside a domain conversation, a "no") are
+  scored on behaviour only;
+* **entities**: micro precision/recall/F1 over (entity, value) pairs on the turns with a goal;
+  the platform's spans are normalised as the case file says (days and times against the cases'
+  reference clock, numbers, money, lookup tables' canonical values, accents and case folded,
+  research ideas by word overlap); entities under a wrong goal are all wrong;
+* **behaviour**: answer / ask / confirm / out_of_scope, from the trace (an approval question
+  is confirm; a slot, domain or confidence-gate question is ask; a turn with steps, or a reply
+  to a pending question, is answer; nothing run and no goal is out_of_scope);
+* **side-effecting calls with unsaid values**: steps called on a capability that needs a yes
+  (``policy.confirm``) or sends a notification, with an entity parameter whose value the turn's
+  expected entities do not have;
+* **junk steps**: steps called on a turn that expects out of scope, or with an entity parameter
+  no expected entity has.
+
+``dev`` prints one line per failed case; ``test`` prints aggregate numbers only (nothing of a
+test case is ever printed). "Within 5 s of a registration": the three domains are removed and
+registered again, and the cases played until 5 s have passed since the registration answered
+are scored apart; repeated until every case of the split was played once so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+from rapidfuzz import fuzz, process
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from intent.typed import RECOGNIZER  # noqa: E402
+from shared.manifest import parse_manifest  # noqa: E402
+from tests.conftest import (  # noqa: E402
+    Process,
+    free_port,
+    start_and_wait,
+    start_domain,
+    start_gateway,
+    write_bootstrap,
+)
+
+CASES = ROOT / "bench" / "understanding" / "cases.jsonl"
+DEFAULT_OUT = ROOT / "bench" / "results" / "understanding.md"
+NEW_DOMAINS = ("weather", "shop_orders", "clinic")
+ADMIN_TOKEN = "bench-admin-token"
+ZONE = "America/Sao_Paulo"
+#: the cases' reference clock (bench/understanding/README.md)
+REFERENCE = datetime(2026, 3, 10, 9, 0, tzinfo=ZoneInfo(ZONE))
+EARLY_WINDOW_S = 5.0
+#: ISO day and 24-hour time, as the case file writes them
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIME = re.compile(r"^\d{2}:\d{2}$")
+_ONE = {"a", "an", "um", "uma", "one"}
+
+
+# ------------------------------------------------------------------ normalising
+
+
+def fold(text: str) -> str:
+    """Lower case, no accents, single spaces."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w\s:/.,$-]", " ", plain.lower()).split())
+
+
+@dataclass
+class Lookups:
+    """Every lookup table of the registered manifests, by entity name: alias -> canonical value."""
+
+    tables: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def add(self, manifest: dict[str, Any]) -> None:
+        for goal in manifest.get("goals", []):
+            for name, spec in goal.get("entities_schema", {}).items():
+                for entry in spec.get("lookup") or []:
+                    table = self.tables.setdefault(name, {})
+                    for alias in [entry["value"], *entry.get("aliases", [])]:
+                        table[fold(alias)] = entry["value"]
+
+    def canonical(self, entity: str, value: str) -> str:
+        table = self.tables.get(entity)
+        if not table:
+            return fold(value)
+        key = fold(value)
+        if key in table:
+            return fold(table[key])
+        near = process.extractOne(key, list(table), scorer=fuzz.ratio, score_cutoff=85)
+        return fold(table[near[0]]) if near else key
+
+
+def _read(value: str, language: str) -> list[tuple[str, Any]]:
+    spans = RECOGNIZER.spans(value, language, time_zone=ZONE, now=REFERENCE)
+    if not spans:
+        other = "en" if language == "pt" else "pt"
+        spans = RECOGNIZER.spans(value, other, time_zone=ZONE, now=REFERENCE)
+    return [(s.type, s.value) for s in spans]
+
+
+def normalised(entity: str, predicted: Any, expected: Any, language: str, lookups: Lookups) -> Any:
+    """``predicted`` in the form ``expected`` is written in (the case file's conventions)."""
+    if isinstance(predicted, list):
+        return [normalised(entity, p, expected, language, lookups) for p in predicted]
+    if isinstance(expected, list):
+        expected = expected[0] if expected else ""
+    if isinstance(predicted, bool) or predicted is None:
+        return predicted
+    if isinstance(predicted, dict):  # a typed money value
+        return {"amount": predicted.get("amount"), "currency": predicted.get("currency")}
+    if isinstance(predicted, int | float) and not isinstance(expected, str):
+        return predicted
+    text = str(predicted)
+    if isinstance(expected, str) and _DAY.match(expected):
+        read = _read(text, language)
+        return next((str(v)[:10] for t, v in read if t in ("date", "datetime")), fold(text))
+    if isinstance(expected, str) and _TIME.match(expected):
+        read = _read(text, language)
+        found = next((v for t, v in read if t == "time"), None)
+        found = found or next((str(v)[11:16] for t, v in read if t == "datetime"), None)
+        return found or fold(text)
+    if isinstance(expected, int | float) and not isinstance(expected, bool):
+        if fold(text) in _ONE:
+            return 1
+        read = _read(text, language)
+        return next((v for t, v in read if t == "number"), fold(text))
+    if isinstance(expected, dict):
+        read = _read(text, language)
+        money = next((v for t, v in read if t == "money"), None)
+        if isinstance(money, dict):
+            return {"amount": money["amount"], "currency": money["currency"]}
+        number = next((v for t, v in read if t == "number"), None)
+        return {"amount": number, "currency": None} if number is not None else fold(text)
+    return lookups.canonical(entity, text)
+
+
+def expected_form(entity: str, value: Any, lookups: Lookups) -> Any:
+    if isinstance(value, list):
+        return [expected_form(entity, v, lookups) for v in value]
+    if isinstance(value, str) and not (_DAY.match(value) or _TIME.match(value)):
+        return lookups.canonical(entity, value)
+    return value
+
+
+def same(entity: str, predicted: Any, expected: Any) -> bool:
+    if entity in ("idea_text", "versions_text") and isinstance(predicted, str) and isinstance(expected, str):
+        a, b = set(fold(predicted).split()), set(fold(expected).split())
+        return bool(a and b) and len(a & b) / len(b) >= 0.5
+    if isinstance(expected, dict) and isinstance(predicted, dict):
+        amount = predicted.get("amount")
+        return (
+            amount is not None
+            and float(amount) == float(expected.get("amount") or 0)
+            and (expected.get("currency") in (None, predicted.get("currency")))
+        )
+    if isinstance(expected, int | float) and isinstance(predicted, int | float):
+        return float(expected) == float(predicted)
+    return bool(predicted == expected)
+
+
+def pairs(entities: dict[str, Any]) -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for name, value in entities.items():
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None:
+                out.append((name, item))
+    return out
+
+
+# ------------------------------------------------------------------ one turn's trace
+
+
+@dataclass
+class Observed:
+    goal: str | None
+    domain: str | None
+    entities: dict[str, Any]
+    behaviour: str
+    steps: list[dict[str, Any]]
+    answer: str
+
+
+def observe(trace: dict[str, Any], pending_before: bool) -> Observed:
+    question = trace.get("question") or None
+    intent = trace.get("intent") or None
+    if question is not None:
+        resumed = (question.get("resume") or {}).get("intent") or intent or {}
+        intent = resumed
+    goal = (intent or {}).get("goal")
+    domain = (intent or {}).get("primary_domain")
+    if domain == "general":
+        goal = None
+    steps = [s for s in trace.get("steps") or [] if s.get("status") not in ("pending", "skipped")]
+    if question is not None:
+        behaviour = "confirm" if question.get("kind") == "approval" else "ask"
+    elif any(s.get("domain") != "general" for s in steps):
+        behaviour = "answer"
+    elif pending_before:
+        behaviour = "answer"  # a reply to a pending question that ended it (a "no", a give-up)
+    else:
+        behaviour = "out_of_scope" if goal is None else "answer"
+    entities = dict((intent or {}).get("entities") or {}) if goal is not None else {}
+    return Observed(goal, domain, entities, behaviour, steps, str(trace.get("answer") or ""))
+
+
+# ------------------------------------------------------------------ scoring
+
+
+@dataclass
+class Tally:
+    turns: int = 0
+    goal_turns: int = 0
+    goal_right: int = 0
+    behaviour_right: int = 0
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    side_effects_unsaid: int = 0
+    junk_steps: int = 0
+    failures: list[str] = field(default_factory=list)
+    by_behaviour: Counter[str] = field(default_factory=Counter)
+    behaviour_hits: Counter[str] = field(default_factory=Counter)
+
+    def line(self) -> dict[str, Any]:
+        p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+        r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+        return {
+            "turns": self.turns,
+            "goal": round(self.goal_right / self.goal_turns, 3) if self.goal_turns else None,
+            "entity_precision": round(p, 3),
+            "entity_recall": round(r, 3),
+            "entity_f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+            "behaviour": round(self.behaviour_right / self.turns, 3) if self.turns else None,
+            "side_effecting_calls_with_unsaid_values": self.side_effects_unsaid,
+            "junk_steps": self.junk_steps,
+        }
+
+
+@dataclass
+class Platform:
+    gateway: Process
+    side_effecting: set[tuple[str, str]]
+    lookups: Lookups
+
+
+def score_turn(
+    tally: Tally,
+    case_id: str,
+    index: int,
+    turn: dict[str, Any],
+    seen: Observed,
+    lang: str,
+    platform: Platform,
+) -> bool:
+    expect = turn["expect"]
+    tally.turns += 1
+    problems: list[str] = []
+    behaviour = expect["behaviour"]
+    tally.by_behaviour[behaviour] += 1
+    if seen.behaviour == behaviour:
+        tally.behaviour_right += 1
+        tally.behaviour_hits[behaviour] += 1
+    else:
+        problems.append(f"behaviour {seen.behaviour} (expected {behaviour})")
+    goal = expect.get("goal")
+    scored_goal = goal is not None or behaviour == "out_of_scope"
+    if scored_goal:
+        tally.goal_turns += 1
+        if seen.goal == goal:
+            tally.goal_right += 1
+        else:
+            problems.append(f"goal {seen.goal} (expected {goal})")
+    expected = {k: expected_form(k, v, platform.lookups) for k, v in (expect.get("entities") or {}).items()}
+    if goal is not None:
+        got = {
+            k: normalised(k, v, expected.get(k, ""), lang, platform.lookups)
+            for k, v in seen.entities.items()
+            if v not in (None, "", [])
+        }
+        want = pairs(expected)
+        have = pairs(got) if seen.goal == goal else pairs(got)
+        matched: set[int] = set()
+        right = 0
+        for name, value in have:
+            hit = next(
+                (
+                    i
+                    for i, (n, v) in enumerate(want)
+                    if i not in matched and n == name and seen.goal == goal and same(name, value, v)
+                ),
+                None,
+            )
+            if hit is None:
+                tally.fp += 1
+                problems.append(f"entity {name}={value!r} not expected")
+            else:
+                matched.add(hit)
+                right += 1
+        tally.tp += right
+        missing = [want[i] for i in range(len(want)) if i not in matched]
+        tally.fn += len(missing)
+        problems += [f"entity {n}={v!r} missed" for n, v in missing]
+    said = [v for _, v in pairs(expected)]
+    for step in seen.steps:
+        params = step.get("params") or {}
+        unsaid = [
+            name
+            for name, value in params.items()
+            if name.endswith("_text")
+            and value not in (None, "", [])
+            and not any(
+                same(name, normalised(name, value, v, lang, platform.lookups), v)
+                for v in said
+                if not isinstance(v, bool)
+            )
+        ]
+        junk = (behaviour == "out_of_scope" and step.get("domain") != "general") or bool(unsaid)
+        if junk:
+            tally.junk_steps += 1
+            problems.append(f"junk step {step.get('domain')}.{step.get('capability')} {params}")
+        if unsaid and (step.get("domain"), step.get("capability")) in platform.side_effecting:
+            tally.side_effects_unsaid += 1
+            problems.append(f"SIDE EFFECT with unsaid {unsaid}")
+    if problems:
+        tally.failures.append(f"{case_id} turn {index + 1} `{turn['text']}`: " + "; ".join(problems))
+    return not problems
+
+
+def play(platform: Platform, case: dict[str, Any], session: str) -> list[tuple[dict[str, Any], Observed]]:
+    out = []
+    pending = False
+    for turn in case["turns"]:
+        response = httpx.post(
+            f"{platform.gateway.url}/v1/runs",
+            json={"input_text": turn["text"], "session_id": session, "metadata": {"time_zone": ZONE}},
+            timeout=120,
+        )
+        trace = response.json() if response.status_code == 200 else {}
+        seen = observe(trace, pending)
+        pending = trace.get("question") is not None
+        out.append((turn, seen))
+    return out
+
+
+# ------------------------------------------------------------------ processes
+
+
+@contextmanager
+def running_platform(work: Path) -> Iterator[tuple[Platform, dict[str, Process]]]:
+    with ExitStack() as stack:
+        env = {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
+        shipped: dict[str, Process] = {}
+        for name in ("finance", "notifier", "general"):
+            shipped[name] = start_domain(name, env)
+            stack.callback(shipped[name].stop)
+        research_db = f"sqlite+aiosqlite:///{work / 'research.sqlite3'}"
+        shipped["research"] = start_domain(
+            "research", {"RESEARCH_DATABASE_URL": research_db, "LLM_BASE_URL": "", "LLM_MODEL": ""}
+        )
+        stack.callback(shipped["research"].stop)
+        new: dict[str, Process] = {}
+        for name in NEW_DOMAINS:
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            argv = [sys.executable, "-m", f"bench.understanding.domains.{name}", "--port", str(port)]
+            proc = start_and_wait(argv, url, {**os.environ, "PYTHONPATH": str(ROOT)})
+            new[name] = Process(name, url, proc)
+            stack.callback(new[name].stop)
+        bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in shipped.items()})
+        gateway = start_gateway(
+            {
+                "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
+                "BOOTSTRAP_FILE": str(bootstrap),
+                "ADMIN_TOKEN": ADMIN_TOKEN,
+                "API_KEYS": "",
+                "REDIS_URL": "",
+                "LLM_BASE_URL": "",
+                "LLM_MODEL": "",
+                # every registration trains: no model stored by an earlier run answers
+                "INTENT_CACHE_DIR": "",
+                "INTENT_TIME_ZONE": ZONE,
+            }
+        )
+        stack.callback(gateway.stop)
+        lookups = Lookups()
+        side_effecting: set[tuple[str, str]] = set()
+        for process_ in [*shipped.values(), *new.values()]:
+            manifest = httpx.get(f"{process_.url}/manifest", timeout=30).json()
+            for goal in manifest.get("goals", []):
+                for name, spec in goal.get("entities_schema", {}).items():
+                    if spec.get("lookup_path"):
+                        served = httpx.get(f"{process_.url}{spec['lookup_path']}", timeout=30).json()
+                        goal["entities_schema"][name]["lookup"] = served
+            parse_manifest(
+                json.dumps(manifest).encode(), None
+            )  # a manifest that breaks the schema stops here
+            lookups.add(manifest)
+            for capability in manifest.get("capabilities", []):
+                metadata = capability.get("metadata") or {}
+                if (metadata.get("policy") or {}).get("confirm") or capability.get("role") == "notifier":
+                    side_effecting.add((manifest["domain"], capability["name"]))
+        yield Platform(gateway, side_effecting, lookups), new
+
+
+def register(platform: Platform, new: dict[str, Process]) -> float:
+    """Register the three domains (after removing them if present); seconds the POSTs took."""
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    for name in new:
+        httpx.delete(f"{platform.gateway.url}/v1/domains/{name}", headers=headers, timeout=120)
+    began = time.perf_counter()
+    for name, process_ in new.items():
+        response = httpx.post(
+            f"{platform.gateway.url}/v1/domains",
+            json={"name": name, "base_url": process_.url, "allow_overlap": True},
+            headers=headers,
+            timeout=900,
+        )
+        if response.status_code >= 300:
+            raise SystemExit(f"registering {name} failed: {response.status_code} {response.text[:300]}")
+    return time.perf_counter() - began
+
+
+# ------------------------------------------------------------------ report
+
+
+def report(split: str, settled: Tally, early: Tally | None, cases: int, registration_s: list[float]) -> str:
+    lines = [f"## {split} ({cases} cases, {settled.turns} turns)", ""]
+    columns = "model | turns | goal | entity P | entity R | entity F1 | behaviour"
+    lines.append(f"| {columns} | side effects unsaid | junk steps |")
+    lines.append("|---|---|---|---|---|---|---|---|---|")
+    for label, tally in (("settled", settled), (f"within {EARLY_WINDOW_S:g} s of a registration", early)):
+        if tally is None:
+            continue
+        d = tally.line()
+        lines.append(
+            f"| {label} | {d['turns']} | {d['goal']} | {d['entity_precision']} | {d['entity_recall']} | "
+            f"{d['entity_f1']} | {d['behaviour']} | {d['side_effecting_calls_with_unsaid_values']} | "
+            f"{d['junk_steps']} |"
+        )
+    lines.append("")
+    hits = ", ".join(f"{b} {settled.behaviour_hits[b]}/{n}" for b, n in sorted(settled.by_behaviour.items()))
+    lines.append(f"Right behaviour by expected behaviour (settled): {hits}.")
+    if registration_s:
+        lines.append(
+            "Registration of the three domains (three POSTs): median "
+            f"{statistics.median(registration_s):.2f} s over {len(registration_s)} registrations."
+        )
+    lines.append("")
+    if split == "dev":
+        lines.append(f"### Failed dev turns (settled, {len(settled.failures)})")
+        lines.append("")
+        lines += [f"- {line}" for line in settled.failures]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def run_split(
+    platform: Platform, new: dict[str, Process], cases: list[dict[str, Any]], early: bool, label: str
+) -> tuple[Tally, Tally | None, list[float]]:
+    registration_s = [register(platform, new)]
+    settled = Tally()
+    # the settled model: the background training that follows a registration has finished
+    time.sleep(5)
+    for n, case in enumerate(cases):
+        for index, (turn, seen) in enumerate(play(platform, case, f"{label}-settled-{n}")):
+            score_turn(settled, case["id"], index, turn, seen, case["lang"], platform)
+    if not early:
+        return settled, None, registration_s
+    early_tally = Tally()
+    left = list(cases)
+    while left:
+        registration_s.append(register(platform, new))
+        began = time.perf_counter()
+        while left and time.perf_counter() - began < EARLY_WINDOW_S:
+            case = left.pop(0)
+            for index, (turn, seen) in enumerate(play(platform, case, f"{label}-early-{len(left)}")):
+                score_turn(early_tally, case["id"], index, turn, seen, case["lang"], platform)
+    return settled, early_tally, registration_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--split", choices=["dev", "test", "both"], default="both")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--skip-early", action="store_true", help="do not measure right after registrations")
+    args = parser.parse_args()
+    every = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+    splits = ["dev", "test"] if args.split == "both" else [args.split]
+    sections = []
+    summary: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-understanding-") as work:
+        with running_platform(Path(work)) as (platform, new):
+            for split in splits:
+                cases = [c for c in every if c["split"] == split]
+                settled, early, registration_s = run_split(platform, new, cases, not args.skip_early, split)
+                sections.append(report(split, settled, early, len(cases), registration_s))
+                summary[split] = {"settled": settled.line(), **({"early": early.line()} if early else {})}
+                print(f"{split}: {json.dumps(summary[split])}", flush=True)
+    header = [
+        "# Understanding on held-out domains and phrasings",
+        "",
+        "`python bench/understanding_eval.py` (see its docstring): three domains written from the docs",
+        "only (`bench/understanding/`), registered at run time beside the shipped ones, every case",
+        "played through a real gateway (`POST /v1/runs`). Test-split numbers are aggregates only.",
+        "",
+    ]
+    args.out.write_text("\n".join(header + sections) + "\n")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
