@@ -18,6 +18,7 @@ from dialogue.slots import describe
 from dialogue.state import Turn
 from shared import i18n
 from shared.catalog import Catalog
+from shared.expressions import compile_expression, expressions_in, steps_named
 from shared.models import (
     ApprovalQuestion,
     ExecutionIntent,
@@ -54,8 +55,13 @@ def _value_text(value: Any, plan: ExecutionPlan, catalog: Catalog, language: str
     step ("with the result of ..."), a literal is quoted (shortened)."""
     if isinstance(value, str):
         match = TOKEN.search(value)
-        if match is not None and match.group(1) is not None:
-            source = next((s for s in plan.steps if s.id == int(match.group(1))), None)
+        # a ${= ...} selection reads earlier steps too: named by the first one it reads
+        read = sorted(n for e in expressions_in(value) for n in steps_named(compile_expression(e)))
+        source_id = int(match.group(1)) if match is not None and match.group(1) is not None else None
+        if source_id is None and read:
+            source_id = read[0]
+        if source_id is not None:
+            source = next((s for s in plan.steps if s.id == source_id), None)
             if source is not None:
                 what = _capability_text(source, catalog, language)
                 return i18n.t("dialogue.approval_result_of", language, what=what)

@@ -256,11 +256,12 @@ class ConversationGraph:
                 plan,
                 [*turn.not_done, *turn.cannot_do, *filter(None, [update["unsupported"]])],
             )
-            planned = await plan_with_llm(self.controller.planner, request)
-            if planned is not None:
-                plan = update["plan"] = planned.plan
-                if planned.refusal is not None:
-                    refused = {"status": RunStatus.FAILED, "answer": planned.refusal, "route": "respond"}
+            by_llm = await plan_with_llm(self.controller.planner, request)
+            if by_llm is not None:
+                plan = update["plan"] = by_llm.plan
+                execution_intent = update["execution_intent"] = by_llm.execution_intent
+                if by_llm.refusal is not None:
+                    refused = {"status": RunStatus.FAILED, "answer": by_llm.refusal, "route": "respond"}
                     return {"turn": turn.model_copy(update={**update, **refused})}
                 if plan.planner == "llm":  # the parts it was asked for are in its plan now
                     update.update(unsupported=None, not_done=[], cannot_do=[])

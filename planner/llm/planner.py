@@ -62,6 +62,10 @@ class Planned:
 
     #: The plan to run: the LLM's (valid), or the deterministic one when the LLM gave nothing.
     plan: ExecutionPlan
+    #: The resolved intent the run goes with. For an LLM plan its confidence is the planner's:
+    #: the model read the whole request, so the intent classifier's doubt about one goal (the
+    #: confidence gate's concern) no longer applies; side effects still wait for approval.
+    execution_intent: ExecutionIntent
     #: When set, nothing runs and the person is told this (a plan that stayed invalid, or the
     #: model saying the catalog cannot do it).
     refusal: str | None = None
@@ -113,17 +117,21 @@ class LlmPlanner:
         if proposal is None:  # the endpoint gave nothing: the deterministic plan runs
             failure = calls[-1].failure if calls else "no call made"
             note = f"llm planner unavailable ({failure}): the deterministic plan runs"
-            return Planned(base.model_copy(update={"notes": [*base.notes, note]}))
+            return Planned(base.model_copy(update={"notes": [*base.notes, note]}), request.execution_intent)
         if proposal.cannot_plan is not None:
             note = f"llm planner: the catalog cannot do it ({proposal.cannot_plan})"
             refused = base.model_copy(update={"notes": [*base.notes, note]})
-            return Planned(refused, words.cannot_plan.substitute(reason=proposal.cannot_plan))
+            return Planned(
+                refused, request.execution_intent, words.cannot_plan.substitute(reason=proposal.cannot_plan)
+            )
         if proposal.errors or proposal.plan is None:
             note = f"llm planner: the plan stayed invalid after a correction: {'; '.join(proposal.errors)}"
             refused = base.model_copy(update={"notes": [*base.notes, note]})
-            return Planned(refused, words.refused.substitute(reason="; ".join(proposal.errors[:3])))
+            reason = "; ".join(proposal.errors[:3])
+            return Planned(refused, request.execution_intent, words.refused.substitute(reason=reason))
         notes = [f"planned by the llm planner ({self.client.model}): {reason}"]
-        return Planned(proposal.plan.model_copy(update={"notes": notes, "llm_calls": base.llm_calls}))
+        plan = proposal.plan.model_copy(update={"notes": notes, "llm_calls": base.llm_calls})
+        return Planned(plan, request.execution_intent.model_copy(update={"confidence": 1.0}))
 
     def _system(self, words: PlannerTexts, request: PlanRequest) -> str:
         understood = {
