@@ -47,8 +47,10 @@ from graph.state import (
     Reducer,
     StateView,
     decode,
+    decode_deltas,
     encode,
     encode_delta,
+    encode_many,
     merge_delta,
     thaw,
 )
@@ -83,6 +85,15 @@ class StateCodec(ABC, Generic[StateT]):
         """``(json text to store, the delta to fold)``; :class:`StateNotSerializableError` otherwise."""
 
     @abstractmethod
+    def plain_delta(self, delta: Mapping[str, Any], *, what: str) -> Mapping[str, Any]:
+        """``delta`` as it is folded and later encoded (checked, its views thawed), not yet JSON."""
+
+    @abstractmethod
+    def encode_deltas(self, deltas: Sequence[Mapping[str, Any]], *, what: str) -> str:
+        """Several :meth:`plain_delta` results as one stored delta: the object when there is
+        one, else a JSON array folded in order by :meth:`load`."""
+
+    @abstractmethod
     def encode_state(self, state: StateT, *, what: str) -> str:
         """A full snapshot as JSON text."""
 
@@ -105,7 +116,8 @@ class StateCodec(ABC, Generic[StateT]):
         """Fold a stored snapshot and the deltas after it (as plain JSON data), then build the state."""
         state = decode(snapshot)
         for delta in deltas:
-            state = merge_delta(state, decode(delta), self.reducers, plain=True)
+            for part in decode_deltas(delta):
+                state = merge_delta(state, part, self.reducers, plain=True)
         return self.from_plain(state)
 
 
@@ -127,6 +139,15 @@ class DictCodec(StateCodec[dict[str, Any]]):
         text, viewed = encode_delta(delta, what=what)
         # A node may hand back views it read; what is folded and kept must be plain data.
         return text, thaw(delta) if viewed else delta
+
+    def plain_delta(self, delta: Mapping[str, Any], *, what: str) -> Mapping[str, Any]:
+        plain: Mapping[str, Any] = thaw(delta)
+        return plain
+
+    def encode_deltas(self, deltas: Sequence[Mapping[str, Any]], *, what: str) -> str:
+        if len(deltas) == 1:
+            return encode(deltas[0], what=what)
+        return encode_many(deltas, what=what)
 
     def encode_state(self, state: dict[str, Any], *, what: str) -> str:
         return encode(state, what=what)
@@ -204,6 +225,14 @@ class SchemaCodec(StateCodec[ModelT]):
     def encode_delta(self, delta: Mapping[str, Any], *, what: str) -> tuple[str, Mapping[str, Any]]:
         self._check_fields(delta, what)
         return self._to_json(dict(delta), what, delta.items()), delta
+
+    def plain_delta(self, delta: Mapping[str, Any], *, what: str) -> Mapping[str, Any]:
+        self._check_fields(delta, what)
+        return delta
+
+    def encode_deltas(self, deltas: Sequence[Mapping[str, Any]], *, what: str) -> str:
+        value: Any = deltas[0] if len(deltas) == 1 else list(deltas)
+        return self._to_json(value, what, (item for delta in deltas for item in delta.items()))
 
     def encode_state(self, state: ModelT, *, what: str) -> str:
         return self._to_json(state, what, ((name, getattr(state, name)) for name in self.schema.model_fields))

@@ -19,8 +19,11 @@ frontier is empty.
   :mod:`graph.codec`); either way it becomes JSON only at the checkpoint.
   ``durability`` (LangGraph's names) says when intermediate steps are written: ``"sync"``
   (default) each step before the next starts, ``"async"`` group-committed in the background
-  while the run goes on, ``"exit"`` not at all. A pause, completion or failure is always
-  written before ``run``/``resume`` return.
+  while the run goes on, ``"exit"`` not at all: everything one ``run``/``resume`` call folded
+  becomes *one* version (its deltas squashed, encoded once), written with the pause or the end
+  in one transaction, so a call (a conversation turn) is stored whole or not at all, and time
+  travel steps from call to call. A pause, completion or failure is always written before
+  ``run``/``resume`` return.
 
 >>> import asyncio
 >>> from graph import END, GraphBuilder, GraphEngine, InMemoryCheckpointer, append
@@ -80,7 +83,7 @@ from graph.errors import (
     GraphSetupError,
     SessionNotFoundError,
 )
-from graph.state import END, INPUT, START
+from graph.state import END, INPUT, START, squash
 from shared.status import InvalidTransition, RunStatus, transition
 
 
@@ -125,6 +128,25 @@ class SessionState(Generic[StateT]):
 _STATES_KEPT = 1024
 
 
+#: Longest node label of a version (the ``graph_versions.node`` column holds 200 characters).
+_LABEL_MAX = 200
+
+
+def node_label(nodes: Sequence[str]) -> str:
+    """The node column of a version that folds several nodes: their names in fold order.
+
+    >>> node_label(["idle", "understand", "respond"])
+    'idle>understand>respond'
+    >>> len(node_label(["step"] * 80)) <= _LABEL_MAX
+    True
+    """
+    label = ">".join(nodes)
+    if len(label) <= _LABEL_MAX:
+        return label
+    tail = label[-(_LABEL_MAX - len(nodes[0]) - 2) :]
+    return f"{nodes[0]}…{tail[tail.find('>') :]}"
+
+
 def generate_session_id() -> str:
     """A fresh session id (``gs-<32 hex>``) for runs started without one."""
     return f"gs-{uuid.uuid4().hex}"
@@ -143,7 +165,7 @@ class _Writer:
     * ``sync``  — every step is stored before the next step starts;
     * ``async`` — group commit: while one write is in flight the following steps accumulate and
       go out together in the next write (the run never waits for intermediate writes);
-    * ``exit``  — intermediate steps are only kept in memory.
+    * ``exit``  — nothing until the call ends: the engine hands over one version for the call.
 
     Whatever the mode, a pause, a completion or a failure first drains every pending write and
     then stores the rest with the session row, so a ``waiting_input`` session is always durable.
@@ -222,6 +244,10 @@ class _Cursor(Generic[StateT]):
     created_at: datetime | None = None
     path: list[str] = field(default_factory=list)
     steps: int = 0
+    #: ``durability="exit"``: (node, delta) folded since the last stored version, in fold order
+    folded: list[tuple[str, Mapping[str, Any]]] = field(default_factory=list)
+    #: ``len(folded)`` when the current step began (what a failing step leaves out)
+    step_start: int = 0
 
     @property
     def current_node(self) -> str | None:
@@ -437,7 +463,11 @@ class GraphEngine(Generic[StateT]):
     async def _fold_input(
         self, ck: Checkpointer, cursor: _Cursor[StateT], new_input: Mapping[str, Any]
     ) -> None:
-        """Input for a session not waiting on a question: its own version, before the frontier runs."""
+        """Input for a session not waiting on a question: its own version, before the frontier runs
+        (with ``durability="exit"``, part of the call's one version)."""
+        if cursor.writer is not None and cursor.writer.mode == "exit":
+            self._fold_into_call(cursor, INPUT, new_input, what="resume input")
+            return
         text, delta = self.codec.encode_delta(new_input, what="resume input")
         cursor.state = self.codec.fold(cursor.state, delta, what="resume input", plain=True)
         cursor.version += 1
@@ -472,6 +502,7 @@ class GraphEngine(Generic[StateT]):
 
     async def _begin_step(self, cursor: _Cursor[StateT]) -> list[str]:
         """The nodes of the next step, once the step limit allows it."""
+        cursor.step_start = len(cursor.folded)
         if cursor.steps >= self.max_steps:
             error = GraphRecursionError(self.max_steps, cursor.path[-8:])
             await self._fail(cursor, cursor.written, cursor.next_nodes, [])
@@ -513,6 +544,9 @@ class GraphEngine(Generic[StateT]):
         """Fold one node's delta; with a checkpointer also encode it (and a snapshot when due)."""
         what = f"delta of node {node!r}"
         codec = self.codec
+        if cursor.writer is not None and cursor.writer.mode == "exit":
+            self._fold_into_call(cursor, node, delta, what=what)
+            return None
         if cursor.writer is None:
             cursor.state = codec.fold(cursor.state, delta, what=what)
         else:
@@ -533,16 +567,16 @@ class GraphEngine(Generic[StateT]):
         writer = cursor.writer
         if writer is None:
             return None
-        records = self._records(pending, cursor.frontier())
         if not cursor.next_nodes:
+            records = await self._ending_records(cursor, pending, step)
             result = cursor.result(RunStatus.COMPLETED)
             row = self._row(cursor, RunStatus.COMPLETED, current=step[-1])
             await writer.final(row, records, cursor.row_version, result)
             return result
         if writer.mode == "exit":
-            writer.backlog.extend(records)  # kept for the final write
-        else:
-            await writer.step(self._row(cursor, RunStatus.EXECUTING, current=step[-1]), records)
+            return None  # the call's deltas wait in the cursor for its one version
+        row = self._row(cursor, RunStatus.EXECUTING, current=step[-1])
+        await writer.step(row, self._records(pending, cursor.frontier()))
         cursor.written = cursor.version
         return None
 
@@ -646,6 +680,8 @@ class GraphEngine(Generic[StateT]):
     async def _pause(self, cursor: _Cursor[StateT], records: list[VersionRecord]) -> GraphResult[StateT]:
         interrupt = self._pending_interrupt(cursor.next_nodes, cursor.state)
         assert interrupt is not None
+        if cursor.writer is not None and cursor.writer.mode == "exit":
+            records = await self._ending_records(cursor, [], list(cursor.next_nodes))
         result = cursor.result(RunStatus.WAITING_INPUT, interrupt)
         if cursor.writer is not None:
             row = self._row(
@@ -662,6 +698,13 @@ class GraphEngine(Generic[StateT]):
     ) -> None:
         if cursor.writer is None:
             return
+        if cursor.writer.mode == "exit":
+            # what the steps before the failing one folded, resumable (forkable) at that step
+            try:
+                records = self._call_records(cursor, cursor.folded[: cursor.step_start], next_nodes, False)
+            except Exception:
+                records = []
+            version = cursor.written + len(records)
         row = self._row(
             cursor,
             RunStatus.FAILED,
@@ -706,6 +749,48 @@ class GraphEngine(Generic[StateT]):
             VersionRecord(p.version, p.node, p.delta, p.snapshot, front if i == last else None, now)
             for i, p in enumerate(pending)
         ]
+
+    def _fold_into_call(self, cursor: _Cursor[StateT], node: str, delta: Any, *, what: str) -> None:
+        """``durability="exit"``: fold a delta now, keep it for the call's one version."""
+        plain = self.codec.plain_delta(delta or {}, what=what)
+        cursor.state = self.codec.fold(cursor.state, plain, what=what, plain=True)
+        if not cursor.folded:
+            cursor.version = cursor.written + 1
+        cursor.folded.append((node, plain))
+        cursor.path.append(node)
+
+    def _call_records(
+        self,
+        cursor: _Cursor[StateT],
+        folded: Sequence[tuple[str, Mapping[str, Any]]],
+        next_nodes: Sequence[str],
+        snapshot: bool,
+    ) -> list[VersionRecord]:
+        """The one version of a call (none if it folded nothing): its deltas squashed and encoded
+        once, a snapshot of the state when due, the frontier it stops at."""
+        if not folded:
+            return []
+        nodes = [node for node, _ in folded]
+        label = node_label(nodes)
+        deltas = squash(self.codec.reducers, [delta for _, delta in folded])
+        text = self.codec.encode_deltas(deltas, what=f"deltas of {label!r}")
+        version = cursor.written + 1
+        state_text = self._snapshot(version, cursor.state) if snapshot else None
+        frontier = cursor.frontier(next_nodes)
+        return [VersionRecord(version, label, text, state_text, frontier, utcnow())]
+
+    async def _ending_records(
+        self, cursor: _Cursor[StateT], pending: list[_Pending], next_nodes: list[str]
+    ) -> list[VersionRecord]:
+        """The records a pause or the end stores; a call whose deltas cannot be stored fails."""
+        if cursor.writer is None or cursor.writer.mode != "exit":
+            return self._records(pending, cursor.frontier())
+        try:
+            return self._call_records(cursor, cursor.folded, cursor.next_nodes, True)
+        except BaseException:
+            cursor.step_start = len(cursor.folded)
+            await self._fail(cursor, cursor.written, next_nodes, [])
+            raise
 
     # ------------------------------------------------------------------ state helpers
 

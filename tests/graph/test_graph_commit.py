@@ -176,10 +176,11 @@ async def test_cached_resume_serves_from_memory_until_someone_else_writes(
         # cached resume does not read it, which shows the versions were not read again.
         tamper = (
             update(versions)
-            .where(versions.c.session_id == "s", versions.c.node == "reply")
+            .where(versions.c.session_id == "s", versions.c.node == "idle>reply")
             .values(delta='{"log": ["tampered"]}')
         )
-        await on_database(sql_store[0], lambda conn: conn.execute(tamper))
+        tampered = await on_database(sql_store[0], lambda conn: conn.execute(tamper).rowcount)
+        assert tampered == 1
         cached = await gateway_a.resume("s", {"message": "two"})
         assert cached.state["log"] == ["echo one", "echo two"]
         # Another process writes the session: the cached copy is stale and must not be used.
@@ -187,7 +188,7 @@ async def test_cached_resume_serves_from_memory_until_someone_else_writes(
         assert moved.state["log"][-1] == "echo three"
         back = await gateway_a.resume("s", {"message": "four"})
         assert back.state["log"][-2:] == ["echo three", "echo four"]
-        assert back.version == moved.version + 2
+        assert back.version == moved.version + 1  # one version per turn
     finally:
         await a_store.close()
         await b_store.close()

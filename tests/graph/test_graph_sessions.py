@@ -332,13 +332,10 @@ async def test_a_run_in_flight_is_visible_at_its_latest_step(checkpointer: Check
     assert final.session.status == RunStatus.COMPLETED and final.session.version == result.version == 3
 
 
-@pytest.mark.parametrize("durability", ["async", "exit"])
-async def test_every_durability_mode_stores_every_version_by_the_pause(
-    checkpointer: Checkpointer, durability: Any
-) -> None:
+def six_steps_and_a_question() -> GraphDefinition:
     def step(name: str) -> Any:
         def fn(state: State) -> dict[str, Any]:
-            return {"log": [name]}
+            return {"log": [name], "last": name}
 
         fn.__qualname__ = f"step_{name}"
         return fn
@@ -347,7 +344,7 @@ async def test_every_durability_mode_stores_every_version_by_the_pause(
     names = [f"s{i}" for i in range(6)]
     for i, name in enumerate(names):
         b.add_node(name, step(name)).add_edge(name, names[i + 1] if i + 1 < len(names) else "ask")
-    graph = (
+    return (
         b.add_interrupt("ask")
         .add_node("after", step("after"))
         .add_edge("ask", "after")
@@ -355,10 +352,81 @@ async def test_every_durability_mode_stores_every_version_by_the_pause(
         .set_entry("s0")
         .compile()
     )
-    engine = GraphEngine(graph, checkpointer, durability=durability)
+
+
+async def test_async_durability_stores_every_version_by_the_pause(checkpointer: Checkpointer) -> None:
+    graph = six_steps_and_a_question()
+    engine = GraphEngine(graph, checkpointer, durability="async")
     first = await engine.run({"log": []}, session_id="d")
     assert first.status == RunStatus.WAITING_INPUT
-    assert [v.node for v in await engine.history("d")] == [START, *names]
-    done = await GraphEngine(graph, checkpointer, durability=durability).resume("d", {"log": ["answer"]})
-    assert done.state["log"] == [*names, "answer", "after"]
+    assert [v.node for v in await engine.history("d")] == [START, *(f"s{i}" for i in range(6))]
+    done = await GraphEngine(graph, checkpointer, durability="async").resume("d", {"log": ["answer"]})
+    assert done.state["log"] == [*(f"s{i}" for i in range(6)), "answer", "after"]
     assert (await engine.get_session("d")).session.status == RunStatus.COMPLETED
+
+
+async def test_exit_durability_stores_one_version_per_call(checkpointer: Checkpointer) -> None:
+    graph = six_steps_and_a_question()
+    names = [f"s{i}" for i in range(6)]
+    engine = GraphEngine(graph, checkpointer, durability="exit")
+    first = await engine.run({"log": []}, session_id="d")
+    assert first.status == RunStatus.WAITING_INPUT and first.version == 1
+    history = await engine.history("d")
+    assert [(v.version, v.node, v.step_boundary) for v in history] == [
+        (0, START, True),
+        (1, ">".join(names), True),
+    ]
+    # the six deltas of the call are squashed: "last" once, the reducer's "log" once per value
+    squashed = '[{"log":["s0"]},{"log":["s1"]},{"log":["s2"]},{"log":["s3"]},{"log":["s4"]},'
+    assert history[1].delta_bytes == len(squashed + '{"log":["s5"],"last":"s5"}]')
+    done = await GraphEngine(graph, checkpointer, durability="exit").resume("d", {"log": ["answer"]})
+    assert done.state["log"] == [*names, "answer", "after"] and done.state["last"] == "after"
+    assert done.version == 2 and done.path == ("ask", "after")
+    assert [v.node for v in await engine.history("d")] == [START, ">".join(names), "ask>after"]
+    # time travel steps from call to call: version 1 is the state at the question
+    assert (await engine.get_version("d", 1))["log"] == names
+    fork = await engine.fork("d", 1, "d-again")
+    assert fork.status == RunStatus.WAITING_INPUT and fork.version == 1
+    other = await engine.resume("d-again", {"log": ["other"]})
+    assert other.state["log"] == [*names, "other", "after"] and other.version == 2
+
+
+async def test_exit_durability_folds_to_the_state_every_step_would(checkpointer: Checkpointer) -> None:
+    """The one version of a call rebuilds the very state the per-step versions do."""
+    graph = six_steps_and_a_question()
+    per_call = GraphEngine(graph, checkpointer, durability="exit")
+    per_step = GraphEngine(graph, checkpointer, durability="sync")
+    for engine, sid in ((per_call, "call"), (per_step, "step")):
+        await engine.run({"log": ["start"]}, session_id=sid)
+        await engine.resume(sid, {"log": ["answer"]})
+    # read back from the store by an engine that kept no state of its own
+    reader = GraphEngine(graph, checkpointer)
+    call, step = await reader.get_session("call"), await reader.get_session("step")
+    assert call.state == step.state and call.state["log"][-2:] == ["answer", "after"]
+    assert len(await reader.history("call")) == 3 and len(await reader.history("step")) == 9
+
+
+async def test_a_call_that_fails_stores_the_steps_before_the_failing_one(checkpointer: Checkpointer) -> None:
+    def boom(state: State) -> dict[str, Any]:
+        raise RuntimeError("node failed")
+
+    graph = (
+        GraphBuilder("fails", reducers={"log": append})
+        .add_interrupt("idle")
+        .add_node("one", lambda s: {"log": ["one"]})
+        .add_node("boom", boom)
+        .add_edge("idle", "one")
+        .add_edge("one", "boom")
+        .add_edge("boom", "idle")
+        .set_entry("idle")
+        .compile()
+    )
+    engine = GraphEngine(graph, checkpointer, durability="exit")
+    await engine.run({"log": []}, session_id="f")
+    with pytest.raises(RuntimeError, match="node failed"):
+        await engine.resume("f", {"log": ["hi"]})
+    session = (await engine.get_session("f")).session
+    assert session.status == RunStatus.FAILED and session.version == 1
+    assert session.frontier.next == ("boom",)  # forkable at the failing step, nothing of it stored
+    assert [v.node for v in await engine.history("f")] == [START, "idle>one"]
+    assert (await GraphEngine(graph, checkpointer).get_version("f", 1))["log"] == ["hi", "one"]
