@@ -155,7 +155,7 @@ def domain_wait_ms(run: RunResult, since: datetime) -> float:
 
 
 def record_turn(run: RunResult, duration_s: float, domain_wait_s: float) -> None:
-    """The metrics and the log line of a finished turn, and one log line per step."""
+    """The metrics of a finished turn and of its steps (``METRICS_ENABLED``)."""
     TURNS.labels(run.status.value).inc()
     TURN_LATENCY.observe(duration_s)
     OVERHEAD.observe(max(0.0, duration_s - domain_wait_s))
@@ -165,15 +165,20 @@ def record_turn(run: RunResult, duration_s: float, domain_wait_s: float) -> None
             OUT_OF_SCOPE.inc()
     if run.status == RunStatus.WAITING_INPUT:
         CLARIFICATIONS.inc()
-    events = log.isEnabledFor(logging.INFO)
     for step in run.steps:
         STEPS.labels(step.domain, step.capability, step.status.value).inc()
         if step.duration_ms is not None:
             STEP_LATENCY.labels(step.domain, step.capability).observe(step.duration_ms / 1000.0)
         if step.attempts > 1:
             RETRIES.labels(step.domain, step.capability).inc(step.attempts - 1)
-        if events:
-            log.info(
+
+
+def log_turn(run: RunResult, duration_s: float, domain_wait_s: float) -> None:
+    """The one INFO line of a finished turn, and a DEBUG line per step (``LOG_LEVEL=DEBUG``):
+    at the default level a turn formats and writes one line."""
+    if log.isEnabledFor(logging.DEBUG):
+        for step in run.steps:
+            log.debug(
                 "step %s",
                 step.status.value,
                 extra={
@@ -187,7 +192,7 @@ def record_turn(run: RunResult, duration_s: float, domain_wait_s: float) -> None
                     "attempts": step.attempts,
                 },
             )
-    if events:
+    if log.isEnabledFor(logging.INFO):
         log.info(
             "turn %s",
             run.status.value,
@@ -197,6 +202,8 @@ def record_turn(run: RunResult, duration_s: float, domain_wait_s: float) -> None
                 "session_id": run.session_id,
                 "status": run.status.value,
                 "duration_ms": round(duration_s * 1000.0, 3),
+                "steps": len(run.steps),
+                "domain_wait_ms": round(domain_wait_s * 1000.0, 3),
             },
         )
 

@@ -20,7 +20,15 @@ from execution.runner import RunController
 from gateway.auth import request_tenant
 from gateway.coordination.locks import LocalSessionLocks, SessionLocks
 from gateway.storage.runs import RunStore, no_session
-from gateway.telemetry import ACTIVE_SESSIONS, REPLANS, TURNS, domain_wait_ms, note_domain_wait, record_turn
+from gateway.telemetry import (
+    ACTIVE_SESSIONS,
+    REPLANS,
+    TURNS,
+    domain_wait_ms,
+    log_turn,
+    note_domain_wait,
+    record_turn,
+)
 from gateway.turns.events import TERMINAL_EVENT, RunEventHub
 from gateway.turns.given_intent import GivenIntents
 from gateway.turns.idempotency import replayable
@@ -175,8 +183,10 @@ class TurnService:
                     span.set_attribute("run.status", turn.run.status.value)
                 wait_ms = domain_wait_ms(turn.run, since)
                 note_domain_wait(wait_ms / 1000.0)
-                if self.metrics:  # inside the span: the log lines name its trace
-                    record_turn(turn.run, time.perf_counter() - started, wait_ms / 1000.0)
+                took_s = time.perf_counter() - started
+                if self.metrics:
+                    record_turn(turn.run, took_s, wait_ms / 1000.0)
+                log_turn(turn.run, took_s, wait_ms / 1000.0)  # inside the span: the line names its trace
             return turn
         except Exception as exc:
             if self.metrics:

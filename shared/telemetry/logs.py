@@ -35,6 +35,8 @@ EVENT_FIELDS = (
     "status",
     "duration_ms",
     "attempts",
+    "steps",
+    "domain_wait_ms",
 )
 #: Environment variables whose values are secrets by their name.
 _SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEYS?|PRIVATE_KEY|CREDENTIALS?)$", re.IGNORECASE)
