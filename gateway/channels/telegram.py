@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from gateway.deps import SettingsDep, TurnsDep
 from gateway.settings import GatewaySettings
 from gateway.storage.principals import TELEGRAM_SESSION_PREFIX, TELEGRAM_TENANT
-from shared.errors import Forbidden, Unauthorized
+from gateway.validation import check_json, check_message_text
+from shared.errors import Forbidden, InvalidRequest, Unauthorized
 from shared.models import EntryRequest
 
 router = APIRouter()
@@ -53,8 +54,10 @@ def _check_secret(request: Request, settings: GatewaySettings) -> None:
         raise Unauthorized("Bad Telegram webhook secret token.")
 
 
-def _parse_update(body: bytes) -> TelegramUpdate:
-    """The update, or the same 400 FastAPI gives a body it parses itself."""
+def _parse_update(body: bytes, max_chars: int) -> TelegramUpdate:
+    """The update, or the same 400 FastAPI gives a body it parses itself; an update whose texts no
+    turn may take (a NUL, a lone surrogate, a number no column holds, a text longer than
+    ``max_chars``) is a 400 naming the field, before anything runs."""
     try:
         payload = json.loads(body)
     except json.JSONDecodeError as exc:
@@ -62,17 +65,25 @@ def _parse_update(body: bytes) -> TelegramUpdate:
         raise RequestValidationError(
             [{"type": "json_invalid", "loc": where, "msg": "JSON decode error", "ctx": {"error": exc.msg}}]
         ) from None
+    except UnicodeDecodeError:
+        raise InvalidRequest("body: not UTF-8 text", param="body") from None
+    except RecursionError:  # nested deeper than the parser goes: no update is
+        raise InvalidRequest("body: JSON nested too deeply", param="body") from None
+    check_json(payload)
     try:
-        return TelegramUpdate.model_validate(payload)
+        update = TelegramUpdate.model_validate(payload)
     except ValidationError as exc:
         raise RequestValidationError([{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from None
+    if update.message is not None and update.message.text is not None:
+        check_message_text(update.message.text, max_chars, "message.text")
+    return update
 
 
 @router.post("/channels/telegram/webhook")
 async def telegram_webhook(request: Request, settings: SettingsDep, turns: TurnsDep) -> dict[str, Any]:
     # the secret first: a caller without it learns nothing about what a valid update looks like
     _check_secret(request, settings)
-    update = _parse_update(await request.body())
+    update = _parse_update(await request.body(), settings.max_message_chars)
     message = update.message
     if message is None or not (message.text or "").strip():
         return {"ok": True}  # edits, stickers, joins: nothing to answer

@@ -67,3 +67,40 @@ def test_with_the_secret_a_message_is_answered_in_the_chat(gateway: Process) -> 
     assert "PETR4" in reply["text"]
     # an update without a message (an edit, a sticker) is acknowledged and not answered
     assert _post(gateway, SECRET, json={"update_id": 10}).json() == {"ok": True}
+
+
+def _update_with(text_json: str, chat_id: str = "770002") -> bytes:
+    """An update whose message text is the JSON literal ``text_json``, escapes as written."""
+    return (
+        '{"update_id": 11, "message": {"message_id": 4, "chat": {"id": '
+        + chat_id
+        + '}, "text": '
+        + text_json
+        + "}}"
+    ).encode()
+
+
+#: what an answer must never carry (issue 24, finding 7)
+INTERNAL = ("Traceback", "sqlalchemy", "sqlite3", "asyncpg", "RecursionError", "UnicodeDecodeError", 'File "')
+
+
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        (_update_with('"oi\\u0000"'), "message.text"),
+        (_update_with('"oi \\udc80"'), "message.text"),
+        (_update_with('"' + "a" * 40_000 + '"'), "message.text"),
+        (_update_with('"oi"', chat_id="9" * 400), "message.chat.id"),
+        (_update_with('"oi"').replace(b'"oi"', b'"o\xff\xfei"'), "body"),
+        (b"[" * 100_000 + b"]" * 100_000, "body"),
+    ],
+    ids=["NUL", "lone surrogate", "too long", "huge int", "invalid UTF-8", "deep JSON"],
+)
+def test_an_update_no_turn_may_take_is_a_400_naming_its_field(
+    gateway: Process, body: bytes, param: str
+) -> None:
+    response = _post(gateway, SECRET, content=body)
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["param"] == param, response.text
+    for marker in INTERNAL:
+        assert marker not in response.text, response.text
