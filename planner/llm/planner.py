@@ -127,8 +127,8 @@ class LlmPlanner:
         if proposal.errors or proposal.plan is None:
             note = f"llm planner: the plan stayed invalid after a correction: {'; '.join(proposal.errors)}"
             refused = base.model_copy(update={"notes": [*base.notes, note]})
-            reason = "; ".join(proposal.errors[:3])
-            return Planned(refused, request.execution_intent, words.refused.substitute(reason=reason))
+            # the errors are for the trace: the person gets a plain answer
+            return Planned(refused, request.execution_intent, words.refused.substitute())
         notes = [f"planned by the llm planner ({self.client.model}): {reason}"]
         plan = proposal.plan.model_copy(update={"notes": notes, "llm_calls": base.llm_calls})
         return Planned(plan, request.execution_intent.model_copy(update={"confidence": 1.0}))

@@ -10,6 +10,7 @@ the person's yes exactly as a deterministic one does.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain
+from tests.conftest import Process, free_port, gateway_over, start_domain
 from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 from tests.ui.conftest import browser  # noqa: F401  (the headless Chromium fixture)
 from tests.ui.test_inspector_browser import Page
@@ -33,9 +34,17 @@ COMPARE_PT, COMPARE_EN, IF_PT, IF_EN, TOP_PT, TOP_EN, IDEA_PT, IDEA_EN = REQUEST
 API_KEY = "sk-planner-secret-0123456789"
 
 
+#: A request the model keeps planning with a capability no domain offers.
+BUY_PT = "se a Vale cair mais de 2%, compra 100 ações dela"
+BUY = {
+    "steps": [{"id": 1, "domain": "finance", "capability": "buy_stock", "params": {"symbol_text": "Vale"}}]
+}
+
+
 @pytest.fixture(scope="module")
 def llm() -> Iterator[ScriptedLlm]:
     script = ScriptedLlm(by_text={text: [ToolCall(RECORDED[text])] for text in REQUESTS})
+    script.by_text[BUY_PT] = [ToolCall(BUY)]
     with serve(script) as server:
         yield server
     assert server.wire_errors == []
@@ -214,3 +223,38 @@ def test_the_inspector_draws_a_step_its_condition_skipped(gateway: Process, brow
     assert "if step1.result.price" in skipped.text
     # the edge the condition reads is drawn
     assert [e.get_attribute("data-from") for e in page.all("svg.dag .dag-edge")] == ["1"]
+
+
+def test_a_plan_that_stays_invalid_is_refused_with_nothing_run(gateway: Process, llm: ScriptedLlm) -> None:
+    calls = len(llm.requests)
+    run = say(gateway, session(), BUY_PT)
+    assert run["status"] == "failed"
+    assert (
+        run["answer"]
+        == "Não consegui montar um plano que rode para esse pedido. Pode pedir em partes menores?"
+    )
+    assert "buy_stock" in run["plan"]["notes"][-1]  # the errors are in the trace, not the answer
+    assert not run["steps"]
+    assert len(llm.requests) == calls + 2  # the plan, and its one correction
+    assert [c["purpose"] for c in run["plan"]["llm_calls"]] == ["plan", "correction"]
+
+
+def test_with_the_llm_down_the_deterministic_plan_answers(
+    domains: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    env = {
+        "PLANNER_LLM": "fallback",
+        "PLANNER_LLM_BASE_URL": f"http://127.0.0.1:{free_port()}/v1",  # nothing listens there
+        "PLANNER_LLM_MODEL": "recorded-planner",
+        "LLM_BASE_URL": "",
+        "LLM_MODEL": "",
+    }
+    with gateway_over(domains, tmp_path_factory.mktemp("llm-planner-down"), env) as gateway:
+        started = time.perf_counter()
+        run = say(gateway, session(), IF_EN)
+        elapsed = time.perf_counter() - started
+    assert elapsed < 20
+    assert run["status"] == "completed", run
+    assert run["plan"]["planner"] == "deterministic"
+    assert run["plan"]["notes"][-1].startswith("llm planner unavailable (the LLM endpoint is unreachable")
+    assert "Apple" in run["answer"]

@@ -214,7 +214,14 @@ async def test_a_plan_still_invalid_after_the_correction_is_refused(llm: Scripte
     llm.queue = [ToolCall(INVALID), ToolCall(INVALID)]
     planned = await planner(llm).plan(request(text="compare Petrobras and Vale", language="en"), "test")
     assert planned.refusal is not None
-    assert planned.refusal.startswith("I could not make a plan that runs for this request:")
+    assert (
+        planned.refusal
+        == "I could not make a plan that runs for this request. Could you ask for it in smaller steps?"
+    )
+    assert "capability" not in planned.refusal  # the errors stay in the trace
+    assert planned.plan.notes[-1].startswith(
+        "llm planner: the plan stayed invalid after a correction: steps.0"
+    )
     assert planned.plan.planner == "deterministic"  # nothing of the LLM's runs
     assert [c.purpose for c in planned.plan.llm_calls] == ["plan", "correction"]
     assert len(llm.requests) == 2
