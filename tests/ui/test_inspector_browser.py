@@ -101,15 +101,25 @@ def test_a_wrong_key_is_asked_again(browser: Any, keyed_gateway: Process) -> Non
 def test_sessions_list_and_search(page: Page, runs: dict[str, dict[str, Any]]) -> None:
     fanout, nordea = runs["fanout"]["session_id"], runs["clarification"]["session_id"]
     page.open("/sessions", "sessions")
-    listed = [row.get_attribute("data-session-id") for row in page.all("tr.session-row")]
-    assert fanout in listed and nordea in listed
+    rows = {row.get_attribute("data-session-id"): row for row in page.all("tr.session-row")}
+    assert fanout in rows and nordea in rows
+    # told apart by their first request, not by their ids; one status, with what a session waits for
+    title = rows[nordea].find_element(page.by.CSS_SELECTOR, "a.session-title")
+    assert title.text == "qual o preço da Nordea?"
+    status = rows[nordea].find_element(page.by.CSS_SELECTOR, "td.session-status").text
+    assert "Encontrei mais de um ticker para 'Nordea'" in status
+    assert rows[fanout].find_element(page.by.CSS_SELECTOR, "a.session-title").text == (
+        "preço da Apple, Microsoft e Nvidia"
+    )
+    # sessions made through POST /v1/runs are the REST API's
+    assert rows[fanout].find_element(page.by.CSS_SELECTOR, "td.channel").text == "REST API"
     page.screenshot("sessions")
 
     search = page.one("#session-search")
     search.clear()
-    search.send_keys("nordea")
+    search.send_keys("preço da nordea")
     page.one("#session-search-form button").click()
-    page.until(lambda: "q=nordea" in page.driver.current_url, "the search route")
+    page.until(lambda: "q=pre" in page.driver.current_url, "the search route")
     page.until_loaded("sessions")
     listed = [row.get_attribute("data-session-id") for row in page.all("tr.session-row")]
     assert nordea in listed and fanout not in listed
@@ -124,6 +134,13 @@ def test_a_parallel_fan_out_shows_three_completed_nodes_and_overlapping_bars(
     assert [n.get_attribute("data-step-id") for n in nodes] == ["1", "2", "3"]
     assert {n.get_attribute("data-status") for n in nodes} == {"completed"}
     assert page.colours("svg.dag g.dag-node .dag-box") == COMPLETED
+    # a node names what the step does (the capability's description), not its id
+    titles = [n.find_element(page.by.CSS_SELECTOR, ".dag-title").text for n in nodes]
+    capability = trace["steps"][0]["capability"]
+    assert all(capability not in t for t in titles), titles
+    catalog = api(page.gateway, "GET", "/v1/inspector/catalog", params={"lang": "pt"}).json()
+    described = {c["name"]: c["description"] for d in catalog["domains"] for c in d["capabilities"]}
+    assert titles[0].startswith(f"1 · {described[capability][:10]}")
     # no step depends on another: one layer, no edges
     assert page.all("svg.dag .dag-edge") == []
     assert len({n.get_attribute("transform").split()[0] for n in nodes}) == 1
@@ -166,6 +183,11 @@ def test_a_clarification_shows_the_step_that_asked_and_its_options(
     page.open(f"/sessions/{trace['session_id']}", "sessions")
     # a part of the page that does not apply is left out, not printed as "null"
     assert "null" not in page.one("#view").text.split()
+    assert page.one("#session-title").text == "qual o preço da Nordea?"
+    # one status, with the question it waits on; the engine's own status only under "details"
+    assert "Encontrei mais de um ticker para 'Nordea'" in page.one("#session-status").text
+    assert page.one("#session-details").get_attribute("open") is None
+    assert not page.one("#versions-table").is_displayed()
     options = [b.text for b in page.all("button.option")]
     assert any("Helsinki" in o for o in options) and any("Stockholm" in o for o in options)
     page.screenshot("session-clarification", height=1400)
@@ -190,8 +212,17 @@ def test_answering_the_question_from_the_page_follows_the_run_live(
     turn_rows = page.all("tr.turn-row")
     assert turn_rows[0].get_attribute("data-run-id") == runs["clarification"]["run_id"]
     assert len(turn_rows) == 2
-    # the reply "2" is shown with the request it ran
+    # the reply "2" is shown with the request it ran, and the question with the run that answered it
     assert "understood as: qual o preço da Nordea?" in turn_rows[1].text
+    answer_run = turn_rows[1].get_attribute("data-run-id")
+    link = turn_rows[0].find_element(page.by.CSS_SELECTOR, ".answered-link a")
+    assert link.get_attribute("href").endswith(f"#/runs/{answer_run}")
+    page.open(f"/runs/{runs['clarification']['run_id']}", "runs")
+    answered = page.one("#answered-by")
+    assert "“2”" in answered.text
+    assert answered.find_element(page.by.TAG_NAME, "a").get_attribute("href").endswith(f"#/runs/{answer_run}")
+    assert "Waiting for the person" not in page.one("#view").text
+    page.screenshot("run-clarification-answered", height=1300)
     stored = api(page.gateway, "GET", f"/v1/sessions/{session_id}").json()
     assert stored["turn_count"] == 2 and stored["pending_question"] is None
 
@@ -201,6 +232,9 @@ def test_forking_from_a_version_opens_the_new_session(page: Page, runs: dict[str
     page.open(f"/sessions/{source}", "sessions")
     versions = page.all("tr.version-row")
     assert len(versions) >= 2
+    assert not versions[0].is_displayed(), "engine internals stay behind the details toggle"
+    page.one("#session-details summary").click()
+    page.until(lambda: versions[0].is_displayed(), "the state versions")
     page.screenshot("session-versions", height=1400)
     page.one("tr.version-row[data-version='1'] button.fork-button").click()
     page.until(lambda: "forked_from=" in page.driver.current_url, "the forked session's page")
@@ -227,6 +261,15 @@ def test_the_registry_page_shows_health_breakers_and_goals(page: Page) -> None:
         finance.find_element(page.by.CSS_SELECTOR, "[data-breaker]").get_attribute("data-breaker") == "closed"
     )
     assert "GET_QUOTE" in finance.text
+    assert finance.find_element(page.by.CSS_SELECTOR, "td.kind").text == "HTTP"
+    # overlaps (goal pairs with their score) and the registry's other notices are apart
+    catalog = api(page.gateway, "GET", "/v1/inspector/catalog").json()
+    shown = [li.text for li in page.all("#overlap-warnings li")]
+    assert len(shown) == len(catalog["overlaps"])
+    assert all("% similar" in text for text in shown)
+    notices = page.all("#registry-notices li") or page.all("#registry-notices-none")
+    assert notices
+    assert not any("similar" in n.text for n in page.all("#registry-notices li"))
     page.screenshot("domains")
 
 
@@ -245,6 +288,12 @@ def test_a_step_that_depends_on_another_is_drawn_in_the_next_layer_with_an_edge(
         for step, node in nodes.items()
     }
     assert x_of["2"] > x_of["1"]
+    # the notification node says what happened (kept in the outbox), not only "completed"
+    outcome = trace["steps"][1]["output"]["explanation"]
+    assert "Telegram" in outcome
+    assert outcome in nodes["2"].find_element(page.by.TAG_NAME, "title").get_attribute("textContent")
+    assert "completed" not in nodes["2"].text
+    assert nodes["2"].text.split("\n")[-1].startswith(outcome[:20])
     edges = page.all("svg.dag .dag-edge")
     assert [(e.get_attribute("data-from"), e.get_attribute("data-to")) for e in edges] == [("1", "2")]
     # each bar starts where its step started, counted from the turn's start (a browser's clock is in ms)

@@ -63,6 +63,48 @@ const QUESTION_KINDS = {
   approval: "A step needs the person's approval before it runs (nothing has run yet).",
 };
 
+// Channels by the names people know them by.
+const CHANNEL_NAMES = {
+  cli: "CLI",
+  openai: "OpenAI API",
+  rest: "REST API",
+  a2a: "A2A",
+  mcp: "MCP",
+  telegram: "Telegram",
+};
+
+function channelName(channel) {
+  return CHANNEL_NAMES[channel] || channel || "–";
+}
+
+// One status a person understands: waiting (with what for) wins over the last turn's status.
+function personStatus(status, question) {
+  if (question) return el("span", { class: "person-status" }, badge("waiting_input"), " ", el("span", { class: "pending-text" }, question));
+  return badge(status);
+}
+
+// Capability descriptions by "domain.capability", in the language asked for (one fetch per language).
+const catalogs = new Map();
+function catalogIn(language) {
+  const lang = (language || "en").split("-")[0];
+  if (!catalogs.has(lang)) {
+    catalogs.set(lang, getJson(`/v1/inspector/catalog?lang=${enc(lang)}`).catch((error) => {
+      catalogs.delete(lang);
+      if (error instanceof ApiError && error.status === 401) throw error;
+      return null; // an older gateway: ids instead of descriptions
+    }));
+  }
+  return catalogs.get(lang);
+}
+
+function describer(catalog) {
+  const described = new Map();
+  for (const d of (catalog && catalog.domains) || []) {
+    for (const c of d.capabilities || []) described.set(`${d.name}.${c.name}`, c.description);
+  }
+  return (step) => described.get(`${step.domain}.${step.capability}`) || "";
+}
+
 function toast(message, kind = "info") {
   const box = document.getElementById("toast");
   box.textContent = message;
@@ -112,7 +154,7 @@ document.getElementById("key-form").addEventListener("submit", () => {
 async function showSessions(params) {
   const q = params.get("q") || "";
   const offset = Number(params.get("offset") || 0);
-  const search = el("input", { type: "search", id: "session-search", name: "q", value: q, placeholder: "Session id or words from a message" });
+  const search = el("input", { type: "search", id: "session-search", name: "q", value: q, placeholder: "Words from a message or a title, or a session id" });
   const form = el("form", { class: "search", id: "session-search-form" }, search, el("button", { type: "submit" }, "Search"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -121,17 +163,19 @@ async function showSessions(params) {
   fill(view, el("h1", {}, "Sessions"), form, el("p", { class: "muted" }, "Loading…"));
   const page = await getJson(`/v1/sessions?q=${enc(q)}&limit=${PAGE_SIZE}&offset=${offset}`);
   const rows = (page.data || []).map((s) =>
-    el("tr", { class: "session-row", "data-session-id": s.session_id },
-      el("td", {}, el("a", { href: `#/sessions/${enc(s.session_id)}` }, s.session_id)),
-      el("td", {}, badge(s.status)),
+    el("tr", { class: "session-row", "data-session-id": s.session_id, "data-channel": s.channel || "" },
+      el("td", {},
+        el("a", { href: `#/sessions/${enc(s.session_id)}`, class: "session-title" }, s.title || "(no message yet)"),
+        el("div", { class: "muted small" }, s.session_id)),
+      el("td", { class: "session-status" }, personStatus(s.status, s.pending_question)),
       el("td", { class: "num" }, s.turn_count ?? "–"),
-      el("td", {}, s.last_input || ""),
-      el("td", {}, s.channel || ""),
+      el("td", {}, s.turn_count > 1 ? s.last_input || "" : ""),
+      el("td", { class: "channel" }, channelName(s.channel)),
       el("td", {}, when(s.updated_at)),
     ));
   const table = rows.length
     ? el("table", { id: "sessions-table" },
-      el("thead", {}, el("tr", {}, ...["Session", "Status", "Turns", "Last message", "Channel", "Last activity"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, ...["Conversation", "Status", "Turns", "Last message", "Channel", "Last activity"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows))
     : el("p", { class: "muted", id: "sessions-empty" }, q ? `No session matches “${q}”.` : "No session yet: start one from “New run”.");
   const total = page.total ?? rows.length;
@@ -183,15 +227,19 @@ function optionLabel(option) {
   return option.value === undefined ? JSON.stringify(option) : String(option.value);
 }
 
-function questionCard(question, onAnswer) {
+function questionCard(question, onAnswer, answeredBy = null) {
   if (!question) return null;
   const text = question.text || question.question || "";
   const options = Array.isArray(question.options) ? question.options : [];
-  return card("Waiting for the person",
+  return card(answeredBy ? "Asked the person" : "Waiting for the person",
+    answeredBy
+      ? el("p", { class: "answered-by", id: "answered-by" }, "Answered “", answeredBy.input_text || "", "” in ",
+        el("a", { href: `#/runs/${enc(answeredBy.run_id)}` }, `run ${answeredBy.event_id || answeredBy.run_id}`), ".")
+      : null,
     el("p", { class: "question" }, text.split("\n")[0]),
     options.length
       ? el("ol", { class: "options" }, options.map((o, i) =>
-        el("li", {}, onAnswer
+        el("li", {}, onAnswer && !answeredBy
           ? el("button", { type: "button", class: "ghost option", onclick: () => onAnswer(String(i + 1)) }, optionLabel(o))
           : optionLabel(o))))
       : null,
@@ -241,8 +289,10 @@ async function showSession(sessionId, params) {
     reply.form.requestSubmit();
   };
   const forkedFrom = params.get("forked_from");
-  const turnRows = turns.map((t) =>
-    el("tr", { class: "turn-row", "data-run-id": t.run_id },
+  const turnRows = turns.map((t, i) => {
+    // a turn that asked and was answered by the next one: its answer run, linked
+    const next = t.status === "waiting_input" ? turns[i + 1] : null;
+    return el("tr", { class: "turn-row", "data-run-id": t.run_id },
       el("td", {}, t.event_id || ""),
       el("td", {}, t.input_text || "",
         // a reply such as "2" runs the request it answered: say what it was understood as
@@ -250,9 +300,13 @@ async function showSession(sessionId, params) {
           ? el("div", { class: "muted small resolved" }, `understood as: ${t.resolved_to.query}`)
           : null),
       el("td", {}, t.goal || "–"),
-      el("td", {}, badge(t.status)),
+      el("td", {}, next
+        ? el("span", {}, badge("answered"), el("div", { class: "small answered-link" }, "answered in ",
+          el("a", { href: `#/runs/${enc(next.run_id)}` }, next.event_id || next.run_id)))
+        : badge(t.status)),
       el("td", { class: "answer-cell" }, (t.answer || "").split("\n")[0]),
-      el("td", {}, el("a", { href: `#/runs/${enc(t.run_id)}` }, "Inspect run →"))));
+      el("td", {}, el("a", { href: `#/runs/${enc(t.run_id)}` }, "Inspect run →")));
+  });
   const detail = el("div", { id: "version-detail" });
   const versionRows = versions.map((v) => {
     const forkButton = el("button", {
@@ -273,15 +327,16 @@ async function showSession(sessionId, params) {
         el("button", { type: "button", class: "ghost", onclick: () => showVersion(sessionId, v.version, detail) }, "View state"),
         " ", forkButton));
   });
-  fill(view, 
-    el("h1", {}, "Session ", el("code", { id: "session-id" }, sessionId)),
+  const title = turns.length ? turns[0].input_text : "";
+  const pending = s.pending_question ? (s.pending_question.text || "").split("\n")[0] : "";
+  fill(view,
+    el("h1", { id: "session-title" }, title || "Session"),
+    el("p", { class: "muted" }, "Session ", el("code", { id: "session-id" }, sessionId)),
     forkedFrom ? el("p", { class: "notice", id: "fork-notice" }, "Forked from ",
       el("a", { href: `#/sessions/${enc(forkedFrom)}` }, forkedFrom), ` at version ${params.get("version")}.`) : null,
     keyValues([
-      ["Status", badge(s.status)],
-      ["Graph status", s.graph_status ? badge(s.graph_status) : "no graph state (reset)"],
+      ["Status", el("span", { id: "session-status" }, personStatus(s.status, pending))],
       ["Turns", s.turn_count ?? turns.length],
-      ["Events", s.event_count ?? "–"],
     ]),
     questionCard(s.pending_question, answer),
     card("Send a message", reply.form),
@@ -290,7 +345,12 @@ async function showSession(sessionId, params) {
         el("thead", {}, el("tr", {}, ...["Event", "Message", "Goal", "Status", "Answer", ""].map((h) => el("th", {}, h)))),
         el("tbody", {}, turnRows))
       : el("p", { class: "muted" }, "No turn stored yet.")),
-    card("State versions",
+    el("details", { class: "card details", id: "session-details" },
+      el("summary", {}, "Details: state versions and engine status"),
+      keyValues([
+        ["Graph status", s.graph_status ? badge(s.graph_status) : "no graph state (reset)"],
+        ["Events", s.event_count ?? "–"],
+      ]),
       el("p", { class: "muted" }, "Each node of a turn stores a version. Forking starts a new session from that state; this one is not changed."),
       versionRows.length
         ? el("table", { id: "versions-table" },
@@ -338,13 +398,13 @@ function retriesCard(run) {
     notes.length ? el("ul", { class: "notes", id: "run-notes" }, notes.map(([kind, n]) => el("li", { class: /replan/i.test(n) ? "replan" : "" }, el("span", { class: "muted" }, `${kind}: `), n))) : el("p", { class: "muted" }, "No planner notes."));
 }
 
-function stepsTable(steps) {
+function stepsTable(steps, describe) {
   if (!steps.length) return el("p", { class: "muted" }, "No step ran.");
   return el("table", { id: "steps-table" },
     el("thead", {}, el("tr", {}, ...["Step", "Domain · capability", "Parameters", "Status", "Attempts", "Duration", "Result"].map((h) => el("th", {}, h)))),
     el("tbody", {}, steps.map((s) => el("tr", { "data-step-id": s.id },
       el("td", { class: "num" }, s.id),
-      el("td", {}, `${s.domain}.${s.capability}`),
+      el("td", {}, describe(s) || s.capability, el("div", { class: "muted small" }, `${s.domain}.${s.capability}`)),
       el("td", {}, Object.entries(s.params || {}).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")),
       el("td", {}, badge(s.status)),
       el("td", { class: "num" }, s.attempts ?? "–"),
@@ -352,7 +412,10 @@ function stepsTable(steps) {
       el("td", {}, s.error || (s.output && (s.output.explanation || (s.output.failure && s.output.failure.reason))) || "")))));
 }
 
-function renderRun(container, run, live) {
+// extras: describe(step) -> the capability's description; answeredBy: the turn that answered
+// the run's question (if any)
+function renderRun(container, run, live, extras = {}) {
+  const describe = extras.describe || (() => "");
   const steps = dagSteps(run.plan, run.steps);
   const total = run.created_at && run.finished_at ? Date.parse(run.finished_at) - Date.parse(run.created_at) : null;
   const plan = run.plan || {};
@@ -369,15 +432,30 @@ function renderRun(container, run, live) {
       intentCard(run.intent),
       card("Answer",
         el("pre", { class: "answer", id: "run-answer" }, run.answer || (live ? "…" : "(no answer)")),
-        questionCard(run.question, null))),
+        questionCard(run.question, null, extras.answeredBy || null))),
     card("Plan", el("div", { class: "legend" }, ["pending", "executing", "completed", "waiting_input", "failed", "skipped"].map((s) => badge(s))),
-      el("div", { class: "scroll", id: "dag" }, renderDag(steps))),
+      el("div", { class: "scroll", id: "dag" }, renderDag(steps, describe))),
     card("Timeline", el("p", { class: "muted" }, "Each bar is a step's call; 0 is when the turn started (before it: understanding and planning). Bars side by side ran in parallel."),
       el("div", { class: "scroll", id: "timeline" }, renderTimeline(steps, run.created_at))),
-    card("Steps", stepsTable(run.steps || [])),
+    card("Steps", stepsTable(run.steps || [], describe)),
     retriesCard(run),
     rawJson(run, "Full trace JSON"),
   );
+}
+
+// What the run page shows beside the trace: capability descriptions in the run's language, and
+// the turn that answered the run's question (the session's next turn).
+async function runExtras(run) {
+  const language = (run.intent && run.intent.language) || "en";
+  const [catalog, history] = await Promise.all([
+    catalogIn(language),
+    run.question && run.session_id
+      ? getJson(`/v1/sessions/${enc(run.session_id)}/history`).catch(() => null)
+      : Promise.resolve(null),
+  ]);
+  const turns = (history && history.turns) || [];
+  const at = turns.findIndex((t) => t.run_id === run.run_id);
+  return { describe: describer(catalog), answeredBy: at >= 0 && at + 1 < turns.length ? turns[at + 1] : null };
 }
 
 async function showRun(runId, params) {
@@ -395,7 +473,7 @@ async function showRun(runId, params) {
   }
   if (stored) {
     liveCard.remove();
-    renderRun(page, stored, false);
+    renderRun(page, stored, false, await runExtras(stored));
     return;
   }
   // not stored yet: draw it from its events as they come, then from the stored trace
@@ -439,7 +517,8 @@ async function showRun(runId, params) {
   if (signal.aborted) return;
   state.textContent = "Run finished: showing its stored trace.";
   try {
-    renderRun(page, await getJson(`/v1/runs/${enc(runId)}`), false);
+    const finished = await getJson(`/v1/runs/${enc(runId)}`);
+    renderRun(page, finished, false, await runExtras(finished));
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
     live.answer = live.answer || "The run ended before a trace was stored.";
@@ -451,8 +530,9 @@ async function showRun(runId, params) {
 
 async function showDomains() {
   fill(view, el("h1", {}, "Domains"), el("p", { class: "muted" }, "Loading…"));
-  const [domains, breakers] = await Promise.all([
+  const [domains, catalog, breakers] = await Promise.all([
     getJson("/v1/domains"),
+    catalogIn("en"),
     getJson("/v1/breakers").catch((error) => {
       if (error instanceof ApiError && error.status === 401) throw error;
       return null; // an older gateway without breaker state: the rest of the page still shows
@@ -460,17 +540,23 @@ async function showDomains() {
   ]);
   const breakerOf = new Map(((breakers && breakers.data) || []).map((b) => [b.domain, b]));
   const list = domains.data || [];
-  const warnings = list.flatMap((d) => (d.warnings || []).map((w) => ({ domain: d.name, ...w })));
+  const kindOf = new Map(((catalog && catalog.domains) || []).map((d) => [d.name, d.kind]));
+  const overlaps = (catalog && catalog.overlaps) || [];
+  const notices = (catalog && catalog.notices) || [];
+  const describe = describer(catalog);
   const rows = list.map((d) => {
     const breaker = breakerOf.get(d.name);
     return el("tr", { class: "domain-row", "data-domain": d.name },
       el("td", {}, el("strong", {}, d.name), el("div", { class: "muted small" }, d.base_url || "")),
+      el("td", { class: "kind" }, (kindOf.get(d.name) || "–").toUpperCase()),
       el("td", {}, el("span", { class: `badge health-${d.healthy ? "up" : "down"}`, "data-healthy": String(Boolean(d.healthy)) }, d.healthy ? "healthy" : "down"),
         d.last_error ? el("div", { class: "error small" }, d.last_error) : null),
       el("td", {}, breaker ? el("span", { class: `badge breaker-${breaker.state}`, "data-breaker": breaker.state }, breaker.state) : "unknown"),
       el("td", {}, d.version || "–"),
       el("td", {}, (d.goals || []).length ? el("ul", { class: "plain" }, d.goals.map((g) => el("li", {}, g))) : el("span", { class: "muted" }, "no goals (called by other steps only)")),
-      el("td", {}, (d.capabilities || []).join(", ")),
+      el("td", {}, (d.capabilities || []).length
+        ? el("ul", { class: "plain" }, d.capabilities.map((c) => el("li", { title: c }, describe({ domain: d.name, capability: c }) || c)))
+        : "–"),
       el("td", {}, when(d.checked_at)));
   });
   fill(view, 
@@ -479,11 +565,21 @@ async function showDomains() {
       ? `A circuit opens after ${breakers.threshold} consecutive failed calls and is retried after ${breakers.ttl_s} s.`
       : "Circuit breaker state is not exposed by this gateway."),
     el("table", { id: "domains-table" },
-      el("thead", {}, el("tr", {}, ...["Domain", "Health", "Circuit", "Version", "Goals", "Capabilities", "Checked"].map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, ...["Domain", "Kind", "Health", "Circuit", "Version", "Goals", "Capabilities", "Checked"].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows)),
-    card("Overlap warnings", warnings.length
-      ? el("ul", { id: "overlap-warnings" }, warnings.map((w) => el("li", {}, el("strong", {}, w.domain), ": ", w.message || JSON.stringify(w))))
-      : el("p", { class: "muted", id: "overlap-warnings-none" }, "No goal of one domain reads like another's.")),
+    card("Overlap warnings",
+      el("p", { class: "muted" }, "Goals of different domains that read alike (similarity of their descriptions and examples): people may reach the wrong one."),
+      overlaps.length
+        ? el("ul", { id: "overlap-warnings" }, overlaps.map((o) => el("li", { class: "overlap" },
+          el("strong", {}, `${o.domain_a}.${o.goal_a}`), " ↔ ", el("strong", {}, `${o.domain_b}.${o.goal_b}`),
+          el("span", { class: "score" }, ` ${Math.round(o.similarity * 100)} % similar`))))
+        : el("p", { class: "muted", id: "overlap-warnings-none" },
+          catalog ? `No goal of one domain reads like another's (none ${Math.round(catalog.overlap_shown_from * 100)} % similar or more).` : "Overlaps are not exposed by this gateway.")),
+    card("Registry notices",
+      el("p", { class: "muted" }, "What the registry changed or noticed in the manifests (e.g. a policy clamped to the operator's limits)."),
+      notices.length
+        ? el("ul", { id: "registry-notices" }, notices.map((n) => el("li", {}, el("strong", {}, n.domain), ": ", n.message)))
+        : el("p", { class: "muted", id: "registry-notices-none" }, "None.")),
   );
 }
 

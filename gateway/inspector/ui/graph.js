@@ -31,7 +31,7 @@ export const STATUS_LABELS = {
   replanning: "replanning",
   completed: "completed",
   failed: "failed",
-  waiting_input: "asked the user",
+  waiting_input: "asked the person",
   paused: "paused",
   cancelled: "cancelled",
   skipped: "skipped",
@@ -72,13 +72,21 @@ export function dagSteps(plan, traces) {
   return [...out.values()].sort((a, b) => a.id - b.id);
 }
 
-const NODE_W = 190;
+const NODE_W = 230;
 const NODE_H = 58;
 const GAP_X = 70;
 const GAP_Y = 22;
 const PAD = 16;
 
-export function renderDag(steps) {
+// The domain's own words about what a finished step did ("kept the message in the outbox"),
+// so a node does not say more than happened.
+export function stepOutcome(step) {
+  const output = step.output || {};
+  return output.explanation || (output.failure && output.failure.reason) || "";
+}
+
+// describe(step): the capability's description in the person's language ("" when unknown).
+export function renderDag(steps, describe = () => "") {
   if (!steps.length) {
     const empty = document.createElement("p");
     empty.className = "muted";
@@ -143,12 +151,15 @@ export function renderDag(steps) {
     const status = s.status || "pending";
     const title = svg("title");
     const params = Object.entries(s.params || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
-    title.textContent = `Step ${s.id}: ${s.domain}.${s.capability} — ${STATUS_LABELS[status] || status}` +
+    const described = describe(s);
+    const outcome = stepOutcome(s);
+    title.textContent = `Step ${s.id}: ${described ? `${described} (${s.domain}.${s.capability})` : `${s.domain}.${s.capability}`} — ${STATUS_LABELS[status] || status}` +
+      (outcome ? `\n${outcome}` : "") +
       (s.when ? `\nwhen: ${s.when}` : "") +
       (s.skipped_by_condition ? `\nskipped because ${s.skipped_by_condition}` : "") +
       (params ? `\n${params}` : "") + (s.error ? `\nerror: ${s.error}` : "");
     // a step its condition switched off says so on the node, not only in the tooltip
-    const detail = [s.skipped_by_condition ? "skipped: condition false" : STATUS_LABELS[status] || status];
+    const detail = [s.skipped_by_condition ? "skipped: condition false" : outcome && status === "completed" ? outcome : STATUS_LABELS[status] || status];
     if (s.duration_ms !== null && s.duration_ms !== undefined) detail.push(formatMs(s.duration_ms));
     if ((s.attempts || 0) > 1) detail.push(`${s.attempts} attempts`);
     const firstParam = Object.values(s.params || {})[0];
@@ -163,9 +174,9 @@ export function renderDag(steps) {
     }, [
       title,
       svg("rect", { width: NODE_W, height: NODE_H, rx: 8, class: "dag-box" }),
-      svgText(10, 18, clip(`${s.id} · ${s.capability}`, 22), "dag-title"),
-      svgText(10, 34, clip(s.when ? `if ${s.when}` : firstParam === undefined ? s.domain : `${s.domain} · ${firstParam}`, 28), "dag-sub"),
-      svgText(10, 50, clip(detail.join(" · "), 30), "dag-sub"),
+      svgText(10, 18, clip(`${s.id} · ${described || s.capability}`, 30), "dag-title"),
+      svgText(10, 34, clip(s.when ? `if ${s.when}` : firstParam === undefined ? s.domain : `${s.domain} · ${firstParam}`, 36), "dag-sub"),
+      svgText(10, 50, clip(detail.join(" · "), 38), "dag-sub"),
     ]);
     root.append(node);
   }
