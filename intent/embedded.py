@@ -63,6 +63,7 @@ from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.i18n import detect
 from shared.i18n.bilingual import all_texts
+from shared.manifest import Goal
 from shared.models import GoalCandidate, IntentOutput
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,29 @@ def choose_fast_accept(
         if accuracy >= FAST_MIN_ACCURACY and leaked <= FAST_MAX_NEGATIVES:
             return float(round(threshold, 2))
     return 1.0
+
+
+#: The confidence of a request whose goal is the classifier's first choice, clearly ahead of the
+#: second, with every required entity (and at least one) said: above the confidence gate's default.
+CLEAR_REQUEST_CONFIDENCE = 0.8
+#: How far ahead of the runner-up (on the calibrated scale) the first goal must be.
+CLEAR_REQUEST_MARGIN = 0.1
+
+
+def clear_request(goal: Goal, intent: IntentOutput) -> bool:
+    """Whether ``intent`` names ``goal``'s entities: every required one, at least one in all,
+    and the goal is not a near tie with another (a "did you mean A or B?")."""
+    specs = goal.entities_schema
+    said = {name for name, value in intent.entities.items() if value not in (None, "", [])}
+    if not said or any(spec.required and name not in said for name, spec in specs.items()):
+        return False
+    if any(note.startswith(CHOICE_NOTE) for note in intent.notes):
+        return False
+    alternatives = intent.alternatives
+    return (
+        len(alternatives) < 2
+        or alternatives[0].confidence - alternatives[1].confidence >= CLEAR_REQUEST_MARGIN
+    )
 
 
 def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]]:
@@ -750,6 +774,14 @@ class EmbeddedIntentAdapter:
         out.entities = model.extractors[(best.domain, best.goal.goal)].extract(
             text, clock=clock, language=out.language
         )
+        if conf < CLEAR_REQUEST_CONFIDENCE and clear_request(best.goal, out):
+            # the goal's own entities, every required one said: evidence the classifier's score
+            # alone does not carry ("how's Curitiba looking weather-wise?")
+            out.confidence = CLEAR_REQUEST_CONFIDENCE
+            out.alternatives[0] = out.alternatives[0].model_copy(
+                update={"confidence": CLEAR_REQUEST_CONFIDENCE}
+            )
+            out.notes.append(f"clear request: {sorted(out.entities)} said (confidence {conf:.2f} raised)")
         return out
 
     @property

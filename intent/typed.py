@@ -208,10 +208,15 @@ def _normalised(
         if moment is None:
             return
         stamp, grain = moment
+        if grain == "second":
+            return  # "agora", "now": the moment of asking, no value a person chose
+        body = clean[hit["start"] : hit["end"]]
+        if grain not in _DAY_GRAINS:
+            stamp = _as_written(value, stamp, body)
         when = datetime.fromisoformat(stamp)
         if grain in _DAY_GRAINS:
             yield TypedSpan("date", when.date().isoformat(), start, end)
-        elif _day_is_said(clean[hit["start"] : hit["end"]], language, zone, instant):
+        elif _day_is_said(body, language, zone, instant):
             yield TypedSpan("datetime", when.isoformat(timespec="seconds"), start, end)
         else:
             yield TypedSpan("time", when.strftime("%H:%M"), start, end)
@@ -221,6 +226,13 @@ def _normalised(
         currency = _CURRENCY_SIGNS.get(value["unit"], value["unit"])
         yield TypedSpan("money", {"amount": _number(value["value"]), "currency": currency}, start, end)
     elif dim == "duration":
+        body = clean[hit["start"] : hit["end"]]
+        if "/" in body:
+            return  # "18/03 14h" is a day and a time, not 25 days
+        clock = _CLOCK_FORM.match(body)
+        if clock:  # "14h", "7h30": a time of day as Portuguese writes it, not a number of hours
+            yield TypedSpan("time", f"{int(clock.group(1)):02d}:{clock.group(2) or '00'}", start, end)
+            return
         yield TypedSpan("duration", iso_duration(value["normalized"]["value"]), start, end)
     elif dim == "phone-number":
         digits = re.sub(r"\D", "", value["value"])
@@ -247,18 +259,37 @@ def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:
 
 @lru_cache(maxsize=256)
 def _day_is_said(body: str, language: str, zone: str, instant: int) -> bool:
-    """Whether the words of a time give its day: read at the first and the last minute of the
-    same day, a bare clock time ("às 14h") lands on two different days, a dated one on one."""
-    local = datetime.fromtimestamp(instant, ZoneInfo(zone))
-    early = int(local.replace(hour=0, minute=0, second=30).timestamp())
-    late = int(local.replace(hour=23, minute=59, second=30).timestamp())
-    days = set()
-    for at in (early, late):
-        for hit in _parse(body, language, zone, at):
+    """Whether the words of a time give its day: some of its first or last words, read alone,
+    are a day ("*amanhã* às 14h", "*Sat* 10am", "*tonight* at 8"); "às 14h" has none."""
+    words = body.split()
+    parts = [" ".join(words[:k]) for k in range(1, len(words))] + [
+        " ".join(words[k:]) for k in range(1, len(words))
+    ]
+    for part in parts:
+        for hit in _parse(part, language, zone, instant):
             moment = _time_value(hit["value"]) if hit["dim"] == "time" else None
-            if moment is not None:
-                days.add(moment[0][:10])
-    return len(days) == 1
+            if moment is not None and moment[1] in _DAY_GRAINS:
+                return True
+    return False
+
+
+_CLOCK_FORM = re.compile(r"^([01]?\d|2[0-3])[hH]([0-5]\d)?$")
+_LITERAL_HOUR = re.compile(r"(\d{1,2})\s*(?:h|:)", re.IGNORECASE)
+_HALF_OF_DAY = re.compile(r"\b(pm|am|tarde|noite|night|evening|afternoon|manh[aã]|morning|madrugada)\b", re.I)
+
+
+def _as_written(value: dict[str, Any], stamp: str, body: str) -> str:
+    """A clock time as written: "7h30" is 07:30, not the 19:30 Duckling reaches first when 07:30
+    has passed; a word that names the half of the day ("da noite", "pm") keeps Duckling's."""
+    written = _LITERAL_HOUR.search(body)
+    if written is None or _HALF_OF_DAY.search(body):
+        return stamp
+    hour = int(written.group(1))
+    for candidate in value.get("values") or []:
+        other = candidate.get("value")
+        if isinstance(other, str) and int(other[11:13]) == hour:
+            return other
+    return stamp
 
 
 def _with_currency_words(text: str, language: str, found: list[TypedSpan]) -> list[TypedSpan]:
