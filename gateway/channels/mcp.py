@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +41,8 @@ from mcp.types import (
 )
 from starlette.types import Message, Receive, Scope, Send
 
-from gateway.deps import PrincipalDep, new_session_id
+from gateway.coordination.quotas import RunSlot
+from gateway.deps import PrincipalDep, new_session_id, services
 from gateway.turns.turn import TurnService
 from gateway.validation import MAX_SESSION_ID, check_json, check_session_id
 from orchestrator.registry import DomainRegistry
@@ -62,6 +63,8 @@ TOOL_LANGUAGE: Language = "en"
 MAX_MESSAGE_CHARS = 8000
 #: Where the caller's tenant waits for the MCP handlers, in the request's state.
 _TENANT_STATE = "mcp_tenant"
+#: Where the caller's run-quota slot is taken from, for each tool call (a turn).
+_SLOT_STATE = "mcp_run_slot"
 
 _SESSION_ID = {
     "type": "string",
@@ -248,16 +251,23 @@ class PlatformMcp:
             problem = "invalid argument message: must not be blank"
         if problem is not None:
             return tool_error(problem)
-        tenant = getattr(getattr(ctx.request, "state", None), _TENANT_STATE, None)
+        state = getattr(ctx.request, "state", None)
+        tenant = getattr(state, _TENANT_STATE, None)
+        take_slot: Callable[[], Awaitable[RunSlot]] | None = getattr(state, _SLOT_STATE, None)
         try:
             # the boundary checks every /v1 body gets: texts a database can store, usable session ids
             check_json(arguments)
             if arguments.get("session_id"):
                 check_session_id(str(arguments["session_id"]))
-            if goal is None:
-                return tool_result(await self._ask(arguments, tenant))
-            return tool_result(await self._run_goal(goal.ref, arguments, tenant))
-        except PlatformError as exc:  # a busy session, another tenant's session...: one line
+            # a tool call is a turn: it holds a place in the key's concurrent-run quota, as a chat does
+            slot = await take_slot() if take_slot is not None else RunSlot()
+            try:
+                if goal is None:
+                    return tool_result(await self._ask(arguments, tenant))
+                return tool_result(await self._run_goal(goal.ref, arguments, tenant))
+            finally:
+                await slot.release()
+        except PlatformError as exc:  # a busy session, another tenant's session, the run quota: one line
             return tool_error(exc.message)
         except Exception:  # the trace goes to the log, never to the client
             log.exception("MCP tool %s failed", params.name)
@@ -323,4 +333,6 @@ router = APIRouter()
 @router.post("/mcp", include_in_schema=False)
 async def mcp_endpoint(request: Request, principal: PrincipalDep) -> Response:
     setattr(request.state, _TENANT_STATE, principal.tenant)
+    quotas = services(request).quotas
+    setattr(request.state, _SLOT_STATE, lambda: quotas.run_slot(principal))
     return _HandOff(request.state.mcp, await request.body())
