@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -76,6 +77,20 @@ def env_tenant(key: str) -> str:
     'key-6ab9f1eb8f7d'
     """
     return f"key-{hash_key(key)[:12]}"
+
+
+#: The names :func:`env_tenant` gives: a key created for one would read an ``API_KEYS`` tenant's.
+_DERIVED_TENANT = re.compile(r"^key-[0-9a-f]{12}$")
+
+
+def reserved_tenant(tenant: str) -> bool:
+    """A tenant name no stored key may take: one the gateway names itself, or one derived from a
+    key (whether or not that key is configured now: it may be later).
+
+    >>> reserved_tenant("admin"), reserved_tenant(env_tenant("k1")), reserved_tenant("acme")
+    (True, True, False)
+    """
+    return tenant in RESERVED_TENANTS or _DERIVED_TENANT.match(tenant) is not None
 
 
 def same_hash(a: str, b: str) -> bool:
@@ -148,7 +163,7 @@ class KeyStore:
         self._sessions = session_factory(engine)
 
     async def create(self, request: NewKey) -> CreatedKey:
-        if request.tenant in RESERVED_TENANTS:
+        if reserved_tenant(request.tenant):
             raise InvalidRequest(
                 f"tenant '{request.tenant}' is reserved by the gateway; choose another name", param="tenant"
             )

@@ -304,6 +304,22 @@ def test_an_admin_key_from_the_database_may_use_admin_routes(gateway: Process) -
     assert error_of(reserved, 400)["param"] == "tenant"
 
 
+def test_a_tenant_name_derived_from_an_api_key_is_reserved(gateway: Process) -> None:
+    """Issue 24, finding 10: a key made for ``key-<hash>`` (an ``API_KEYS`` entry's tenant) would
+    read every session of that tenant."""
+    session = new_id()
+    say(gateway, K1, session, "cotação da Apple")
+    derived = f"key-{hashlib.sha256(K1.encode()).hexdigest()[:12]}"
+    for tenant in (derived, "key-0123456789ab"):  # configured now or not: the whole pattern
+        refused = call(gateway, ADMIN_TOKEN, "POST", "/v1/admin/keys", json={"tenant": tenant})
+        error = error_of(refused, 400)
+        assert error["param"] == "tenant" and "reserved" in error["message"], error
+    listed = call(gateway, ADMIN_TOKEN, "GET", "/v1/admin/keys").json()["data"]
+    assert all(k["tenant"] != derived for k in listed)
+    # the derived tenant's sessions stay its key's alone
+    assert call(gateway, K1, "GET", f"/v1/sessions/{session}").status_code == 200
+
+
 def orchestrator_keys(gateway: Process, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
