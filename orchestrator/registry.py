@@ -36,6 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from orchestrator.a2a_domain import is_agent_card_url
 from orchestrator.client import DomainClient
 from orchestrator.mcp_domain import endpoint_url, is_mcp_url
 from orchestrator.mcp_stdio import is_stdio_url, stdio_base_url
@@ -118,9 +119,20 @@ class PolicyLimits(BaseModel):
 
 def unregistrable(base_url: str) -> DomainUnavailable:
     """The one text for every failed fetch at registration, whatever went wrong: the answer must
-    not tell a closed port from an open one that speaks something else."""
+    not tell a closed port from an open one that speaks something else. It names what was asked
+    for by the kind of domain (a manifest, an agent card, an MCP handshake) and where the cause is.
+
+    >>> unregistrable("http://h:1/.well-known/agent-card.json").message.split(": ", 1)[1]
+    'it did not answer with a valid A2A agent card (the gateway log names the cause)'
+    """
+    if is_mcp_url(base_url):
+        asked = "it did not complete an MCP handshake and tool listing"
+    elif is_agent_card_url(base_url):
+        asked = "it did not answer with a valid A2A agent card"
+    else:
+        asked = "it did not answer /manifest with a valid manifest"
     return DomainUnavailable(
-        f"domain at {base_url} could not be registered: it did not answer /manifest with a valid manifest",
+        f"domain at {base_url} could not be registered: {asked} (the gateway log names the cause)",
         param="base_url",
     )
 

@@ -149,12 +149,24 @@ async def test_manifest_domain_must_match_the_registered_name(
     ]
 
 
+async def test_an_a2a_agent_that_does_not_answer_is_told_about_its_agent_card_not_a_manifest(
+    registry: DomainRegistry,
+) -> None:
+    card = "http://ghost.test/.well-known/agent-card.json"
+    with pytest.raises(DomainUnavailable) as err:
+        await registry.register("ghost", card)
+    assert err.value.message == (
+        f"domain at {card} could not be registered: "
+        "it did not answer with a valid A2A agent card (the gateway log names the cause)"
+    )
+
+
 async def test_registering_an_unreachable_domain_raises_the_uniform_text(registry: DomainRegistry) -> None:
     with pytest.raises(DomainUnavailable) as err:
         await registry.register("ghost", "http://ghost.test")
     assert err.value.message == (
         "domain at http://ghost.test could not be registered: "
-        "it did not answer /manifest with a valid manifest"
+        "it did not answer /manifest with a valid manifest (the gateway log names the cause)"
     )
 
 

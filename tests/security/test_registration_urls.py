@@ -96,7 +96,11 @@ async def test_failures_read_the_same_for_a_closed_port_and_an_open_one(registry
             answers.append(err.value.message.replace(url, "<url>"))
     assert (
         answers
-        == ["domain at <url> could not be registered: it did not answer /manifest with a valid manifest"] * 2
+        == [
+            "domain at <url> could not be registered: "
+            "it did not answer /manifest with a valid manifest (the gateway log names the cause)"
+        ]
+        * 2
     )
     assert registry.list() == []
 
