@@ -36,12 +36,14 @@ from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.models import (
     ApprovalQuestion,
+    ConfirmationQuestion,
     DomainOutput,
     EntryRequest,
     ExecutionIntent,
     ExecutionPlan,
     ExecutionStep,
     IntentOutput,
+    PendingQuestion,
     SlotQuestion,
 )
 from shared.status import RunStatus
@@ -171,6 +173,16 @@ class ConversationGraph:
                 )
         intent = self._conversation_language(intent, state)
         question = state.question
+        if isinstance(question, ApprovalQuestion) and question.resume.intent is not None:
+            corrected = self.follow_ups.correct(
+                question.resume.intent, turn.input, self.catalog, self._clock(state)
+            )
+            if corrected is not None:
+                # "não, pra segunda" while a plan waits: the plan is made again with the new value
+                # (and asked again); nothing of the first ran
+                note = f"pending question (approval) corrected: {corrected.notes}"
+                redo = turn.model_copy(update={"intent": corrected, "route": "plan", "notes": [note]})
+                return {**delta, "turn": redo}
         if isinstance(question, ApprovalQuestion):
             threshold = self.orchestrator.threshold
             approved = approval.answer_approval(question, turn.input, intent, turn, threshold)
@@ -185,6 +197,9 @@ class ConversationGraph:
             note = "pending question (slot_filling) abandoned: the message asks for something else"
             turn = turn.model_copy(update={"notes": [note]})
         elif question is not None:
+            added = self._gate_reply_adds(question, turn, intent, state)
+            if added is not None:
+                return {**delta, "turn": added}
             answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
             if answered is not None:
                 return {**delta, "turn": answered}
@@ -321,6 +336,33 @@ class ConversationGraph:
         goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
         what = slots.describe(goal.description, intent.language) if goal else ""
         return i18n.t("dialogue.unsupported_action", intent.language, action=action, what=what)
+
+    def _gate_reply_adds(
+        self, question: PendingQuestion, turn: Turn, intent: IntentOutput, state: TurnState
+    ) -> Turn | None:
+        """A reply to "do you want X?" that names X's entities ("sim, pra amanhã", "tomorrow")
+        confirms X with them, unless it is a confident request for another goal."""
+        if not isinstance(question, ConfirmationQuestion) or not question.options:
+            return None
+        picked = question.options[0]
+        other = intent.goal is not None and (intent.primary_domain, intent.goal) != (
+            picked.domain,
+            picked.goal,
+        )
+        if other and intent.confidence >= self.orchestrator.threshold:
+            return None
+        request = question.resume.intent.model_copy(
+            update={"goal": picked.goal, "primary_domain": picked.domain}
+        )
+        added = self.follow_ups.added(request, turn.input, self.catalog, self._clock(state))
+        if added is None:
+            return None
+        confirmed = added.model_copy(update={"confidence": 1.0})
+        new = sorted(set(added.entities) - set(request.entities))
+        notes = [f"the reply to the gate confirmed {picked.goal} and added {new}"]
+        return turn.model_copy(
+            update={"intent": confirmed, "route": "plan", "confirmed": True, "notes": notes}
+        )
 
     def _clock(self, state: TurnState) -> Clock:
         """The session's clock: its time zone, else the adapter's default (``INTENT_TIME_ZONE``)."""

@@ -54,6 +54,64 @@ FOLLOWUP_PREFIXES = (
 )
 #: A follow-up is short: a longer message starting with "e ..." is a request of its own.
 FOLLOWUP_MAX_WORDS = 6
+#: Words that open a correction of the last request ("não, pra segunda", "make it Orlando",
+#: "sorry, I meant 48231"), in any order and number; what follows names the new value.
+CORRECTION_LEAD_INS = (
+    "nao",
+    "no",
+    "nope",
+    "sorry",
+    "desculpa",
+    "desculpe",
+    "ops",
+    "oops",
+    "actually",
+    "na verdade",
+    "quer dizer",
+    "quis dizer",
+    "eu quis dizer",
+    "i meant",
+    "i mean",
+    "make it",
+    "change it to",
+    "instead",
+    "troca",
+    "troca para",
+    "troca pra",
+    "muda",
+    "muda para",
+    "muda pra",
+    "melhor",
+    "era",
+    "e",
+)
+#: A correction is short too.
+CORRECTION_MAX_WORDS = 8
+
+
+def correction_rest(text: str) -> str | None:
+    """The words after a correction's lead-in ("não, pra segunda" -> "pra segunda"), as written;
+    ``None`` when the message does not open with one (or is only one).
+
+    >>> correction_rest("não, pra segunda"), correction_rest("make it Orlando")
+    ('pra segunda', 'Orlando')
+    >>> correction_rest("cotação da Vale") is None
+    True
+    """
+    words = text.strip().rstrip("?!. ").split()
+    lead_ins = sorted((p.split() for p in CORRECTION_LEAD_INS), key=len, reverse=True)
+    k = 0
+    while k < len(words):
+        plain = [normalise(w).strip(",.;:!-") for w in words[k:]]
+        found = next((p for p in lead_ins if plain[: len(p)] == p), None)
+        if found is None:
+            break
+        k += len(found)
+    if k == 0 or k == len(words) or len(words) > CORRECTION_MAX_WORDS or words[0].lower() == "e":
+        return None
+    return " ".join(words[k:]).strip(" ,;:-") or None
+
+
 #: The confidence gate offers at most this many goals.
 GATE_OPTIONS = 3
 
@@ -192,6 +250,9 @@ class FollowUps:
         lowered = normalise(text)
         prefix = next((p for p in FOLLOWUP_PREFIXES if lowered.startswith(p)), None)
         if prefix is None or len(lowered.split()) > FOLLOWUP_MAX_WORDS:
+            corrected = self.correct(last, text, catalog, clock)
+            if corrected is not None and (intent.goal is None or intent.goal == last.goal):
+                return corrected
             return intent
         if intent.goal is not None and (intent.primary_domain, intent.goal) != (
             last.primary_domain,
@@ -229,6 +290,49 @@ class FollowUps:
                 ],
             }
         )
+
+    def correct(
+        self, request: IntentOutput, text: str, catalog: Catalog, clock: Clock | None = None
+    ) -> IntentOutput | None:
+        """``request`` with the values a correction names replacing its own ("não, pra segunda",
+        "make it 4", "no, to Rio"), read by the request's goal extractor; ``None`` when ``text``
+        is no correction or names none of the goal's entities."""
+        rest = correction_rest(text)
+        if rest is None or request.goal is None or not request.primary_domain:
+            return None
+        goal = catalog.find_goal(request.primary_domain, request.goal)
+        if goal is None:
+            return None
+        extractor = self.extractor(GoalRef(request.primary_domain, goal), catalog)
+        named = extractor.extract(rest, clock=clock, language=request.language)
+        if not named:
+            return None
+        return request.model_copy(
+            update={
+                "entities": {**request.entities, **named},
+                "original_query": text,
+                "alternatives": [],
+                "notes": [f"correction of {request.goal}: {k}={v!r}" for k, v in named.items()],
+            }
+        )
+
+    def added(
+        self, request: IntentOutput, text: str, catalog: Catalog, clock: Clock | None = None
+    ) -> IntentOutput | None:
+        """``request`` with what a reply to a question about it names ("amanhã" to "do you want
+        the forecast?"); ``None`` when the reply names none of the goal's entities."""
+        if request.goal is None or not request.primary_domain:
+            return None
+        goal = catalog.find_goal(request.primary_domain, request.goal)
+        if goal is None:
+            return None
+        named = self.extractor(GoalRef(request.primary_domain, goal), catalog).extract(
+            text, clock=clock, language=request.language
+        )
+        if not named:
+            return None
+        notes = [*request.notes, *(f"the reply added {k}={v!r}" for k, v in named.items())]
+        return request.model_copy(update={"entities": {**request.entities, **named}, "notes": notes})
 
     def extractor(self, ref: GoalRef, catalog: Catalog) -> GoalEntityExtractor:
         """``ref``'s entity extractor for ``catalog``."""

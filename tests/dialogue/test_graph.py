@@ -121,3 +121,15 @@ async def test_the_stored_state_reads_back_as_the_same_typed_state(chat: Convers
     stored = await cold.get_session("s1")
     assert stored.state == asked.state
     assert isinstance(stored.state.question, ClarificationQuestion)
+
+
+async def test_a_reply_to_the_gate_that_names_an_entity_confirms_with_it(
+    adapter: EmbeddedIntentAdapter, catalog: Catalog
+) -> None:
+    chat = Conversation(adapter, catalog, FakeDomains(threshold=1.01))  # every goal is uncertain
+    asked = await chat.say("qual a cotação?")
+    assert isinstance(asked.state.question, ConfirmationQuestion)
+    done = await chat.say("da Vale")  # no "sim": the detail it adds is the answer
+    assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
+    assert [c.capability for c in chat.domains.calls] == ["get_quote"]
+    assert done.state.turn.intent is not None and done.state.turn.intent.entities.get("symbol_text") == "Vale"
