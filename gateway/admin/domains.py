@@ -25,6 +25,13 @@ from shared.manifest import Goal, RegistrationText
 
 router = APIRouter()
 
+#: Said with every registration: on a large catalog the new goals are first learned by a quick
+#: warm start and the full training follows in the background (intent.incremental).
+RETRAINING_NOTE = (
+    "The intent model has learned the new goals; its full training may still be finishing in the "
+    "background, so for a few seconds answers to requests near these goals may shift."
+)
+
 #: What a domain's entry says about the operator's network, for admin keys only.
 _ADMIN_FIELDS = {"base_url", "last_error"}
 
@@ -79,7 +86,7 @@ async def register_domain(
         registered = await shared.register(
             body.name, base_url, registered_by, allow_overlap=body.allow_overlap
         )
-    return registered.model_dump(mode="json")
+    return {**registered.model_dump(mode="json"), "notes": [RETRAINING_NOTE]}
 
 
 @router.delete("/v1/domains/{name}", dependencies=[Depends(require_admin)])
