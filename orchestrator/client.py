@@ -120,6 +120,8 @@ def map_httpx_exceptions(url: str) -> Iterator[None]:
         yield
     except AnswerTooLarge as exc:
         raise DomainProtocolError(f"{url} answered with a body larger than {exc.limit} bytes") from None
+    except httpx.InvalidURL:  # a host the client cannot encode: no request could be made
+        raise DomainUnavailable(f"could not connect to {url}", details={"delivered": False}) from None
     except httpx.DecodingError as exc:  # an encoding refused or broken (orchestrator.bounded_decoding)
         raise DomainProtocolError(f"{url} answered with a body that cannot be decoded: {exc}") from None
     except httpx.ConnectTimeout:
@@ -291,7 +293,7 @@ class DomainClient:
         inject_trace_context(headers)
         secret = self.signing_secrets.get(intent.domain)
         if secret is not None:
-            headers[SIGNATURE_HEADER] = sign(secret, content)
+            headers[SIGNATURE_HEADER] = sign(secret, content, idempotency_key=idempotency_key)
         with map_httpx_exceptions(url):
             if isinstance(self.http, DomainHttpClient):  # the hot path: no httpx objects
                 status, body = await self.http.post_bytes(url, content, headers, timeout)

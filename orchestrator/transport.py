@@ -221,6 +221,8 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             raise httpx.ReadError(str(exc) or type(exc).__name__, request=request) from exc
         except aiohttp.ClientError as exc:  # anything else the transport could not do
             raise httpx.RemoteProtocolError(str(exc) or type(exc).__name__, request=request) from exc
+        except (UnicodeError, ValueError) as exc:  # a host name the resolver cannot encode (IDNA)
+            raise httpx.ConnectError(f"invalid host name ({type(exc).__name__})", request=request) from exc
 
     async def aclose(self) -> None:
         if self._session is not None and not self._session.closed:

@@ -26,6 +26,8 @@ import socket
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+import httpx
+
 from shared.errors import InvalidRequest
 
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -43,6 +45,7 @@ DENIED_HOSTS = frozenset({"metadata", "metadata.google.internal", "metadata.goog
 
 MALFORMED = "base_url must be a plain http(s) URL: no credentials, query or fragment"
 DENIED = "base_url points to an address domains may not use"
+BAD_HOST = "base_url must be a plain http(s) URL whose host is a valid host name"
 
 
 class UrlRefused(InvalidRequest):
@@ -118,7 +121,26 @@ def _host(url: str) -> str:
         raise UrlRefused(MALFORMED) from None
     if parts.scheme not in ("http", "https") or not parts.hostname or port == 0:
         raise UrlRefused(MALFORMED)
-    return parts.hostname.lower().rstrip(".")
+    host = parts.hostname.lower().rstrip(".")
+    if _literal(host) is None and not _host_name(host):
+        raise UrlRefused(BAD_HOST)
+    return host
+
+
+def _host_name(host: str) -> bool:
+    """Whether ``host`` is a name the resolver takes: IDNA-encodable (no empty or over-long label)
+    and, for its ``xn--`` labels, valid punycode. An HTTP client fails on anything else with an
+    encoding error rather than a connection error, so it is refused here, as the URL it is.
+
+    >>> _host_name("finance"), _host_name("bücher.example"), _host_name("a..b"), _host_name("☃.example")
+    (True, True, False, False)
+    """
+    try:
+        host.encode("idna").decode("idna")
+        _ = httpx.URL(f"http://{host}").host  # httpx's own (stricter, IDNA 2008) rules, both ways
+    except (UnicodeError, httpx.InvalidURL):
+        return False
+    return True
 
 
 def _literal(host: str) -> IpAddress | None:

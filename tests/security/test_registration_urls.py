@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse
 
 from orchestrator import DomainClient, DomainRegistry
-from orchestrator.url_policy import DENIED, MALFORMED, UrlPolicy, UrlRefused
+from orchestrator.url_policy import BAD_HOST, DENIED, MALFORMED, UrlPolicy, UrlRefused
 from shared.errors import DomainUnavailable
 from tests.conftest import Process, free_port, start_gateway, write_bootstrap
 from tests.security.conftest import serving
@@ -136,6 +136,11 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
         ("http://user:pass@127.0.0.1:1", "base_url_refused"),
         ("http://169.254.169.254", "base_url_refused"),
         ("http://127.0.0.1:1/?", "base_url_refused"),
+        # issue 24, finding 9: host names the HTTP client cannot encode
+        ("http://a..b", "base_url_refused"),
+        ("http://xn--a", "base_url_refused"),
+        ("http://.example", "base_url_refused"),
+        ("http://" + "a" * 64 + ".example", "base_url_refused"),
     ],
 )
 def test_the_admin_route_answers_400_not_500(gateway: Process, base_url: str, code: str) -> None:
@@ -147,3 +152,28 @@ def test_the_admin_route_answers_400_not_500(gateway: Process, base_url: str, co
     )
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == code
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    "base_url",
+    ["http://bücher.example", "http://☃.example", "http://xn--ls8h.example", "http://ｅｘａｍｐｌｅ.test"],
+)
+def test_non_ascii_hosts_are_never_a_5xx(gateway: Process, base_url: str) -> None:
+    """Issue 24, finding 9: a host the policy lets through but no DNS answers (or the client's own
+    IDNA rules refuse) is the registration's uniform failure, not a 500."""
+    response = httpx.post(
+        f"{gateway.url}/v1/domains",
+        json={"name": "probe", "base_url": base_url},
+        headers={"Authorization": "Bearer admin-secret"},
+        timeout=30,
+    )
+    assert response.status_code in (400, 503), response.text
+    assert response.json()["error"]["param"] == "base_url", response.text
+
+
+@pytest.mark.parametrize("url", ["http://a..b", "http://xn--a:80", "http://.x", "http://a.-.b" + "c" * 70])
+def test_host_names_the_client_cannot_encode_are_refused_with_the_field(url: str) -> None:
+    with pytest.raises(UrlRefused) as err:
+        UrlPolicy(resolve=False).check(url)
+    assert err.value.message == BAD_HOST and err.value.param == "base_url"
