@@ -193,4 +193,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
-        return error_response(500, "The server had an error while processing your request.")
+        # the server closes the connection after an unhandled error: say so, so a keep-alive
+        # client does not send its next request on it
+        return error_response(
+            500, "The server had an error while processing your request.", headers={"Connection": "close"}
+        )

@@ -88,6 +88,8 @@ class GatewaySettings(ServiceSettings):
     #: is closed after the next; headers past the size are refused; a stop waits this long for
     #: running requests.
     http_header_timeout_s: float = Field(default=10.0, gt=0)
+    #: ...and its body within this once the headers are in (slow-body connections are closed).
+    http_body_timeout_s: float = Field(default=15.0, gt=0)
     http_keep_alive_s: int = Field(default=5, ge=1)
     http_max_header_bytes: int = Field(default=65_536, ge=1024)
     http_graceful_shutdown_s: int = Field(default=20, ge=0)
