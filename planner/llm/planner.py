@@ -29,9 +29,10 @@ from planner.llm.catalog_view import catalog_json
 from planner.llm.client import LlmReply, Message, PlannerLlmClient, PlannerLlmUnavailable
 from planner.llm.masking import mask
 from planner.llm.settings import PlannerLlmSettings
-from planner.llm.texts import PlannerTexts, texts
+from planner.llm.texts import PlannerTexts, texts, words_of
 from planner.llm.validation import Proposal, read_proposal
 from shared.catalog import Catalog
+from shared.i18n.bilingual import all_texts
 from shared.models import ExecutionIntent, ExecutionPlan, ExecutionStep, IntentOutput, PlannerCall
 from shared.planning import Replan, ReplanContext
 
@@ -93,10 +94,22 @@ class LlmPlanner:
             return None
         if request.uncovered:
             return f"parts the deterministic plan does not cover: {'; '.join(request.uncovered)}"
-        marker = texts(request.language).marker_in(request.text)
+        marker = texts(request.language).marker_in(request.text, self._goal_words(request.intent))
         if marker is not None:
             return f"the request asks for a condition, comparison or selection ('{marker}')"
         return None
+
+    def _goal_words(self, intent: IntentOutput) -> frozenset[str]:
+        """The words of the understood goal's own examples, description and synonyms: a marker
+        among them is how people ask for that goal ("as maiores altas"), not a sign that the
+        deterministic plan falls short."""
+        goal = self._catalog().find_goal(intent.primary_domain or "", intent.goal or "")
+        if goal is None:
+            return frozenset()
+        texts_of_goal = [*goal.example_texts(), *all_texts(goal.description)]
+        for spec in goal.entities_schema.values():
+            texts_of_goal += [word for synonyms in spec.synonyms.values() for word in synonyms]
+        return frozenset(w for text in texts_of_goal for w in words_of(text))
 
     # ------------------------------------------------------------------ plan
 

@@ -33,9 +33,14 @@ class PlannerTexts:
     #: The ``propose_plan`` tool: ``name``, ``description``, ``parameters`` (a JSON Schema).
     tool: dict[str, Any]
 
-    def marker_in(self, text: str) -> str | None:
-        """The first marker word ``text`` contains, if any."""
-        return next((w for w in re.findall(r"[a-z0-9]+", normalise(text)) if w in self.markers), None)
+    def marker_in(self, text: str, ignored: frozenset[str] = frozenset()) -> str | None:
+        """The first marker word ``text`` contains, if any (``ignored`` words do not count)."""
+        return next((w for w in words_of(text) if w in self.markers and w not in ignored), None)
+
+
+def words_of(text: str) -> list[str]:
+    """``text``'s words, folded (accent- and case-blind)."""
+    return re.findall(r"[a-z0-9]+", normalise(text))
 
 
 @functools.cache

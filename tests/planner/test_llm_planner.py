@@ -304,6 +304,20 @@ def test_when_the_llm_plans() -> None:
     assert (
         fallback.reason_to_plan(english) == "the request asks for a condition, comparison or selection ('if')"
     )
+    # how people ask for the understood goal itself is no sign: "maiores altas" is TOP_MOVERS
+    movers = IntentOutput(primary_domain="finance", goal="TOP_MOVERS", language="pt")
+    asked = PlanRequest("quais as maiores altas do Brasil?", "pt", movers, plain.execution_intent, plain.plan)
+    assert fallback.reason_to_plan(asked) is None
+    each = PlanRequest(
+        "pega as 3 maiores altas do Brasil e me dá a cotação de cada uma",
+        "pt",
+        movers,
+        plain.execution_intent,
+        plain.plan,
+    )
+    assert (
+        fallback.reason_to_plan(each) == "the request asks for a condition, comparison or selection ('cada')"
+    )
     always = LlmPlanner(settings(url, planner_llm="always"), lambda: CATALOG)
     assert always.reason_to_plan(plain) == "configured to plan every request (PLANNER_LLM=always)"
     assert isinstance(build_run_planner(PlannerLlmSettings(), lambda: CATALOG), DeterministicRunPlanner)

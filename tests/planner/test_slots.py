@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from planner.service import PlannerService
-from planner.slots import SlotProblem, check_slots
+from planner.slots import SlotProblem, check_slots, schema_problems
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
 from shared.models import IntentOutput
@@ -85,3 +85,19 @@ def test_out_of_scope_and_composition_steps_are_not_checked(catalog: Catalog) ->
     execution_intent, plan = PlannerService(catalog).plan(quote)
     assert len(plan.steps) == 2  # the quote and its notifier follow-up
     assert check_slots(quote, execution_intent, plan, catalog) == []
+
+
+def test_a_value_an_earlier_step_gives_counts_as_present() -> None:
+    """An LLM plan's parameter bound at run time (``${N.field}``, ``${= ...}``) is there, only not
+    known yet: it is neither missing nor checked against the schema before the run."""
+    goal = Catalog([validate_manifest(TICKETS)]).find_goal("tickets", "BOOK")
+    assert goal is not None
+    schema = TICKETS["capabilities"][0]["parameters"]
+    late = {"passenger_id": "${1.result.id}", "seat": "${= step1.result.seats[0]}"}
+    assert schema_problems(schema, late, goal) == []
+    # what is known is still checked, and what is absent still missing
+    problems = schema_problems(schema, {"passenger_id": "${1.result.id}", "seat": "99Z"}, goal)
+    assert [(p.param, p.problem) for p in problems] == [("seat", "invalid")]
+    assert [p.param for p in schema_problems(schema, {"seat": "${= step1.result.seat}"}, goal)] == [
+        "passenger_id"
+    ]
