@@ -3,6 +3,8 @@
 - ``HTTP_HEADER_TIMEOUT_S``: a request's headers must be complete this long after the connection
   opened or the previous response went out, else the connection is closed (uvicorn alone waits
   for them forever, so slow-header connections pile up);
+- ``HTTP_BODY_TIMEOUT_S``: a request's body must be complete this long after its headers, else the
+  connection is closed (slow-body connections would otherwise hold a file descriptor each);
 - ``HTTP_MAX_HEADER_BYTES``: a request whose headers grow past this is refused with 400 (uvicorn's
   ``h11_max_incomplete_event_size`` on h11; the same bound enforced here on httptools);
 - ``HTTP_KEEP_ALIVE_S``: an idle keep-alive connection is closed after this (``timeout_keep_alive``);
@@ -20,8 +22,11 @@ import uvicorn
 from gateway.settings import GatewaySettings
 
 
-def guarded_protocol(header_timeout_s: float, max_header_bytes: int) -> type[asyncio.Protocol] | str:
-    """uvicorn's httptools protocol with a header deadline and size bound; ``"h11"`` (bounded by
+def guarded_protocol(
+    header_timeout_s: float, max_header_bytes: int, body_timeout_s: float | None = None
+) -> type[asyncio.Protocol] | str:
+    """uvicorn's httptools protocol with a header deadline and size bound, and a body deadline
+    (``body_timeout_s`` after the headers; none when ``None``); ``"h11"`` (bounded by
     ``h11_max_incomplete_event_size`` only) when httptools is not installed."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -30,6 +35,7 @@ def guarded_protocol(header_timeout_s: float, max_header_bytes: int) -> type[asy
 
     class GuardedHttpToolsProtocol(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
+        _body_timer: asyncio.TimerHandle | None = None
         _awaiting_headers = False
         #: bytes received since the connection (or the last response) while headers are incomplete
         _pending_bytes = 0
@@ -54,6 +60,17 @@ def guarded_protocol(header_timeout_s: float, max_header_bytes: int) -> type[asy
             if self._awaiting_headers and not self.transport.is_closing():
                 self.transport.close()
 
+        def _stop_body_timer(self) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+                self._body_timer = None
+
+        def _body_too_slow(self) -> None:
+            # the body did not arrive in time: the connection goes (its handler sees a disconnect)
+            self._body_timer = None
+            if self._in_body and not self.transport.is_closing():
+                self.transport.close()
+
         def _count_parsed(self, size: int) -> None:
             self._parsed_bytes += size
             if self._parsed_bytes > max_header_bytes:
@@ -66,6 +83,7 @@ def guarded_protocol(header_timeout_s: float, max_header_bytes: int) -> type[asy
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_header_timer()
+            self._stop_body_timer()
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
@@ -94,10 +112,13 @@ def guarded_protocol(header_timeout_s: float, max_header_bytes: int) -> type[asy
             self._awaiting_headers = False
             self._in_body = True
             self._stop_header_timer()
+            if body_timeout_s is not None:
+                self._body_timer = self.loop.call_later(body_timeout_s, self._body_too_slow)
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
             self._in_body = False
+            self._stop_body_timer()
             super().on_message_complete()
 
         def on_response_complete(self) -> None:
@@ -113,7 +134,9 @@ def server_options(settings: GatewaySettings) -> dict[str, Any]:
     return {
         "host": settings.gateway_host,
         "port": settings.gateway_port,
-        "http": guarded_protocol(settings.http_header_timeout_s, settings.http_max_header_bytes),
+        "http": guarded_protocol(
+            settings.http_header_timeout_s, settings.http_max_header_bytes, settings.http_body_timeout_s
+        ),
         "timeout_keep_alive": settings.http_keep_alive_s,
         "h11_max_incomplete_event_size": settings.http_max_header_bytes,
         "timeout_graceful_shutdown": settings.http_graceful_shutdown_s,
