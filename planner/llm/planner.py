@@ -39,6 +39,8 @@ from shared.planning import Replan, ReplanContext
 log = logging.getLogger(__name__)
 
 Purpose = Literal["plan", "correction", "replan"]
+#: Goals whose vocabulary is kept folded (every goal of a large catalog, several catalogs).
+GOAL_WORDS_KEPT = 4096
 #: How much of the completed steps' outputs a rewrite shows the model.
 OBSERVATION_CHARS = 6000
 
@@ -83,6 +85,7 @@ class LlmPlanner:
         self.settings = settings
         self._catalog = catalog
         self.client = client or PlannerLlmClient(settings)
+        self._goal_words_seen: dict[tuple[str, str, str], frozenset[str]] = {}
 
     # ------------------------------------------------------------------ when
 
@@ -103,13 +106,19 @@ class LlmPlanner:
         """The words of the understood goal's own examples, description and synonyms: a marker
         among them is how people ask for that goal ("as maiores altas"), not a sign that the
         deterministic plan falls short."""
-        goal = self._catalog().find_goal(intent.primary_domain or "", intent.goal or "")
-        if goal is None:
-            return frozenset()
-        texts_of_goal = [*goal.example_texts(), *all_texts(goal.description)]
-        for spec in goal.entities_schema.values():
+        catalog = self._catalog()
+        key = (catalog.fingerprint, intent.primary_domain or "", intent.goal or "")
+        known = self._goal_words_seen.get(key)
+        if known is not None:  # asked on every turn: folded once per goal and catalog
+            return known
+        goal = catalog.find_goal(key[1], key[2])
+        texts_of_goal = [*goal.example_texts(), *all_texts(goal.description)] if goal else []
+        for spec in goal.entities_schema.values() if goal else []:
             texts_of_goal += [word for synonyms in spec.synonyms.values() for word in synonyms]
-        return frozenset(w for text in texts_of_goal for w in words_of(text))
+        if len(self._goal_words_seen) >= GOAL_WORDS_KEPT:
+            self._goal_words_seen.clear()
+        found = self._goal_words_seen[key] = frozenset(w for text in texts_of_goal for w in words_of(text))
+        return found
 
     # ------------------------------------------------------------------ plan
 
