@@ -1,6 +1,21 @@
 """The domain SDK: declare capabilities and goals in Python, get ``/health``, ``/manifest`` and
-``/execute`` for free (:mod:`sdk.service`)."""
+``/execute`` for free (:mod:`sdk.service`), answer with :func:`clarify` / :func:`fail`
+(:mod:`sdk.answers`), and run each ``Idempotency-Key`` once, durably (:mod:`sdk.idempotency`)."""
 
-from sdk.service import DomainService, clarify, fail, option, serve
+from sdk.answers import clarify, error_body, fail, option
+from sdk.http_app import serve
+from sdk.idempotency import IdempotencyKeyReused, IdempotencySettings, IdempotencyStore, current_key
+from sdk.service import DomainService
 
-__all__ = ["DomainService", "clarify", "fail", "option", "serve"]
+__all__ = [
+    "DomainService",
+    "IdempotencyKeyReused",
+    "IdempotencySettings",
+    "IdempotencyStore",
+    "clarify",
+    "current_key",
+    "error_body",
+    "fail",
+    "option",
+    "serve",
+]

@@ -20,6 +20,7 @@ from fastapi import FastAPI, Query
 from domains.notifier.outbox import Outbox
 from domains.notifier.settings import NotifierSettings
 from domains.notifier.telegram import TelegramClient, TelegramError
+from sdk.idempotency import current_key
 from sdk.service import DomainService, fail
 from shared.i18n import Catalog, as_language
 from shared.models import DomainOutput, ExecutionIntent
@@ -80,6 +81,40 @@ METADATA: dict[str, Any] = {
 }
 
 
+def _ex(text: str, message: str) -> dict[str, Any]:
+    return {"text": text, "entities": {"message": message}}
+
+
+#: Sending a message of the person's own: "manda no telegram: reunião às 15h". The message is the
+#: words after the colon or the cue ("dizendo", "saying"); without them the platform asks.
+SEND_MESSAGE: dict[str, Any] = {
+    "goal": "SEND_MESSAGE",
+    "description": {"pt": "Enviar uma mensagem pelo Telegram", "en": "Send a Telegram message"},
+    "capabilities": ["send_telegram_message"],
+    "entities_schema": {
+        "message": {
+            "type": "string",
+            "required": True,
+            "description": {"pt": "A mensagem a enviar", "en": "The message to send"},
+        }
+    },
+    "examples": [
+        _ex("manda no telegram: reunião às 15h", "reunião às 15h"),
+        _ex("manda no meu telegram: comprar pão", "comprar pão"),
+        _ex("envia uma mensagem no telegram dizendo que o relatório está pronto", "o relatório está pronto"),
+        _ex("avisa no telegram que o servidor caiu", "o servidor caiu"),
+        _ex("me manda uma mensagem no telegram que eu preciso ligar pro banco", "eu preciso ligar pro banco"),
+        _ex("envie no telegram: buscar as crianças às 17h", "buscar as crianças às 17h"),
+        _ex("send a telegram message saying the meeting is at 3pm", "the meeting is at 3pm"),
+        _ex("send me a telegram saying dinner is ready", "dinner is ready"),
+        _ex("telegram me: pick up the kids at 5", "pick up the kids at 5"),
+        _ex("message me on telegram: call the bank", "call the bank"),
+        _ex("notify me on telegram that the build passed", "the build passed"),
+        _ex("text my telegram saying I will be late", "I will be late"),
+    ],
+}
+
+
 class Notifier:
     def __init__(self, settings: NotifierSettings, http: httpx.AsyncClient | None = None):
         self.settings = settings
@@ -108,8 +143,12 @@ class Notifier:
         raw_chat = intent.parameters.get("chat_id") or self.settings.telegram_chat_id
         chat_id = str(raw_chat) if raw_chat not in (None, "") else None
 
+        # the outbox is keyed by the call's Idempotency-Key: a call re-run under it sends nothing new
+        key = current_key()
         if not self.settings.telegram_enabled:
-            entry = await asyncio.to_thread(self.outbox.add, message, chat_id=chat_id, delivered_via="outbox")
+            entry = await asyncio.to_thread(
+                self.outbox.add, message, chat_id=chat_id, delivered_via="outbox", idempotency_key=key
+            )
             return DomainOutput(
                 status="success",
                 result={
@@ -123,6 +162,18 @@ class Notifier:
 
         if chat_id is None:
             return fail(MESSAGES.t("missing_chat", language), "missing_chat_id")
+        sent = await asyncio.to_thread(self.outbox.find, key) if key is not None else None
+        if sent is not None:
+            return DomainOutput(
+                status="success",
+                result={
+                    "delivered_via": sent.delivered_via,
+                    "outbox_id": sent.id,
+                    "chat_id": sent.chat_id,
+                    "created_at": sent.created_at,
+                },
+                explanation=MESSAGES.t("sent", language),
+            )
         try:
             message_ids = await self._telegram().send_message(chat_id, message)
         except TelegramError as exc:
@@ -132,7 +183,9 @@ class Notifier:
                 recoverable=exc.recoverable,
                 metadata={"status_code": exc.status_code},
             )
-        entry = await asyncio.to_thread(self.outbox.add, message, chat_id=chat_id, delivered_via="telegram")
+        entry = await asyncio.to_thread(
+            self.outbox.add, message, chat_id=chat_id, delivered_via="telegram", idempotency_key=key
+        )
         return DomainOutput(
             status="success",
             result={
@@ -172,6 +225,7 @@ def build(settings: NotifierSettings | None = None, http: httpx.AsyncClient | No
         role="notifier",
         metadata=METADATA,
     )(notifier.send)
+    svc.add_goal(SEND_MESSAGE)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -72,10 +72,10 @@ def _signature(kind: str) -> str | None:
     [
         ("missing", "missing signature"),
         ("malformed", "malformed signature"),
-        ("other secret", "signature does not match the body"),
+        ("other secret", "signature does not match the call"),
         ("too old", "signature expired"),
         ("from the future", "signature expired"),
-        ("tampered body", "signature does not match the body"),
+        ("tampered body", "signature does not match the call"),
     ],
 )
 def test_calls_without_a_valid_signature_are_refused(
