@@ -352,8 +352,13 @@ def composition_follow_up(
     last = memory.last_intent
     if last is None or last.goal is None or not last.primary_domain or not memory.last_answer:
         return intent
-    if intent.goal is not None and intent.goal != last.goal and intent.confidence >= threshold:
-        return intent
+    if (
+        intent.goal is not None
+        and intent.goal != last.goal
+        and intent.confidence >= threshold
+        and not _names_nothing_it_needs(intent, catalog)
+    ):
+        return intent  # a request of its own ("manda no telegram: <mensagem>" names its message)
     goal = catalog.find_goal(last.primary_domain, last.goal)
     if goal is None:
         return intent
@@ -377,6 +382,16 @@ def composition_follow_up(
             "notes": [*intent.notes, f"follow-up of {last.goal}: {sorted(flags)} on the last answer"],
         }
     )
+
+
+def _names_nothing_it_needs(intent: IntentOutput, catalog: Catalog) -> bool:
+    """The goal needs entities and the message names none of them ("manda isso no telegram" for
+    sending a message: what to send is the last answer, not a new request)."""
+    goal = catalog.find_goal(intent.primary_domain or "", intent.goal or "")
+    if goal is None:
+        return False
+    required = [n for n, s in goal.entities_schema.items() if s.required]
+    return bool(required) and not any(intent.entities.get(n) for n in required)
 
 
 # ------------------------------------------------------------------ plans the planner does not make

@@ -28,6 +28,7 @@ Nothing here knows any domain: everything comes from the manifest.
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ ROLE_CUES: dict[str, frozenset[str]] = {
 }
 #: What a number is as a context word: "100 dólares" and "1200 yen" teach the same thing.
 NUMBER = "<number>"
+#: Annotated values this long on average (in words) make an entity free text.
+FREE_TEXT_WORDS = 3
 #: A built-in cue counts less than a context the domain's own examples taught.
 DEFAULT_CUE_WEIGHT = 0.5
 
@@ -161,6 +164,9 @@ class _StringContext:
     right: Counter[str] = field(default_factory=Counter)
     #: every annotated value is a number ("250"): only numbers are this entity
     numeric: bool = False
+    #: the annotated values are phrases of several words (a message, an idea): the entity is
+    #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
+    free: bool = False
 
 
 @dataclass
@@ -231,6 +237,7 @@ class GoalEntityExtractor:
                 self._carrier.update(words(" ".join(w for w in text.split() if w == w.lower())))
         for name, values in values_seen.items():
             self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
+            self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
             self._known.update(tuple(v) for v in values if v)
         #: string entities whose annotated values are dates, times, amounts...: they take the words
         #: of a span of that form ("amanhã", "R$ 30"), as written, and nothing else
@@ -285,8 +292,11 @@ class GoalEntityExtractor:
                         for k in range(i, i + len(target)):
                             inside[k] = True
                         self._joiners.update(w for w in target[1:-1] if w in NAME_JOINERS)
-                        # a list word beside a value says "a list", not "this entity"
-                        if i > 0 and norm_text[i - 1] not in LIST_SEPARATORS:
+                        # a list word beside a value says "a list", not "this entity"; after a
+                        # colon the colon is the cue ("telegram: <message>")
+                        if i > 0 and ":" in example.text[toks[i - 1].end : toks[i].start]:
+                            self._contexts[name].left[":"] += 1
+                        elif i > 0 and norm_text[i - 1] not in LIST_SEPARATORS:
                             self._contexts[name].left[context_word(norm_text[i - 1])] += 1
                         j = i + len(target)
                         if j < len(toks) and norm_text[j] not in LIST_SEPARATORS:
@@ -344,9 +354,39 @@ class GoalEntityExtractor:
                         used[k] = True
                 if matches:
                     found[name] = True
+        for name in self._strings:
+            if self._contexts[name].free and name not in found:
+                value = self._free_text(name, text, toks, used)
+                if value is not None:
+                    found[name] = value
         if self._strings:
-            found.update(self._extract_strings(text, toks, used))
+            found.update({k: v for k, v in self._extract_strings(text, toks, used).items() if k not in found})
         return found
+
+    def _free_text(self, name: str, text: str, toks: list[Token], used: list[bool]) -> str | None:
+        """The words after the entity's cue, as written: after a colon that closes the goal's own
+        phrasing ("manda no telegram: reunião às 15h"), or after a word the examples put before
+        it ("saying", "dizendo"). No cue, no value: a phrase is never guessed."""
+        start = None
+        colon = text.find(":")
+        if colon > 0:
+            before = [t for t in toks if t.end <= colon]
+            if before and all(t.text in NOT_ENTITY or t.text in self._carrier for t in before):
+                start = colon + 1
+        if start is None:
+            cues = self._contexts[name].left
+            # a function word ("que") is a cue only when the examples taught it more than once
+            found = next((t for t in toks if cues[t.text] > (1 if t.text in STOP else 0)), None)
+            start = found.end if found is not None else None
+        if start is None:
+            return None
+        value = text[start:].strip(" \t\n\"'“”:,-")
+        if not content_words(value):
+            return None
+        for i, tok in enumerate(toks):
+            if tok.start >= start:
+                used[i] = True
+        return value
 
     def _extract_typed(
         self,
@@ -627,7 +667,9 @@ class GoalEntityExtractor:
             eligible = [
                 n
                 for n in self._strings
-                if self._contexts[n].numeric == is_number and n not in self._typed_text
+                if self._contexts[n].numeric == is_number
+                and n not in self._typed_text
+                and not self._contexts[n].free  # a phrase comes only after its cue
             ]
             if not eligible:
                 continue  # a bare number is no name, a word no amount
