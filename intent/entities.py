@@ -356,9 +356,9 @@ class GoalEntityExtractor:
                     found[name] = True
         for name in self._strings:
             if self._contexts[name].free and name not in found:
-                value = self._free_text(name, text, toks, used)
-                if value is not None:
-                    found[name] = value
+                phrase = self._free_text(name, text, toks, used)
+                if phrase is not None:
+                    found[name] = phrase
         if self._strings:
             found.update({k: v for k, v in self._extract_strings(text, toks, used).items() if k not in found})
         return found
