@@ -356,9 +356,9 @@ class GoalEntityExtractor:
                     found[name] = True
         for name in self._strings:
             if self._contexts[name].free and name not in found:
-                phrase = self._free_text(name, text, toks, used)
-                if phrase is not None:
-                    found[name] = phrase
+                free_text = self._free_text(name, text, toks, used)
+                if free_text is not None:
+                    found[name] = free_text
         if self._strings:
             found.update({k: v for k, v in self._extract_strings(text, toks, used).items() if k not in found})
         return found
