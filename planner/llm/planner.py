@@ -184,6 +184,7 @@ class LlmPlanner:
         started: float,
         *,
         kept: list[ExecutionStep] | None = None,
+        first_id: int = 1,
         seconds_left: float | None = None,
     ) -> tuple[Proposal | None, LlmReply | None]:
         """One call within the budgets; the proposal read (None: the endpoint gave nothing)."""
@@ -207,6 +208,7 @@ class LlmPlanner:
             words.tool["parameters"],
             max_steps=self.settings.planner_llm_max_steps,
             kept=kept or [],
+            first_id=first_id,
         )
         if reply.arguments is None:
             proposal = Proposal(errors=["$: the answer is not JSON"])
@@ -272,25 +274,29 @@ class LlmPlanner:
             },
         ]
         calls: list[PlannerCall] = []
-        proposal, _ = await self._ask(
-            messages,
-            words,
-            calls,
-            "replan",
-            time.perf_counter(),
-            kept=kept,
-            seconds_left=context.seconds_left,
+        started = time.perf_counter()
+        # the kept steps ran; new ids start after every old one, so no old trace is reused
+        last_old = max(s.id for s in plan.steps)
+        first_id, left = last_old + 1, context.seconds_left
+        proposal, reply = await self._ask(
+            messages, words, calls, "replan", started, kept=kept, first_id=first_id, seconds_left=left
         )
+        if (
+            proposal is not None
+            and proposal.errors
+            and reply is not None
+            and self._calls_left(calls, earlier)
+        ):
+            messages += [reply.as_message(), reply.answer_with(self._errors_text(words, proposal))]
+            proposal, _ = await self._ask(
+                messages, words, calls, "correction", started, kept=kept, first_id=first_id, seconds_left=left
+            )
         history = [*plan.llm_calls, *calls]
         if proposal is None or proposal.plan is None:
             # the run's own plan keeps the exchange for its trace, even when it gave nothing
             plan.llm_calls = history
             return None
-        # the kept steps ran; new ids start after every old one, so no old trace is reused
-        last_old = max(s.id for s in plan.steps)
         new_ids = [s.id for s in proposal.plan.steps if s.id not in context.completed]
-        if any(i <= last_old for i in new_ids):
-            return None
         note = (
             f"replan {context.attempt}: the llm planner rewrote the plan after step {failed.id} "
             f"({failed.capability}) failed: new steps {', '.join(map(str, new_ids))}"

@@ -47,9 +47,11 @@ def read_proposal(
     *,
     max_steps: int,
     kept: Sequence[ExecutionStep] = (),
+    first_id: int = 1,
 ) -> Proposal:
     """Check ``arguments`` (the tool call's, parsed) against the catalog; ``kept`` are the steps
-    of a running plan a rewrite continues from (they come first in the plan)."""
+    of a running plan a rewrite continues from (they come first in the plan), and new steps are
+    numbered from ``first_id`` on (a rewrite never reuses an id the run has a trace for)."""
     shape = [_worded(e) for e in validators(tool_schema).explain.iter_errors(arguments)]
     if shape:
         return Proposal(errors=shape)
@@ -68,10 +70,10 @@ def read_proposal(
             errors += [f"steps.{index}.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
     if len(raw_steps) > max_steps:
         errors.append(f"steps: {len(raw_steps)} steps proposed, at most {max_steps} are allowed")
-    last_kept = max((s.id for s in kept), default=0)
+    first = max(first_id, max((s.id for s in kept), default=0) + 1)
     for index, step in enumerate(steps):
-        if step.id <= last_kept:
-            errors.append(f"steps.{index}.id: {step.id} is taken; new steps start after {last_kept}")
+        if step.id < first:
+            errors.append(f"steps.{index}.id: {step.id} is taken; new steps start at {first}")
         errors += _capability_errors(step, index, catalog)
     if errors:
         return Proposal(errors=errors)

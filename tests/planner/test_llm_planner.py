@@ -473,3 +473,14 @@ async def test_no_rewrite_once_the_calls_are_spent(llm: ScriptedLlm) -> None:
     llm.queue = [ToolCall(TYPO), ToolCall(REWRITE)]
     await run_with_rewrites(llm, planner_llm_max_calls=1)
     assert len(llm.requests) == 1
+
+
+async def test_a_rewrite_that_reuses_a_step_id_is_corrected_once(llm: ScriptedLlm) -> None:
+    reused = {"steps": [{**QUOTE_V, "id": 2}, {**SEND_BEST, "id": 3}]}
+    llm.queue = [ToolCall(TYPO), ToolCall(reused), ToolCall(REWRITE)]
+    report, domains, _ = await run_with_rewrites(llm)
+    assert report.status is RunStatus.COMPLETED
+    assert report.plan is not None
+    assert [c.purpose for c in report.plan.llm_calls] == ["plan", "replan", "correction"]
+    assert report.plan.llm_calls[1].errors[0] == "steps.0.id: 2 is taken; new steps start at 4"
+    assert domains.calls[-1].parameters == {"message": "Subiu mais: Vale"}

@@ -26,8 +26,9 @@ export const STATUS_LABELS = {
   pending: "waiting to run",
   executing: "running",
   parallel: "running",
-  observing: "running",
-  rewriting: "running",
+  // an LLM plan after a recoverable failure: what ran is read, then the rest is rewritten
+  observing: "observing a failure",
+  rewriting: "rewriting the plan",
   replanning: "replanning",
   completed: "completed",
   failed: "failed",
