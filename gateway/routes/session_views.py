@@ -114,17 +114,24 @@ class SessionView(BaseModel):
     pending_question: PendingQuestion | None
     turn_count: int
     event_count: int
+    #: The newest turns (``limit``, or older ones with ``before``), oldest first within the page.
     turns: list[TurnSummary]
+    #: ``before`` for the page of older turns; ``None`` when ``turns`` reaches the first one.
+    next_before: str | None = None
     versions: list[VersionView]
     #: The conversation state; ``None`` after a reset.
     state: TurnState | None
 
 
 class SessionHistory(BaseModel):
-    """``GET /v1/sessions/{id}/history``: every stored turn and the graph's versions."""
+    """``GET /v1/sessions/{id}/history``: the stored turns, a page at a time (the newest page
+    first), and the graph's versions."""
 
     session_id: str
+    #: The newest turns (``limit``, or older ones with ``before``), oldest first within the page.
     turns: list[TurnSummary]
+    #: ``before`` for the page of older turns; ``None`` when ``turns`` reaches the first one.
+    next_before: str | None = None
     versions: list[VersionView]
 
 

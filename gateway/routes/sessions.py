@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Path
+from fastapi import APIRouter, Body, Depends, Path, Query
 
 from dialogue.state import TurnState
-from gateway.deps import PrincipalDep, StoreDep, TurnsDep
+from gateway.deps import PrincipalDep, ServicesDep, StoreDep, TurnsDep
 from gateway.routes.session_views import (
     MAX_VERSION,
     ForkRequest,
@@ -27,12 +27,15 @@ from gateway.routes.session_views import (
     VersionView,
 )
 from gateway.storage.runs import RunStore, archive_id, no_session
+from gateway.storage.turn_pages import TurnPages
 from gateway.turns.turn import TurnService
 from graph import GraphRuntimeError, SessionConflictError, SessionNotFoundError, VersionInfo
 from shared.errors import Conflict, InvalidRequest, NotFound
 
 router = APIRouter()
 
+#: Turns on one page at most (the history's page size by default, as its one page was).
+MAX_PAGE = 1000
 VersionParam = Annotated[int, Path(ge=0, le=MAX_VERSION, description="A version of the session's state")]
 
 
@@ -81,12 +84,26 @@ async def _require_graph_session(session_id: str, turns: TurnService, store: Run
     raise NotFound(f"Session '{session_id}' has no versions yet", param="session_id")
 
 
+LimitParam = Annotated[int, Query(ge=1, le=MAX_PAGE, description="Turns per page (the newest page first)")]
+#: ``?before=``: the page of turns older than a page's ``next_before``.
+BeforeParam = Annotated[
+    str | None, Query(max_length=512, description="next_before of a page: the page of older turns")
+]
+
+
 @router.get("/v1/sessions/{session_id}")
-async def get_session(session_id: OwnedSession, turns: TurnsDep, store: StoreDep) -> SessionView:
+async def get_session(
+    session_id: OwnedSession,
+    turns: TurnsDep,
+    store: StoreDep,
+    services: ServicesDep,
+    limit: LimitParam = 50,
+    before: BeforeParam = None,
+) -> SessionView:
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
         raise no_session(session_id)
-    stored = await store.session_turns(session_id)
+    page = await TurnPages(services.engine).page(session_id, limit=limit, before=before)
     state: TurnState | None
     try:
         graph = await turns.engine.get_session(session_id)
@@ -102,23 +119,32 @@ async def get_session(session_id: OwnedSession, turns: TurnsDep, store: StoreDep
         pending_question=state.question if state is not None else None,
         turn_count=snapshot.turn_count,
         event_count=snapshot.event_count,
-        turns=[TurnSummary.of(t) for t in stored],
+        turns=[TurnSummary.of(t) for t in page.turns],
+        next_before=page.next_before,
         versions=versions,
         state=state,
     )
 
 
 @router.get("/v1/sessions/{session_id}/history")
-async def session_history(session_id: OwnedSession, turns: TurnsDep, store: StoreDep) -> SessionHistory:
+async def session_history(
+    session_id: OwnedSession,
+    turns: TurnsDep,
+    store: StoreDep,
+    services: ServicesDep,
+    limit: LimitParam = MAX_PAGE,
+    before: BeforeParam = None,
+) -> SessionHistory:
     snapshot = await store.load_session(session_id)
     if not snapshot.exists:
         raise no_session(session_id)
-    stored = await store.session_turns(session_id, limit=1000)
+    page = await TurnPages(services.engine).page(session_id, limit=limit, before=before)
     graph_id = await _graph_session(session_id, turns, store)
     infos = await _versions_of(graph_id, turns) if graph_id is not None else None
     return SessionHistory(
         session_id=session_id,
-        turns=[TurnSummary.of(t) for t in stored],
+        turns=[TurnSummary.of(t) for t in page.turns],
+        next_before=page.next_before,
         versions=[VersionView.of(v) for v in infos or []],
     )
 
