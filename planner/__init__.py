@@ -1,8 +1,11 @@
-"""Deterministic planning: ``IntentOutput`` -> ``ExecutionIntent`` -> ``ExecutionPlan``.
+"""Planning: ``IntentOutput`` -> ``ExecutionIntent`` -> ``ExecutionPlan``, deterministically, and
+optionally by an LLM (``planner.llm``, off unless ``PLANNER_LLM`` is set; docs/planning.md) for
+requests the decomposer cannot express.
 
 Everything here reads manifests through :class:`shared.catalog.Catalog`; no module names a
 domain, a goal or a capability, so a new domain needs no planner change. The run loop reaches the
-planner only through :class:`shared.planning.RunPlanner` (:class:`DeterministicRunPlanner`).
+planner only through :class:`shared.planning.RunPlanner` (:class:`DeterministicRunPlanner`, or
+``planner.llm.LlmRunPlanner``).
 ``planner.slots`` checks a plan's parameters against the capabilities' schemas before any call.
 """
 

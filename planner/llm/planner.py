@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 Purpose = Literal["plan", "correction", "replan"]
 #: Goals whose vocabulary is kept folded (every goal of a large catalog, several catalogs).
 GOAL_WORDS_KEPT = 4096
+#: How much of one raw answer the trace keeps (a model that rambles does not bloat the session).
+RAW_CHARS = 20_000
 #: How much of the completed steps' outputs a rewrite shows the model.
 OBSERVATION_CHARS = 6000
 
@@ -216,7 +218,7 @@ class LlmPlanner:
         calls.append(
             record.model_copy(
                 update={
-                    "raw": mask(reply.raw, [secret]),
+                    "raw": mask(reply.raw[:RAW_CHARS], [secret]),
                     "errors": proposal.errors,
                     "duration_ms": _ms(clock),
                 }
