@@ -5,6 +5,15 @@
 environment they default from. ``orchestrator keys ...`` manages API keys (:mod:`cli.keys`).
 """
 
-from cli.app import main
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``orchestrator`` command (:func:`cli.app.main`), imported on use: ``python -m
+    cli.launcher`` and ``cli.gateway_process`` load this package too and need none of it."""
+    from cli.app import main as run
+
+    return run(argv)
+
 
 __all__ = ["main"]

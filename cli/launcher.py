@@ -3,7 +3,7 @@ what is happening until the gateway's ``/ready`` passes, then print where it is;
 SIGTERM) stops them all.
 
 Each domain entry's ``command`` is started with ``--host``/``--port`` taken from its ``base_url``
-(or ``DOMAIN_URL_<NAME>``, read by :func:`orchestrator.registry.env_override` as the registry
+(or ``DOMAIN_URL_<NAME>``, read by :func:`shared.domain_urls.env_override` as the registry
 reads it), so the same file drives the registry and the launcher. The gateway starts at the same
 time (``cli.gateway_process``: its imports overlap the domains' start; it learns the catalog once
 they answer). Without ``ADMIN_TOKEN`` the gateway gets the local admin key of ``var/admin.key``
@@ -31,7 +31,7 @@ from cli.admin_key import ensure_admin_key
 from cli.gateway_process import PROGRESS_FD_ENV
 from cli.startup_view import StartupView, view_for
 from gateway.settings import GatewaySettings
-from orchestrator.registry import env_override
+from shared.domain_urls import env_override
 
 #: Last start's measured phases (seconds), for the next start's estimates.
 TIMINGS_PATH = Path("var/startup-times.json")

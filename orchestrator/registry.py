@@ -25,7 +25,6 @@ import asyncio
 import inspect
 import json
 import logging
-import os
 import re
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
@@ -43,6 +42,7 @@ from orchestrator.mcp_stdio import is_stdio_url, stdio_base_url
 from orchestrator.url_policy import UrlPolicy, UrlRefused
 from shared.catalog import Catalog
 from shared.clock import utcnow
+from shared.domain_urls import env_override
 from shared.errors import DomainUnavailable, InvalidRequest, NotFound, PlatformError, SetupError
 from shared.manifest import IDENTIFIER, DomainManifest, ManifestInvalid
 
@@ -151,12 +151,6 @@ class _Entry:
     manifest: DomainManifest | None = None
     #: Why this bootstrap entry can never be loaded (a bad or refused base URL): never fetched.
     unusable: str | None = None
-
-
-def env_override(name: str, env: Mapping[str, str] | None = None) -> str | None:
-    """``DOMAIN_URL_<NAME>`` (upper case, ``-`` as ``_``) overrides a bootstrap base URL; the one
-    reader of that variable (the registry and ``make run``'s launcher both use it)."""
-    return (os.environ if env is None else env).get(f"DOMAIN_URL_{name.upper().replace('-', '_')}")
 
 
 #: One domain's manifest (its lookup tables included) and health check, at most: a slow domain is
