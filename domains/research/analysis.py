@@ -346,22 +346,29 @@ def _question_from_idea(idea: str, lang: Lang) -> tuple[str, str, str]:
     return question, idea, MESSAGES.t("question.the_effect", lang)
 
 
+def _shares_words(text: str, idea: str) -> bool:
+    """``text`` names the idea: a word of five letters or more of it."""
+    idea_words = {w for w in re.findall(r"\w+", fold(idea)) if len(w) >= 5}
+    return any(w in idea_words for w in re.findall(r"\w+", fold(text)))
+
+
 def structure(
     idea: str, lang: Lang, *, previous_question: str | None = None, details: str | None = None
 ) -> dict[str, str]:
     """The structurer's JSON (context, problem, contribution, structured_question).
 
-    With ``details`` (a refinement), a reply that is itself a hypothesis (three or more of the
-    five elements) becomes the new question; a fragment ("em equipes de 2-5 devs") is appended
-    to the previous question.
+    With ``details`` (a refinement), a reply that restates the idea as a hypothesis (three or more
+    of the five elements, and the idea's own words) becomes the new question; anything else is
+    added to the previous question ("em equipes de 2-5 devs", "medir em 3 meses"): refining never
+    drops the idea. A new idea is its own command ("nova ideia: …").
     """
     idea_s = sentence(strip_meta(idea))
     if details and previous_question:
         extra = sentence(strip_meta(details))
-        if classify_maturity(extra) != "vague":
+        if classify_maturity(extra) != "vague" and _shares_words(extra, idea_s):
             question = extra
         else:
-            question = f"{previous_question.rstrip(' ?.')}, {lower_first(extra)}?"
+            question = f"{previous_question.rstrip(' ?.')}, {lower_first(extra.rstrip(' ?.!'))}?"
         subj, dim = idea_s, MESSAGES.t("question.the_effect", lang)
     else:
         question, subj, dim = _question_from_idea(idea_s, lang)

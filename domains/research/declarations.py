@@ -146,6 +146,36 @@ RESEARCH_HYPOTHESIS: dict[str, Any] = {
         _ex("research idea: screen time harms teenagers' sleep"),
         _ex("regular exercise improves mood in older adults"),
         _ex("I have an idea: long commutes lower job satisfaction"),
+        # English lead-ins of every kind ("I think", "I believe", "what if", "here's an idea")
+        _ex(
+            "I think open offices reduce concentration in accountants",
+            idea_text="open offices reduce concentration in accountants",
+        ),
+        _ex(
+            "I believe music during study improves memory in children",
+            idea_text="music during study improves memory in children",
+        ),
+        _ex(
+            "what if gardening lowers anxiety in retirees?",
+            idea_text="gardening lowers anxiety in retirees",
+        ),
+        _ex(
+            "here's an idea: a phone app that reminds patients to take their pills",
+            idea_text="a phone app that reminds patients to take their pills",
+        ),
+        _ex(
+            "my theory is that shorter meetings make teams happier",
+            idea_text="shorter meetings make teams happier",
+        ),
+        _ex("I've been thinking that cold showers improve focus", idea_text="cold showers improve focus"),
+        _ex(
+            "acredito que jardinagem reduz a ansiedade de aposentados",
+            idea_text="jardinagem reduz a ansiedade de aposentados",
+        ),
+        _ex(
+            "e se um aplicativo lembrasse os pacientes de tomar o remédio?",
+            idea_text="um aplicativo lembrasse os pacientes de tomar o remédio",
+        ),
     ],
 }
 
