@@ -13,8 +13,10 @@ cannot be decoded within the cap.
 from __future__ import annotations
 
 import zlib
+from collections.abc import AsyncIterator
 
 import httpx
+import httpx2
 
 #: ``Content-Encoding`` layers decoded at most (a real answer has one).
 MAX_LAYERS = 3
@@ -135,3 +137,58 @@ def without_encoding(headers: tuple[tuple[bytes, bytes], ...]) -> tuple[tuple[by
     """Raw headers of a body already decoded: no ``Content-Encoding``, no stale ``Content-Length``."""
     dropped = (b"content-encoding", b"content-length")
     return tuple((k, v) for k, v in headers if k.lower() not in dropped)
+
+
+class _DecodedStream(httpx2.AsyncByteStream):
+    """An answer's raw stream, decoded within the cap as it is read."""
+
+    def __init__(self, raw: httpx2.AsyncByteStream, decoder: BoundedDecoder):
+        self._raw = raw
+        self._decoder = decoder
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._raw:
+                out = self._decoder.feed(chunk)
+                if out:
+                    yield out
+            out = self._decoder.flush()
+            if out:
+                yield out
+        except AnswerTooLarge as exc:  # as the client's own transport errors, so callers map it
+            raise httpx2.RemoteProtocolError(str(exc)) from None
+        except httpx.DecodingError as exc:
+            raise httpx2.DecodingError(str(exc)) from None
+
+    async def aclose(self) -> None:
+        await self._raw.aclose()
+
+
+class BoundedDecodingTransport(httpx2.AsyncBaseTransport):
+    """An ``httpx2`` transport (the MCP SDK's client) whose answers are decoded here within
+    ``limit`` decoded bytes and handed on without ``Content-Encoding``: the client's own decoders
+    bound each chunk, not the body a caller reads whole."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, limit: int | None):
+        self._inner = inner
+        self._limit = limit
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self._inner.handle_async_request(request)
+        try:
+            decoder = BoundedDecoder(response.headers.get("content-encoding"), self._limit)
+        except httpx.DecodingError as exc:
+            await response.aclose()
+            raise httpx2.DecodingError(str(exc), request=request) from None
+        if not isinstance(response.stream, httpx2.AsyncByteStream):  # a body already in memory
+            return response
+        return httpx2.Response(
+            response.status_code,
+            headers=without_encoding(tuple(response.headers.raw)),
+            stream=_DecodedStream(response.stream, decoder),
+            request=request,
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()

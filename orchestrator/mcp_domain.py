@@ -41,6 +41,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent, Tool
 from pydantic import BaseModel, Field, ValidationError
 
+from orchestrator.bounded_decoding import BoundedDecodingTransport
 from orchestrator.mcp_stdio import STDIO_PREFIX, StdioServer, is_stdio_url, stdio_name
 from shared.errors import DomainProtocolError, DomainUnavailable
 from shared.i18n import Catalog
@@ -433,6 +434,8 @@ class McpDomains:
                 timeout=self.timeout_s,
                 trust_env=False,
                 cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+                # answers capped on their decoded size, as every domain answer is
+                transport=BoundedDecodingTransport(httpx2.AsyncHTTPTransport(), None),
             )
         transport = streamable_http_client(endpoint, http_client=self._http)
         async with Client(transport, cache=None) as client:

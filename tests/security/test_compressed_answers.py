@@ -19,8 +19,9 @@ from fastapi.middleware.gzip import GZipMiddleware
 
 from orchestrator import DomainClient, DomainRegistry
 from orchestrator.client import domain_http_client
+from orchestrator.mcp_domain import mcp_base_url
 from orchestrator.url_policy import UrlPolicy
-from shared.errors import DomainProtocolError
+from shared.errors import DomainProtocolError, PlatformError
 from shared.models import ExecutionIntent
 from tests.conftest import Process, start_fixture_domain, start_gateway, write_bootstrap
 from tests.security.conftest import manifest, raw_app, serving
@@ -121,3 +122,19 @@ def test_a_gateway_refreshing_a_bomb_keeps_its_memory_flat(bomb: Process, tmp_pa
     finally:
         gateway.stop()
     assert grown < GROWTH_MB, f"the gateway's peak RSS grew {grown:.0f} MB over the refreshes"
+
+
+async def test_a_compressed_mcp_answer_is_capped_on_its_decoded_size(bomb: Process) -> None:
+    """An MCP server registered as a domain goes through the MCP SDK's own HTTP client: its answers
+    are capped on their decoded size too."""
+    async with _client("aiohttp") as http:
+        client = DomainClient(http, max_answer_bytes=CAP)
+        try:
+            reset_peak()
+            before = peak_rss_mb()
+            with pytest.raises(PlatformError):
+                await client.manifest(mcp_base_url(f"{bomb.url}/mcp"), "bomb")
+            grown = peak_rss_mb() - before
+        finally:
+            await client.mcp.aclose()
+    assert grown < GROWTH_MB, f"peak RSS grew {grown:.0f} MB reading a {INFLATED_MB} MB bomb over MCP"
