@@ -7,7 +7,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.conftest import Process
+from tests.conftest import Process, start_fixture_domain
 from tests.ui.conftest import api, run
 
 pytestmark = pytest.mark.integration
@@ -125,3 +125,34 @@ def test_the_catalog_view_gives_kinds_descriptions_and_overlaps_apart_from_notic
         assert english["overlap_shown_from"] <= overlap["similarity"] <= 1
     assert all(n["type"] != "goal_overlap" for n in english["notices"])
     assert httpx.get(f"{keyed_gateway.url}/v1/inspector/catalog", timeout=10).status_code == 401
+
+
+def test_a_registered_domain_whose_goal_reads_like_finances_shows_up_as_an_overlap_with_its_score(
+    keyed_gateway: Process,
+) -> None:
+    markets = start_fixture_domain("overlap_domain")
+    admin = {"Authorization": "Bearer test-admin-token"}
+    try:
+        registered = httpx.post(
+            f"{keyed_gateway.url}/v1/domains",
+            json={"name": "markets", "base_url": markets.url, "allow_overlap": True},
+            headers=admin,
+            timeout=60,
+        )
+        assert registered.status_code == 201, registered.text
+        assert registered.json()["notes"], "the registration says answers may shift meanwhile"
+        catalog = api(keyed_gateway, "GET", "/v1/inspector/catalog").json()
+        pairs = {
+            frozenset({(o["domain_a"], o["goal_a"]), (o["domain_b"], o["goal_b"])}): o["similarity"]
+            for o in catalog["overlaps"]
+        }
+        clash = frozenset({("markets", "STOCK_PRICE"), ("finance", "GET_QUOTE")})
+        assert clash in pairs, catalog["overlaps"]
+        assert 0.3 <= pairs[clash] <= 1
+        # the overlap is not mixed into the registry's other notices
+        assert all(n["type"] != "goal_overlap" for n in catalog["notices"])
+    finally:
+        httpx.delete(f"{keyed_gateway.url}/v1/domains/markets", headers=admin, timeout=60)
+        markets.stop()
+    after = api(keyed_gateway, "GET", "/v1/inspector/catalog").json()
+    assert all("markets" not in (o["domain_a"], o["domain_b"]) for o in after["overlaps"])
