@@ -110,6 +110,13 @@ class Startup:
             self.waiting_on_gateway = True
             self.view.phase("gateway starting")
 
+    def not_healthy(self) -> list[str]:
+        """The domains that have not answered ``/health`` yet (the gateway retries them)."""
+        return [name for name in self.domains if name not in self.healthy and not self._answers(name)]
+
+    def _answers(self, name: str) -> bool:
+        return answers(f"{self.domains[name]}/health")
+
     def on_event(self, event: dict[str, Any]) -> None:
         phase, args = event.get("phase"), event.get("args") or []
         if phase == "migration":
@@ -225,6 +232,8 @@ def main() -> int:
                     view.close()
                     for line in banner(settings, admin_note, startup.elapsed()):
                         print(line, flush=True)
+                    for name in startup.not_healthy():
+                        print(f"  domain {name} is not answering yet: the gateway retries it", flush=True)
                 view.tick()
             time.sleep(POLL_S if not ready else 0.5)
     except KeyboardInterrupt:

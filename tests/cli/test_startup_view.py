@@ -79,3 +79,12 @@ def test_startup_turns_phases_into_lines_and_keeps_the_training_time(tmp_path: P
     )
     assert lines[1] == "launcher: intent model trained in 6.5 s (kept for the next start)"
     assert json.loads(timings.read_text()) == {"intent_training_s": 6.5}
+
+
+def test_domains_that_never_answered_are_named(tmp_path: Path) -> None:
+    from tests.conftest import free_port
+
+    silent = f"http://127.0.0.1:{free_port()}"
+    startup = Startup(PlainView(io.StringIO()), {"silent": silent}, timings_path=tmp_path / "t.json")
+    startup.check_domains()
+    assert startup.not_healthy() == ["silent"]
