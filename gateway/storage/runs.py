@@ -2,7 +2,8 @@
 
 Ownership lives here too: :meth:`RunStore.session_owner` is the one answer to "whose session is
 this", and :meth:`RunStore.check_owner` / :meth:`RunStore.claimable` / :meth:`RunStore.owned_run`
-are the checks every route and the turn make through it. Another tenant's session or run is
+are the checks every route and the turn make through it; :meth:`RunStore.claim_session` is the one
+decision for a new id, made atomically where its row is created. Another tenant's session or run is
 answered exactly as a missing one (404), so its existence is not revealed by reads.
 """
 
@@ -142,6 +143,14 @@ def _insert_if_absent(dialect: str) -> Insert:
     if dialect == "sqlite":
         return sqlite.insert(_sessions).on_conflict_do_nothing(index_elements=["id"])
     return insert(_sessions).prefix_with("IGNORE", dialect="mysql")
+
+
+def _insert_run_if_absent(dialect: str) -> Insert:
+    if dialect == "postgresql":
+        return postgresql.insert(_runs).on_conflict_do_nothing(index_elements=["id"])
+    if dialect == "sqlite":
+        return sqlite.insert(_runs).on_conflict_do_nothing(index_elements=["id"])
+    return insert(_runs).prefix_with("IGNORE", dialect="mysql")
 
 
 class StoredTurn(NamedTuple):
@@ -391,6 +400,32 @@ class RunStore:
                 if attempt:
                     raise
         _queued_runs.add(run.run_id)
+
+    async def reserve_run(self, run: RunResult, *, input_text: str) -> None:
+        """Record a turn's run (``executing``) before its first domain call, so nothing acts
+        that could not be recorded: a database that cannot take this write fails the turn before
+        any step runs. The turn's own write then fills the row in. A row left unfinished by a
+        crashed attempt under the same run id (an ``Idempotency-Key``'s retry) is taken as it is."""
+        stamp = run.created_at or utcnow()
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                _insert_run_if_absent(conn.dialect.name),
+                {
+                    "id": run.run_id,
+                    "session_id": run.session_id,
+                    "status": RunStatus.EXECUTING.value,
+                    "input_text": input_text,
+                    "answer": "",
+                    "trace": run.model_dump(mode="json"),
+                    "created_at": stamp,
+                    "finished_at": None,
+                },
+            )
+        _queued_runs.add(run.run_id)
+
+    def recorded_before_turn(self, run_id: str) -> bool:
+        """Its row exists before its turn ends (a background run, or a reserved turn)."""
+        return run_id in _queued_runs
 
     async def mark_running(self, run_id: str) -> None:
         """A background run's worker has taken it: ``queued`` -> ``executing``."""
