@@ -2,8 +2,9 @@
 message, under the session's lock, and the turn's trace stored as a run.
 
 Every turn is a tenant's: under the session's lock, before the graph is touched, the session must
-be the tenant's own or new (:meth:`TurnService.check_access`), so no channel can continue or read
-another tenant's conversation.
+be the tenant's own or a new id it claims (:meth:`gateway.storage.runs.RunStore.claim_session`, one
+atomic insert-if-absent of the session row), so no channel can continue or read another tenant's
+conversation, and of two tenants starting one new id at once the loser is refused before it runs.
 """
 
 from __future__ import annotations
