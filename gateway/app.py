@@ -54,7 +54,7 @@ from orchestrator.registry import DomainRegistry, PolicyLimits
 from orchestrator.url_policy import UrlPolicy
 from planner.llm import PlannerLlmSettings, build_run_planner
 from shared.catalog import Catalog
-from shared.db import create_engine
+from shared.db import WalCheckpoints, create_engine, is_sqlite_file
 from shared.manifest import ManifestLimits
 from shared.settings import LlmSettings
 from shared.telemetry.asgi import NO_FASTAPI_SPANS, RequestTelemetry
@@ -90,6 +90,11 @@ async def build_services(
     stack.push_async_callback(engine.dispose)
     if settings.migrate_on_start:
         await upgrade(engine)
+    if is_sqlite_file(settings.database_url):
+        # the WAL's fsyncs in a thread of their own, not inside some turn's commit
+        checkpoints = WalCheckpoints(settings.database_url)
+        checkpoints.start()
+        stack.callback(checkpoints.stop)
     # httpx's API on aiohttp's transport: several times less CPU per domain call
     http = domain_http_client(
         timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),

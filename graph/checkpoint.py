@@ -559,6 +559,9 @@ class SqlCheckpointer(Checkpointer):
         self, engine: AsyncEngine, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, owns_engine: bool = False
     ):
         self.engine = engine
+        #: reads in autocommit: one statement is its own snapshot, and a read costs no BEGIN
+        #: and no ROLLBACK round trip (a resume reads the head on every turn)
+        self._reads = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.snapshot_every = snapshot_every
         self._owns_engine = owns_engine
 
@@ -593,23 +596,23 @@ class SqlCheckpointer(Checkpointer):
             await conn.run_sync(save_rows, session, versions, create, expected_version, update_session, extra)
 
     async def head(self, session_id: str) -> SessionHead | None:
-        async with self.engine.connect() as conn:
+        async with self._reads.connect() as conn:
             return await conn.run_sync(head_row, session_id)
 
     async def load(self, session_id: str) -> tuple[SessionRecord, list[VersionRecord]] | None:
-        async with self.engine.connect() as conn:
+        async with self._reads.connect() as conn:
             return await conn.run_sync(load_rows, session_id)
 
     async def replay(self, session_id: str, upto: int) -> list[VersionRecord]:
-        async with self.engine.connect() as conn:
+        async with self._reads.connect() as conn:
             return await conn.run_sync(replay_rows, session_id, upto)
 
     async def records(self, session_id: str, upto: int) -> list[VersionRecord]:
-        async with self.engine.connect() as conn:
+        async with self._reads.connect() as conn:
             return await conn.run_sync(record_rows, session_id, upto)
 
     async def history(self, session_id: str) -> list[VersionInfo]:
-        async with self.engine.connect() as conn:
+        async with self._reads.connect() as conn:
             return await conn.run_sync(history_rows, session_id)
 
     async def delete(self, session_id: str) -> bool:

@@ -8,6 +8,9 @@ shutdown; one session (or connection) per unit of work (commit on success, rollb
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import JSON, MetaData, event
 from sqlalchemy import create_engine as create_sync_engine
-from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.engine import Dialect, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
@@ -115,6 +118,63 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+log = logging.getLogger(__name__)
+
+
+class WalCheckpoints:
+    """Checkpoints a SQLite file's WAL from a thread of its own every ``interval_s``.
+
+    In WAL mode with ``synchronous=NORMAL`` a commit writes no fsync; the fsyncs come with the
+    checkpoints that copy the WAL back into the database file, which SQLite otherwise runs inside
+    whichever commit grows the WAL past ``wal_autocheckpoint`` (1000 pages): that request waits
+    for the copy and its fsyncs. Checkpointed often in the background (``PASSIVE``: never waits
+    for, nor blocks, readers and writers), the WAL stays well below that, so no request pays it;
+    if this thread falls behind, SQLite's own autocheckpoint still bounds the WAL.
+    """
+
+    def __init__(self, url: str, *, interval_s: float = 0.25):
+        database = make_url(normalise_url(url)).database
+        if not database or database == ":memory:":
+            raise ValueError(f"WAL checkpoints need a SQLite file, not {url!r}")
+        self.path = database
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="sqlite-wal-checkpoints", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout=100")
+            while not self._stop.wait(self.interval_s):
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as exc:  # busy or locked now: the next round tries again
+                    log.debug("WAL checkpoint of %s skipped: %s", self.path, exc)
+        finally:
+            conn.close()
+
+
+def is_sqlite_file(url: str) -> bool:
+    """A SQLite URL naming a file (not ``:memory:``).
+
+    >>> is_sqlite_file("sqlite+aiosqlite:///var/x.db"), is_sqlite_file("sqlite://"), is_sqlite_file("postgresql://h/db")
+    (True, False, False)
+    """
+    parsed = make_url(normalise_url(url))
+    return parsed.get_backend_name() == "sqlite" and bool(parsed.database) and parsed.database != ":memory:"
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
