@@ -2,7 +2,7 @@
 
 Command (from the repo root; needs ``wrk`` on PATH, and PostgreSQL + Redis for the second gateway):
     .venv/bin/python bench/turn_cpu.py [--seconds 5] [--rounds 3] [--clients 1,8,32] [--no-pg]
-        [--profile] [--heading TEXT]
+        [--langgraph] [--profile] [--heading TEXT]
 Appends a section to bench/results/gateway_turn.md and writes bench/results/gateway_turn.json.
 
 The same work (a quote of one company, ``GET_QUOTE`` → finance ``get_stock_price``) on five
@@ -12,7 +12,9 @@ targets, all real processes on loopback:
 * ``aiohttp_hop`` / ``httpx_hop``: bench/thin_hop.py (FastAPI forwarding a fixed intent to finance
   with one aiohttp / httpx client): no intent, no session, no storage;
 * ``gateway_sqlite``: the gateway on SQLite (the embedded default), ``POST /v1/chat/completions``;
-* ``gateway_pg``: the gateway on PostgreSQL + Redis (session locks, quotas, claims in Redis).
+* ``gateway_pg``: the gateway on PostgreSQL + Redis (session locks, quotas, claims in Redis);
+* ``langgraph`` (``--langgraph``): the same turn as a LangGraph graph with ``AsyncSqliteSaver``
+  (bench/langgraph_turn.py, installed with pinned versions into a venv of its own).
 
 Load comes from ``wrk`` (one thread per connection, one session per connection: every gateway
 request is the next message of a running conversation). Each round runs every target at every
@@ -20,8 +22,9 @@ client count, in a rotating order, so a noisy moment hurts all targets alike. Pe
 client count: p50/p99 latency (wrk's histogram), requests/s (median over rounds) and CPU ms per
 request: user+system time from ``/proc/<pid>/stat`` of the target's server *and* of finance,
 over the timed window, divided by the requests served (the domain's CPU counted on every side).
-``--profile`` also records a py-spy profile of the SQLite gateway under 8 clients
-(``bench/.work/gateway_profile.txt``, collapsed stacks; py-spy is not a runtime dependency).
+``--profile`` also records a py-spy profile of each gateway under 8 clients
+(``bench/.work/<target>_profile.txt``, collapsed stacks; py-spy is not a runtime dependency:
+``.venv/bin/pip install py-spy``).
 
 Every process started is stopped when the run ends, also when it fails or is interrupted.
 """
@@ -75,6 +78,7 @@ TARGETS = {
     "httpx_hop": "thin hop, httpx client",
     "gateway_sqlite": "**gateway `/v1/chat/completions`, SQLite**",
     "gateway_pg": "**gateway `/v1/chat/completions`, PostgreSQL + Redis**",
+    "langgraph": "LangGraph + AsyncSqliteSaver, same turn (no intent model)",
 }
 
 
@@ -169,18 +173,29 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
     )
 
 
-def _start(stack: ExitStack, name: str, argv: list[str], env: dict[str, str] | None = None) -> Process:
+def _start(
+    stack: ExitStack,
+    name: str,
+    argv: list[str],
+    env: dict[str, str] | None = None,
+    *,
+    python: Path | None = None,
+) -> Process:
+    """``python <argv>`` on a free port, its output in ``bench/.work/<name>.log``; the gateways
+    log at INFO (their default: one line per turn), the rest at WARNING."""
     port = free_port()
     full_env = {
         **os.environ,
         "LOG_LEVEL": "WARNING",
+        "LOG_FORMAT": "json",
         "PYTHONPATH": str(ROOT),
         "GATEWAY_HOST": "127.0.0.1",
         "GATEWAY_PORT": str(port),
         **(env or {}),
     }
     port_args = [] if argv[:2] == ["-m", "gateway"] else ["--port", str(port)]
-    proc = spawn([sys.executable, *argv, *port_args], env=full_env)
+    log = stack.enter_context((WORK / f"{name}.log").open("wb"))
+    proc = spawn([str(python or sys.executable), *argv, *port_args], env=full_env, output=log)
     process = Process(name, f"http://127.0.0.1:{port}", proc)
     stack.callback(process.stop)
     wait_http(f"{process.url}/health", timeout_s=START_TIMEOUT_S, proc=proc)
@@ -223,10 +238,11 @@ def _gateway_env(bootstrap: Path, database_url: str, redis_url: str = "") -> dic
         "API_KEYS": "",
         "REDIS_URL": redis_url,
         "METRICS_ENABLED": os.environ.get("METRICS_ENABLED", "true"),
+        "LOG_LEVEL": "INFO",
     }
 
 
-def start_targets(stack: ExitStack, work: Path, with_pg: bool) -> dict[str, Target]:
+def start_targets(stack: ExitStack, work: Path, with_pg: bool, langgraph: Path | None) -> dict[str, Target]:
     finance = _start(stack, "finance", ["-m", "domains.finance", "--host", "127.0.0.1"])
     general = _start(stack, "general", ["-m", "domains.general", "--host", "127.0.0.1"])
     bootstrap = write_bootstrap(work / "bootstrap.json", {"finance": finance.url, "general": general.url})
@@ -252,6 +268,10 @@ def start_targets(stack: ExitStack, work: Path, with_pg: bool) -> dict[str, Targ
         targets["gateway_pg"] = Target(
             "gateway_pg", pg.url, "/v1/chat/completions", chat_body, (pg.proc.pid, fin), True
         )
+    if langgraph is not None:
+        argv = [str(ROOT / "bench" / "langgraph_turn.py"), "serve", "--domain-url", finance.url]
+        lg = _start(stack, "langgraph", [*argv, "--db", str(work / "langgraph.sqlite3")], python=langgraph)
+        targets["langgraph"] = Target("langgraph", lg.url, "/v1/runs", hop_body, (lg.proc.pid, fin), True)
     return targets
 
 
@@ -262,14 +282,14 @@ def check_answers(targets: dict[str, Target]) -> None:
         response = httpx.post(target.url + target.path, json=target.body, headers=headers, timeout=30)
         response.raise_for_status()
         text = response.text
-        if target.sessions:
+        if target.path == "/v1/chat/completions":
             text = response.json()["choices"][0]["message"]["content"]
         assert "Vale" in text or "VALE" in text, (target.name, text)
 
 
 def profile(target: Target, seconds: float, run: str) -> Path:
     """py-spy's collapsed stacks of the target's server under 8 clients."""
-    out = WORK / "gateway_profile.txt"
+    out = WORK / f"{target.name}_profile.txt"
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     argv = [py_spy, "record", "-p", str(target.pids[0]), "-d", str(int(seconds)), "-r", "250"]
     spy = subprocess.Popen([*argv, "-f", "raw", "-o", str(out), "--nonblocking"], stdout=subprocess.DEVNULL)
@@ -286,7 +306,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     with ExitStack() as stack:
         work = Path(tempfile.mkdtemp())
         stack.callback(shutil.rmtree, work, ignore_errors=True)
-        targets = start_targets(stack, work, not args.no_pg)
+        langgraph = None
+        if args.langgraph:
+            from bench.langgraph_turn import setup
+
+            langgraph = setup()
+        targets = start_targets(stack, work, not args.no_pg, langgraph)
         check_answers(targets)
         run = f"r{uuid.uuid4().hex[:6]}"
         for target in targets.values():  # connections, caches, pages, the sessions' first turns
@@ -301,7 +326,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                     samples.append(wrk(targets[name], c, args.seconds, run))
                     print(samples[-1], file=sys.stderr)
         load_after = os.getloadavg()[0]
-        profiled = str(profile(targets["gateway_sqlite"], 10, run)) if args.profile else None
+        profiled = []
+        if args.profile:
+            profiled = [str(profile(t, 10, run)) for name, t in targets.items() if name.startswith("gateway")]
     return {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": args.seconds,
@@ -323,7 +350,7 @@ def summarise(samples: list[Sample], clients: list[int]) -> dict[str, dict[str, 
             at = [s for s in mine if s.clients == c]
             row[f"rps_{c}"] = statistics.median(s.rps for s in at)
             row[f"cpu_ms_{c}"] = statistics.median(s.cpu_ms_per_request for s in at)
-            if c == 1:
+            if c == min(clients):
                 row["p50_ms"] = statistics.median(s.p50_ms for s in at)
                 row["p99_ms"] = statistics.median(s.p99_ms for s in at)
         out[name] = row
@@ -364,11 +391,12 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
         )
     before, after = result["load_avg_1min_before_after"]
+    options = f"--seconds {args.seconds} --rounds {args.rounds} --clients {args.clients}"
+    options += (" --no-pg" if args.no_pg else "") + (" --langgraph" if args.langgraph else "")
     return f"""
 ## {args.heading}
 
-Command: `.venv/bin/python bench/turn_cpu.py --seconds {args.seconds} --rounds {args.rounds} \
---clients {args.clients}{" --no-pg" if args.no_pg else ""}` (2-core machine shared with other work,
+Command: `.venv/bin/python bench/turn_cpu.py {options}` (2-core machine shared with other work,
 loopback, wrk one session per connection; medians over {args.rounds} interleaved rounds; 1-minute
 load average {before:.2f} before, {after:.2f} after).
 
@@ -394,7 +422,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--no-pg", action="store_true", help="skip the PostgreSQL + Redis gateway")
-    parser.add_argument("--profile", action="store_true", help="py-spy profile of the SQLite gateway")
+    parser.add_argument("--profile", action="store_true", help="py-spy profiles of the gateways")
+    parser.add_argument(
+        "--langgraph", action="store_true", help="also the same turn on LangGraph (bench/langgraph_turn.py)"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; bench/results/ untouched")
     parser.add_argument("--heading", default=f"Run of {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     args = parser.parse_args()
