@@ -38,6 +38,7 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -326,6 +327,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                     samples.append(wrk(targets[name], c, args.seconds, run))
                     print(samples[-1], file=sys.stderr)
         load_after = os.getloadavg()[0]
+        stored = stored_per_turn(work / "gateway.sqlite3")
         profiled = []
         if args.profile:
             profiled = [str(profile(t, 10, run)) for name, t in targets.items() if name.startswith("gateway")]
@@ -337,6 +339,23 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "summary": summarise(samples, clients),
         "samples": [asdict(s) for s in samples],
         "profile": profiled,
+        "stored_per_turn": stored,
+    }
+
+
+def stored_per_turn(database: Path) -> dict[str, float]:
+    """What the SQLite gateway stored per turn: graph versions per run, their bytes, the trace's."""
+    with sqlite3.connect(database) as conn:
+        runs, trace = conn.execute("SELECT count(*), avg(length(trace)) FROM runs").fetchone()
+        versions, delta, snapshot = conn.execute(
+            "SELECT count(*), avg(length(delta)), sum(length(coalesce(snapshot, ''))) FROM graph_versions"
+        ).fetchone()
+    return {
+        "runs": runs,
+        "versions_per_run": versions / max(runs, 1),
+        "delta_bytes_per_version": delta or 0.0,
+        "snapshot_bytes_per_run": (snapshot or 0) / max(runs, 1),
+        "trace_bytes_per_run": trace or 0.0,
     }
 
 
@@ -391,6 +410,13 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
         )
     before, after = result["load_avg_1min_before_after"]
+    kept = result["stored_per_turn"]
+    stored = (
+        f"Stored per turn by the SQLite gateway ({kept['runs']} runs): "
+        f"{kept['versions_per_run']:.2f} graph versions of {kept['delta_bytes_per_version']:.0f} B "
+        f"(+ {kept['snapshot_bytes_per_run']:.0f} B of snapshots per run on average), "
+        f"the run trace {kept['trace_bytes_per_run']:.0f} B."
+    )
     options = f"--seconds {args.seconds} --rounds {args.rounds} --clients {args.clients}"
     options += (" --no-pg" if args.no_pg else "") + (" --langgraph" if args.langgraph else "")
     return f"""
@@ -405,7 +431,9 @@ load average {before:.2f} before, {after:.2f} after).
 | gateway vs the aiohttp hop | CPU per request | req/s at 8 clients | p99/p50 at 1 client |
 |---|---|---|---|
 {chr(10).join(ratios)}
-{pg_line}"""
+{pg_line}
+{stored}
+"""
 
 
 def _stop_on_sigterm() -> None:
