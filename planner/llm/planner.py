@@ -242,8 +242,14 @@ class LlmPlanner:
             log.info("LLM planner: no rewrite (budget spent: %d rewrites, %d calls)", rewrites, earlier)
             return None
         words = texts(context.language)
-        kept = [s for s in plan.steps if s.id in context.completed]
         failed = context.failed_step
+        # what ran stays in the plan: completed steps feed the new ones, the failed one stays in
+        # the trace as an optional step (it is not called again, and the answer names the gap)
+        kept = [
+            s if s.id != failed.id else s.model_copy(update={"required": False})
+            for s in plan.steps
+            if s.id in context.completed or s.id == failed.id
+        ]
         error = context.output.explanation if context.output is not None else ""
         observations = json.dumps(
             {
@@ -271,7 +277,7 @@ class LlmPlanner:
                     error=error or "failed",
                     observations=observations,
                     last_id=max(s.id for s in plan.steps),
-                    completed=", ".join(str(s.id) for s in kept) or "-",
+                    completed=", ".join(str(s.id) for s in kept if s.id in context.completed) or "-",
                 ),
             },
         ]
@@ -298,7 +304,7 @@ class LlmPlanner:
             # the run's own plan keeps the exchange for its trace, even when it gave nothing
             plan.llm_calls = history
             return None
-        new_ids = [s.id for s in proposal.plan.steps if s.id not in context.completed]
+        new_ids = [s.id for s in proposal.plan.steps if s.id > last_old]
         note = (
             f"replan {context.attempt}: the llm planner rewrote the plan after step {failed.id} "
             f"({failed.capability}) failed: new steps {', '.join(map(str, new_ids))}"
@@ -306,7 +312,7 @@ class LlmPlanner:
         rewritten = proposal.plan.model_copy(
             update={"notes": [*plan.notes, note], "llm_calls": history, "combine_mode": plan.combine_mode}
         )
-        dropped = frozenset(s.id for s in plan.steps if s.id not in context.completed)
+        dropped = frozenset(s.id for s in plan.steps if s.id not in context.completed and s.id != failed.id)
         return Replan(rewritten, "rewrite", note, rerun=dropped)
 
 

@@ -41,10 +41,33 @@ BUY = {
 }
 
 
+#: A plan whose first quote names a ticker the finance domain does not have (a recoverable
+#: failure), and the model's rewrite once it has seen that failure: the company by its name.
+TYPO_EN = "compare VALE5 with Petrobras"
+TYPO_PLAN = {
+    "steps": [
+        {"id": 1, "domain": "finance", "capability": "get_stock_price", "params": {"symbol": "VALE5"}},
+        {
+            "id": 2,
+            "domain": "finance",
+            "capability": "get_stock_price",
+            "params": {"symbol_text": "Petrobras"},
+        },
+    ],
+    "combine_mode": "report",
+}
+TYPO_REWRITE = {
+    "steps": [
+        {"id": 3, "domain": "finance", "capability": "get_stock_price", "params": {"symbol_text": "Vale"}}
+    ]
+}
+
+
 @pytest.fixture(scope="module")
 def llm() -> Iterator[ScriptedLlm]:
     script = ScriptedLlm(by_text={text: [ToolCall(RECORDED[text])] for text in REQUESTS})
     script.by_text[BUY_PT] = [ToolCall(BUY)]
+    script.by_text[TYPO_EN] = [ToolCall(TYPO_PLAN), ToolCall(TYPO_REWRITE)]
     with serve(script) as server:
         yield server
     assert server.wire_errors == []
@@ -258,3 +281,27 @@ def test_with_the_llm_down_the_deterministic_plan_answers(
     assert run["plan"]["planner"] == "deterministic"
     assert run["plan"]["notes"][-1].startswith("llm planner unavailable (the LLM endpoint is unreachable")
     assert "Apple" in run["answer"]
+
+
+def test_a_failed_step_is_observed_and_the_rest_rewritten_through_the_gateway(
+    gateway: Process, llm: ScriptedLlm
+) -> None:
+    run = say(gateway, session(), TYPO_EN)
+    assert run["status"] == "completed", run
+    plan = run["plan"]
+    assert "Vale" in run["answer"] and "Petrobras" in run["answer"]
+    assert [c["purpose"] for c in plan["llm_calls"]] == ["plan", "replan"]
+    assert plan["notes"][-1].startswith(
+        "replan 1: the llm planner rewrote the plan after step 1 (get_stock_price)"
+    )
+    # what ran is kept (the failed step, optional now, not called again), the new step ran
+    assert [(s["id"], s["capability"], s["status"]) for s in run["steps"]] == [
+        (1, "get_stock_price", "failed"),
+        (2, "get_stock_price", "completed"),
+        (3, "get_stock_price", "completed"),
+    ]
+    assert plan["steps"][0]["required"] is False
+    rewrite = llm.requests[-1]  # this test's last call
+    assert rewrite["messages"][1] == {"role": "user", "content": TYPO_EN}
+    assert "step 1 (get_stock_price) failed" in rewrite["messages"][-1]["content"]
+    assert '"step2"' in rewrite["messages"][-1]["content"]  # the completed step's output, observed

@@ -65,6 +65,10 @@ def quote(name: str, change: float) -> DomainOutput:
     )
 
 
+#: What the notifier answers (its output schema is checked like any domain's).
+SENT = DomainOutput(status="success", result={"delivered_via": "outbox", "outbox_id": 1}, explanation="sent")
+
+
 class Domains:
     """Scripted domain answers by capability and first parameter (the domains are not under test)."""
 
@@ -75,9 +79,7 @@ class Domains:
     async def __call__(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
         self.calls.append(intent)
         key = str(intent.parameters.get("symbol_text") or intent.capability)
-        queue = self.answers.get(key) or [
-            DomainOutput(status="success", explanation=f"did {intent.capability}")
-        ]
+        queue = self.answers.get(key) or [SENT]
         return queue.pop(0) if len(queue) > 1 else queue[0]
 
 
@@ -440,7 +442,16 @@ async def test_a_failed_step_is_observed_and_the_rest_of_the_plan_rewritten(llm:
     assert runs == ["executing", "observing", "rewriting", "executing", "completed"]
     observed = next(e for e in events if e.get("status") == "observing")
     assert observed["reason"] == "step 2 (get_stock_price) failed: Não encontrei 'Valle'."
-    assert report.plan is not None and [s.id for s in report.plan.steps] == [1, 4, 5]
+    assert report.plan is not None and [s.id for s in report.plan.steps] == [1, 2, 4, 5]
+    # the failed step stays in the trace, optional now, and was not called again
+    assert report.plan.steps[1].required is False
+    assert [t.status for t in report.steps] == [
+        RunStatus.COMPLETED,
+        RunStatus.FAILED,
+        RunStatus.COMPLETED,
+        RunStatus.COMPLETED,
+    ]
+    assert sum(1 for c in domains.calls if c.parameters.get("symbol_text") == "Valle") == 1
     assert [c.purpose for c in report.plan.llm_calls] == ["plan", "replan"]
     rewrite_prompt = llm.requests[1]["messages"][-1]["content"]
     assert "o passo 2 (get_stock_price) falhou" in rewrite_prompt and '"step1"' in rewrite_prompt
