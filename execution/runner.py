@@ -364,8 +364,13 @@ class RunController:
                 (by_id[t.id].required and report.status is RunStatus.FAILED)
                 or bool(t.output.failure and t.output.failure.suggestions)
                 # a plan a planner wrote step by step is rewritten around any required step
-                # that failed recoverably, even when a report could answer without it
-                or (by_id[t.id].required and plan.planner != "deterministic")
+                # that failed recoverably, even when a report could answer without it (while
+                # replans remain: then the report's partial answer stands)
+                or (
+                    by_id[t.id].required
+                    and plan.planner != "deterministic"
+                    and state.replans < self.max_replans
+                )
             )
         ]
         if recoverable:

@@ -495,3 +495,15 @@ async def test_a_rewrite_that_reuses_a_step_id_is_corrected_once(llm: ScriptedLl
     assert [c.purpose for c in report.plan.llm_calls] == ["plan", "replan", "correction"]
     assert report.plan.llm_calls[1].errors[0] == "steps.0.id: 2 is taken; new steps start at 4"
     assert domains.calls[-1].parameters == {"message": "Subiu mais: Vale"}
+
+
+async def test_with_no_replan_left_the_report_answers_with_what_ran(llm: ScriptedLlm) -> None:
+    llm.queue = [ToolCall(TYPO)]
+    llm_planner = planner(llm)
+    planned = await llm_planner.plan(request(), "test")
+    domains = Domains({"Petrobras": [quote("Petrobras", 1.9)], "Valle": [FAILED]})
+    controller = RunController(CATALOG, domains, planner=LlmRunPlanner(llm_planner), max_replans=0)
+    report = await controller.run(request().intent, request().execution_intent, planned.plan)
+    assert report.status is RunStatus.COMPLETED  # the report of what ran, the gap named
+    assert report.replans == 0 and len(llm.requests) == 1
+    assert "Petrobras: 1.9%" in report.answer and "Não encontrei 'Valle'." in report.answer
