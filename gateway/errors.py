@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.errors import PlatformError
@@ -35,6 +36,19 @@ class SharedStoreUnavailable(PlatformError):
     status_code = 503
     code = "service_unavailable"
     error_type = "server_error"
+
+
+class StorageUnavailable(PlatformError):
+    """The database refused a read or a write (down, full, locked past its timeout): a 503 the
+    client may retry. A turn that could not be recorded has run no step (gateway/turns/reservation.py)."""
+
+    status_code = 503
+    code = "storage_unavailable"
+    error_type = "server_error"
+
+
+def storage_unavailable() -> StorageUnavailable:
+    return StorageUnavailable("The database cannot record this request right now; try again shortly.")
 
 
 class RetryLater(PlatformError):
@@ -158,7 +172,7 @@ def validation_error_response(errors: Sequence[Any]) -> JSONResponse:
 
 def platform_error_response(exc: PlatformError) -> JSONResponse:
     headers = {"x-should-retry": "false"} if exc.status_code == 409 else None
-    if isinstance(exc, SharedStoreUnavailable):
+    if isinstance(exc, (SharedStoreUnavailable, StorageUnavailable)):
         headers = {"Retry-After": "1"}  # nothing ran: a retry is safe once Redis is back
     elif isinstance(exc, RetryLater):
         headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after_s)))}  # whole seconds, as HTTP says
@@ -189,6 +203,12 @@ def install_error_handlers(app: FastAPI) -> None:
         # any Redis call a route makes outside shared_store_errors(): still a 503, not a 500
         log.warning("shared store unreachable: %s", type(exc).__name__)
         return platform_error_response(shared_store_unavailable())
+
+    @app.exception_handler(DBAPIError)
+    async def _storage(_: Request, exc: Exception) -> JSONResponse:
+        # a route's own read or write the database refused: a 503 to retry, not a 500
+        log.warning("database refused a statement: %s", type(exc).__name__)
+        return platform_error_response(storage_unavailable())
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:

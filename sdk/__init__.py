@@ -4,14 +4,14 @@
 
 from sdk.answers import clarify, error_body, fail, option
 from sdk.http_app import serve
-from sdk.idempotency import IdempotencyKeyReused, IdempotencySettings, IdempotencyStore, current_key
+from sdk.idempotency import IdempotencySettings, IdempotencyStore, IdempotencyStoreUnavailable, current_key
 from sdk.service import DomainService
 
 __all__ = [
     "DomainService",
-    "IdempotencyKeyReused",
     "IdempotencySettings",
     "IdempotencyStore",
+    "IdempotencyStoreUnavailable",
     "clarify",
     "current_key",
     "error_body",

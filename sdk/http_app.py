@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import SecretStr, ValidationError
 
 from sdk.answers import error_body
-from sdk.idempotency import MAX_KEY_LENGTH, IdempotencyKeyReused, IdempotencyStoreUnavailable
+from sdk.idempotency import MAX_KEY_LENGTH, IdempotencyStoreUnavailable
 from shared.manifest import LOOKUP_TABLE, LookupEntry
 from shared.models import ExecutionIntent
 from shared.settings import ServiceSettings
@@ -156,8 +156,6 @@ def build_app(service: DomainService, lifespan: Lifespan | None = None) -> FastA
             return JSONResponse(error_body(f"{param}: {first['msg']}", "invalid_request", param), 422)
         try:
             output = await service.execute(intent, key)
-        except IdempotencyKeyReused as exc:
-            return JSONResponse(error_body(str(exc), "idempotency_key_reused", IDEMPOTENCY_HEADER), 422)
         except IdempotencyStoreUnavailable:
             log.exception("domain %s cannot reach its idempotency store", service.domain)
             message = "the domain cannot record this call right now; send it again later with the same key"

@@ -11,8 +11,8 @@ PostgreSQL), one row per key:
   retry with the same key;
 - a call that finds the key ``running`` waits for it; a claim older than ``claim_ttl_s`` belongs
   to a process that died mid-call and is taken over;
-- the same key with another capability or other parameters is refused
-  (:class:`IdempotencyKeyReused`): a key names one call, never two;
+- the key names a step, not its parameters: a step re-run after a crash may carry other values
+  (a fresher quote in its message) and still gets the first answer; the difference is logged;
 - rows older than ``retention_s`` are deleted (a retry after that runs again).
 
 >>> import asyncio
@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
@@ -53,6 +54,8 @@ from shared.db import create_engine
 from shared.models import DomainOutput, ExecutionIntent
 from shared.settings import ServiceSettings
 
+log = logging.getLogger(__name__)
+
 #: Keys longer than this are refused: a key names a call (``<run id>:<step id>``), not a payload.
 MAX_KEY_LENGTH = 255
 
@@ -61,7 +64,7 @@ idempotency_keys = Table(
     "sdk_idempotency_keys",
     _metadata,
     Column("key", String(MAX_KEY_LENGTH), primary_key=True),
-    # sha256 of the capability and its parameters: the same key for another call is refused
+    # sha256 of the capability and its parameters: a replay for other values is logged
     Column("fingerprint", String(64), nullable=False),
     Column("state", String(8), nullable=False),  # running | done
     Column("output", Text, nullable=True),
@@ -70,10 +73,6 @@ idempotency_keys = Table(
     Column("created_at", Float, nullable=False, index=True),
     Column("claimed_at", Float, nullable=False),
 )
-
-
-class IdempotencyKeyReused(ValueError):
-    """The key was first used for another capability or other parameters."""
 
 
 class IdempotencyStoreUnavailable(RuntimeError):
@@ -117,8 +116,8 @@ class IdempotencySettings(ServiceSettings):
 
 
 def fingerprint(intent: ExecutionIntent) -> str:
-    """What a key must keep naming: the capability and its parameters (not the context, which
-    carries per-attempt data such as trace ids)."""
+    """The capability and its parameters (not the context, which carries per-attempt data such as
+    trace ids), kept to tell a replay for other values in the logs."""
     payload = intent.capability.encode() + b"\n" + _canonical(intent.parameters)
     return hashlib.sha256(payload).hexdigest()
 
@@ -198,11 +197,9 @@ class IdempotencyStore:
             row = await self._read(key)
             if row is None:
                 continue  # its claimant failed and let go: claim it again
-            if row["fingerprint"] != fingerprint:
-                raise IdempotencyKeyReused(
-                    "Idempotency-Key was already used for another capability or other parameters"
-                )
             if row["state"] == "done":
+                if row["fingerprint"] != fingerprint:
+                    log.warning("idempotency key %s replayed for other parameters", key)
                 return DomainOutput.model_validate_json(row["output"]), True
             if self._clock() - row["claimed_at"] > self.claim_ttl_s and await self._take_over(key, row):
                 return await self._run_claimed(key, call), False

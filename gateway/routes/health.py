@@ -2,8 +2,9 @@
 
 ``/ready`` answers 503, naming what is down in ``checks``, unless:
 
-- the database answers ``SELECT 1`` within ``READY_TIMEOUT_S`` and, on SQLite, its file is still
-  there and writable (a deleted file keeps answering reads on the open connection);
+- the database takes a write within ``READY_TIMEOUT_S`` (a full disk or a read-only database
+  answers reads and refuses every turn's commit) and, on SQLite, its file is still there and
+  writable (a deleted file keeps answering reads on the open connection);
 - Redis, when ``REDIS_URL`` is set, answers ``PING`` within ``READY_TIMEOUT_S``;
 - at least one domain is healthy.
 """
@@ -18,11 +19,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from redis.asyncio import Redis
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.deps import services
+from gateway.storage.write_probe import write_probe
 
 router = APIRouter()
 
@@ -52,12 +53,8 @@ async def database_check(engine: AsyncEngine, timeout_s: float) -> str:
         if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
             return "read_only"
 
-    async def select_one() -> None:
-        async with engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-
     try:
-        await asyncio.wait_for(select_one(), timeout_s)
+        await asyncio.wait_for(write_probe(engine), timeout_s)
     except Exception:  # any failure to answer is "down"; its kind does not matter to a probe
         return "unreachable"
     return OK

@@ -15,6 +15,7 @@ from gateway.storage.history import ConversationPointRow
 from gateway.storage.principals import ApiKeyRow
 from gateway.storage.registrations import DomainRegistrationRow
 from gateway.storage.tables import RunRow, SessionRow
+from gateway.storage.write_probe import WriteProbeRow
 from graph.checkpoint import GRAPH_TABLES
 from shared.db import NAMING
 
@@ -24,6 +25,7 @@ GATEWAY_TABLES: tuple[Table, ...] = (
     cast(Table, DomainRegistrationRow.__table__),
     cast(Table, ApiKeyRow.__table__),
     cast(Table, ConversationPointRow.__table__),
+    cast(Table, WriteProbeRow.__table__),
 )
 
 target_metadata = MetaData(naming_convention=NAMING)

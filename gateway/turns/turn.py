@@ -14,12 +14,15 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
+from sqlalchemy.exc import DBAPIError
+
 from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
 from execution.dag import StepRunner
 from execution.runner import RunController
 from gateway.auth import request_tenant
 from gateway.coordination.locks import LocalSessionLocks, SessionLocks
+from gateway.errors import storage_unavailable
 from gateway.storage.runs import RunStore, no_session
 from gateway.telemetry import (
     ACTIVE_SESSIONS,
@@ -33,6 +36,7 @@ from gateway.telemetry import (
 from gateway.turns.events import TERMINAL_EVENT, RunEventHub
 from gateway.turns.given_intent import GivenIntents
 from gateway.turns.idempotency import replayable
+from gateway.turns.reservation import ReservedDomains
 from graph import (
     Checkpointer,
     ExtraWrite,
@@ -55,6 +59,10 @@ class TracedTurn(NamedTuple):
     run: RunResult
     #: ``run.model_dump_json()``: the stored trace, and the native REST response body
     trace_json: str
+
+
+#: A stored run still on its way: a retry under its id runs its turn (again) rather than replaying it.
+UNFINISHED_RUN = frozenset({RunStatus.QUEUED, RunStatus.EXECUTING})
 
 
 def new_run_id() -> str:
@@ -89,11 +97,13 @@ class TurnService:
         self.locks = locks or LocalSessionLocks()
         #: run id -> tenant, for runs whose events are followed live (:meth:`run_tenant`)
         self._run_tenants: dict[str, str] = {}
+        #: a run's first domain call waits until the run is stored (nothing acts unrecorded)
+        self.domains = ReservedDomains(orchestrator)
         self.graph = ConversationGraph(
             # a message whose intent is given (run_goal) skips the parse, nothing else
             adapter=GivenIntents(adapter),
             catalog=lambda: registry.catalog,
-            orchestrator=orchestrator,
+            orchestrator=self.domains,
             controller=controller,
         )
         # "exit": a turn's intermediate states stay in memory; the pause that ends every turn is
@@ -177,8 +187,10 @@ class TurnService:
                     if not claim.owned:
                         raise no_session(entry.session_id)
                     stored = await self.store.owned_run(run_id, owner) if replay_stored else None
-                    if stored is not None:
+                    if stored is not None and stored.status not in UNFINISHED_RUN:
                         return TracedTurn(replayable(stored), stored.model_dump_json())
+                    # an unfinished one (its gateway died mid-turn) runs again under its run id:
+                    # the domains answer the steps it already sent from their idempotency keys
                     turn = await self._turn(entry, run_id, owner)
                 if span is not None:
                     span.set_attribute("run.status", turn.run.status.value)
@@ -189,23 +201,30 @@ class TurnService:
                     record_turn(turn.run, took_s, wait_ms / 1000.0)
                 log_turn(turn.run, took_s, wait_ms / 1000.0)  # inside the span: the line names its trace
             return turn
+        except DBAPIError as exc:
+            # the database refused a read or a write: a 503 to retry, never a 500
+            await self._failed(run_id, storage_unavailable())
+            raise storage_unavailable() from exc
         except Exception as exc:
-            if self.metrics:
-                TURNS.labels("error").inc()
-            # followers must not wait forever for a run that died (a 409, a storage error...)
-            await self.events.publish(
-                run_id,
-                {
-                    "type": TERMINAL_EVENT,
-                    "run_id": run_id,
-                    "status": RunStatus.FAILED.value,
-                    "error": getattr(exc, "message", "internal error"),
-                },
-            )
+            await self._failed(run_id, exc)
             raise
         finally:
             if self.metrics:
                 ACTIVE_SESSIONS.dec()
+
+    async def _failed(self, run_id: str, exc: Exception) -> None:
+        if self.metrics:
+            TURNS.labels("error").inc()
+        # followers must not wait forever for a run that died (a 409, a storage error...)
+        await self.events.publish(
+            run_id,
+            {
+                "type": TERMINAL_EVENT,
+                "run_id": run_id,
+                "status": RunStatus.FAILED.value,
+                "error": getattr(exc, "message", "internal error"),
+            },
+        )
 
     async def _turn(self, entry: EntryRequest, run_id: str, tenant: str) -> TracedTurn:
         created = utcnow()
@@ -257,10 +276,23 @@ class TurnService:
                 "status": RunStatus.EXECUTING.value,
             },
         )
+
+        async def reserve() -> None:
+            reserved = RunResult(
+                run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING, created_at=created
+            )
+            await self.store.reserve_run(reserved, input_text=entry.input_text)
+
+        recorded = self.store.recorded_before_turn(run_id)  # a background run's row exists already
         try:
-            await self._advance(entry, run_id, record_turn)
+            with self.domains.expect(run_id, _nothing if recorded else reserve) as reservation:
+                await self._advance(entry, run_id, record_turn)
         finally:
             self.graph.listeners.pop(run_id, None)
+            if not recorded:
+                self.store.forget_queued(run_id)
+        if reservation.failed is not None:
+            raise storage_unavailable() from reservation.failed
         turn = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
         run = turn.run
         await self.events.publish(
@@ -293,3 +325,7 @@ class TurnService:
         session = await self.store.load_session(session_id)
         first = self.graph.first_state(entry, run_id, event_count=session.event_count)
         return await self.engine.run(first, session_id=session_id, on_commit=on_commit)
+
+
+async def _nothing() -> None:
+    """The reservation of a run whose row was stored before its turn."""

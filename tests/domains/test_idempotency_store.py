@@ -1,6 +1,6 @@
 """The SDK's durable idempotency keys (sdk/idempotency.py): one execution per key across
 concurrent calls, processes and restarts; a failure lets go of its key; a crashed call's claim
-is taken over; a key reused for another call is refused; old keys are forgotten. The same
+is taken over; a key re-run with other values gets the first answer; old keys are forgotten. The same
 statements on a SQLite file and on PostgreSQL."""
 
 from __future__ import annotations
@@ -135,7 +135,10 @@ def counting_service(store: IdempotencyStore) -> tuple[DomainService, list[str]]
     return svc, sent
 
 
-async def test_the_same_key_for_another_call_is_refused(tmp_path: Path) -> None:
+async def test_a_key_is_answered_once_even_with_other_values_and_too_long_keys_are_refused(
+    tmp_path: Path,
+) -> None:
+    """A step re-run after a crash may carry a fresher value: it still gets the first answer."""
     svc, sent = counting_service(IdempotencyStore(f"sqlite:///{tmp_path / 'keys.sqlite3'}"))
     transport = httpx.ASGITransport(app=svc.app())
     async with httpx.AsyncClient(transport=transport, base_url="http://mailer.test") as client:
@@ -144,12 +147,11 @@ async def test_the_same_key_for_another_call_is_refused(tmp_path: Path) -> None:
             await client.post("/execute", json=body, headers={"Idempotency-Key": "r:1"})
         ).status_code == 200
         other = {**body, "parameters": {"to": "bruno"}}
-        refused = await client.post("/execute", json=other, headers={"Idempotency-Key": "r:1"})
+        replayed = await client.post("/execute", json=other, headers={"Idempotency-Key": "r:1"})
         too_long = await client.post("/execute", json=body, headers={"Idempotency-Key": "k" * 256})
     await svc.idempotency.close()
-    assert refused.status_code == 422
-    assert refused.json()["error"]["code"] == "idempotency_key_reused"
-    assert refused.json()["error"]["param"] == "Idempotency-Key"
+    assert replayed.status_code == 200 and replayed.json()["explanation"] == "sent to ana"
+    assert replayed.json()["metadata"] == {"idempotent_replay": True}
     assert too_long.status_code == 400 and too_long.json()["error"]["code"] == "invalid_idempotency_key"
     assert sent == ["ana"]
 
