@@ -78,7 +78,11 @@ def read_proposal(
     if errors:
         return Proposal(errors=errors)
     combine: CombineMode = arguments.get("combine_mode") or "report"
-    plan = ExecutionPlan(steps=[*kept, *steps], execution_mode="dag", combine_mode=combine, planner="llm")
+    # copies: the kept steps belong to the running plan, which this one replaces
+    kept_copies = [s.model_copy() for s in kept]
+    plan = ExecutionPlan(
+        steps=[*kept_copies, *steps], execution_mode="dag", combine_mode=combine, planner="llm"
+    )
     try:
         dependencies = validate_plan(plan)
     except PlanError as exc:
