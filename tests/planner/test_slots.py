@@ -101,3 +101,21 @@ def test_a_value_an_earlier_step_gives_counts_as_present() -> None:
     assert [p.param for p in schema_problems(schema, {"seat": "${= step1.result.seat}"}, goal)] == [
         "passenger_id"
     ]
+
+
+def test_an_llm_plan_is_asked_only_for_what_its_steps_lack() -> None:
+    catalog = Catalog([validate_manifest(TICKETS)])
+    intent = IntentOutput(primary_domain="tickets", goal="BOOK", entities={}, language="pt")
+    execution_intent, plan = PlannerService(catalog).plan(intent)
+    assert [p.entity for p in check_slots(intent, execution_intent, plan, catalog)][:1] == ["city_text"]
+    # the same goal planned by the LLM: the seat comes from an earlier step, the city is not needed
+    step = plan.steps[0].model_copy(
+        update={"params": {"seat": "${= step0.result.seat}", "passenger_id": "p1"}}
+    )
+    llm_plan = plan.model_copy(update={"planner": "llm", "steps": [step]})
+    assert check_slots(intent, execution_intent, llm_plan, catalog) == []
+    # a parameter its steps lack is still asked for
+    lacking = llm_plan.model_copy(update={"steps": [step.model_copy(update={"params": {"seat": "1A"}})]})
+    assert [(p.param, p.problem) for p in check_slots(intent, execution_intent, lacking, catalog)] == [
+        ("passenger_id", "missing")
+    ]
