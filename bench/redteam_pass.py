@@ -175,7 +175,7 @@ async def _fork_rounds(gateway: Process, tally: Tally) -> None:
         assert said.status_code == 200
         for _ in range(ROUNDS):
             target = f"rt-fork-{uuid.uuid4().hex[:10]}"
-            fork, queued = await asyncio.gather(
+            fork, queued = await _answers(
                 http.post(
                     f"/v1/sessions/{session}/fork",
                     json={"version": version, "new_session_id": target},
@@ -201,7 +201,7 @@ async def _first_turn_rounds(gateway: Process, tally: Tally) -> None:
         for i in range(ROUNDS):
             target = f"rt-new-{uuid.uuid4().hex[:10]}"
             sync_key, other = (K1, K2) if i % 2 == 0 else (K2, K1)
-            turn, queued = await asyncio.gather(
+            turn, queued = await _answers(
                 http.post(
                     "/v1/runs",
                     json={"input_text": "cotação da Apple", "session_id": target},
@@ -219,10 +219,26 @@ async def _first_turn_rounds(gateway: Process, tally: Tally) -> None:
                 tally.lost.append(
                     f"new id {target}: turn {turn.status_code}, background {queued.status_code}"
                 )
-            if turn.status_code == 200:
+            if turn.status_code == 200 and "run_id" in turn.json():
                 history = (await http.get(f"/v1/sessions/{target}/history", headers=auth(sync_key))).json()
                 if turn.json()["run_id"] not in [t["run_id"] for t in history["turns"]]:
                     tally.lost.append(f"new id {target}: the answered turn is not in the history")
+
+
+class _Dropped:
+    """A request the server answered by dropping the connection (as uvicorn does after a 500 it
+    could not send): counted as a server error."""
+
+    status_code = 599
+    text = ""
+
+    def json(self) -> dict[str, Any]:
+        return {}
+
+
+async def _answers(*requests: Any) -> list[Any]:
+    done = await asyncio.gather(*requests, return_exceptions=True)
+    return [_Dropped() if isinstance(r, httpx.TransportError) else r for r in done]
 
 
 def races(gateway: Process) -> Tally:
@@ -256,6 +272,19 @@ def telegram_body(text_json: str, chat: str = "4242") -> bytes:
 HOSTILE_TEXTS = ['"oi\\u0000"', '"oi \\ud800"', json.dumps("a" * 40_000), '"cotação da Apple"']
 
 
+def _send(tally: Tally, label: str, url: str, **kwargs: Any) -> None:
+    try:
+        response = httpx.post(url, timeout=HANG_S, **kwargs)
+    except httpx.TimeoutException:
+        tally.cases += 1
+        tally.hangs.append(label)
+        return
+    except httpx.TransportError:  # the connection dropped instead of an answer
+        tally.answer(label, 599, "")
+        return
+    tally.answer(label, response.status_code, response.text)
+
+
 def hand_made(gateway: Process) -> Tally:
     tally = Tally()
     bodies = [a2a_body(t) for t in HOSTILE_TEXTS] + [
@@ -265,13 +294,8 @@ def hand_made(gateway: Process) -> Tally:
         b'{"jsonrpc": "2.0", "id": ' + b"9" * 5000 + b', "method": "message/send"}',
     ]
     for body in bodies:
-        response = httpx.post(
-            f"{gateway.url}/a2a",
-            content=body,
-            headers={**auth(K1), "Content-Type": "application/json"},
-            timeout=HANG_S,
-        )
-        tally.answer("a2a", response.status_code, response.text)
+        headers = {**auth(K1), "Content-Type": "application/json"}
+        _send(tally, "a2a", f"{gateway.url}/a2a", content=body, headers=headers)
     webhook = f"{gateway.url}/channels/telegram/webhook"
     updates = [telegram_body(t) for t in HOSTILE_TEXTS] + [
         telegram_body('"oi"', chat="9" * 400),
@@ -279,21 +303,11 @@ def hand_made(gateway: Process) -> Tally:
         b"[" * 100_000 + b"]" * 100_000,
     ]
     for body in updates:
-        response = httpx.post(
-            webhook,
-            content=body,
-            headers={"X-Telegram-Bot-Api-Secret-Token": TELEGRAM_SECRET},
-            timeout=HANG_S,
-        )
-        tally.answer("telegram", response.status_code, response.text)
+        secret = {"X-Telegram-Bot-Api-Secret-Token": TELEGRAM_SECRET}
+        _send(tally, "telegram", webhook, content=body, headers=secret)
     for url in ("http://a..b", "http://xn--a", "http://☃.example", "http://.x"):
-        response = httpx.post(
-            f"{gateway.url}/v1/domains",
-            json={"name": "probe", "base_url": url},
-            headers=auth(ADMIN),
-            timeout=HANG_S,
-        )
-        tally.answer("registration host", response.status_code, response.text)
+        probe = {"name": "probe", "base_url": url}
+        _send(tally, "registration host", f"{gateway.url}/v1/domains", json=probe, headers=auth(ADMIN))
     return tally
 
 
