@@ -267,6 +267,44 @@ def verdicts(results: Runs) -> list[str]:
     ]
 
 
+def import_cpu_s(module: str, repeat: int = 3) -> float:
+    """CPU seconds a fresh interpreter spends importing ``module`` (median of ``repeat``): what
+    each process of a start pays before it does anything."""
+    spent = []
+    for _ in range(repeat):
+        before = _children_cpu_s()
+        subprocess.run(
+            [sys.executable, "-c", f"import {module}"],
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,
+        )
+        spent.append(_children_cpu_s() - before)
+    return statistics.median(spent)
+
+
+def import_costs(reference: list[str]) -> list[str]:
+    """Where a warm start's CPU goes: each process's imports, this tree's launcher vs the reference's."""
+    modules = {
+        "launcher (this tree)": "cli.launcher",
+        "gateway (`gateway.app`)": "gateway.app",
+        **{
+            f"domain {name}": f"domains.{name}.__main__"
+            for name in domain_names()
+            if (ROOT / "domains" / name / "__main__.py").exists()
+        },
+    }
+    rows = [f"| {label} | {import_cpu_s(module):.2f} |" for label, module in modules.items()]
+    # the reference launcher's module-level imports, run from its file
+    source = Path(reference[-1]).read_text().split("\ndef ", 1)[0]
+    before = _children_cpu_s()
+    subprocess.run(
+        [sys.executable, "-c", source], check=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT
+    )
+    rows.append(f"| launcher (reference) | {_children_cpu_s() - before:.2f} |")
+    return ["| process | CPU to import, median (s) |", "|---|---|", *rows]
+
+
 def _load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
@@ -295,6 +333,17 @@ def main() -> int:
     ]
     with reference_launcher(args.reference) as reference:
         launchers = {"this tree": [sys.executable, "-m", "cli.launcher"], "reference": reference}
+        lines += [
+            "",
+            "## Where a warm start's CPU goes",
+            "",
+            "Every process of a start imports its modules first; on 2 cores those imports are most of "
+            "a warm start's CPU (the gateway's own start-up after its imports, with a cached model, "
+            "is a few tenths of a second). The reference launcher imported the registry's clients "
+            "(MCP, A2A) before it started any domain.",
+            "",
+            *import_costs(reference),
+        ]
         for label, spinners in (("quiet", 0), ("busy", args.busy)):
             if label == "busy" and spinners == 0:
                 continue
@@ -302,7 +351,11 @@ def main() -> int:
                 load_before = _load()
                 results = measure(launchers, args.runs, label)
                 load_after = _load()
-            title = "Quiet machine" if label == "quiet" else f"Busy machine ({spinners} CPU spinners beside)"
+            title = (
+                "Without added load (the machine as it was: see its load average)"
+                if label == "quiet"
+                else f"Busy: {spinners} CPU spinners added"
+            )
             lines += [
                 "",
                 f"## {title}",
