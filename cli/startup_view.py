@@ -126,6 +126,8 @@ class TerminalView:
         if self._task is not None:
             self.progress.remove_task(self._task)
             self._task = None
+            # the live region keeps its last frame until redrawn: a finished step must not linger
+            self.progress.refresh()
 
     def close(self) -> None:
         self._end_phase()

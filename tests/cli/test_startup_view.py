@@ -34,6 +34,24 @@ def test_plain_view_says_steps_and_repeats_a_long_phase(monkeypatch: pytest.Monk
     ]
 
 
+def test_the_terminal_view_draws_a_bar_with_an_eta_and_clears_a_finished_step() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Tty()
+    view = TerminalView(out)
+    view.phase("training the intent model", 30.0)
+    view.tick()
+    view.progress.refresh()
+    drawn = out.getvalue()
+    assert "training the intent model" in drawn and "ETA" in drawn and "━" in drawn
+    view.say("intent model trained in 6.1 s")
+    after = out.getvalue().split("intent model trained in 6.1 s", 1)[1]
+    view.close()
+    assert "training the intent model" not in after, "the finished step's bar is gone"
+
+
 def test_a_terminal_gets_the_live_view_and_a_pipe_plain_lines() -> None:
     class Tty(io.StringIO):
         def isatty(self) -> bool:
