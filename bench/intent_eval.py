@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from intent.calibration import expected_calibration_error
+from intent.classifier import TrainConfig
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.i18n.bilingual import text_in
@@ -88,6 +89,9 @@ def main() -> None:
     ap.add_argument("--oos-threshold", type=float, default=DEFAULT_OOS_THRESHOLD)
     ap.add_argument("--sweep", action="store_true", help="print accuracy/recall for several thresholds")
     ap.add_argument("--no-embeddings", action="store_true", help="TF-IDF path only (the fallback)")
+    ap.add_argument(
+        "--no-augment", action="store_true", help="learn the examples only (no intent.augment texts)"
+    )
     ap.add_argument("--gate", type=float, default=RECOMMENDED_GATE, help="confidence gate for --pt")
     args = ap.parse_args()
     if args.pt is not None:
@@ -102,7 +106,10 @@ def main() -> None:
     negatives = [t for t, _ in train.get("oos_train", [])]
     started = time.perf_counter()
     adapter = EmbeddedIntentAdapter(
-        oos_threshold=args.oos_threshold, negatives=negatives, use_embeddings=not args.no_embeddings
+        oos_threshold=args.oos_threshold,
+        negatives=negatives,
+        use_embeddings=not args.no_embeddings,
+        config=TrainConfig(augment=not args.no_augment),
     )
     adapter.update_catalog(Catalog(manifests))
     print(f"trained {sum(len(m.goals) for m in manifests)} goals in {time.perf_counter() - started:.1f}s")

@@ -41,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from intent.classifier import TrainConfig  # noqa: E402
 from intent.embedded import EmbeddedIntentAdapter  # noqa: E402
 from intent.embeddings import load_encoder  # noqa: E402
 from planner.service import PlannerService  # noqa: E402
@@ -270,10 +271,15 @@ def main() -> None:
         "--cache-dir", type=Path, default=None, help="keep the trained model here (as INTENT_CACHE_DIR)"
     )
     parser.add_argument("--rounds", type=int, default=5, help="latency passes over the set")
+    parser.add_argument(
+        "--no-augment", action="store_true", help="learn the examples only (no intent.augment texts)"
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.set.read_text().splitlines() if line.strip()]
     catalog = shipped_catalog()
-    adapter = EmbeddedIntentAdapter(catalog, cache_dir=args.cache_dir)
+    adapter = EmbeddedIntentAdapter(
+        catalog, cache_dir=args.cache_dir, config=TrainConfig(augment=not args.no_augment)
+    )
     planner = PlannerService(catalog)
     tallies = evaluate(rows, adapter, planner)
     timing = latency(rows, adapter, args.rounds)

@@ -307,7 +307,7 @@ def score_turn(
             if v not in (None, "", [])
         }
         want = pairs(expected)
-        have = pairs(got) if seen.goal == goal else pairs(got)
+        have = pairs(got)
         matched: set[int] = set()
         right = 0
         for name, value in have:
@@ -375,7 +375,7 @@ def play(platform: Platform, case: dict[str, Any], session: str) -> list[tuple[d
 
 
 @contextmanager
-def running_platform(work: Path) -> Iterator[tuple[Platform, dict[str, Process]]]:
+def running_platform(work: Path, augment: bool = True) -> Iterator[tuple[Platform, dict[str, Process]]]:
     with ExitStack() as stack:
         env = {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
         shipped: dict[str, Process] = {}
@@ -408,6 +408,7 @@ def running_platform(work: Path) -> Iterator[tuple[Platform, dict[str, Process]]
                 # every registration trains: no model stored by an earlier run answers
                 "INTENT_CACHE_DIR": "",
                 "INTENT_TIME_ZONE": ZONE,
+                "INTENT_AUGMENT": "true" if augment else "false",
             }
         )
         stack.callback(gateway.stop)
@@ -514,19 +515,24 @@ def main() -> None:
     parser.add_argument("--split", choices=["dev", "test", "both"], default="both")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--skip-early", action="store_true", help="do not measure right after registrations")
+    parser.add_argument(
+        "--no-augment", action="store_true", help="INTENT_AUGMENT=false (measure intent.augment)"
+    )
     args = parser.parse_args()
     every = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
     splits = ["dev", "test"] if args.split == "both" else [args.split]
     sections = []
     summary: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-understanding-") as work:
-        with running_platform(Path(work)) as (platform, new):
-            for split in splits:
-                cases = [c for c in every if c["split"] == split]
-                settled, early, registration_s = run_split(platform, new, cases, not args.skip_early, split)
-                sections.append(report(split, settled, early, len(cases), registration_s))
-                summary[split] = {"settled": settled.line(), **({"early": early.line()} if early else {})}
-                print(f"{split}: {json.dumps(summary[split])}", flush=True)
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-understanding-") as work,
+        running_platform(Path(work), augment=not args.no_augment) as (platform, new),
+    ):
+        for split in splits:
+            cases = [c for c in every if c["split"] == split]
+            settled, early, registration_s = run_split(platform, new, cases, not args.skip_early, split)
+            sections.append(report(split, settled, early, len(cases), registration_s))
+            summary[split] = {"settled": settled.line(), **({"early": early.line()} if early else {})}
+            print(f"{split}: {json.dumps(summary[split])}", flush=True)
     header = [
         "# Understanding on held-out domains and phrasings",
         "",

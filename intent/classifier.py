@@ -25,6 +25,9 @@ class TrainConfig:
     seed: int = 13
     #: "softmax" (cross-entropy) or "hinge" (one-vs-rest squared hinge, as a linear SVM).
     loss: str = "hinge"
+    #: Also learn each goal's examples as typed in chat and with other lookup values swapped in
+    #: (``intent.augment``).
+    augment: bool = True
 
 
 def softmax(z: FloatArray) -> FloatArray:

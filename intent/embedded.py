@@ -41,6 +41,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from intent.augment import augmented
 from intent.base import CHOICE_NOTE, DEFAULT_CHOICE_MARGIN, too_close
 from intent.calibration import PlattCalibrator, expected_calibration_error, fit_temperature
 from intent.classifier import (
@@ -195,6 +196,13 @@ def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]
     return fixed, examples
 
 
+def training_documents(ref: GoalRef, catalog: Catalog, augment: bool) -> tuple[list[str], list[str]]:
+    """``goal_documents`` with the goal's augmented texts among the always-train ones (never held
+    out: a variant of a held-out example would flatter the calibration)."""
+    fixed, examples = goal_documents(ref, catalog)
+    return ([*fixed, *augmented(ref.goal)] if augment else fixed), examples
+
+
 def entity_extractor(ref: GoalRef, catalog: Catalog) -> GoalEntityExtractor:
     """The extractor of ``ref``'s entities, the words the goal is learned from being phrasing."""
     fixed, _ = goal_documents(ref, catalog)
@@ -256,14 +264,14 @@ def _train(x: Csr, labels: npt.NDArray[np.int64], n_classes: int, config: TrainC
     return SoftmaxClassifier(n_classes, cfg).fit(x, labels)
 
 
-def catalog_documents(catalog: Catalog, encoder: TextEncoder | None) -> Documents:
+def catalog_documents(catalog: Catalog, encoder: TextEncoder | None, augment: bool = True) -> Documents:
     """Every training document of ``catalog`` (as ``train_model`` builds them), for a warm start
     (``intent.incremental``)."""
     goals = catalog.goals()
     texts: list[str] = []
     labels: list[int] = []
     for label, ref in enumerate(goals):
-        fixed, examples = goal_documents(ref, catalog)
+        fixed, examples = training_documents(ref, catalog, augment)
         kept = [t for t in [*fixed, *examples] if t.strip()]
         texts.extend(kept)
         labels.extend([label] * len(kept))
@@ -299,7 +307,7 @@ def train_model(
     negatives = [*negatives, *fallback_examples(catalog)]
     docs: list[_Doc] = []
     for label, ref in enumerate(goals):
-        fixed, examples = goal_documents(ref, catalog)
+        fixed, examples = training_documents(ref, catalog, config.augment)
         docs.extend(_Doc(t, label, False) for t in fixed if t.strip())
         docs.extend(_Doc(t, label, True) for t in examples if t.strip())
     texts = [d.text for d in docs]
@@ -675,7 +683,9 @@ class EmbeddedIntentAdapter:
         self.training_runs += 1
         started = time.perf_counter()
         encoder = self._encoder() if previous.embedding is not None else None
-        model = warm_start(previous, catalog_documents(catalog, encoder), self.config, DENSE)
+        model = warm_start(
+            previous, catalog_documents(catalog, encoder, self.config.augment), self.config, DENSE
+        )
         log.info(
             "intent model of catalog %s warm-started in %.2f s; its full training follows in the background",
             catalog.fingerprint,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from intent.base import IntentAdapter
+from intent.classifier import TrainConfig
 from intent.embedded import EmbeddedIntentAdapter
 from intent.lexical import LexicalIntentAdapter
 from intent.settings import IntentSettings
@@ -20,6 +21,7 @@ def build_adapter(settings: IntentSettings | None = None) -> IntentAdapter:
         use_embeddings=settings.intent_embeddings,
         cache_dir=settings.intent_cache_dir,
         time_zone=settings.intent_time_zone,
+        config=TrainConfig(augment=settings.intent_augment),
     )
     if kind == "llm" or (kind == "auto" and settings.llm_enabled):
         from intent.llm import LlmIntentAdapter

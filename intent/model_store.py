@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 #: Modules whose source decides what training produces.
 TRAINING_MODULES = (
+    "intent.augment",
     "intent.calibration",
     "intent.classifier",
     "intent.embedded",
