@@ -2,7 +2,7 @@
 
 Command (from the repo root; needs ``wrk`` on PATH, and PostgreSQL + Redis for the second gateway):
     .venv/bin/python bench/turn_cpu.py [--seconds 5] [--rounds 3] [--clients 1,8,32] [--no-pg]
-        [--langgraph] [--profile] [--heading TEXT]
+        [--langgraph] [--baseline GIT_REF] [--profile] [--heading TEXT]
 Appends a section to bench/results/gateway_turn.md and writes bench/results/gateway_turn.json.
 
 The same work (a quote of one company, ``GET_QUOTE`` → finance ``get_stock_price``) on five
@@ -13,6 +13,8 @@ targets, all real processes on loopback:
   with one aiohttp / httpx client): no intent, no session, no storage;
 * ``gateway_sqlite``: the gateway on SQLite (the embedded default), ``POST /v1/chat/completions``;
 * ``gateway_pg``: the gateway on PostgreSQL + Redis (session locks, quotas, claims in Redis);
+* ``baseline_sqlite`` (``--baseline REF``): the SQLite gateway of commit REF (a git worktree on
+  this venv), interleaved with the rest, so a change is measured against its baseline in one run;
 * ``langgraph`` (``--langgraph``): the same turn as a LangGraph graph with ``AsyncSqliteSaver``
   (bench/langgraph_turn.py, installed with pinned versions into a venv of its own).
 
@@ -80,6 +82,7 @@ TARGETS = {
     "gateway_sqlite": "**gateway `/v1/chat/completions`, SQLite**",
     "gateway_pg": "**gateway `/v1/chat/completions`, PostgreSQL + Redis**",
     "langgraph": "LangGraph + AsyncSqliteSaver, same turn (no intent model)",
+    "baseline_sqlite": "gateway of the baseline commit, SQLite",
 }
 
 
@@ -181,6 +184,7 @@ def _start(
     env: dict[str, str] | None = None,
     *,
     python: Path | None = None,
+    tree: Path = ROOT,
 ) -> Process:
     """``python <argv>`` on a free port, its output in ``bench/.work/<name>.log``; the gateways
     log at INFO (their default: one line per turn), the rest at WARNING."""
@@ -189,14 +193,14 @@ def _start(
         **os.environ,
         "LOG_LEVEL": "WARNING",
         "LOG_FORMAT": "json",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(tree),
         "GATEWAY_HOST": "127.0.0.1",
         "GATEWAY_PORT": str(port),
         **(env or {}),
     }
     port_args = [] if argv[:2] == ["-m", "gateway"] else ["--port", str(port)]
     log = stack.enter_context((WORK / f"{name}.log").open("wb"))
-    proc = spawn([str(python or sys.executable), *argv, *port_args], env=full_env, output=log)
+    proc = spawn([str(python or sys.executable), *argv, *port_args], env=full_env, output=log, cwd=tree)
     process = Process(name, f"http://127.0.0.1:{port}", proc)
     stack.callback(process.stop)
     wait_http(f"{process.url}/health", timeout_s=START_TIMEOUT_S, proc=proc)
@@ -243,7 +247,20 @@ def _gateway_env(bootstrap: Path, database_url: str, redis_url: str = "") -> dic
     }
 
 
-def start_targets(stack: ExitStack, work: Path, with_pg: bool, langgraph: Path | None) -> dict[str, Target]:
+def _worktree(stack: ExitStack, ref: str) -> Path:
+    """A detached git worktree of ``ref`` (run on this venv), removed when ``stack`` closes."""
+    parent = Path(tempfile.mkdtemp())
+    stack.callback(shutil.rmtree, parent, ignore_errors=True)
+    tree = parent / "tree"
+    git = ["git", "-C", str(ROOT), "worktree"]
+    subprocess.run([*git, "add", "--detach", str(tree), ref], check=True, capture_output=True)
+    stack.callback(subprocess.run, [*git, "remove", "--force", str(tree)], check=False, capture_output=True)
+    return tree
+
+
+def start_targets(
+    stack: ExitStack, work: Path, with_pg: bool, langgraph: Path | None, baseline: str | None = None
+) -> dict[str, Target]:
     finance = _start(stack, "finance", ["-m", "domains.finance", "--host", "127.0.0.1"])
     general = _start(stack, "general", ["-m", "domains.general", "--host", "127.0.0.1"])
     bootstrap = write_bootstrap(work / "bootstrap.json", {"finance": finance.url, "general": general.url})
@@ -268,6 +285,12 @@ def start_targets(stack: ExitStack, work: Path, with_pg: bool, langgraph: Path |
         pg = _start(stack, "gateway_pg", ["-m", "gateway"], _gateway_env(bootstrap, database_url, REDIS_URL))
         targets["gateway_pg"] = Target(
             "gateway_pg", pg.url, "/v1/chat/completions", chat_body, (pg.proc.pid, fin), True
+        )
+    if baseline is not None:
+        base_env = _gateway_env(bootstrap, f"sqlite+aiosqlite:///{work / 'baseline.sqlite3'}")
+        base = _start(stack, "baseline_sqlite", ["-m", "gateway"], base_env, tree=_worktree(stack, baseline))
+        targets["baseline_sqlite"] = Target(
+            "baseline_sqlite", base.url, "/v1/chat/completions", chat_body, (base.proc.pid, fin), True
         )
     if langgraph is not None:
         argv = [str(ROOT / "bench" / "langgraph_turn.py"), "serve", "--domain-url", finance.url]
@@ -312,7 +335,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             from bench.langgraph_turn import setup
 
             langgraph = setup()
-        targets = start_targets(stack, work, not args.no_pg, langgraph)
+        targets = start_targets(stack, work, not args.no_pg, langgraph, args.baseline)
         check_answers(targets)
         run = f"r{uuid.uuid4().hex[:6]}"
         for target in targets.values():  # connections, caches, pages, the sessions' first turns
@@ -402,9 +425,17 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"{gw['p99_ms'] / gw['p50_ms']:.2f} (≤ 1.5) |"
         )
     pg_line = ""
+    if "baseline_sqlite" in summary:
+        base, lite = summary["baseline_sqlite"], summary["gateway_sqlite"]
+        pg_line += (
+            f"\nThis tree / `{args.baseline}` (SQLite, same run): CPU per request "
+            f"{lite[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}×, "
+            f"p50 {lite['p50_ms'] / base['p50_ms']:.2f}×, "
+            f"req/s at 8 clients {lite.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×.\n"
+        )
     if "gateway_pg" in summary:
         pg, lite = summary["gateway_pg"], summary["gateway_sqlite"]
-        pg_line = (
+        pg_line += (
             f"\nPostgreSQL + Redis / SQLite (≤ 1.3): p50 {pg['p50_ms'] / lite['p50_ms']:.2f}×, "
             f"CPU {pg[f'cpu_ms_{cpu_at}'] / lite[f'cpu_ms_{cpu_at}']:.2f}×, "
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
@@ -419,6 +450,7 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     )
     options = f"--seconds {args.seconds} --rounds {args.rounds} --clients {args.clients}"
     options += (" --no-pg" if args.no_pg else "") + (" --langgraph" if args.langgraph else "")
+    options += f" --baseline {args.baseline}" if args.baseline else ""
     return f"""
 ## {args.heading}
 
@@ -453,6 +485,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="py-spy profiles of the gateways")
     parser.add_argument(
         "--langgraph", action="store_true", help="also the same turn on LangGraph (bench/langgraph_turn.py)"
+    )
+    parser.add_argument(
+        "--baseline", metavar="GIT_REF", help="also the SQLite gateway of this commit (a git worktree)"
     )
     parser.add_argument("--no-write", action="store_true", help="print only; bench/results/ untouched")
     parser.add_argument("--heading", default=f"Run of {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
