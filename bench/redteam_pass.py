@@ -189,7 +189,7 @@ async def _fork_rounds(gateway: Process, tally: Tally) -> None:
             )
             tally.answer("race: fork", fork.status_code, fork.text)
             tally.answer("race: background run", queued.status_code, queued.text)
-            b_reads = await http.get(f"/v1/sessions/{target}/versions/0", headers=auth(K2))
+            (b_reads,) = await _answers(http.get(f"/v1/sessions/{target}/versions/0", headers=auth(K2)))
             if fork.status_code == 201 and (queued.status_code == 202 or b_reads.status_code == 200):
                 tally.leaks.append(
                     f"fork {target}: A got 201, B got {queued.status_code}, B reads {b_reads.status_code}"
@@ -220,8 +220,8 @@ async def _first_turn_rounds(gateway: Process, tally: Tally) -> None:
                     f"new id {target}: turn {turn.status_code}, background {queued.status_code}"
                 )
             if turn.status_code == 200 and "run_id" in turn.json():
-                history = (await http.get(f"/v1/sessions/{target}/history", headers=auth(sync_key))).json()
-                if turn.json()["run_id"] not in [t["run_id"] for t in history["turns"]]:
+                (read,) = await _answers(http.get(f"/v1/sessions/{target}/history", headers=auth(sync_key)))
+                if turn.json()["run_id"] not in [t["run_id"] for t in read.json().get("turns", [])]:
                     tally.lost.append(f"new id {target}: the answered turn is not in the history")
 
 
