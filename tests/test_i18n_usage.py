@@ -44,7 +44,8 @@ def _python_files() -> list[Path]:
         path
         for package in PACKAGES
         for path in sorted((ROOT / package).rglob("*.py"))
-        if I18N not in path.parents and ".venv" not in path.parts
+        # bench/.work holds the comparison venvs bench scripts install (third-party code)
+        if I18N not in path.parents and not {".venv", ".work", "site-packages"} & set(path.parts)
     ]
 
 
