@@ -1,4 +1,6 @@
-"""Native REST channel: ``POST /v1/runs`` returns the full trace; ``GET /v1/runs/{run_id}``.
+"""Native REST channel: ``POST /v1/runs`` returns the full trace; ``GET /v1/runs/{run_id}``;
+``GET /v1/runs`` lists the tenant's runs (by status, by session); ``POST /v1/runs/{run_id}/cancel``
+stops a background run (a queued one never starts, a running one starts no further step).
 
 A run is its session's tenant's: another tenant's run id is a 404, as an unknown one is.
 """
@@ -8,9 +10,10 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
@@ -20,7 +23,7 @@ from gateway.turns.background import BackgroundJob
 from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.turns.turn import new_run_id
-from shared.errors import NotFound
+from shared.errors import Conflict, NotFound
 from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
 
@@ -40,6 +43,26 @@ class RunRequest(BaseModel):
     domain: str | None = Field(default=None, description="Pin goal matching to one domain")
     #: Answer 202 at once with the run id; follow ``/v1/runs/{run_id}/events`` (SSE) or poll.
     background: bool = False
+
+
+class RunListItem(BaseModel):
+    """A run without its trace (``GET /v1/runs/{run_id}`` has the trace)."""
+
+    run_id: str
+    session_id: str
+    status: RunStatus
+    input_text: str
+    created_at: datetime | None
+    finished_at: datetime | None
+
+
+class RunList(BaseModel):
+    object: str = "list"
+    data: list[RunListItem]
+
+
+#: Why a cancelled run is cancelled, in its notes.
+CANCEL_NOTE = "Cancelled through the API."
 
 
 def _accepted(run_id: str, session_id: str, status: RunStatus, replayed: bool = False) -> JSONResponse:
@@ -153,6 +176,38 @@ async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
         "answer": run.answer,
         "event_id": run.event_id,
     }
+
+
+@router.get("/v1/runs")
+async def list_runs(
+    store: StoreDep,
+    principal: PrincipalDep,
+    status: RunStatus | None = Query(default=None, description="Only runs of this status"),
+    session: str | None = Query(default=None, max_length=128, description="Only this session's runs"),
+    limit: int = Query(default=50, ge=1, le=500),
+) -> RunList:
+    """The tenant's runs, newest first."""
+    runs = await store.list_runs(principal.tenant, status=status, session_id=session, limit=limit)
+    return RunList(data=[RunListItem(**run._asdict()) for run in runs])
+
+
+@router.post("/v1/runs/{run_id}/cancel")
+async def cancel_run(run_id: str, store: StoreDep, principal: PrincipalDep) -> RunResult:
+    """Cancel a background run: queued, it never starts; running, its step in flight finishes
+    (or times out) and no further step starts. A finished run is a 409, as is an interactive
+    one (it ends with its request)."""
+    run = await store.owned_run(run_id, principal.tenant)
+    if run is None:
+        raise NotFound(f"No run with id '{run_id}'", param="run_id")
+    if run.status not in _UNFINISHED:
+        raise Conflict(f"Run '{run_id}' has already finished ({run.status.value}).", param="run_id")
+    if not await store.is_background(run_id):
+        raise Conflict(f"Run '{run_id}' is not a background run: it ends with its request.", param="run_id")
+    await store.cancel_run(run_id, CANCEL_NOTE)
+    cancelled = await store.owned_run(run_id, principal.tenant)
+    if cancelled is None:  # its session was deleted meanwhile
+        raise NotFound(f"No run with id '{run_id}'", param="run_id")
+    return cancelled
 
 
 @router.get("/v1/runs/{run_id}")

@@ -62,7 +62,8 @@ _INSERT_RUN = insert(_runs).values(trace=bindparam("trace_json", type_=JsonText(
 #: a background run's row exists from its 202 (``queued``): its turn fills it in
 _FINISH_QUEUED_RUN = (
     update(_runs)
-    .where(_runs.c.id == bindparam("p_id"))
+    # a run cancelled while its turn ran stays cancelled: no step started after the cancel
+    .where(_runs.c.id == bindparam("p_id"), _runs.c.status != RunStatus.CANCELLED.value)
     .values(
         status=bindparam("status"),
         answer=bindparam("answer"),
@@ -151,6 +152,20 @@ def _insert_run_if_absent(dialect: str) -> Insert:
     if dialect == "sqlite":
         return sqlite.insert(_runs).on_conflict_do_nothing(index_elements=["id"])
     return insert(_runs).prefix_with("IGNORE", dialect="mysql")
+
+
+_RUN_STATUS = select(_runs.c.status).where(_runs.c.id == bindparam("p_id"))
+
+
+class RunListing(NamedTuple):
+    """One line of ``GET /v1/runs``: a run without its trace."""
+
+    run_id: str
+    session_id: str
+    status: RunStatus
+    input_text: str
+    created_at: datetime | None
+    finished_at: datetime | None
 
 
 class StoredTurn(NamedTuple):
@@ -427,6 +442,60 @@ class RunStore:
         """Its row exists before its turn ends (a background run, or a reserved turn)."""
         return run_id in _queued_runs
 
+    async def run_status(self, run_id: str) -> RunStatus | None:
+        """The stored status of ``run_id`` (one indexed read: checked before each step of a
+        background run, so a cancel made on any gateway stops it)."""
+        async with self._engine.connect() as conn:
+            status = (await conn.execute(_RUN_STATUS, {"p_id": run_id})).scalar_one_or_none()
+        return RunStatus(status) if status is not None else None
+
+    async def cancel_run(self, run_id: str, reason: str) -> None:
+        """A background run still queued or running: ``cancelled`` (a queued one never starts,
+        a running one starts no further step)."""
+        await self._move_unfinished([run_id], RunStatus.CANCELLED, reason)
+
+    async def is_background(self, run_id: str) -> bool:
+        """Its row was stored with what a worker needs to run it (:data:`ENTRY_KEY`)."""
+        async with self._sessions() as db:
+            row = await db.get(RunRow, run_id)
+            return row is not None and ENTRY_KEY in (row.trace or {})
+
+    async def list_runs(
+        self, tenant: str, *, status: RunStatus | None = None, session_id: str | None = None, limit: int = 50
+    ) -> list[RunListing]:
+        """``tenant``'s runs, newest first, optionally of one status and one session."""
+        query = (
+            select(
+                _runs.c.id,
+                _runs.c.session_id,
+                _runs.c.status,
+                _runs.c.input_text,
+                _runs.c.created_at,
+                _runs.c.finished_at,
+            )
+            .join(_sessions, _sessions.c.id == _runs.c.session_id)
+            .where(_sessions.c.tenant == tenant)
+            .order_by(_runs.c.created_at.desc(), _runs.c.id)
+            .limit(limit)
+        )
+        if status is not None:
+            query = query.where(_runs.c.status == status.value)
+        if session_id is not None:
+            query = query.where(_runs.c.session_id == session_id)
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            RunListing(
+                run_id=r.id,
+                session_id=r.session_id,
+                status=RunStatus(r.status),
+                input_text=r.input_text,
+                created_at=r.created_at,
+                finished_at=r.finished_at,
+            )
+            for r in rows
+        ]
+
     async def mark_running(self, run_id: str) -> None:
         """A background run's worker has taken it: ``queued`` -> ``executing``."""
         await self._move_unfinished([run_id], RunStatus.EXECUTING)
@@ -498,7 +567,7 @@ class RunStore:
                 changes: dict[str, Any] = {"status": status}
                 if note is not None:
                     changes["notes"] = [*run.notes, note]
-                if status is RunStatus.FAILED:
+                if status in (RunStatus.FAILED, RunStatus.CANCELLED):
                     changes["finished_at"] = row.finished_at = utcnow()
                 if answer is not None:
                     changes["answer"] = row.answer = answer

@@ -204,8 +204,8 @@ class BackgroundRuns:
         turn_started = False
         recorded = True  # its row is final at the end (else it stays claimable for a takeover)
         try:
-            if job.taken_over and await self._store.unfinished_run(job.run_id) is None:
-                return  # its first holder, only paused, finished it after all
+            if await self._store.unfinished_run(job.run_id) is None:
+                return  # cancelled while queued, or (taken over) finished by its first holder
             await self._store.mark_running(job.run_id)
             turn_started = True
             await self._turns.handle(job.entry, run_id=job.run_id, tenant=job.tenant)

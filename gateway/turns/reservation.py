@@ -7,6 +7,9 @@ makes the reservation (concurrent first calls wait on the same one) and only the
 reservation that fails stops the run before any step has run (:class:`~execution.dag.RunStopped`)
 and the turn answers :class:`~gateway.errors.StorageUnavailable`. A turn that calls no domain (a
 question, a chat answer) costs no extra write.
+
+A background run can be cancelled from any gateway (its stored status): before each of its
+domain calls the run's status is read, and a cancelled run starts no further step.
 """
 
 from __future__ import annotations
@@ -25,13 +28,23 @@ log = logging.getLogger(__name__)
 
 #: Why a run stopped when its reservation could not be stored (the run's notes say it).
 NOT_RECORDED = "The run could not be recorded (storage unavailable); nothing was run."
+#: Why a cancelled run stopped.
+CANCELLED = "The run was cancelled; no further step was started."
 
 
 class _Reservation:
-    def __init__(self, reserve: Callable[[], Awaitable[None]]):
+    def __init__(
+        self, reserve: Callable[[], Awaitable[None]], cancelled: Callable[[], Awaitable[bool]] | None
+    ):
         self._reserve = reserve
+        self._cancelled = cancelled
         self._task: asyncio.Task[None] | None = None
         self.failed: BaseException | None = None
+
+    async def before_step(self) -> None:
+        await self.ensure()
+        if self._cancelled is not None and await self._cancelled():
+            raise RunStopped(RunStatus.CANCELLED, CANCELLED)
 
     async def ensure(self) -> None:
         if self._task is None:
@@ -56,9 +69,15 @@ class ReservedDomains:
         return self._domains.gate_blocks(intent)
 
     @contextmanager
-    def expect(self, run_id: str, reserve: Callable[[], Awaitable[None]]) -> Iterator[_Reservation]:
-        """While the block runs, ``run_id``'s first domain call awaits ``reserve()`` first."""
-        reservation = self._expected[run_id] = _Reservation(reserve)
+    def expect(
+        self,
+        run_id: str,
+        reserve: Callable[[], Awaitable[None]],
+        cancelled: Callable[[], Awaitable[bool]] | None = None,
+    ) -> Iterator[_Reservation]:
+        """While the block runs, ``run_id``'s first domain call awaits ``reserve()`` first, and
+        every call asks ``cancelled()`` (when given) before it goes out."""
+        reservation = self._expected[run_id] = _Reservation(reserve, cancelled)
         try:
             yield reservation
         finally:
@@ -68,5 +87,5 @@ class ReservedDomains:
         run_id = intent.context.get("run_id")
         reservation = self._expected.get(run_id) if isinstance(run_id, str) else None
         if reservation is not None:
-            await reservation.ensure()
+            await reservation.before_step()
         return await self._domains.dispatch(intent, step)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from sqlalchemy.exc import DBAPIError
@@ -285,7 +286,9 @@ class TurnService:
 
         recorded = self.store.recorded_before_turn(run_id)  # a background run's row exists already
         try:
-            with self.domains.expect(run_id, _nothing if recorded else reserve) as reservation:
+            # a background run (recorded before its turn) may be cancelled from any gateway
+            cancelled = partial(self._cancelled, run_id) if recorded else None
+            with self.domains.expect(run_id, _nothing if recorded else reserve, cancelled) as reservation:
                 await self._advance(entry, run_id, record_turn)
         finally:
             self.graph.listeners.pop(run_id, None)
@@ -307,6 +310,9 @@ class TurnService:
             },
         )
         return turn
+
+    async def _cancelled(self, run_id: str) -> bool:
+        return await self.store.run_status(run_id) is RunStatus.CANCELLED
 
     async def _advance(self, entry: EntryRequest, run_id: str, on_commit: OnCommit) -> GraphResult[TurnState]:
         """Resume the session's graph with the message, or start it (first message, or after a

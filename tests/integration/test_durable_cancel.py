@@ -1,0 +1,116 @@
+"""Operator controls on background runs, through a real gateway (one worker) and real domains:
+``POST /v1/runs/{id}/cancel`` on a running run (stored ``cancelled`` at once, and it stays so when
+its step ends) and on a queued one (it never starts: the notifier's outbox stays empty);
+``GET /v1/runs?status=&session=`` lists the tenant's runs; another tenant gets 404s and an empty
+list; a finished or an interactive run cannot be cancelled (409)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Process, gateway_over, start_domain, start_fixture_domain
+
+pytestmark = pytest.mark.integration
+
+KEY_A, KEY_B = "cancel-tenant-a", "cancel-tenant-b"
+A = {"Authorization": f"Bearer {KEY_A}"}
+B = {"Authorization": f"Bearer {KEY_B}"}
+
+
+@pytest.fixture(scope="module")
+def stack(
+    domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Process, Process, Process]]:
+    work: Path = tmp_path_factory.mktemp("cancel")
+    notifier = start_domain(
+        "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
+    )
+    slow = start_fixture_domain("slow_domain")
+    domains = {"finance": domain_processes["finance"], "notifier": notifier, "slowpoke": slow}
+    env = {"API_KEYS": f"{KEY_A},{KEY_B}", "BACKGROUND_WORKERS": "1"}
+    try:
+        with gateway_over(domains, work, env) as gateway:
+            yield gateway, notifier, slow
+    finally:
+        slow.stop()
+        notifier.stop()
+
+
+def _background(gateway: Process, text: str, session: str) -> dict[str, Any]:
+    body = {"input_text": text, "session_id": session, "background": True}
+    answer = httpx.post(f"{gateway.url}/v1/runs", json=body, headers=A, timeout=30)
+    assert answer.status_code == 202, answer.text
+    return dict(answer.json())
+
+
+def _run(gateway: Process, run_id: str, headers: dict[str, str] = A) -> httpx.Response:
+    return httpx.get(f"{gateway.url}/v1/runs/{run_id}", headers=headers, timeout=10)
+
+
+def _wait(predicate: Any, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    delay = 0.05
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(delay)
+        delay = min(delay * 2, 0.5)
+
+
+def test_cancel_a_running_and_a_queued_run(stack: tuple[Process, Process, Process]) -> None:
+    gateway, notifier, slow = stack
+    session = f"cancel-{uuid.uuid4().hex[:8]}"
+    running = _background(gateway, "reconcilia o inventário do armazém", session)
+    _wait(lambda: httpx.get(f"{slow.url}/started", timeout=5).json()["started"] >= 1)
+    queued = _background(gateway, "manda a cotação da Vale no meu telegram", f"{session}-2")
+    assert _run(gateway, queued["run_id"]).json()["status"] == "queued"
+
+    # another tenant sees neither run, and cannot cancel them
+    assert (
+        httpx.post(f"{gateway.url}/v1/runs/{queued['run_id']}/cancel", headers=B, timeout=10).status_code
+        == 404
+    )
+    listed_b = httpx.get(f"{gateway.url}/v1/runs", headers=B, timeout=10).json()
+    assert listed_b == {"object": "list", "data": []}
+
+    for run in (queued, running):
+        cancelled = httpx.post(f"{gateway.url}/v1/runs/{run['run_id']}/cancel", headers=A, timeout=10)
+        assert cancelled.status_code == 200, cancelled.text
+        assert cancelled.json()["status"] == "cancelled"
+        assert "Cancelled through the API." in cancelled.json()["notes"]
+
+    listed = httpx.get(f"{gateway.url}/v1/runs", params={"status": "cancelled"}, headers=A, timeout=10)
+    assert {r["run_id"] for r in listed.json()["data"]} == {queued["run_id"], running["run_id"]}
+    by_session = httpx.get(f"{gateway.url}/v1/runs", params={"session": session}, headers=A, timeout=10)
+    assert [r["run_id"] for r in by_session.json()["data"]] == [running["run_id"]]
+
+    # one worker: a run sent now starts once the slow step has given up (its timeout, twice) and
+    # the cancelled queued run has been taken off the queue
+    last = _background(gateway, "qual a cotação da Vale?", f"{session}-3")
+    _wait(lambda: _run(gateway, last["run_id"]).json()["status"] == "completed", 90.0)
+    assert _run(gateway, running["run_id"]).json()["status"] == "cancelled"
+    assert _run(gateway, queued["run_id"]).json()["status"] == "cancelled"
+    assert httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"] == []  # it never started
+
+    again = httpx.post(f"{gateway.url}/v1/runs/{running['run_id']}/cancel", headers=A, timeout=10)
+    assert again.status_code == 409 and again.json()["error"]["param"] == "run_id"
+
+
+def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: tuple[Process, Process, Process]) -> None:
+    gateway, _, _ = stack
+    done = httpx.post(
+        f"{gateway.url}/v1/runs", json={"input_text": "qual a cotação da Vale?"}, headers=A, timeout=30
+    )
+    assert done.status_code == 200
+    finished = httpx.post(f"{gateway.url}/v1/runs/{done.json()['run_id']}/cancel", headers=A, timeout=10)
+    assert finished.status_code == 409 and "already finished" in finished.json()["error"]["message"]
+    unknown = httpx.post(f"{gateway.url}/v1/runs/run-nope/cancel", headers=A, timeout=10)
+    assert unknown.status_code == 404
+    bad = httpx.get(f"{gateway.url}/v1/runs", params={"status": "sleeping"}, headers=A, timeout=10)
+    assert bad.status_code == 400 and bad.json()["error"]["param"] == "status"
