@@ -75,6 +75,8 @@ _ROUTE_EXTRAS: dict[tuple[str, str], dict[int, type[BaseModel] | None]] = {
     ("POST", "/v1/runs"): {202: RunAccepted},
     # a finished or an interactive run cannot be cancelled; every POST body is size-checked
     ("POST", "/v1/runs/{run_id}/cancel"): {409: None, 413: None},
+    # a retry is a background run: 202, or a full queue; only a failed run is retried
+    ("POST", "/v1/runs/{run_id}/retry"): {202: RunAccepted, 409: None, 413: None, 503: None},
     ("GET", "/ready"): {503: Readiness},
     # the shared registry's version is read from Redis; registration fetches the manifest
     ("GET", "/v1/domains"): {503: None},

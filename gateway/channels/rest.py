@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
 from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, services, session_id_from
-from gateway.turns.background import BackgroundJob
+from gateway.turns.background import BackgroundJob, entry_of
 from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.turns.turn import new_run_id
@@ -63,6 +63,8 @@ class RunList(BaseModel):
 
 #: Why a cancelled run is cancelled, in its notes.
 CANCEL_NOTE = "Cancelled through the API."
+#: What a retried run's notes say.
+RETRY_NOTE = "Retried through the API."
 
 
 def _accepted(run_id: str, session_id: str, status: RunStatus, replayed: bool = False) -> JSONResponse:
@@ -208,6 +210,37 @@ async def cancel_run(run_id: str, store: StoreDep, principal: PrincipalDep) -> R
     if cancelled is None:  # its session was deleted meanwhile
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
     return cancelled
+
+
+@router.post("/v1/runs/{run_id}/retry")
+async def retry_run(
+    run_id: str, request: Request, turns: TurnsDep, store: StoreDep, principal: PrincipalDep, slot: RunSlotDep
+) -> JSONResponse:
+    """Run a failed run again, in the background, under its own id: its domains see the same
+    per-step idempotency keys, so the steps that succeeded answer from what they did (nothing is
+    sent twice) and the others run. 202 as for a background run; 409 unless it failed."""
+    run = await store.owned_run(run_id, principal.tenant)
+    if run is None:
+        raise NotFound(f"No run with id '{run_id}'", param="run_id")
+    if run.status is not RunStatus.FAILED:
+        raise Conflict(
+            f"Run '{run_id}' has not failed ({run.status.value}): only a failed run is retried.",
+            param="run_id",
+        )
+    stored = await store.get_run_request(run_id)
+    if stored is None:
+        raise NotFound(f"No run with id '{run_id}'", param="run_id")
+    input_text, extras = stored
+    background = services(request).background
+    background.check_room()
+    entry = entry_of(run.session_id, input_text, extras)
+    job = BackgroundJob(entry, run_id, principal.tenant, slot.hand_over())
+    try:
+        queued = await background.retry(job, RETRY_NOTE)
+    except BaseException:
+        await job.slot.release()
+        raise
+    return _accepted(queued.run_id, run.session_id, queued.status)
 
 
 @router.get("/v1/runs/{run_id}")

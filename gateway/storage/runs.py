@@ -454,6 +454,38 @@ class RunStore:
         a running one starts no further step)."""
         await self._move_unfinished([run_id], RunStatus.CANCELLED, reason)
 
+    async def requeue_failed(self, run_id: str, note: str) -> UnfinishedRun | None:
+        """A failed run queued again under its own id (``failed`` -> ``queued``, ``note`` added),
+        with what its turn needs; ``None`` unless it was ``failed``."""
+        async with unit_of_work(self._sessions) as db:
+            row = await db.get(RunRow, run_id, with_for_update=True)
+            if row is None or row.status != RunStatus.FAILED.value:
+                return None
+            run = RunResult.model_validate(row.trace)
+            run = run.model_copy(update={"status": RunStatus.QUEUED, "notes": [*run.notes, note]})
+            row.status = RunStatus.QUEUED.value
+            row.finished_at = None
+            entry = (row.trace or {}).get(ENTRY_KEY) or {}
+            row.trace = {**run.model_dump(mode="json"), ENTRY_KEY: entry}
+            session_id, input_text = row.session_id, row.input_text
+        return UnfinishedRun(
+            run_id=run_id,
+            session_id=session_id,
+            input_text=input_text,
+            created_at=run.created_at,
+            entry=entry,
+            tenant=await self.session_owner(session_id),
+        )
+
+    async def get_run_request(self, run_id: str) -> tuple[str, dict[str, Any]] | None:
+        """What ``run_id`` was asked: its input text and the request's extras (channel, metadata,
+        pinned domain) when it was a background run."""
+        async with self._sessions() as db:
+            row = await db.get(RunRow, run_id)
+            if row is None:
+                return None
+            return row.input_text, dict((row.trace or {}).get(ENTRY_KEY) or {})
+
     async def is_background(self, run_id: str) -> bool:
         """Its row was stored with what a worker needs to run it (:data:`ENTRY_KEY`)."""
         async with self._sessions() as db:

@@ -171,6 +171,45 @@ class BackgroundRuns:
         self._queue.put_nowait(job)
         return queued
 
+    async def retry(self, job: BackgroundJob, note: str) -> RunResult:
+        """Queue a failed run again under its own run id, so its domains see the same per-step
+        idempotency keys: the steps that succeeded answer from what they did, the rest run.
+        :class:`Conflict` unless it is ``failed``; :class:`BackgroundQueueFull` when every place
+        is taken."""
+        self.check_room()
+        self._waiting += 1  # counted before the first await: admission is decided here
+        claimed = False
+        try:
+            claimed = await self.claims.claim(job.run_id, int(utcnow().timestamp() * 1000))
+            stored = await self._store.requeue_failed(job.run_id, note) if claimed else None
+            if stored is None:
+                raise Conflict(
+                    f"Run '{job.run_id}' has not failed: only a failed run is retried.", param="run_id"
+                )
+        except BaseException:
+            self._waiting -= 1
+            if claimed:
+                await self.claims.release(job.run_id)
+            raise
+        self._store.adopt_queued(job.run_id)  # its turn updates its row
+        self._turns.open_run(job.run_id, job.tenant)
+        await self._turns.events.publish(
+            job.run_id,
+            {
+                "type": "run.status",
+                "run_id": job.run_id,
+                "session_id": job.entry.session_id,
+                "status": RunStatus.QUEUED.value,
+            },
+        )
+        self._queue.put_nowait(job)
+        return RunResult(
+            run_id=job.run_id,
+            session_id=job.entry.session_id,
+            status=RunStatus.QUEUED,
+            created_at=stored.created_at,
+        )
+
     def adopt(self, job: BackgroundJob) -> None:
         """Queue a stored run taken over from a gateway that died (claimed by the caller): it runs
         here under its own run id, so the domains see the same idempotency keys."""

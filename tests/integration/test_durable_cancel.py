@@ -22,25 +22,27 @@ pytestmark = pytest.mark.integration
 KEY_A, KEY_B = "cancel-tenant-a", "cancel-tenant-b"
 A = {"Authorization": f"Bearer {KEY_A}"}
 B = {"Authorization": f"Bearer {KEY_B}"}
+#: the gateway, the notifier, the slow domain, finance
+Stack = tuple[Process, Process, Process, Process]
 
 
 @pytest.fixture(scope="module")
-def stack(
-    domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Process, Process, Process]]:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     work: Path = tmp_path_factory.mktemp("cancel")
     notifier = start_domain(
         "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
     )
     slow = start_fixture_domain("slow_domain")
-    domains = {"finance": domain_processes["finance"], "notifier": notifier, "slowpoke": slow}
+    finance = start_domain("finance")  # this module's own: the retry test restarts it
+    domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
     env = {"API_KEYS": f"{KEY_A},{KEY_B}", "BACKGROUND_WORKERS": "1"}
     try:
         with gateway_over(domains, work, env) as gateway:
-            yield gateway, notifier, slow
+            yield gateway, notifier, slow, finance
     finally:
         slow.stop()
         notifier.stop()
+        finance.stop()
 
 
 def _background(gateway: Process, text: str, session: str) -> dict[str, Any]:
@@ -63,8 +65,8 @@ def _wait(predicate: Any, timeout_s: float = 60.0) -> None:
         delay = min(delay * 2, 0.5)
 
 
-def test_cancel_a_running_and_a_queued_run(stack: tuple[Process, Process, Process]) -> None:
-    gateway, notifier, slow = stack
+def test_cancel_a_running_and_a_queued_run(stack: Stack) -> None:
+    gateway, notifier, slow, _ = stack
     session = f"cancel-{uuid.uuid4().hex[:8]}"
     running = _background(gateway, "reconcilia o inventário do armazém", session)
     _wait(lambda: httpx.get(f"{slow.url}/started", timeout=5).json()["started"] >= 1)
@@ -102,8 +104,8 @@ def test_cancel_a_running_and_a_queued_run(stack: tuple[Process, Process, Proces
     assert again.status_code == 409 and again.json()["error"]["param"] == "run_id"
 
 
-def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: tuple[Process, Process, Process]) -> None:
-    gateway, _, _ = stack
+def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: Stack) -> None:
+    gateway, _, _, _ = stack
     done = httpx.post(
         f"{gateway.url}/v1/runs", json={"input_text": "qual a cotação da Vale?"}, headers=A, timeout=30
     )
@@ -114,3 +116,39 @@ def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: tuple[Process,
     assert unknown.status_code == 404
     bad = httpx.get(f"{gateway.url}/v1/runs", params={"status": "sleeping"}, headers=A, timeout=10)
     assert bad.status_code == 400 and bad.json()["error"]["param"] == "status"
+
+
+def test_a_failed_run_is_retried_under_its_id(stack: Stack) -> None:
+    """Finance down: the quote fails, so does the run, and nothing is sent. Finance back up,
+    ``retry`` runs it again under the same id, and the message goes out once. (Runs last in this
+    module: it restarts finance.)"""
+    gateway, notifier, _, finance = stack
+    port = int(finance.url.rsplit(":", 1)[1])
+    finance.stop("kill")
+    session = f"retry-{uuid.uuid4().hex[:8]}"
+    run = _background(gateway, "manda a cotação da Vale no meu telegram", session)
+    _wait(lambda: _run(gateway, run["run_id"]).json()["status"] not in ("queued", "executing"))
+    failed = _run(gateway, run["run_id"]).json()
+    assert failed["status"] == "failed", failed
+    before = len(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"])
+    assert (
+        httpx.post(f"{gateway.url}/v1/runs/{run['run_id']}/retry", headers=B, timeout=10).status_code == 404
+    )
+
+    back = start_domain("finance", None, port)
+    try:
+        _wait(
+            lambda: (
+                httpx.get(f"{gateway.url}/ready", timeout=5).json()["checks"]["domains"]["finance"] == "ok"
+            )
+        )
+        retried = httpx.post(f"{gateway.url}/v1/runs/{run['run_id']}/retry", headers=A, timeout=10)
+        assert retried.status_code == 202, retried.text
+        assert retried.json()["run_id"] == run["run_id"] and retried.json()["status"] == "queued"
+        _wait(lambda: _run(gateway, run["run_id"]).json()["status"] == "completed")
+        messages = httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"]
+        assert [m["idempotency_key"] for m in messages[before:]] == [f"{run['run_id']}:2"]
+        again = httpx.post(f"{gateway.url}/v1/runs/{run['run_id']}/retry", headers=A, timeout=10)
+        assert again.status_code == 409  # completed now: nothing to retry
+    finally:
+        back.stop()
