@@ -259,7 +259,7 @@ def _worktree(stack: ExitStack, ref: str) -> Path:
 
 
 def start_targets(
-    stack: ExitStack, work: Path, with_pg: bool, langgraph: Path | None, baseline: str | None = None
+    stack: ExitStack, work: Path, with_pg: bool, langgraph: Path | None, baseline: Path | None = None
 ) -> dict[str, Target]:
     finance = _start(stack, "finance", ["-m", "domains.finance", "--host", "127.0.0.1"])
     general = _start(stack, "general", ["-m", "domains.general", "--host", "127.0.0.1"])
@@ -288,7 +288,7 @@ def start_targets(
         )
     if baseline is not None:
         base_env = _gateway_env(bootstrap, f"sqlite+aiosqlite:///{work / 'baseline.sqlite3'}")
-        base = _start(stack, "baseline_sqlite", ["-m", "gateway"], base_env, tree=_worktree(stack, baseline))
+        base = _start(stack, "baseline_sqlite", ["-m", "gateway"], base_env, tree=baseline)
         targets["baseline_sqlite"] = Target(
             "baseline_sqlite", base.url, "/v1/chat/completions", chat_body, (base.proc.pid, fin), True
         )
@@ -335,7 +335,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             from bench.langgraph_turn import setup
 
             langgraph = setup()
-        targets = start_targets(stack, work, not args.no_pg, langgraph, args.baseline)
+        baseline = args.baseline_tree or (_worktree(stack, args.baseline) if args.baseline else None)
+        targets = start_targets(stack, work, not args.no_pg, langgraph, baseline)
         check_answers(targets)
         run = f"r{uuid.uuid4().hex[:6]}"
         for target in targets.values():  # connections, caches, pages, the sessions' first turns
@@ -428,7 +429,7 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     if "baseline_sqlite" in summary:
         base, lite = summary["baseline_sqlite"], summary["gateway_sqlite"]
         pg_line += (
-            f"\nThis tree / `{args.baseline}` (SQLite, same run): CPU per request "
+            f"\nThis tree / `{args.baseline or args.baseline_tree}` (SQLite, same run): CPU per request "
             f"{lite[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}×, "
             f"p50 {lite['p50_ms'] / base['p50_ms']:.2f}×, "
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×.\n"
@@ -451,6 +452,7 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     options = f"--seconds {args.seconds} --rounds {args.rounds} --clients {args.clients}"
     options += (" --no-pg" if args.no_pg else "") + (" --langgraph" if args.langgraph else "")
     options += f" --baseline {args.baseline}" if args.baseline else ""
+    options += f" --baseline-tree {args.baseline_tree}" if args.baseline_tree else ""
     return f"""
 ## {args.heading}
 
@@ -488,6 +490,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--baseline", metavar="GIT_REF", help="also the SQLite gateway of this commit (a git worktree)"
+    )
+    parser.add_argument(
+        "--baseline-tree",
+        type=Path,
+        metavar="DIR",
+        help="the baseline gateway from this directory (a tree prepared by hand, e.g. commits reverted)",
     )
     parser.add_argument("--no-write", action="store_true", help="print only; bench/results/ untouched")
     parser.add_argument("--heading", default=f"Run of {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
