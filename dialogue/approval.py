@@ -16,6 +16,7 @@ from typing import Any
 from dialogue.choice import is_no, is_yes
 from dialogue.slots import describe
 from dialogue.state import Turn
+from intent.base import guessed
 from shared import i18n
 from shared.catalog import Catalog
 from shared.expressions import compile_expression, expressions_in, steps_named
@@ -120,7 +121,7 @@ def answer_approval(
             "notes": [f"the person declined steps {question.steps}: nothing ran"],
         }
         return turn.model_copy(update=declined), None
-    if intent.goal is not None and intent.confidence >= threshold:
+    if intent.goal is not None and intent.confidence >= threshold and not guessed(intent):
         return None  # a new request: the plan that waited is dropped, nothing of it ran
     again = question.model_copy(
         update={"text": i18n.t("dialogue.approval_again", language, question=question.text)}

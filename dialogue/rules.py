@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dialogue.choice import choose, is_no, is_yes, listed, normalise
 from dialogue.slots import goal_described
 from dialogue.state import Continuation, Memory, Turn
+from intent.base import guessed
 from intent.embedded import entity_extractor
 from intent.entities import GoalEntityExtractor, content_words
 from intent.typed import Clock
@@ -147,7 +148,8 @@ def answer_question(
                 }
             )
     if resume.continue_with is not None and resume.domain:
-        new_goal = intent.goal is not None and intent.confidence >= threshold
+        # only an evident new request leaves the conversation: not a word read as a guessed value
+        new_goal = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
         if not new_goal or intent.primary_domain == resume.domain:
             continued = resume.intent.model_copy(
                 update={"original_query": text, "confidence": 1.0, "language": intent.language}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
+from intent.base import guessed
 from intent.entities import GoalEntityExtractor
 from intent.typed import Clock
 from planner.slots import SlotProblem
@@ -130,7 +131,7 @@ def answer_slot(
     ``None`` when the reply is a new request for another goal (the question is dropped)."""
     asked = question.resume.intent
     other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
-    if intent.goal is not None and intent.confidence >= threshold and other_goal:
+    if intent.goal is not None and intent.confidence >= threshold and other_goal and not guessed(intent):
         return None
     found = extractor.extract(text, prefer=question.entity, clock=clock, language=question.resume.language)
     if question.entity not in found and question.options:

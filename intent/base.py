@@ -13,6 +13,16 @@ from shared.models import IntentOutput
 
 #: Note prefix set when the two best goals are too close to pick one.
 CHOICE_NOTE = "needs_choice"
+#: Note prefix set when a required entity was filled only as its one candidate, no evidence.
+GUESSED_NOTE = "guessed"
+
+
+def guessed(intent: IntentOutput) -> bool:
+    """Whether a required entity of ``intent`` has no evidence but being the only word left: the
+    message is no evident request of its own ("pronto" read as a company)."""
+    return any(note.startswith(GUESSED_NOTE) for note in intent.notes)
+
+
 DEFAULT_CHOICE_MARGIN = 0.2
 
 

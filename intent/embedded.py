@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from intent.augment import augmented
-from intent.base import CHOICE_NOTE, DEFAULT_CHOICE_MARGIN, too_close
+from intent.base import CHOICE_NOTE, DEFAULT_CHOICE_MARGIN, GUESSED_NOTE, too_close
 from intent.calibration import PlattCalibrator, expected_calibration_error, fit_temperature
 from intent.classifier import (
     DenseConfig,
@@ -206,7 +206,9 @@ def training_documents(ref: GoalRef, catalog: Catalog, augment: bool) -> tuple[l
 def entity_extractor(ref: GoalRef, catalog: Catalog) -> GoalEntityExtractor:
     """The extractor of ``ref``'s entities, the words the goal is learned from being phrasing."""
     fixed, _ = goal_documents(ref, catalog)
-    return GoalEntityExtractor(ref.goal, extra_carrier=fixed)
+    manifest = catalog.manifest(ref.domain)
+    related = [g for g in manifest.goals if g.goal != ref.goal.goal] if manifest else []
+    return GoalEntityExtractor(ref.goal, extra_carrier=fixed, related=related)
 
 
 def fallback_examples(catalog: Catalog) -> list[str]:
@@ -781,10 +783,13 @@ class EmbeddedIntentAdapter:
         out.primary_domain = best.domain
         out.goal = best.goal.goal
         clock = Clock.of(context, self.time_zone)
+        guessed: set[str] = set()
         out.entities = model.extractors[(best.domain, best.goal.goal)].extract(
-            text, clock=clock, language=out.language
+            text, clock=clock, language=out.language, guessed=guessed
         )
-        if conf < CLEAR_REQUEST_CONFIDENCE and clear_request(best.goal, out):
+        if guessed:
+            out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
+        elif conf < CLEAR_REQUEST_CONFIDENCE and clear_request(best.goal, out):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")
             out.confidence = CLEAR_REQUEST_CONFIDENCE

@@ -19,7 +19,8 @@
   (known values split a list typed without commas: "petrobras vale itau"). A span is kept only
   with evidence: a known value, a learned context ("da X", "price of X", "in the X"), or a name's
   look (capitalised inside a sentence, all-caps, letters and digits as in "PETR4"); a required
-  entity with no such span takes its only candidate. ``multiple: true`` returns a list when
+  entity without a lookup table and with no such span takes its only candidate when a phrasing
+  word is beside it; one with a table never guesses. ``multiple: true`` returns a list when
   several spans are named.
 
 Nothing here knows any domain: everything comes from the manifest.
@@ -42,7 +43,7 @@ from rapidfuzz.distance import Levenshtein
 from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, tokens, words
 from intent.typed import RECOGNIZER, Clock, TypedSpan
 from shared.clock import utcnow
-from shared.i18n import detect
+from shared.i18n import detect, vote
 from shared.i18n.languages import LANGUAGES
 from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample, TypedValue
 
@@ -178,6 +179,8 @@ class _Span:
     score: float = 0.0
     #: the span is one of the values the examples annotate (or a number, for a number entity)
     known: bool = False
+    #: kept only as a required entity's one candidate, with no evidence of its own
+    guessed: bool = False
 
 
 def _phrases(spec: EntitySpec, value: str) -> list[list[str]]:
@@ -193,7 +196,9 @@ def _default_cues(name: str) -> frozenset[str]:
 class GoalEntityExtractor:
     """Built once per goal at ``update_catalog``; ``extract(text)`` per message."""
 
-    def __init__(self, goal: Goal, extra_carrier: list[str] | None = None):
+    def __init__(self, goal: Goal, extra_carrier: list[str] | None = None, related: Sequence[Goal] = ()):
+        """``related``: the other goals of the goal's domain, whose annotated values of an entity
+        of the same name also teach its form (a time annotated in booking teaches cancelling)."""
         self.goal = goal
         self.specs = goal.entities_schema
         self._enum: dict[str, list[tuple[str, list[str]]]] = {}
@@ -244,7 +249,8 @@ class GoalEntityExtractor:
         self._typed_text: dict[str, str] = {
             name: form
             for name in self._strings
-            if (form := _form_of(_annotated(goal, name))) is not None and not self.specs[name].lookup
+            if (form := _form_of([v for g in (goal, *related) for v in _annotated(g, name)])) is not None
+            and not self.specs[name].lookup
         }
         for name in self._strings:  # the domain's lookup table: names and aliases are known values
             for entry in self.specs[name].lookup or ():
@@ -321,11 +327,18 @@ class GoalEntityExtractor:
     # ---------------------------------------------------------------- extraction
 
     def extract(
-        self, text: str, *, prefer: str | None = None, clock: Clock | None = None, language: str | None = None
+        self,
+        text: str,
+        *,
+        prefer: str | None = None,
+        clock: Clock | None = None,
+        language: str | None = None,
+        guessed: set[str] | None = None,
     ) -> dict[str, Any]:
         """The entities ``text`` names. ``prefer``: the role a mention without a cue goes to first
         (the one a pending question asked for). ``clock``: the conversation's, which dates and
-        times are resolved against (now, UTC when not given); ``language``: the message's."""
+        times are resolved against (now, UTC when not given); ``language``: the message's.
+        ``guessed`` receives the names filled only as a required entity's one candidate."""
         toks = tokens(text)
         used = [False] * len(toks)
         found: dict[str, Any] = {}
@@ -360,7 +373,8 @@ class GoalEntityExtractor:
                 if free_text is not None:
                     found[name] = free_text
         if self._strings:
-            found.update({k: v for k, v in self._extract_strings(text, toks, used).items() if k not in found})
+            strings = self._extract_strings(text, toks, used, guessed)
+            found.update({k: v for k, v in strings.items() if k not in found})
         return found
 
     def _free_text(self, name: str, text: str, toks: list[Token], used: list[bool]) -> str | None:
@@ -657,7 +671,9 @@ class GoalEntityExtractor:
             out.append(piece)
         return out
 
-    def _extract_strings(self, text: str, toks: list[Token], used: list[bool]) -> dict[str, Any]:
+    def _extract_strings(
+        self, text: str, toks: list[Token], used: list[bool], guessed: set[str] | None = None
+    ) -> dict[str, Any]:
         spans = self._spans(text, toks, used)
         if not spans:
             return {}
@@ -688,9 +704,13 @@ class GoalEntityExtractor:
             assigned[best].append(span)
         out: dict[str, Any] = {}
         for name, chosen in assigned.items():
-            chosen = self._with_evidence(text, toks, chosen, self.specs[name].required)
+            # a value from a table is known or nothing: the only word left is no guess of it
+            guessable = self.specs[name].required and not self.specs[name].lookup
+            chosen = self._with_evidence(text, toks, chosen, guessable)
             if not chosen:
                 continue
+            if guessed is not None and all(s.guessed for s in chosen):
+                guessed.add(name)
             values = [text[s.start : s.end] for s in chosen]
             if self.specs[name].multiple and len(values) > 1:
                 out[name] = list(dict.fromkeys(values))
@@ -699,9 +719,12 @@ class GoalEntityExtractor:
                 out[name] = text[best_span.start : best_span.end]
         return out
 
-    def _with_evidence(self, text: str, toks: list[Token], spans: list[_Span], required: bool) -> list[_Span]:
-        """The spans that show they are this entity; a required entity with none keeps its only
-        candidate when nothing else was said or a carrier word is next to it ("cotação gerdau")."""
+    def _with_evidence(
+        self, text: str, toks: list[Token], spans: list[_Span], guessable: bool
+    ) -> list[_Span]:
+        """The spans that show they are this entity; a ``guessable`` one (required, with no lookup
+        table) with none keeps its only candidate when nothing else was said or a carrier word is
+        next to it ("cotação xpto"). An entity with a table takes its table's values only."""
         strong = [s.known or s.score > 0 or _looks_like_name(text, toks, s) for s in spans]
         # a capitalised word listed next to a name is a name too: "Embraer, Gerdau e Suzano"
         changed = True
@@ -745,13 +768,16 @@ class GoalEntityExtractor:
         kept = [s for s, ok in zip(spans, strong, strict=True) if ok]
         if kept:
             return kept
-        if not required or len(spans) != 1:
+        if not guessable or len(spans) != 1:
             return []
         span = spans[0]
         beside = [toks[i].text for i in (span.first - 1, span.last + 1) if 0 <= i < len(toks)]
         inside = range(span.first, span.last + 1)
         alone = all(i in inside or not self._is_content(toks[i]) for i in range(len(toks)))
-        return spans if alone or any(w in self._carrier for w in beside) else []
+        if alone or any(w in self._carrier for w in beside):
+            span.guessed = True
+            return spans
+        return []
 
     def _is_content(self, tok: Token) -> bool:
         return tok.text not in NOT_ENTITY and tok.text not in self._carrier
@@ -831,9 +857,11 @@ def _day_and_time(text: str, span: TypedSpan, language: str, clock: Clock) -> li
 
 
 def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> list[TypedSpan]:
-    """The typed spans of ``text`` read in its language; when they give none of the ``wanted``
-    types, read in the other languages too (a date in English inside a Portuguese sentence)."""
-    languages = [language, *(code for code in LANGUAGES if code != language)]
+    """The typed spans of ``text`` read in its language; when its words do not tell the language
+    ("Tóquio 14h") and that reading gives none of the ``wanted`` types, in the others too (never
+    for a message whose words are Portuguese: English Duckling reads "bom" as a day)."""
+    told = vote(text) is not None
+    languages = [language, *(code for code in LANGUAGES if code != language and not told)]
     for code in languages:
         spans = RECOGNIZER.spans(text, code, time_zone=clock.time_zone, now=clock.now)
         if any(_typed_part(s, kind) is not None for s in spans for kind in wanted):
