@@ -120,11 +120,12 @@ class Lookups:
 
 
 def _read(value: str, language: str) -> list[tuple[str, Any]]:
-    spans = RECOGNIZER.spans(value, language, time_zone=ZONE, now=REFERENCE)
-    if not spans:
-        other = "en" if language == "pt" else "pt"
-        spans = RECOGNIZER.spans(value, other, time_zone=ZONE, now=REFERENCE)
-    return [(s.type, s.value) for s in spans]
+    """What ``value`` says, read in the case's language first, then in the other ("30 reais" in
+    an English message is money only in Portuguese)."""
+    other = "en" if language == "pt" else "pt"
+    first = [(s.type, s.value) for s in RECOGNIZER.spans(value, language, time_zone=ZONE, now=REFERENCE)]
+    second = [(s.type, s.value) for s in RECOGNIZER.spans(value, other, time_zone=ZONE, now=REFERENCE)]
+    return first + [found for found in second if found[0] not in {t for t, _ in first}]
 
 
 def normalised(entity: str, predicted: Any, expected: Any, language: str, lookups: Lookups) -> Any:
@@ -220,7 +221,15 @@ def observe(trace: dict[str, Any], pending_before: bool) -> Observed:
     if domain == "general":
         goal = None
     steps = [s for s in trace.get("steps") or [] if s.get("status") not in ("pending", "skipped")]
-    if question is not None:
+    conversing = (
+        question is not None
+        and question.get("kind") == "domain_clarification"
+        and (question.get("resume") or {}).get("continue_with") is not None
+        and any(s.get("status") == "completed" for s in steps)
+    )
+    if conversing:
+        behaviour = "answer"  # the domain ran and keeps its conversation open (research's replies)
+    elif question is not None:
         behaviour = "confirm" if question.get("kind") == "approval" else "ask"
     elif any(s.get("domain") != "general" for s in steps):
         behaviour = "answer"
