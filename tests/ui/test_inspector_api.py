@@ -156,3 +156,25 @@ def test_a_registered_domain_whose_goal_reads_like_finances_shows_up_as_an_overl
         markets.stop()
     after = api(keyed_gateway, "GET", "/v1/inspector/catalog").json()
     assert all("markets" not in (o["domain_a"], o["domain_b"]) for o in after["overlaps"])
+
+
+def test_an_a2a_conversation_is_listed_as_the_a2a_channels(keyed_gateway: Process) -> None:
+    context = f"a2a-{uuid.uuid4().hex[:10]}"
+    message = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "message/send",
+        "params": {
+            "message": {
+                "kind": "message",
+                "messageId": uuid.uuid4().hex,
+                "contextId": context,
+                "role": "user",
+                "parts": [{"kind": "text", "text": "qual o preço da Petrobras?"}],
+            }
+        },
+    }
+    sent = api(keyed_gateway, "POST", "/a2a", json=message)
+    assert sent.status_code == 200 and "error" not in sent.json(), sent.text
+    listed = api(keyed_gateway, "GET", "/v1/sessions", params={"q": context}).json()["data"]
+    assert [(s["channel"], s["title"]) for s in listed] == [("a2a", "qual o preço da Petrobras?")]
