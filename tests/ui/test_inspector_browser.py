@@ -235,6 +235,8 @@ def test_forking_from_a_version_opens_the_new_session(page: Page, runs: dict[str
     assert not versions[0].is_displayed(), "engine internals stay behind the details toggle"
     page.one("#session-details summary").click()
     page.until(lambda: versions[0].is_displayed(), "the state versions")
+    # a finished session's graph waits for the next message: not "asked the person"
+    assert page.one("#graph-status").text == "paused between messages (waiting_input)"
     page.screenshot("session-versions", height=1400)
     page.one("tr.version-row[data-version='1'] button.fork-button").click()
     page.until(lambda: "forked_from=" in page.driver.current_url, "the forked session's page")

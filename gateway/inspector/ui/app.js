@@ -348,7 +348,11 @@ async function showSession(sessionId, params) {
     el("details", { class: "card details", id: "session-details" },
       el("summary", {}, "Details: state versions and engine status"),
       keyValues([
-        ["Graph status", s.graph_status ? badge(s.graph_status) : "no graph state (reset)"],
+        // the conversation graph pauses between messages too: only a pending question is "asked"
+        ["Graph status", !s.graph_status ? "no graph state (reset)"
+          : s.graph_status === "waiting_input" && !pending
+            ? el("span", { id: "graph-status" }, "paused between messages (waiting_input)")
+            : el("span", { id: "graph-status" }, badge(s.graph_status))],
         ["Events", s.event_count ?? "–"],
       ]),
       el("p", { class: "muted" }, "Each node of a turn stores a version. Forking starts a new session from that state; this one is not changed."),

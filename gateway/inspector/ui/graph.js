@@ -73,7 +73,7 @@ export function dagSteps(plan, traces) {
   return [...out.values()].sort((a, b) => a.id - b.id);
 }
 
-const NODE_W = 230;
+const NODE_W = 250;
 const NODE_H = 58;
 const GAP_X = 70;
 const GAP_Y = 22;
@@ -175,9 +175,9 @@ export function renderDag(steps, describe = () => "") {
     }, [
       title,
       svg("rect", { width: NODE_W, height: NODE_H, rx: 8, class: "dag-box" }),
-      svgText(10, 18, clip(`${s.id} · ${described || s.capability}`, 30), "dag-title"),
-      svgText(10, 34, clip(s.when ? `if ${s.when}` : firstParam === undefined ? s.domain : `${s.domain} · ${firstParam}`, 36), "dag-sub"),
-      svgText(10, 50, clip(detail.join(" · "), 38), "dag-sub"),
+      svgText(10, 18, clip(`${s.id} · ${described || s.capability}`, 28), "dag-title"),
+      svgText(10, 34, clip(s.when ? `if ${s.when}` : firstParam === undefined ? s.domain : `${s.domain} · ${firstParam}`, 34), "dag-sub"),
+      svgText(10, 50, clip(detail.join(" · "), 34), "dag-sub"),
     ]);
     root.append(node);
   }
