@@ -81,7 +81,9 @@ class Tally:
     leaks: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
 
-    def answer(self, label: str, status: int, body: str) -> None:
+    def answer(self, label: str, status: int, body: str, sent: str = "") -> None:
+        """Count one answer; ``sent``: what the request carried (an answer that echoes the
+        request's own text, as a 404 naming the id asked for does, leaks nothing)."""
         self.cases += 1
         if status == 503:
             code = ""
@@ -90,8 +92,9 @@ class Tally:
             self.unavailable[f"{label} ({code})"] += 1
         elif status >= 500:
             self.server_errors[label] += 1
-        if any(marker in body for marker in INTERNAL):
-            self.leaks.append(f"{label}: internal text in a {status}")
+        found = [m for m in INTERNAL if m in body and m not in sent]
+        if found:
+            self.leaks.append(f"{label}: {found} in a {status}: {body[:200]!r}")
 
 
 def auth(key: str) -> dict[str, str]:
@@ -135,10 +138,24 @@ def fuzz(operation: APIOperation, gateway: Process, key: str, examples: int, tal
             tally.cases += 1
             tally.hangs.append(f"{operation.label}: {type(exc).__name__}")
             return
-        tally.answer(operation.label, response.status_code, response.text)
+        sent = "\n".join(_texts((case.path_parameters, case.query, case.headers, case.body)))
+        tally.answer(operation.label, response.status_code, response.text, sent)
 
     with contextlib.suppress(Exception):  # a strategy schemathesis cannot build: skip the operation
         run()
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every string (keys included) inside ``value``."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(key)
+            yield from _texts(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item)
 
 
 def schemathesis_pass(gateway: Process, examples: int) -> Tally:
