@@ -39,7 +39,7 @@ from gateway.deps import PrincipalDep, RegistryDep, ServicesDep, SettingsDep
 from gateway.errors import error_body
 from gateway.storage.history import ConversationPoints, Utterance, following_key, point_after, utterance
 from gateway.turns.idempotency import HEADER, REPLAYED_HEADER, idempotent_run_id, replayable
-from gateway.turns.turn import TracedTurn, TurnService
+from gateway.turns.turn import UNFINISHED_RUN, TracedTurn, TurnService
 from shared.catalog import Catalog
 from shared.errors import InvalidRequest, NotFound, PlatformError
 from shared.i18n import language_of
@@ -136,7 +136,7 @@ async def _replayed(
     if body.stream:
         raise InvalidRequest(f"{HEADER} is only supported on requests with stream=false", param=HEADER)
     stored = await turns.store.owned_run(keyed_run_id, tenant)
-    if stored is None:
+    if stored is None or stored.status in UNFINISHED_RUN:  # in flight, or its gateway died: run it
         return None
     replayed = {"X-Session-Id": stored.session_id, "X-Run-Id": stored.run_id, REPLAYED_HEADER: "true"}
     return JSONResponse(completion.body(replayable(stored)), headers=replayed)

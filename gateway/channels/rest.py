@@ -22,7 +22,7 @@ from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, services,
 from gateway.turns.background import BackgroundJob, entry_of
 from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
-from gateway.turns.turn import new_run_id
+from gateway.turns.turn import UNFINISHED_RUN, new_run_id
 from shared.errors import Conflict, NotFound
 from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
@@ -96,7 +96,9 @@ async def create_run(
         stored = await store.owned_run(keyed_run_id, principal.tenant)
         if stored is not None and body.background:
             return _accepted(stored.run_id, stored.session_id, stored.status, replayed=True)
-        if stored is not None:
+        # an unfinished one (a turn in flight, or one whose gateway died) is not an answer: the
+        # turn below waits for the session and replays it if it finished meanwhile, else runs it
+        if stored is not None and stored.status not in UNFINISHED_RUN:
             trace = replayable(stored).model_dump_json()
             headers = {"X-Session-Id": stored.session_id, REPLAYED_HEADER: "true"}
             return Response(trace, media_type="application/json", headers=headers)

@@ -570,6 +570,10 @@ class RunStore:
         if row is None or row.status not in _UNFINISHED:
             return None
         trace = row.trace if isinstance(row.trace, dict) else json.loads(row.trace)
+        if ENTRY_KEY not in trace:
+            # a turn's reservation (its request waits on it, or died with its gateway): not a
+            # background run, never taken over; a resend with its Idempotency-Key runs it again
+            return None
         run = RunResult.model_validate(trace)
         return UnfinishedRun(
             run_id=run_id,
