@@ -14,6 +14,7 @@ Any other ``httpx.AsyncClient`` works too (tests plug in-process transports in).
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from http.cookiejar import CookieJar, DefaultCookiePolicy
@@ -164,6 +165,10 @@ def _error_message(response: httpx.Response) -> str:
     return ""
 
 
+#: Manifests remembered by the bytes they were read from (about one per registered domain).
+LAST_MANIFESTS_KEPT = 256
+
+
 class DomainClient:
     """Calls one domain's ``/manifest``, ``/health`` and ``/execute``.
 
@@ -190,6 +195,8 @@ class DomainClient:
         self.max_answer_bytes = max_answer_bytes
         self.manifest_limits = manifest_limits or ManifestLimits()
         self.signing_secrets = dict(signing_secrets or {})
+        #: manifest URL -> the bytes last read there and the manifest they gave (most recent last)
+        self._last_manifests: OrderedDict[str, tuple[bytes, DomainManifest]] = OrderedDict()
 
     async def manifest(self, base_url: str, domain: str = "") -> DomainManifest:
         """Fetch and validate ``/manifest``; an invalid one raises ``shared.manifest.ManifestInvalid``
@@ -204,7 +211,21 @@ class DomainClient:
         raw = await self._get_document(url, self.manifest_limits.max_bytes, "$")
         if not raw.lstrip().startswith(b"{"):  # not a manifest at all: nothing of it is shown
             raise DomainProtocolError(f"{url} answered with a body that is not a JSON object")
-        return await self._with_lookups(base_url, parse_manifest(raw, self.manifest_limits))
+        return await self._with_lookups(base_url, self._parsed(url, raw))
+
+    def _parsed(self, url: str, raw: bytes) -> DomainManifest:
+        """``raw`` validated, or a copy of the manifest these same bytes gave last time: every
+        refresh reads every manifest again, and most never change, while validating one against
+        the published schema costs several times a copy (the copy: lookups are filled in place)."""
+        known = self._last_manifests.get(url)
+        if known is not None and known[0] == raw:
+            self._last_manifests.move_to_end(url)
+            return known[1].model_copy(deep=True)
+        manifest = parse_manifest(raw, self.manifest_limits)
+        self._last_manifests[url] = (raw, manifest.model_copy(deep=True))
+        while len(self._last_manifests) > LAST_MANIFESTS_KEPT:
+            self._last_manifests.popitem(last=False)
+        return manifest
 
     async def _get_document(self, url: str, cap: int, path: str) -> bytes:
         """``GET url`` read up to ``cap`` bytes; a larger answer is a :class:`ManifestInvalid`

@@ -114,3 +114,17 @@ def test_map_httpx_exceptions_translates_transport_errors(
     with pytest.raises(expected, match=re.escape(message)) as err, map_httpx_exceptions("u"):
         raise raised
     assert err.value.__cause__ is None and err.value.__suppress_context__
+
+
+async def test_an_unchanged_manifest_is_read_again_as_a_copy_and_a_changed_one_is_validated_again(
+    hosts: Any, client: DomainClient, make: dict[str, Any]
+) -> None:
+    served: dict[str, Any] = {"domain": "shop", "version": "1", "description": "a shop", "capabilities": []}
+    url = hosts.serve("shop.test", make["raw"](served))
+    first = await client.manifest(url)
+    first.description = "changed by whoever read it"
+    again = await client.manifest(url)
+    assert again.description == "a shop" and again is not first
+    served["capabilities"] = [{"name": "Bad Name"}]  # the domain now serves an invalid manifest
+    with pytest.raises(ManifestInvalid):
+        await client.manifest(url)
