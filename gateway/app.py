@@ -103,7 +103,9 @@ async def build_services(
     )
     stack.push_async_callback(http.aclose)
     # MCP servers registered as domains: handshakes and listings within the domain timeout
-    mcp_domains = McpDomains(timeout_s=settings.domain_timeout_s)
+    mcp_domains = McpDomains(
+        timeout_s=settings.domain_timeout_s, max_answer_bytes=settings.domain_max_answer_bytes
+    )
     stack.push_async_callback(mcp_domains.aclose)
     client = DomainClient(
         http,

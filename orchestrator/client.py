@@ -190,7 +190,7 @@ class DomainClient:
         mcp: McpDomains | None = None,
     ):
         self.http = http
-        self.mcp = mcp or McpDomains()
+        self.mcp = mcp or McpDomains(max_answer_bytes=max_answer_bytes)
         self.a2a = A2ADomains()
         self.max_answer_bytes = max_answer_bytes
         self.manifest_limits = manifest_limits or ManifestLimits()

@@ -313,8 +313,10 @@ class McpDomains:
     once. ``registrations`` are what the admin gave at registration, by domain name. Stdio
     servers (:meth:`add_stdio`) are the exception: one session each, held until :meth:`aclose`."""
 
-    def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(self, *, timeout_s: float = DEFAULT_TIMEOUT_S, max_answer_bytes: int | None = None) -> None:
         self.timeout_s = timeout_s
+        #: no answer is read past this many decoded bytes (a default cap when ``None``)
+        self.max_answer_bytes = max_answer_bytes
         self._http: httpx2.AsyncClient | None = None
         self._registrations: dict[str, McpRegistration] = {}
         #: base URL -> capability -> the tool it was listed from (its real name, its input schema)
@@ -435,7 +437,7 @@ class McpDomains:
                 trust_env=False,
                 cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
                 # answers capped on their decoded size, as every domain answer is
-                transport=BoundedDecodingTransport(httpx2.AsyncHTTPTransport(), None),
+                transport=BoundedDecodingTransport(httpx2.AsyncHTTPTransport(), self.max_answer_bytes),
             )
         transport = streamable_http_client(endpoint, http_client=self._http)
         async with Client(transport, cache=None) as client:
