@@ -15,7 +15,7 @@ typed values.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from dialogue import approval, rules, slots
@@ -23,6 +23,7 @@ from dialogue.parts import read_parts
 from dialogue.rules import FollowUps, Planned
 from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
 from execution.dag import StepRunner
+from execution.run_state import RunEventSink
 from execution.runner import RunController
 from graph import END, GraphBuilder, GraphDefinition
 from intent import IntentAdapter
@@ -49,7 +50,6 @@ from shared.models import (
 from shared.status import RunStatus
 from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
-RunEvents = Callable[[dict[str, Any]], Awaitable[None]]
 Delta = dict[str, Any]
 
 GRAPH_NAME = "conversation"
@@ -88,7 +88,7 @@ class ConversationGraph:
         self._catalog = catalog
         self.orchestrator = orchestrator
         #: run id -> who wants that run's events (the gateway's SSE hub)
-        self.listeners: dict[str, RunEvents] = {}
+        self.listeners: dict[str, RunEventSink] = {}
         self.follow_ups = FollowUps()
         self._planner: PlannerService | None = None
         build = controller or self._default_controller

@@ -11,34 +11,31 @@ from typing import Any
 from execution.analysis import AnalysisResult
 from execution.dag import ExecutionReport
 from shared import i18n
+from shared.events import RunStatusEvent, StepEvent
 from shared.models import ExecutionPlan, StepTrace
 from shared.status import RunStatus, transition
 
 log = logging.getLogger(__name__)
 
-#: Receives every run and step status change as a small JSON-able dict.
-RunEventSink = Callable[[dict[str, Any]], Awaitable[None]]
+#: Receives every run and step status change.
+RunEventSink = Callable[[RunStatusEvent | StepEvent], Awaitable[None]]
 #: Step statuses that will not change again this round.
 SETTLED = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.SKIPPED)
 
 
-def step_event(run_id: str, trace: StepTrace, decision: AnalysisResult | None = None) -> dict[str, Any]:
+def step_event(run_id: str, trace: StepTrace, decision: AnalysisResult | None = None) -> StepEvent:
     """A step's status change, with the analysis' verdict once it settled."""
-    event: dict[str, Any] = {
-        "type": "step",
-        "run_id": run_id,
-        "step": trace.id,
-        "domain": trace.domain,
-        "capability": trace.capability,
-        "status": trace.status.value,
-        "attempts": trace.attempts,
-        "error": trace.error,
-    }
-    if trace.skipped_by_condition:
-        event["skipped_by_condition"] = trace.skipped_by_condition
-    if decision is not None:
-        event["decision"] = decision.case
-    return event
+    return StepEvent(
+        run_id=run_id,
+        step_id=trace.id,
+        domain=trace.domain,
+        capability=trace.capability,
+        status=trace.status,
+        attempts=trace.attempts,
+        error=trace.error,
+        skipped_by_condition=trace.skipped_by_condition,
+        decision=decision.case if decision is not None else None,
+    )
 
 
 @dataclass
@@ -63,9 +60,9 @@ class RunState:
 
     async def move(self, new: RunStatus, reason: str | None = None) -> None:
         self.status = transition(self.status, new)
-        await self.emit({"type": "run", "run_id": self.run_id, "status": new.value, "reason": reason})
+        await self.emit(RunStatusEvent(run_id=self.run_id, status=new, reason=reason))
 
-    async def emit(self, event: dict[str, Any]) -> None:
+    async def emit(self, event: RunStatusEvent | StepEvent) -> None:
         if self.on_event is None:
             return
         try:

@@ -44,6 +44,7 @@ from gateway.turns.turn import TurnService, new_run_id
 from gateway.validation import check_json
 from shared.agent_card import card_json, platform_card
 from shared.errors import InvalidRequest, PlatformError
+from shared.events import StepEvent
 from shared.i18n import detect, t
 from shared.manifest import DomainManifest
 from shared.models import EntryRequest, RunResult
@@ -231,9 +232,9 @@ class PlatformExecutor(AgentExecutor):
         shown: set[str] = set()
         catalog = self.turns.registry.catalog
         async for event in self.turns.events.follow(run_id):
-            if event["type"] != "step" or event["status"] != "executing":
+            if not isinstance(event, StepEvent) or event.status is not RunStatus.EXECUTING:
                 continue
-            line = progress_text(catalog, event.get("domain"), event.get("capability"), language)
+            line = progress_text(catalog, event.domain, event.capability, language)
             if line not in shown:
                 shown.add(line)
                 await updater.start_work(updater.new_agent_message([new_text_part(line)]))

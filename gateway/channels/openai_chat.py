@@ -42,8 +42,10 @@ from gateway.turns.idempotency import HEADER, REPLAYED_HEADER, idempotent_run_id
 from gateway.turns.turn import UNFINISHED_RUN, TracedTurn, TurnService
 from shared.catalog import Catalog
 from shared.errors import InvalidRequest, NotFound, PlatformError
+from shared.events import StepEvent
 from shared.i18n import language_of
 from shared.models import RunResult
+from shared.status import RunStatus
 
 router = APIRouter()
 
@@ -215,9 +217,9 @@ async def _progress_lines(
     language = language_of(metadata or {}, text)
     shown: set[str] = set()
     async for event in turns.events.follow(run_id):
-        if not wanted or event["type"] != "step" or event["status"] != "executing":
+        if not wanted or not isinstance(event, StepEvent) or event.status is not RunStatus.EXECUTING:
             continue
-        line = progress_text(catalog, event.get("domain"), event.get("capability"), language)
+        line = progress_text(catalog, event.domain, event.capability, language)
         if line not in shown:
             shown.add(line)
             yield f"{line}\n\n"

@@ -7,7 +7,6 @@ A run is its session's tenant's: another tenant's run id is a 404, as an unknown
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -20,10 +19,10 @@ from sse_starlette.sse import EventSourceResponse
 
 from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, services, session_id_from
 from gateway.turns.background import BackgroundJob, entry_of
-from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.turns.turn import UNFINISHED_RUN, new_run_id
 from shared.errors import Conflict, NotFound
+from shared.events import RunEvent, RunFinished, RunStatusEvent, StepEvent
 from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
 
@@ -144,42 +143,38 @@ async def run_events(
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         async for event in source:
-            yield {"event": event["type"], "data": json.dumps(event, default=str)}
+            yield {"event": event.type, "data": event.model_dump_json()}
 
     return EventSourceResponse(stream(), ping=15)
 
 
-async def _replay(run: RunResult) -> AsyncIterator[dict[str, Any]]:
+async def _replay(run: RunResult) -> AsyncIterator[RunEvent]:
     """A finished run, told again from its stored trace. A background run still queued or running
     on another gateway is told as its recorded status only (no ``run.finished``: it has not)."""
     if run.status in _UNFINISHED:
-        yield {
-            "type": "run.status",
-            "run_id": run.run_id,
-            "session_id": run.session_id,
-            "status": run.status.value,
-        }
+        yield RunStatusEvent(run_id=run.run_id, session_id=run.session_id, status=run.status, seq=1)
         return
-    for step in run.steps:
-        yield {
-            "type": "step",
-            "run_id": run.run_id,
-            "step_id": step.id,
-            "capability": step.capability,
-            "domain": step.domain,
-            "status": step.status.value,
-            "attempts": step.attempts,
-            "duration_ms": step.duration_ms,
-            "error": step.error,
-        }
-    yield {
-        "type": TERMINAL_EVENT,
-        "run_id": run.run_id,
-        "session_id": run.session_id,
-        "status": run.status.value,
-        "answer": run.answer,
-        "event_id": run.event_id,
-    }
+    for seq, step in enumerate(run.steps, start=1):
+        yield StepEvent(
+            run_id=run.run_id,
+            seq=seq,
+            step_id=step.id,
+            capability=step.capability,
+            domain=step.domain,
+            status=step.status,
+            attempts=step.attempts,
+            duration_ms=step.duration_ms,
+            error=step.error,
+            skipped_by_condition=step.skipped_by_condition,
+        )
+    yield RunFinished(
+        run_id=run.run_id,
+        seq=len(run.steps) + 1,
+        session_id=run.session_id,
+        status=run.status,
+        answer=run.answer,
+        event_id=run.event_id,
+    )
 
 
 @router.get("/v1/runs")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.turn import TracedTurn, TurnService, new_run_id
+from shared.events import RunFinished
 from shared.models import EntryRequest
 
 
@@ -20,7 +20,7 @@ async def start_turn(
     turns.open_run(run_id, tenant)
     task = asyncio.create_task(turns.handle_traced(entry, run_id=run_id, tenant=tenant))
     async for event in turns.events.follow(run_id):
-        if event.get("type") == TERMINAL_EVENT:
+        if isinstance(event, RunFinished):
             await task  # it failed before starting: its error is the answer
         break  # the first event: the turn holds the session and runs
     return run_id, task

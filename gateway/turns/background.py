@@ -27,11 +27,11 @@ from gateway.coordination.background_claims import BackgroundClaims, LocalClaims
 from gateway.coordination.quotas import RunSlot
 from gateway.errors import RetryLater
 from gateway.storage.runs import RunStore
-from gateway.turns.events import TERMINAL_EVENT
 from gateway.turns.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.turns.turn import TurnService
 from shared.clock import utcnow
 from shared.errors import Conflict, PlatformError
+from shared.events import RunFinished, RunStatusEvent
 from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
 
@@ -160,13 +160,7 @@ class BackgroundRuns:
             raise
         self._turns.open_run(job.run_id, job.tenant)
         await self._turns.events.publish(
-            job.run_id,
-            {
-                "type": "run.status",
-                "run_id": job.run_id,
-                "session_id": job.entry.session_id,
-                "status": RunStatus.QUEUED.value,
-            },
+            RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
         )
         self._queue.put_nowait(job)
         return queued
@@ -194,13 +188,7 @@ class BackgroundRuns:
         self._store.adopt_queued(job.run_id)  # its turn updates its row
         self._turns.open_run(job.run_id, job.tenant)
         await self._turns.events.publish(
-            job.run_id,
-            {
-                "type": "run.status",
-                "run_id": job.run_id,
-                "session_id": job.entry.session_id,
-                "status": RunStatus.QUEUED.value,
-            },
+            RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
         )
         self._queue.put_nowait(job)
         return RunResult(
@@ -257,13 +245,7 @@ class BackgroundRuns:
                 log.exception("background run failed", extra={"run_id": job.run_id})
             if not turn_started:  # the turn publishes its own end; followers must not wait forever
                 await self._turns.events.publish(
-                    job.run_id,
-                    {
-                        "type": TERMINAL_EVENT,
-                        "run_id": job.run_id,
-                        "status": RunStatus.FAILED.value,
-                        "error": reason,
-                    },
+                    RunFinished(run_id=job.run_id, status=RunStatus.FAILED, error=reason)
                 )
             try:
                 await self._store.fail_runs([job.run_id], reason)

@@ -11,14 +11,15 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
 
-TERMINAL_EVENT = "run.finished"
+from shared.events import TERMINAL_EVENT, RunEvent, RunFinished
+
+__all__ = ["TERMINAL_EVENT", "RunEventHub"]
 
 
 @dataclass
 class _RunLog:
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[RunEvent] = field(default_factory=list)
     finished_at: float | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -37,16 +38,17 @@ class RunEventHub:
     def has(self, run_id: str) -> bool:
         return run_id in self._runs
 
-    async def publish(self, run_id: str, event: dict[str, Any]) -> None:
-        log = self._runs.setdefault(run_id, _RunLog())
-        log.events.append({**event, "seq": len(log.events) + 1})
-        if event.get("type") == TERMINAL_EVENT and log.finished_at is None:
+    async def publish(self, event: RunEvent) -> None:
+        log = self._runs.setdefault(event.run_id, _RunLog())
+        # numbered here, where the order is decided (a plain int on a frozen model)
+        log.events.append(event.model_copy(update={"seq": len(log.events) + 1}))
+        if isinstance(event, RunFinished) and log.finished_at is None:
             log.finished_at = time.monotonic()
-            self._finished.append((log.finished_at, run_id))
+            self._finished.append((log.finished_at, event.run_id))
         log.changed.set()
         log.changed = asyncio.Event()
 
-    async def follow(self, run_id: str) -> AsyncIterator[dict[str, Any]]:
+    async def follow(self, run_id: str) -> AsyncIterator[RunEvent]:
         """Every event of the run so far, then new ones until it finishes."""
         log = self._runs[run_id]
         sent = 0
@@ -55,7 +57,7 @@ class RunEventHub:
                 event = log.events[sent]
                 sent += 1
                 yield event
-                if event.get("type") == TERMINAL_EVENT:
+                if isinstance(event, RunFinished):
                     return
             await log.changed.wait()
 

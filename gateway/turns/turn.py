@@ -13,7 +13,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from sqlalchemy.exc import DBAPIError
 
@@ -34,7 +34,7 @@ from gateway.telemetry import (
     note_domain_wait,
     record_turn,
 )
-from gateway.turns.events import TERMINAL_EVENT, RunEventHub
+from gateway.turns.events import RunEventHub
 from gateway.turns.given_intent import GivenIntents
 from gateway.turns.idempotency import replayable
 from gateway.turns.reservation import ReservedDomains
@@ -51,6 +51,7 @@ from intent import IntentAdapter
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from shared.clock import utcnow
+from shared.events import RunFinished, RunStatusEvent, StepEvent
 from shared.models import EntryRequest, IntentOutput, RunResult
 from shared.status import RunStatus
 from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
@@ -218,36 +219,20 @@ class TurnService:
             TURNS.labels("error").inc()
         # followers must not wait forever for a run that died (a 409, a storage error...)
         await self.events.publish(
-            run_id,
-            {
-                "type": TERMINAL_EVENT,
-                "run_id": run_id,
-                "status": RunStatus.FAILED.value,
-                "error": getattr(exc, "message", "internal error"),
-            },
+            RunFinished(
+                run_id=run_id, status=RunStatus.FAILED, error=getattr(exc, "message", "internal error")
+            )
         )
 
     async def _turn(self, entry: EntryRequest, run_id: str, tenant: str) -> TracedTurn:
         created = utcnow()
 
-        async def run_event(event: dict[str, Any]) -> None:
-            if event.get("type") != "step":
+        async def run_event(event: RunStatusEvent | StepEvent) -> None:
+            if not isinstance(event, StepEvent):
                 return  # the run's own status is published here, around the graph
-            if self.metrics and event.get("decision") == "replanning":
+            if self.metrics and event.decision == "replanning":
                 REPLANS.inc()
-            await self.events.publish(
-                run_id,
-                {
-                    "type": "step",
-                    "run_id": run_id,
-                    "step_id": event.get("step"),
-                    "capability": event.get("capability"),
-                    "domain": event.get("domain"),
-                    "status": event.get("status"),
-                    "attempts": event.get("attempts"),
-                    "error": event.get("error"),
-                },
-            )
+            await self.events.publish(event)
 
         stored: list[TracedTurn] = []
 
@@ -269,13 +254,7 @@ class TurnService:
 
         self.graph.listeners[run_id] = run_event
         await self.events.publish(
-            run_id,
-            {
-                "type": "run.status",
-                "run_id": run_id,
-                "session_id": entry.session_id,
-                "status": RunStatus.EXECUTING.value,
-            },
+            RunStatusEvent(run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING)
         )
 
         async def reserve() -> None:
@@ -299,15 +278,13 @@ class TurnService:
         turn = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
         run = turn.run
         await self.events.publish(
-            run_id,
-            {
-                "type": TERMINAL_EVENT,
-                "run_id": run_id,
-                "session_id": entry.session_id,
-                "status": run.status.value,
-                "answer": run.answer,
-                "event_id": run.event_id,
-            },
+            RunFinished(
+                run_id=run_id,
+                session_id=entry.session_id,
+                status=run.status,
+                answer=run.answer,
+                event_id=run.event_id,
+            )
         )
         return turn
 

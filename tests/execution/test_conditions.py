@@ -83,7 +83,7 @@ async def test_false_condition_skips_the_step_with_the_reason_and_the_run_comple
     assert report.output.explanation == "Apple"
     # the reason travels with the step's event too
     last = [e for e in events if e.id == 2][-1]
-    assert step_event("run-1", last)["skipped_by_condition"] == skipped.skipped_by_condition
+    assert step_event("run-1", last).skipped_by_condition == skipped.skipped_by_condition
 
 
 async def test_true_condition_runs_the_step() -> None:

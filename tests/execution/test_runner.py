@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -11,21 +10,22 @@ from execution.policy import ContextPolicy, Hooks, TransitionOverride
 from execution.runner import RunController
 from planner import DeterministicRunPlanner
 from shared.errors import DomainUnavailable
+from shared.events import RUN_EVENT, RunStatusEvent, StepEvent
 from shared.models import DomainOutput, ExecutionIntent, Failure
 from shared.status import RunStatus
 from tests.execution.runner_helpers import Scripted, catalog, intent, not_found, ok, plan, s
 
 
-class Events(list[dict[str, Any]]):
-    async def __call__(self, event: dict[str, Any]) -> None:
-        json.dumps(event)  # every event is JSON-able
+class Events(list[RunStatusEvent | StepEvent]):
+    async def __call__(self, event: RunStatusEvent | StepEvent) -> None:
+        assert RUN_EVENT.validate_json(event.model_dump_json()) == event  # every event travels as JSON
         self.append(event)
 
     def runs(self) -> list[str]:
-        return [e["status"] for e in self if e["type"] == "run"]
+        return [e.status for e in self if isinstance(e, RunStatusEvent)]
 
     def steps(self, step: int) -> list[str]:
-        return [e["status"] for e in self if e["type"] == "step" and e["step"] == step]
+        return [e.status for e in self if isinstance(e, StepEvent) and e.step_id == step]
 
 
 def controller(domain: Scripted, **kwargs: Any) -> RunController:
@@ -75,8 +75,8 @@ async def test_every_step_and_run_status_change_is_an_event() -> None:
     assert report.status is RunStatus.COMPLETED
     assert events.runs() == ["executing", "completed"]
     assert events.steps(1) == ["executing", "completed"] and events.steps(2) == ["executing", "completed"]
-    settled = [e for e in events if e["type"] == "step" and e["status"] == "completed"]
-    assert [e["decision"] for e in settled] == ["next_step", "last_step_completed"]
+    settled = [e for e in events if isinstance(e, StepEvent) and e.status == "completed"]
+    assert [e.decision for e in settled] == ["next_step", "last_step_completed"]
 
 
 # ------------------------------------------------------------------ validation and retry
@@ -348,8 +348,8 @@ async def test_fast_track_runs_one_capability_without_a_plan() -> None:
     )
     report = await controller(domain).run(intent(), ei, None, context={}, on_event=events)
     assert report.status is RunStatus.COMPLETED and report.answer == "B: 10.0"
-    first_run_event = next(e for e in events if e["type"] == "run")
-    assert first_run_event["reason"] == "fast track: one capability, no plan"
+    first_run_event = next(e for e in events if isinstance(e, RunStatusEvent))
+    assert first_run_event.reason == "fast track: one capability, no plan"
     assert report.steps[0].attempts == 1
 
 

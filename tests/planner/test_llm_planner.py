@@ -18,6 +18,7 @@ from planner.llm.texts import texts
 from planner.llm.validation import read_proposal
 from planner.run_planner import DeterministicRunPlanner
 from shared.catalog import Catalog
+from shared.events import RunStatusEvent, StepEvent
 from shared.models import (
     DomainOutput,
     ExecutionIntent,
@@ -411,16 +412,18 @@ REWRITE = {
 }
 
 
-async def run_with_rewrites(llm: ScriptedLlm, **overrides: Any) -> tuple[Any, Domains, list[dict[str, Any]]]:
+async def run_with_rewrites(
+    llm: ScriptedLlm, **overrides: Any
+) -> tuple[Any, Domains, list[RunStatusEvent | StepEvent]]:
     llm_planner = planner(llm, **overrides)
     planned = await llm_planner.plan(request(), "test")
     domains = Domains(
         {"Petrobras": [quote("Petrobras", 1.9)], "Valle": [FAILED], "Vale": [quote("Vale", 2.6)]}
     )
     controller = RunController(CATALOG, domains, planner=LlmRunPlanner(llm_planner), max_replans=2)
-    events: list[dict[str, Any]] = []
+    events: list[RunStatusEvent | StepEvent] = []
 
-    async def on_event(event: dict[str, Any]) -> None:
+    async def on_event(event: RunStatusEvent | StepEvent) -> None:
         events.append(event)
 
     report = await controller.run(
@@ -438,10 +441,10 @@ async def test_a_failed_step_is_observed_and_the_rest_of_the_plan_rewritten(llm:
         ["Valle", "Petrobras", "Vale"],
     )
     assert domains.calls[-1].parameters == {"message": "Subiu mais: Vale"}
-    runs = [e["status"] for e in events if e["type"] == "run"]
+    runs = [e.status for e in events if isinstance(e, RunStatusEvent)]
     assert runs == ["executing", "observing", "rewriting", "executing", "completed"]
-    observed = next(e for e in events if e.get("status") == "observing")
-    assert observed["reason"] == "step 2 (get_stock_price) failed: Não encontrei 'Valle'."
+    observed = next(e for e in events if isinstance(e, RunStatusEvent) and e.status == "observing")
+    assert observed.reason == "step 2 (get_stock_price) failed: Não encontrei 'Valle'."
     assert report.plan is not None and [s.id for s in report.plan.steps] == [1, 2, 4, 5]
     # the failed step stays in the trace, optional now, and was not called again
     assert report.plan.steps[1].required is False

@@ -12,6 +12,7 @@ a few seconds, then fails), two workers and two places in the queue.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -139,7 +140,7 @@ def test_a_run_waiting_for_its_sessions_lock_is_findable_and_fails_with_the_reas
     with httpx.stream("GET", f"{gateway.url}/v1/runs/{second_id}/events", timeout=30) as events:
         assert events.status_code == 200
         lines = [line for line in events.iter_lines() if line.startswith("data: ")]
-    assert '"status": "failed"' in lines[-1]
+    assert json.loads(lines[-1].removeprefix("data: "))["status"] == "failed"
 
 
 def test_a_gateway_that_stops_records_its_unfinished_runs_as_failed(tmp_path: Path) -> None:
