@@ -13,10 +13,11 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, MetaData, event
+from sqlalchemy import JSON, DateTime, MetaData, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Dialect, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -50,6 +51,23 @@ class JsonText(TypeDecorator[Any]):
 
     def bind_processor(self, dialect: Dialect) -> None:
         return None  # the text goes to the driver as it is
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp that reads back aware, in UTC, from every database: SQLite keeps no zone, so
+    without this its rows would read back naive while PostgreSQL's read back aware.
+
+    >>> UtcDateTime().process_result_value(datetime(2026, 1, 2), None).tzinfo is UTC
+    True
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
 
 
 def normalise_url(url: str) -> str:

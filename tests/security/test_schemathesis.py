@@ -119,7 +119,8 @@ def problems(operation: APIOperation, gateway: Process, examples: int, known: di
     existing = {name: known[name] for name in re.findall(r"{(\w+)}", operation.path) if name in known}
     if existing:
         strategies.append(operation.as_strategy(GenerationMode.POSITIVE, path_parameters=existing))
-    body = TURN_BODIES.get(operation.path)
+    # the turn's body, for the operation at that path that takes one (POST /v1/runs, not its GET)
+    body = TURN_BODIES.get(operation.path) if operation.definition.raw.get("requestBody") else None
     if body is not None:
         strategies.append(
             st.text(min_size=1, max_size=200).flatmap(
