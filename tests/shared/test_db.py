@@ -120,6 +120,7 @@ def test_the_gateway_migrations_target_only_the_gateway_database() -> None:
         "graph_versions",
         "api_keys",
         "conversation_points",
+        "write_probe",
     }
 
 
