@@ -7,6 +7,7 @@ import json
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway.errors import error_body
+from shared.errors import PayloadTooLarge
 
 
 class _TooLarge(BaseException):  # BaseException: FastAPI turns Exception in body reads into 400
@@ -19,17 +20,13 @@ class BodySizeLimit:
         self.max_bytes = max_bytes
 
     async def _reject(self, send: Send) -> None:
-        body = json.dumps(
-            error_body(
-                f"Request body exceeds the limit of {self.max_bytes} bytes.",
-                "invalid_request_error",
-                "payload_too_large",
-            )
-        ).encode()
+        # the one typed error, answered here: the body is refused before any route could raise it
+        refused = PayloadTooLarge(f"Request body exceeds the limit of {self.max_bytes} bytes.")
+        body = json.dumps(error_body(refused.message, refused.error_type, refused.code)).encode()
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": refused.status_code,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),
