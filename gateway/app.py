@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from execution.dag import StepRunner
 from execution.policy import ContextPolicy
@@ -86,50 +87,9 @@ async def build_services(
     llm_settings: LlmSettings,
 ) -> Services:
     """Every app-scoped service, each closed by ``stack`` (in reverse order of building)."""
-    engine = create_engine(settings.database_url)
-    stack.push_async_callback(engine.dispose)
-    if settings.migrate_on_start:
-        await upgrade(engine)
-    if is_sqlite_file(settings.database_url):
-        # the WAL's fsyncs in a thread of their own, not inside some turn's commit
-        checkpoints = WalCheckpoints(settings.database_url)
-        checkpoints.start()
-        stack.callback(checkpoints.stop)
-    # httpx's API on aiohttp's transport: several times less CPU per domain call
-    http = domain_http_client(
-        timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
-        limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
-        max_answer_bytes=settings.domain_max_answer_bytes,
-    )
-    stack.push_async_callback(http.aclose)
-    # MCP servers registered as domains: handshakes and listings within the domain timeout
-    mcp_domains = McpDomains(
-        timeout_s=settings.domain_timeout_s, max_answer_bytes=settings.domain_max_answer_bytes
-    )
-    stack.push_async_callback(mcp_domains.aclose)
-    client = DomainClient(
-        http,
-        max_answer_bytes=settings.domain_max_answer_bytes,
-        manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
-        signing_secrets=settings.domain_secret_map(),
-        mcp=mcp_domains,
-    )
-    registry = DomainRegistry(
-        client,
-        lint=goal_overlap_warnings,
-        url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
-        policy_limits=PolicyLimits(
-            timeout_max_s=settings.domain_timeout_max_s,
-            attempts_max=settings.domain_attempts_max,
-            confirm=settings.confirm_capabilities(),
-        ),
-    )
-    if settings.bootstrap_file.exists():
-        # MCP entries first: stdio servers started (closed with client.mcp), given goals known
-        declare_bootstrap_mcp(settings.bootstrap_file, client.mcp)
-        await registry.load_bootstrap(settings.bootstrap_file)
-    else:
-        log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
+    engine = await _database(stack, settings)
+    client = await _domain_client(stack, settings)
+    registry = await _registry(settings, client)
     adapter = build_adapter(intent_settings)
     adapter.update_catalog(registry.catalog)
     # runtime catalog changes retrain in a worker thread: the event loop keeps serving
@@ -163,14 +123,7 @@ async def build_services(
         )
 
     store = RunStore(engine)
-    redis = None
-    if settings.redis_url:
-        redis = Redis.from_url(
-            settings.redis_url,
-            socket_timeout=settings.redis_timeout_s,
-            socket_connect_timeout=settings.redis_timeout_s,
-        )
-        stack.push_async_callback(redis.aclose)
+    redis = _redis(stack, settings)
     # per-key quotas, counted in Redis when there is one (every replica sees the same counts)
     quotas = Quotas(settings, redis)
     quotas.start()
@@ -201,31 +154,7 @@ async def build_services(
         events=RunEventHub(),
         metrics=settings.metrics_enabled,
     )
-    # background runs: a bounded queue and a fixed number of workers (gateway/turns/background.py)
-    background = BackgroundRuns(
-        turns,
-        store,
-        workers=settings.background_workers,
-        queue_max=settings.background_queue_max,
-        # who holds each run, so a survivor (or the restarted gateway) takes over a dead one's
-        claims=(
-            RedisClaims(redis, lease_s=settings.background_claim_lease_s)
-            if redis is not None
-            else LocalClaims()
-        ),
-    )
-    background.start()
-    background.claims.start()
-    stack.push_async_callback(background.claims.stop)
-    stack.push_async_callback(background.stop)
-    takeover = BackgroundTakeover(
-        background,
-        store,
-        interval_s=settings.background_sweep_s,
-        max_age_s=settings.background_takeover_max_age_s,
-    )
-    takeover.start()
-    stack.push_async_callback(takeover.stop)
+    background = _background_runs(stack, settings, turns, store, redis)
     if settings.metrics_enabled:
         add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, background))
     # what start-up built (catalog, intent model, engines) lives as long as the process: keep
@@ -251,6 +180,109 @@ async def build_services(
         quotas=quotas,
         mcp_domains=client.mcp,
     )
+
+
+async def _database(stack: AsyncExitStack, settings: GatewaySettings) -> AsyncEngine:
+    """The gateway's database, migrated (unless told not to)."""
+    engine = create_engine(settings.database_url)
+    stack.push_async_callback(engine.dispose)
+    if settings.migrate_on_start:
+        await upgrade(engine)
+    if is_sqlite_file(settings.database_url):
+        # the WAL's fsyncs in a thread of their own, not inside some turn's commit
+        checkpoints = WalCheckpoints(settings.database_url)
+        checkpoints.start()
+        stack.callback(checkpoints.stop)
+    return engine
+
+
+async def _domain_client(stack: AsyncExitStack, settings: GatewaySettings) -> DomainClient:
+    """How domains are called: over HTTP, MCP or A2A, within the configured limits."""
+    # httpx's API on aiohttp's transport: several times less CPU per domain call
+    http = domain_http_client(
+        timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
+        limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
+        max_answer_bytes=settings.domain_max_answer_bytes,
+    )
+    stack.push_async_callback(http.aclose)
+    # MCP servers registered as domains: handshakes and listings within the domain timeout
+    mcp_domains = McpDomains(
+        timeout_s=settings.domain_timeout_s, max_answer_bytes=settings.domain_max_answer_bytes
+    )
+    stack.push_async_callback(mcp_domains.aclose)
+    return DomainClient(
+        http,
+        max_answer_bytes=settings.domain_max_answer_bytes,
+        manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
+        signing_secrets=settings.domain_secret_map(),
+        mcp=mcp_domains,
+    )
+
+
+async def _registry(settings: GatewaySettings, client: DomainClient) -> DomainRegistry:
+    """The domain registry, with the bootstrap file's domains loaded."""
+    registry = DomainRegistry(
+        client,
+        lint=goal_overlap_warnings,
+        url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
+        policy_limits=PolicyLimits(
+            timeout_max_s=settings.domain_timeout_max_s,
+            attempts_max=settings.domain_attempts_max,
+            confirm=settings.confirm_capabilities(),
+        ),
+    )
+    if settings.bootstrap_file.exists():
+        # MCP entries first: stdio servers started (closed with client.mcp), given goals known
+        declare_bootstrap_mcp(settings.bootstrap_file, client.mcp)
+        await registry.load_bootstrap(settings.bootstrap_file)
+    else:
+        log.warning("bootstrap file %s not found: starting with no domains", settings.bootstrap_file)
+    return registry
+
+
+def _redis(stack: AsyncExitStack, settings: GatewaySettings) -> Redis | None:
+    """The Redis client every gateway shares state through (``None``: one gateway, state in process)."""
+    if not settings.redis_url:
+        return None
+    redis = Redis.from_url(
+        settings.redis_url,
+        socket_timeout=settings.redis_timeout_s,
+        socket_connect_timeout=settings.redis_timeout_s,
+    )
+    stack.push_async_callback(redis.aclose)
+    return redis
+
+
+def _background_runs(
+    stack: AsyncExitStack, settings: GatewaySettings, turns: TurnService, store: RunStore, redis: Redis | None
+) -> BackgroundRuns:
+    """Background runs: a bounded queue, a fixed number of workers, and the takeover of the runs
+    of a gateway that died."""
+    background = BackgroundRuns(
+        turns,
+        store,
+        workers=settings.background_workers,
+        queue_max=settings.background_queue_max,
+        # who holds each run, so a survivor (or the restarted gateway) takes over a dead one's
+        claims=(
+            RedisClaims(redis, lease_s=settings.background_claim_lease_s)
+            if redis is not None
+            else LocalClaims()
+        ),
+    )
+    background.start()
+    background.claims.start()
+    stack.push_async_callback(background.claims.stop)
+    stack.push_async_callback(background.stop)
+    takeover = BackgroundTakeover(
+        background,
+        store,
+        interval_s=settings.background_sweep_s,
+        max_age_s=settings.background_takeover_max_age_s,
+    )
+    takeover.start()
+    stack.push_async_callback(takeover.stop)
+    return background
 
 
 def create_app(
