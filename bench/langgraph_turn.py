@@ -19,7 +19,6 @@ does *less* than the gateway (which parses each message with its intent adapter)
 
 import argparse
 import subprocess
-import sys
 import venv
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
@@ -169,4 +168,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -148,7 +147,7 @@ def dateparser_text2num() -> Candidate:
 
     def found_dates(text: str, language: str, base: datetime) -> list[tuple[str, datetime]]:
         settings = {"RELATIVE_BASE": base.replace(tzinfo=None), "PREFER_DATES_FROM": "future"}
-        return search_dates(text, languages=[language], settings=settings) or []  # type: ignore[arg-type]
+        return search_dates(text, languages=[language], settings=settings) or []  # type: ignore[arg-type, unused-ignore]
 
     def run(text: str, language: str) -> Found:
         out: Found = set()
@@ -311,4 +310,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

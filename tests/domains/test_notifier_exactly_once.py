@@ -36,7 +36,7 @@ def _send(notifier: Process, key: str | None, signed_key: str | None = None) -> 
     headers = {
         "Content-Type": "application/json",
         SIGNATURE_HEADER: sign(
-            SECRET.encode(), body, idempotency_key=key if signed_key is None else signed_key
+            SECRET.encode(), body, idempotency_key=(key or "") if signed_key is None else signed_key
         ),
     }
     if key is not None:

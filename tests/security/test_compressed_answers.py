@@ -106,7 +106,7 @@ def test_a_gateway_refreshing_a_bomb_keeps_its_memory_flat(bomb: Process, tmp_pa
         pid = gateway.proc.pid
         reset_peak(pid)
         before = peak_rss_mb(pid)
-        checks = set()
+        checks: set[str] = set()
         deadline = time.monotonic() + 60
         while len(checks) < 4:  # four health checks of the bomb, each seen by its timestamp
             assert time.monotonic() < deadline, "the gateway stopped re-checking the domain"
