@@ -44,7 +44,7 @@ from shared.catalog import Catalog
 from shared.clock import utcnow
 from shared.domain_urls import env_override
 from shared.errors import DomainUnavailable, InvalidRequest, NotFound, PlatformError, SetupError
-from shared.manifest import IDENTIFIER, DomainManifest, ManifestInvalid
+from shared.manifest import IDENTIFIER, DomainManifest, Goal, ManifestInvalid
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,10 @@ Warnings = list[dict[str, Any]]
 GoalPair = frozenset[tuple[str, str]]
 
 
+#: A manifest's goals (a name of its own: inside the registry ``list`` is a method).
+GoalList = list[Goal]
+
+
 @dataclass
 class _Entry:
     info: RegisteredDomain
@@ -176,6 +180,8 @@ class DomainRegistry:
         self._url_policy = url_policy or UrlPolicy()
         self._policy_limits = policy_limits or PolicyLimits()
         self._entries: dict[str, _Entry] = {}
+        #: name -> the goals an admin accepted in an earlier process (see :meth:`remember_accepted`)
+        self._accepted_goals: dict[str, GoalList] = {}
         self._catalog = Catalog()
         self._listeners: list[CatalogListener] = []
         self._lock = asyncio.Lock()
@@ -195,6 +201,20 @@ class DomainRegistry:
     def get(self, name: str) -> RegisteredDomain | None:
         entry = self._entries.get(name)
         return entry.info.model_copy(deep=True) if entry else None
+
+    def accepted_goals(self, name: str) -> GoalList | None:
+        """The goals of the manifest ``name`` was accepted with (None: none yet)."""
+        entry = self._entries.get(name)
+        return [g.model_copy(deep=True) for g in entry.manifest.goals] if entry and entry.manifest else None
+
+    def remember_accepted(self, name: str, goals: GoalList | None) -> None:
+        """The goals an admin accepted for ``name`` before this process ran (a stored
+        registration): the first manifest this process reads for it is held to them as a refresh
+        would be, so a domain cannot bring new overlaps in through a restart or a replay."""
+        if goals is None:
+            self._accepted_goals.pop(name, None)
+        else:
+            self._accepted_goals[name] = goals
 
     def registered(self, name: str) -> bool:
         return name in self._entries
@@ -255,7 +275,14 @@ class DomainRegistry:
         _entry, warnings = await self._prepare(name, base_url, allow_overlap=allow_overlap)
         return warnings
 
-    async def register(self, name: str, base_url: str, *, allow_overlap: bool = True) -> RegisteredDomain:
+    async def register(
+        self,
+        name: str,
+        base_url: str,
+        *,
+        allow_overlap: bool = True,
+        accepted_goals: GoalList | None = None,
+    ) -> RegisteredDomain:
         """Fetch, validate and add (or replace) a domain. Raises ``UrlRefused`` for a base URL the
         outbound policy refuses, ``ManifestRejected`` (field paths) for an invalid manifest,
         ``GoalTaken`` for goal names another domain owns, ``GoalOverlapRefused`` for goals that read
@@ -267,7 +294,12 @@ class DomainRegistry:
         with the admin's ``allow_overlap`` (no :meth:`vet` first)."""
         watch = _Stopwatch()
         entry, _warnings = await self._prepare(
-            name, base_url, allow_overlap=allow_overlap, commit=True, watch=watch
+            name,
+            base_url,
+            allow_overlap=allow_overlap,
+            commit=True,
+            watch=watch,
+            accepted_goals=accepted_goals,
         )
         log.info(
             "registered domain %s at %s (%s) in %.2f s (%s)",
@@ -287,6 +319,7 @@ class DomainRegistry:
         allow_overlap: bool,
         commit: bool = False,
         watch: _Stopwatch | None = None,
+        accepted_goals: GoalList | None = None,
     ) -> tuple[_Entry, Warnings]:
         watch = watch or _Stopwatch()
         refused = await self._refused(base_url)
@@ -317,6 +350,8 @@ class DomainRegistry:
             overlaps = [w for w in warnings if w.get("type") == "goal_overlap"]
             if overlaps and not allow_overlap:
                 raise GoalOverlapRefused(name, overlaps)
+            # a stored registration replayed: held to the goals the admin accepted, as a refresh
+            await self._refuse_new_overlaps(entry, manifest, accepted_goals)
             watch.lap("checks")
             if commit:
                 await self._check_health(entry)
@@ -380,7 +415,8 @@ class DomainRegistry:
             taken = _goals_owned_elsewhere(self._entries, name, manifest)
             if taken:
                 raise GoalTaken(name, taken)
-            await self._refuse_new_overlaps(entry, manifest)
+            accepted = entry.manifest.goals if entry.manifest is not None else self._accepted_goals.get(name)
+            await self._refuse_new_overlaps(entry, manifest, accepted)
         except ManifestInvalid as exc:
             self._fail(entry, str(ManifestRejected(name, exc.errors)))
             return
@@ -390,18 +426,21 @@ class DomainRegistry:
         entry.info.warnings = _accept(entry, manifest, self._policy_limits)
         await self._check_health(entry)
 
-    async def _refuse_new_overlaps(self, entry: _Entry, manifest: DomainManifest) -> None:
+    async def _refuse_new_overlaps(
+        self, entry: _Entry, manifest: DomainManifest, accepted: GoalList | None
+    ) -> None:
         """``GoalOverlapRefused`` when ``manifest``, replacing the one ``entry`` was accepted with,
         brings goal overlaps that one did not have. The admin accepted (or was never asked about)
         the overlaps of the manifest it registered; a domain that later serves goals reading like
         another's (to draw that domain's requests, and the people's text) is kept on the manifest
         it was accepted with, marked down, until it is registered again."""
-        if self._lint is None or entry.manifest is None or entry.manifest.goals == manifest.goals:
-            return
         name = entry.info.name
+        if self._lint is None or accepted is None or accepted == manifest.goals:
+            return
         others = {n: e for n, e in self._entries.items() if n != name}
         candidate = _Entry(entry.info, manifest)
-        before = await asyncio.to_thread(self._overlaps, {**others, name: entry}, name)
+        as_accepted = _Entry(entry.info, manifest.model_copy(update={"goals": accepted}))
+        before = await asyncio.to_thread(self._overlaps, {**others, name: as_accepted}, name)
         after = await asyncio.to_thread(self._overlaps, {**others, name: candidate}, name)
         added = [warning for pair, warning in after.items() if pair not in before]
         if added:

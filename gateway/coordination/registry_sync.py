@@ -70,7 +70,11 @@ class RegistrySync:
     async def restore(self) -> None:
         """Load the stored registrations on top of the bootstrap entries; call once at start."""
         self._seen = await self._current_version()
-        stored = _applied_of(await self.store.all())
+        rows = await self.store.all()
+        for row in rows:
+            # held to what the admin accepted, whatever the domain serves now
+            self.registry.remember_accepted(row.name, row.accepted_goals)
+        stored = _applied_of(rows)
         for name, (_url, given) in stored.items():
             self._configure(name, given)
         if stored:
@@ -84,8 +88,10 @@ class RegistrySync:
         replaced = self.registry.get(name)
         registered = await self.registry.register(name, base_url, allow_overlap=allow_overlap)
         given = self._given(name, registered.base_url)
+        accepted = self.registry.accepted_goals(name)
+        self.registry.remember_accepted(name, accepted)
         try:
-            await self.store.save(name, registered.base_url, registered_by, given)
+            await self.store.save(name, registered.base_url, registered_by, given, accepted)
         except Exception:
             # not stored means not registered: the admin sees the error and may retry
             if replaced is None:
@@ -97,6 +103,7 @@ class RegistrySync:
 
     async def unregister(self, name: str) -> None:
         await self.registry.unregister(name)
+        self.registry.remember_accepted(name, None)
         await self.store.delete(name)
         self._applied.pop(name, None)
         await self._announce()
@@ -116,10 +123,13 @@ class RegistrySync:
                 version = await self._current_version()
 
     async def _reload(self, version: bytes) -> None:
-        stored = _applied_of(await self.store.all())
+        rows = await self.store.all()
+        accepted = {row.name: row.accepted_goals for row in rows}
+        stored = _applied_of(rows)
         for name in sorted(self._applied.keys() - stored.keys()):
             with contextlib.suppress(NotFound):  # already gone here
                 await self.registry.unregister(name)
+            self.registry.remember_accepted(name, None)
             if self.mcp is not None:
                 self.mcp.forget(name)
         for name, (url, given) in sorted(stored.items()):
@@ -127,8 +137,9 @@ class RegistrySync:
             if current is not None and current.base_url == url and self._applied.get(name) == (url, given):
                 continue
             self._configure(name, given)
+            self.registry.remember_accepted(name, accepted[name])
             try:
-                await self.registry.register(name, url)
+                await self.registry.register(name, url, accepted_goals=accepted[name])
             except PlatformError as exc:  # that domain is down or broken right now: keep the rest
                 log.warning("could not apply stored registration of %s: %s", name, exc.message)
         self._applied = stored

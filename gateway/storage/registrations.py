@@ -19,6 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from shared.clock import utcnow
 from shared.db import Base, session_factory, unit_of_work
+from shared.manifest import Goal
 
 
 class DomainRegistrationRow(Base):
@@ -30,6 +31,8 @@ class DomainRegistrationRow(Base):
     registered_by: Mapped[str] = mapped_column(String(256), default="")
     #: MCP servers only: the description and goals given at registration (None: none given)
     mcp_registration: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: The goals of the manifest the admin accepted (None: stored before they were kept)
+    accepted_goals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
 
 
 class StoredRegistration(BaseModel):
@@ -38,6 +41,7 @@ class StoredRegistration(BaseModel):
     registered_at: datetime
     registered_by: str = ""
     mcp_registration: dict[str, Any] | None = None
+    accepted_goals: list[Goal] | None = None
 
 
 class RegistrationStore:
@@ -52,6 +56,7 @@ class RegistrationStore:
         base_url: str,
         registered_by: str = "",
         mcp_registration: dict[str, Any] | None = None,
+        accepted_goals: list[Goal] | None = None,
     ) -> None:
         """Insert or replace the registration of ``name``."""
         async with unit_of_work(self._sessions) as session:
@@ -62,6 +67,9 @@ class RegistrationStore:
                     registered_at=utcnow(),
                     registered_by=registered_by,
                     mcp_registration=mcp_registration,
+                    accepted_goals=None
+                    if accepted_goals is None
+                    else [g.model_dump(mode="json", exclude_none=True) for g in accepted_goals],
                 )
             )
 
@@ -81,6 +89,7 @@ class RegistrationStore:
                 registered_at=r.registered_at,
                 registered_by=r.registered_by,
                 mcp_registration=r.mcp_registration,
+                accepted_goals=r.accepted_goals,
             )
             for r in rows
         ]

@@ -3,13 +3,16 @@
 A domain registered with a harmless manifest that later serves goals reading like finance's (or
 finance's own goal names) is refused by the refresh exactly as a registration would be: it stays
 on the manifest it was accepted with, marked down with the reason, and no finance request is
-routed to it. A refreshed manifest that brings no new overlap is accepted as before. Real HTTP to
-the domains; the registry with the gateway's own overlap lint.
+routed to it. A refreshed manifest that brings no new overlap is accepted as before. The same
+holds when the stored registration is replayed by a restarted gateway: the goals the admin
+accepted are stored with it. Real HTTP to the domains, a real SQLite database; the registry with
+the gateway's own overlap lint.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,8 +20,12 @@ import pytest
 from fastapi import FastAPI
 
 from gateway.app import goal_overlap_warnings
+from gateway.coordination.registry_sync import RegistrySync
+from gateway.storage.migrate import upgrade
+from gateway.storage.registrations import RegistrationStore
 from orchestrator import DomainClient, DomainRegistry
 from orchestrator.url_policy import UrlPolicy
+from shared.db import create_engine
 from tests.security.conftest import manifest, raw_app, serving
 
 QUOTE = {
@@ -55,12 +62,16 @@ class Switchable:
         return {"status": "ok"}
 
 
+def new_registry(http: httpx.AsyncClient) -> DomainRegistry:
+    return DomainRegistry(
+        DomainClient(http), env={}, lint=goal_overlap_warnings, url_policy=UrlPolicy(resolve=False)
+    )
+
+
 @pytest.fixture
 async def registry() -> AsyncIterator[DomainRegistry]:
     async with httpx.AsyncClient(timeout=10) as http:
-        yield DomainRegistry(
-            DomainClient(http), env={}, lint=goal_overlap_warnings, url_policy=UrlPolicy(resolve=False)
-        )
+        yield new_registry(http)
 
 
 @pytest.mark.parametrize(
@@ -107,3 +118,41 @@ async def test_overlaps_the_admin_accepted_stay_accepted_on_refresh(registry: Do
         listed = registry.get("lookalike")
     assert listed is not None and listed.healthy, listed
     assert listed.goals == ["SHARE_PRICE", "WATER_PLANTS"]
+
+
+@pytest.mark.parametrize(
+    ("served_after", "healthy"),
+    [([HARMLESS, LOOKALIKE], False), ([HARMLESS, ANOTHER_HARMLESS], True)],
+    ids=["new overlap refused", "no new overlap accepted"],
+)
+async def test_a_restarted_gateway_holds_a_stored_registration_to_the_goals_the_admin_accepted(
+    tmp_path: Path, served_after: list[dict[str, Any]], healthy: bool
+) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}")
+    await upgrade(engine)
+    store = RegistrationStore(engine)
+    sneaky = Switchable(manifest("sneaky", [HARMLESS]))
+    try:
+        async with (
+            httpx.AsyncClient(timeout=10) as http,
+            serving(raw_app(manifest("finance", [QUOTE]))) as finance,
+            serving(sneaky.app) as url,
+        ):
+            before = new_registry(http)
+            await before.register("finance", finance)
+            await RegistrySync(before, None, store).register("sneaky", url, allow_overlap=False)
+            sneaky.current = manifest("sneaky", served_after)
+            # the restart: a new registry replays the stored registration
+            after = new_registry(http)
+            await after.register("finance", finance)
+            await RegistrySync(after, None, store).restore()
+            listed = after.get("sneaky")
+            routed_goals = {ref.goal.goal: ref.domain for ref in after.catalog.goals()}
+    finally:
+        await engine.dispose()
+    assert listed is not None and listed.healthy is healthy, listed
+    if healthy:
+        assert routed_goals == {"STOCK_QUOTE": "finance", "WATER_PLANTS": "sneaky", "FEED_CAT": "sneaky"}
+    else:
+        assert "overlap" in (listed.last_error or ""), listed
+        assert routed_goals == {"STOCK_QUOTE": "finance"}
