@@ -10,6 +10,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	@# the shipped catalog's intent model into var/intent-cache: the first `make run` loads it
+	$(BIN)/python -m cli.pretrain || echo "warning: no pretrained intent model; the gateway trains it at start"
 	touch $(STAMP)
 
 install: $(STAMP)

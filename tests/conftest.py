@@ -247,7 +247,7 @@ def domain_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[
 
 @contextlib.contextmanager
 def gateway_over(
-    domains: dict[str, Process], work: Path, env: dict[str, str] | None = None
+    domains: dict[str, Process], work: Path, env: dict[str, str] | None = None, *, log: Path | None = None
 ) -> Iterator[Process]:
     """A real gateway process on a SQLite file in ``work``, routing to ``domains`` (its bootstrap
     file), with no API keys, no Redis and ``ADMIN_TOKEN=test-admin-token`` unless ``env`` says
@@ -260,7 +260,7 @@ def gateway_over(
         "API_KEYS": "",
         "REDIS_URL": "",
     }
-    gateway = start_gateway({**defaults, **(env or {})})
+    gateway = start_gateway({**defaults, **(env or {})}, log=log)
     try:
         yield gateway
     finally:

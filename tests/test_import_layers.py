@@ -34,7 +34,7 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "orchestrator": frozenset({"shared"}),
     "dialogue": frozenset({"shared", "graph", "intent", "planner", "execution", "orchestrator"}),
     "gateway": frozenset({"shared", "graph", "intent", "planner", "execution", "orchestrator", "dialogue"}),
-    "cli": frozenset({"shared", "orchestrator", "gateway"}),
+    "cli": frozenset({"shared", "intent", "orchestrator", "gateway"}),
     "domains": frozenset({"shared", "sdk", "graph"}),
 }
 #: Not part of the product: they may import anything.
