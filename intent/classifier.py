@@ -26,8 +26,8 @@ class TrainConfig:
     #: "softmax" (cross-entropy) or "hinge" (one-vs-rest squared hinge, as a linear SVM).
     loss: str = "hinge"
     #: Also learn each goal's examples as typed in chat and with other lookup values swapped in
-    #: (``intent.augment``).
-    augment: bool = True
+    #: (``intent.augment``; off by default, see ``IntentSettings.intent_augment``).
+    augment: bool = False
 
 
 def softmax(z: FloatArray) -> FloatArray:
