@@ -90,7 +90,7 @@ def main() -> None:
     ap.add_argument("--sweep", action="store_true", help="print accuracy/recall for several thresholds")
     ap.add_argument("--no-embeddings", action="store_true", help="TF-IDF path only (the fallback)")
     ap.add_argument(
-        "--no-augment", action="store_true", help="learn the examples only (no intent.augment texts)"
+        "--augment", action="store_true", help="also learn intent.augment's texts (off by default)"
     )
     ap.add_argument("--gate", type=float, default=RECOMMENDED_GATE, help="confidence gate for --pt")
     args = ap.parse_args()
@@ -109,7 +109,7 @@ def main() -> None:
         oos_threshold=args.oos_threshold,
         negatives=negatives,
         use_embeddings=not args.no_embeddings,
-        config=TrainConfig(augment=not args.no_augment),
+        config=TrainConfig(augment=args.augment),
     )
     adapter.update_catalog(Catalog(manifests))
     print(f"trained {sum(len(m.goals) for m in manifests)} goals in {time.perf_counter() - started:.1f}s")

@@ -272,13 +272,13 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=5, help="latency passes over the set")
     parser.add_argument(
-        "--no-augment", action="store_true", help="learn the examples only (no intent.augment texts)"
+        "--augment", action="store_true", help="also learn intent.augment's texts (off by default)"
     )
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.set.read_text().splitlines() if line.strip()]
     catalog = shipped_catalog()
     adapter = EmbeddedIntentAdapter(
-        catalog, cache_dir=args.cache_dir, config=TrainConfig(augment=not args.no_augment)
+        catalog, cache_dir=args.cache_dir, config=TrainConfig(augment=args.augment)
     )
     planner = PlannerService(catalog)
     tallies = evaluate(rows, adapter, planner)

@@ -420,7 +420,7 @@ def _start(name: str, module: str, env: dict[str, str], tree: Path) -> Process:
 
 @contextmanager
 def running_platform(
-    work: Path, augment: bool = True, tree: Path = ROOT
+    work: Path, augment: bool = False, tree: Path = ROOT
 ) -> Iterator[tuple[Platform, dict[str, Process]]]:
     with ExitStack() as stack:
         env = {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
@@ -575,7 +575,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--skip-early", action="store_true", help="do not measure right after registrations")
     parser.add_argument(
-        "--no-augment", action="store_true", help="INTENT_AUGMENT=false (measure intent.augment)"
+        "--augment", action="store_true", help="INTENT_AUGMENT=true (measure intent.augment; off by default)"
     )
     parser.add_argument(
         "--tree", type=Path, default=ROOT, help="run the platform from this checkout (a baseline)"
@@ -587,7 +587,7 @@ def main() -> None:
     summary: dict[str, Any] = {}
     with (
         tempfile.TemporaryDirectory(prefix="bench-understanding-") as work,
-        running_platform(Path(work), augment=not args.no_augment, tree=args.tree) as (platform, new),
+        running_platform(Path(work), augment=args.augment, tree=args.tree) as (platform, new),
     ):
         for split in splits:
             cases = [c for c in every if c["split"] == split]
