@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -174,7 +175,11 @@ def start_fixture_domain(script: str) -> Process:
 def _start_service(name: str, argv: list[str], env: dict[str, str] | None, port: int | None) -> Process:
     """``python <argv> --port P``, waited for on ``/health`` (killed if it never answers)."""
     port = port or free_port()
-    full_env = {**os.environ, **(env or {})}
+    # a store of idempotency keys of its own (the SDK's default is one file per domain name under
+    # var/): run ids made from the same Idempotency-Key in another test, or an earlier run, would
+    # otherwise be answered from what that other process did
+    keys = f"sqlite:///{tempfile.mkdtemp(prefix=f'keys-{name}-')}/{name}.sqlite3"
+    full_env = {**os.environ, "DOMAIN_IDEMPOTENCY_URL": keys, **(env or {})}
     url = f"http://127.0.0.1:{port}"
     proc = start_and_wait([sys.executable, *argv, "--port", str(port)], url, full_env)
     return Process(name, url, proc, env or {})

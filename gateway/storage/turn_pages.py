@@ -21,11 +21,12 @@ from typing import NamedTuple
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.storage.runs import StoredTurn
+from gateway.storage.runs import ENTRY_KEY, StoredTurn
 from gateway.storage.tables import RunRow
 from shared.db import session_factory
 from shared.errors import InvalidRequest
 from shared.models import RunResult
+from shared.status import RunStatus
 
 
 class TurnPage(NamedTuple):
@@ -57,6 +58,14 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         ) from None
 
 
+def _reserved_only(row: RunRow) -> bool:
+    """A turn's reservation, not (yet) a turn: its row is written before its first domain call
+    and filled in when the turn commits. Left by a gateway that died mid-turn, it is no answer:
+    a client reading the history after a 502 must send that turn again (with its key, it runs
+    under the same id). A background run keeps its entry until its turn commits, so it shows."""
+    return row.status == RunStatus.EXECUTING.value and ENTRY_KEY not in (row.trace or {})
+
+
 class TurnPages:
     def __init__(self, engine: AsyncEngine):
         self._sessions = session_factory(engine)
@@ -74,6 +83,10 @@ class TurnPages:
             rows = list(await db.scalars(query))
         older = len(rows) > limit
         rows = rows[:limit]
-        turns = [StoredTurn(RunResult.model_validate(r.trace), r.input_text) for r in reversed(rows)]
+        turns = [
+            StoredTurn(RunResult.model_validate(r.trace), r.input_text)
+            for r in reversed(rows)
+            if not _reserved_only(r)
+        ]
         oldest = rows[-1] if rows else None
         return TurnPage(turns, cursor_of(oldest.created_at, oldest.id) if older and oldest else None)
