@@ -42,6 +42,12 @@ def domain_url(entry: dict[str, Any]) -> str:
     return env_override(entry["name"]) or str(entry["base_url"])
 
 
+def domain_argv(command: list[str], host: str, port: int) -> list[str]:
+    """A bootstrap entry's ``command``, run by this Python, listening on ``host:port``."""
+    program = sys.executable if command[0] == "python" else command[0]
+    return [program, *command[1:], "--host", host, "--port", str(port)]
+
+
 def answers(url: str, timeout_s: float = 0.5) -> bool:
     """``url`` answers 200 now."""
     try:
@@ -195,9 +201,7 @@ def main() -> int:
             if not command:
                 continue
             url = urlparse(domain_url(entry))
-            argv = [sys.executable if command[0] == "python" else command[0], *command[1:]]
-            argv += ["--host", url.hostname or "127.0.0.1", "--port", str(url.port or 80)]
-            spawn(entry["name"], argv)
+            spawn(entry["name"], domain_argv(command, url.hostname or "127.0.0.1", url.port or 80))
             domains[entry["name"]] = domain_url(entry).rstrip("/")
         view.say(f"starting {len(domains)} domains ({', '.join(domains)}) and the gateway")
         admin_env, admin_note = admin_environment(settings)

@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from cli.launcher import domain_argv
 from gateway.settings import GatewaySettings
 from intent import build_adapter
 from intent.settings import IntentSettings
@@ -49,8 +50,7 @@ def _start(entries: list[dict[str, Any]]) -> tuple[dict[str, str], list[subproce
         if not command:
             continue
         port = _free_port()
-        argv = [sys.executable if command[0] == "python" else command[0], *command[1:]]
-        argv += ["--host", "127.0.0.1", "--port", str(port)]
+        argv = domain_argv(command, "127.0.0.1", port)
         processes.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         urls[entry["name"]] = f"http://127.0.0.1:{port}"
     return urls, processes
