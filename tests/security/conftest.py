@@ -6,6 +6,7 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -58,6 +59,17 @@ def manifest(domain: str, goals: list[dict[str, Any]], **capability: Any) -> dic
         "capabilities": [cap],
         "goals": [{"capabilities": [cap["name"]], **g} for g in goals],
     }
+
+
+@contextmanager
+def backend_database(backend: str, work: Path) -> Iterator[str]:
+    """The database URL of a gateway on ``backend`` ("sqlite": a file in ``work``; "postgresql":
+    a fresh database, dropped afterwards)."""
+    if backend == "sqlite":
+        yield f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}"
+    else:
+        with pg_database() as url:
+            yield url
 
 
 @contextmanager

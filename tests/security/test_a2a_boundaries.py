@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import Process, start_gateway, write_bootstrap
-from tests.security.conftest import pg_database
+from tests.security.conftest import backend_database
 
 pytestmark = pytest.mark.integration
 
@@ -39,11 +39,7 @@ def gateway(
     work = tmp_path_factory.mktemp(f"a2a-{request.param}")
     bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in domain_processes.items()})
     with contextlib.ExitStack() as stack:
-        database = (
-            f"sqlite+aiosqlite:///{Path(work) / 'gateway.sqlite3'}"
-            if request.param == "sqlite"
-            else stack.enter_context(pg_database())
-        )
+        database = stack.enter_context(backend_database(request.param, Path(work)))
         process = start_gateway(
             {
                 "DATABASE_URL": database,
