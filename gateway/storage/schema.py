@@ -14,7 +14,7 @@ from sqlalchemy import MetaData, Table
 from gateway.storage.history import ConversationPointRow
 from gateway.storage.principals import ApiKeyRow
 from gateway.storage.registrations import DomainRegistrationRow
-from gateway.storage.tables import RunRow, SessionRow
+from gateway.storage.tables import ApprovalRow, RunRow, SessionRow
 from gateway.storage.write_probe import WriteProbeRow
 from graph.checkpoint import GRAPH_TABLES
 from shared.db import NAMING
@@ -26,6 +26,7 @@ GATEWAY_TABLES: tuple[Table, ...] = (
     cast(Table, ApiKeyRow.__table__),
     cast(Table, ConversationPointRow.__table__),
     cast(Table, WriteProbeRow.__table__),
+    cast(Table, ApprovalRow.__table__),
 )
 
 target_metadata = MetaData(naming_convention=NAMING)

@@ -51,3 +51,42 @@ class RunRow(Base):
     trace: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class ApprovalRow(Base):
+    """A step that waits for a yes, as people other than the session's owner see it: the
+    tenant's approvers list, approve or reject it; it may expire. The plan itself stays with the
+    session's graph state (the pending question); this row is its index, status and deadline."""
+
+    __tablename__ = "approvals"
+    #: Approvers list a tenant's pending ones; the expiry scan reads pending ones by deadline.
+    __table_args__ = (
+        Index("ix_approvals_tenant_status", "tenant", "status"),
+        Index("ix_approvals_status_expires_at", "status", "expires_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tenant: Mapped[str] = mapped_column(String(64))
+    session_id: Mapped[str] = mapped_column(
+        String(128), ForeignKey("sessions.id", ondelete="CASCADE"), index=True
+    )
+    #: The run that asked.
+    run_id: Mapped[str] = mapped_column(String(64))
+    #: ``pending``, then ``approved``, ``rejected``, ``expired`` or ``superseded`` (the person
+    #: moved on to another request).
+    status: Mapped[str] = mapped_column(String(16))
+    #: The question as the person saw it, in their language.
+    question: Mapped[str] = mapped_column(Text)
+    language: Mapped[str] = mapped_column(String(16))
+    channel: Mapped[str] = mapped_column(String(32))
+    #: The plan's step ids that wait for the yes and their capabilities, for approvers.
+    steps: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    remind_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    reminded_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    #: Who decided: ``owner`` (by chat), ``key:<id>``/``tenant:<name>`` (an approver), ``expiry``.
+    decided_by: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    #: The run that carried the decision out (or recorded the expiry).
+    decision_run_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
