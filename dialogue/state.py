@@ -76,6 +76,9 @@ class Continuation(BaseModel):
     capability: str
     param: str = "reply"
     reply: str
+    #: The plan's step that asked: the plan's steps waiting behind it go on once the domain's
+    #: conversation ends (None: nothing waits).
+    step_id: int | None = None
 
 
 class Turn(BaseModel):

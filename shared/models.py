@@ -289,6 +289,9 @@ class ResumePoint(BaseModel):
     param: str | None = None
     #: The domain conversation the reply goes on with (``Clarification.continue_with``).
     continue_with: ContinueWith | None = None
+    #: The run's settled steps when other steps of ``plan`` still wait behind the one that asked:
+    #: kept (not called again) when the plan goes on once the question is answered.
+    steps: list[StepTrace] = Field(default_factory=list)
 
 
 class ConfirmationQuestion(BaseModel):
