@@ -14,6 +14,7 @@ from sqlalchemy import MetaData, Table
 from gateway.storage.history import ConversationPointRow
 from gateway.storage.principals import ApiKeyRow
 from gateway.storage.registrations import DomainRegistrationRow
+from gateway.storage.standing import StandingFiringRow, StandingRequestRow
 from gateway.storage.tables import ApprovalRow, RunRow, SessionRow
 from gateway.storage.write_probe import WriteProbeRow
 from graph.checkpoint import GRAPH_TABLES
@@ -27,6 +28,8 @@ GATEWAY_TABLES: tuple[Table, ...] = (
     cast(Table, ConversationPointRow.__table__),
     cast(Table, WriteProbeRow.__table__),
     cast(Table, ApprovalRow.__table__),
+    cast(Table, StandingRequestRow.__table__),
+    cast(Table, StandingFiringRow.__table__),
 )
 
 target_metadata = MetaData(naming_convention=NAMING)

@@ -1,0 +1,130 @@
+"""Recurrences of standing requests: an RFC 5545 RRULE read in a person's wall-clock time.
+
+The rule is iterated by ``dateutil.rrule`` over naive local times and each occurrence is placed in
+its IANA zone with ``zoneinfo``, so "every weekday at 09:00 America/New_York" stays at 09:00 local
+across a daylight-saving change (13:00 UTC in summer, 14:00 UTC in winter). A local time that does
+not exist on the day clocks go forward (02:30) runs at the same offset as before the change
+(03:30 local); one that exists twice on the day clocks go back runs once, at its first occurrence.
+
+>>> r = Recurrence("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0", "America/New_York")
+>>> r.next_after(datetime(2026, 3, 6, 15, 0, tzinfo=UTC)).isoformat()  # Friday, before the change
+'2026-03-09T13:00:00+00:00'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cached_property
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dateutil.rrule import rrule, rrulestr
+
+#: RRULE parts a standing request may use; the rest (COUNT, UNTIL, BYSETPOS...) are refused so
+#: every rule can be told back to the person in words.
+ALLOWED_PARTS = frozenset({"FREQ", "INTERVAL", "BYDAY", "BYHOUR", "BYMINUTE"})
+ALLOWED_FREQS = ("MINUTELY", "HOURLY", "DAILY", "WEEKLY")
+WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+#: How far back a missed tick is looked for, and forward a next one (a rule that never fires).
+_HORIZON = timedelta(days=400)
+
+
+class RecurrenceError(ValueError):
+    """The rule or the time zone cannot be used; the message says why, for the person."""
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise RecurrenceError(f"unknown time zone {name!r}") from exc
+
+
+def rule_parts(rule: str) -> dict[str, str]:
+    """The ``KEY=VALUE`` parts of an RRULE (an optional ``RRULE:`` prefix is dropped)."""
+    text = rule.strip().removeprefix("RRULE:")
+    parts: dict[str, str] = {}
+    for item in filter(None, text.split(";")):
+        key, sep, value = item.partition("=")
+        if not sep or not value:
+            raise RecurrenceError(f"malformed recurrence part {item!r}")
+        parts[key.strip().upper()] = value.strip().upper()
+    return parts
+
+
+@dataclass(frozen=True)
+class Recurrence:
+    """A rule and the zone its times are read in."""
+
+    rule: str
+    timezone: str
+
+    def __post_init__(self) -> None:
+        parts = rule_parts(self.rule)
+        unknown = set(parts) - ALLOWED_PARTS
+        if unknown:
+            raise RecurrenceError(f"unsupported recurrence parts: {', '.join(sorted(unknown))}")
+        if parts.get("FREQ") not in ALLOWED_FREQS:
+            raise RecurrenceError(f"FREQ must be one of {', '.join(ALLOWED_FREQS)}")
+        zone(self.timezone)
+        try:
+            self._rule_at(datetime(2026, 1, 1))
+        except (ValueError, TypeError) as exc:
+            raise RecurrenceError(f"invalid recurrence: {exc}") from exc
+
+    @cached_property
+    def parts(self) -> dict[str, str]:
+        return rule_parts(self.rule)
+
+    @cached_property
+    def zone(self) -> ZoneInfo:
+        return zone(self.timezone)
+
+    def _rule_at(self, anchor: datetime) -> rrule:
+        # Anchored at local midnight of the day asked about: hourly and minutely intervals count
+        # from midnight, and seconds are always zero.
+        start = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
+        parsed = rrulestr(self.rule.strip().removeprefix("RRULE:"), dtstart=start)
+        assert isinstance(parsed, rrule)
+        return parsed
+
+    def _utc(self, local: datetime) -> datetime:
+        return local.replace(tzinfo=self.zone).astimezone(UTC)
+
+    def next_after(self, after: datetime) -> datetime | None:
+        """The first tick strictly after ``after`` (aware), in UTC; None if there is none."""
+        local = after.astimezone(self.zone).replace(tzinfo=None)
+        rule = self._rule_at(local - timedelta(days=1))
+        candidate = rule.after(local - timedelta(hours=3))
+        while candidate is not None and candidate - local < _HORIZON:
+            tick = self._utc(candidate)
+            if tick > after:
+                return tick
+            candidate = rule.after(candidate)
+        return None
+
+    def latest_at_or_before(self, moment: datetime, *, not_before: datetime) -> datetime | None:
+        """The last tick in ``[not_before, moment]``, in UTC (the missed tick to run once)."""
+        local = moment.astimezone(self.zone).replace(tzinfo=None)
+        rule = self._rule_at(local - timedelta(days=1))
+        candidate = rule.before(local + timedelta(hours=3), inc=True)
+        while candidate is not None and local - candidate < _HORIZON:
+            tick = self._utc(candidate)
+            if tick < not_before:
+                return None
+            if tick <= moment:
+                return tick
+            candidate = rule.before(candidate)
+        return None
+
+
+def interval_tick(first: datetime, interval: timedelta, moment: datetime) -> datetime:
+    """The latest tick of ``first + k * interval`` at or before ``moment`` (``first`` when earlier).
+
+    >>> t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> interval_tick(t0, timedelta(minutes=5), t0 + timedelta(minutes=17)).minute
+    15
+    """
+    if moment <= first:
+        return first
+    return first + ((moment - first) // interval) * interval
