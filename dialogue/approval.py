@@ -7,10 +7,23 @@ Telegram (com o resultado de “cotação atual de uma ação…”)"), in the p
 with the session like every pending question, so it survives a restart and works in any chat
 client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a reply that is
 neither asks once more, unless it is a confident new request, which drops the question.
+
+Each question has an ``approval_id``: the gateway lists it for the tenant's approvers, who may
+decide it instead of the person (:func:`deciding`), and holds its deadline: an answer after it is
+refused and nothing runs (:class:`ApprovalTurn` carries what the gateway knows into the turn, and
+what the turn decided back out). The question is in the person's language throughout: a
+capability description written only in another language (an MCP tool's) is quoted as the tool's
+own words.
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from dialogue.choice import is_no, is_yes
@@ -20,6 +33,7 @@ from intent.base import guessed
 from shared import i18n
 from shared.catalog import Catalog
 from shared.expressions import compile_expression, expressions_in, steps_named
+from shared.i18n.languages import as_language
 from shared.models import (
     ApprovalQuestion,
     ExecutionIntent,
@@ -45,10 +59,90 @@ def steps_needing_approval(plan: ExecutionPlan, catalog: Catalog) -> list[Execut
     return needing
 
 
+class Decision(StrEnum):
+    """How a waiting approval ended."""
+
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+    #: The person moved on to another request (or corrected it, which asks again): nothing ran.
+    SUPERSEDED = "superseded"
+
+
+@dataclass(slots=True)
+class ApprovalTurn:
+    """One turn's view of the approval that waited before it: what the gateway knows going in
+    (``pending_id``; a decision made outside the chat, by an approver or the deadline) and what
+    the turn decided (``outcome``), read back when the turn is stored."""
+
+    run_id: str
+    #: The approval pending before this turn, if any.
+    pending_id: str | None = None
+    #: Decided outside the chat (an approver, the deadline); ``None``: the message decides.
+    decision: Decision | None = None
+    #: Who decided outside the chat, as the person reads it ("an approver").
+    decided_by: str = ""
+    #: The message is the person's own (a chat answer), not a decision sent on their behalf.
+    from_person: bool = True
+    outcome: Decision | None = None
+
+
+_CURRENT: ContextVar[ApprovalTurn | None] = ContextVar("approval_turn", default=None)
+
+
+@contextmanager
+def deciding(current: ApprovalTurn) -> Iterator[ApprovalTurn]:
+    """Within the block, the turn of ``current.run_id`` answers its pending approval as
+    ``current`` says (a context variable, so concurrent turns never see each other's)."""
+    token = _CURRENT.set(current)
+    try:
+        yield current
+    finally:
+        _CURRENT.reset(token)
+
+
+def _current(run_id: str) -> ApprovalTurn | None:
+    found = _CURRENT.get()
+    return found if found is not None and found.run_id == run_id else None
+
+
+def new_approval_id() -> str:
+    return f"apr-{uuid.uuid4().hex}"
+
+
+def approval_policy(question: ApprovalQuestion, catalog: Catalog) -> tuple[float | None, float | None]:
+    """The waiting steps' manifest deadline and reminder, in seconds: the shortest any of them
+    asks for (``None`` where none sets one: the operator's default applies)."""
+    expires: list[float] = []
+    reminders: list[float] = []
+    plan = question.resume.plan
+    for step in plan.steps if plan is not None else []:
+        if step.id not in question.steps:
+            continue
+        ref = catalog.find_capability(step.capability, step.domain)
+        if ref is None:
+            continue
+        policy = ref.capability.metadata.policy
+        if policy.approval_expires_s is not None:
+            expires.append(policy.approval_expires_s)
+        if policy.approval_reminder_s is not None:
+            reminders.append(policy.approval_reminder_s)
+    return (min(expires) if expires else None, min(reminders) if reminders else None)
+
+
 def _capability_text(step: ExecutionStep, catalog: Catalog, language: str) -> str:
     ref = catalog.find_capability(step.capability, step.domain)
     description = ref.capability.description if ref is not None else ""
-    return describe(description, language) if description else step.capability.replace("_", " ")
+    action = step.capability.replace("_", " ")
+    if not description:
+        return action
+    text = describe(description, language)
+    written_in = i18n.vote(text)
+    if written_in is not None and written_in != as_language(language):
+        # only another language's words (an MCP tool's English description): quoted as the
+        # tool's own, inside a sentence in the person's language
+        return i18n.t("dialogue.approval_tool_words", language, action=action, words=text)
+    return text
 
 
 def _value_text(value: Any, plan: ExecutionPlan, catalog: Catalog, language: str) -> str:
@@ -89,6 +183,7 @@ def approval_question(
     language = intent.language
     actions = "; ".join(_action_text(step, plan, catalog, language) for step in steps)
     return ApprovalQuestion(
+        approval_id=new_approval_id(),
         text=i18n.t("dialogue.approval_ask", language, actions=actions),
         steps=[step.id for step in steps],
         resume=ResumePoint(intent=intent, execution_intent=execution_intent, plan=plan, language=language),
@@ -102,26 +197,61 @@ def answer_approval(
     again) or None; ``None`` when the message is a new request (the question is dropped)."""
     resume = question.resume
     language = resume.language
-    if is_yes(text):
+    current = _current(turn.run_id)
+    decision = current.decision if current is not None else None
+    new_request = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
+    if current is not None and decision is not None:
+        if not current.from_person and question.approval_id != current.pending_id:
+            # decided for another question than the one waiting now: nothing to do
+            kept = {
+                "route": "respond",
+                "status": RunStatus.WAITING_INPUT,
+                "answer": i18n.t("dialogue.approval_not_pending", language),
+                "intent": None,
+            }
+            return turn.model_copy(update=kept), question
+        if decision is Decision.EXPIRED:
+            current.outcome = Decision.EXPIRED
+            if current.from_person and new_request:
+                return None  # the person moved on: their new request is answered as usual
+            expired = {
+                "route": "respond",
+                "status": RunStatus.CANCELLED,
+                "answer": i18n.t("dialogue.approval_expired", language),
+                "intent": None,
+                "notes": [f"the approval of steps {question.steps} expired: nothing ran"],
+            }
+            return turn.model_copy(update=expired), None
+    who = current.decided_by if current is not None and decision is not None else ""
+    if decision is Decision.APPROVED or (decision is None and is_yes(text)):
         approved = {
             "intent": resume.intent,
             "execution_intent": resume.execution_intent,
             "plan": resume.plan,
             "route": "execute",
             "confirmed": True,
-            "notes": [f"the person approved steps {question.steps}"],
+            "notes": [f"{who or 'the person'} approved steps {question.steps}"],
         }
+        if current is not None:
+            current.outcome = Decision.APPROVED
         return turn.model_copy(update=approved), None
-    if is_no(text):
+    if decision is Decision.REJECTED or (decision is None and is_no(text)):
+        answer = (
+            i18n.t("dialogue.approval_rejected_by", language, who=who[:1].upper() + who[1:])
+            if who
+            else i18n.t("dialogue.approval_declined", language)
+        )
         declined = {
             "route": "respond",
             "status": RunStatus.CANCELLED,
-            "answer": i18n.t("dialogue.approval_declined", language),
+            "answer": answer,
             "intent": None,
-            "notes": [f"the person declined steps {question.steps}: nothing ran"],
+            "notes": [f"{who or 'the person'} declined steps {question.steps}: nothing ran"],
         }
+        if current is not None:
+            current.outcome = Decision.REJECTED
         return turn.model_copy(update=declined), None
-    if intent.goal is not None and intent.confidence >= threshold and not guessed(intent):
+    if new_request:
         return None  # a new request: the plan that waited is dropped, nothing of it ran
     again = question.model_copy(
         update={"text": i18n.t("dialogue.approval_again", language, question=question.text)}

@@ -137,6 +137,11 @@ class ExecutionPolicy(_Strict):
     #: The capability acts on the world in a way the person should approve first (an MCP tool's
     #: ``destructiveHint``); recorded in the manifest for the approval gate.
     confirm: bool = False
+    #: How long the person (or an approver) has to approve a ``confirm`` step; after it the
+    #: request is cancelled with nothing run. Unset: the operator's ``APPROVAL_EXPIRES_S``.
+    approval_expires_s: float | None = Field(default=None, gt=0)
+    #: When to remind the person of an approval still waiting. Unset: ``APPROVAL_REMINDER_S``.
+    approval_reminder_s: float | None = Field(default=None, gt=0)
 
 
 class CapabilityMetadata(_Strict):

@@ -340,6 +340,8 @@ class ApprovalQuestion(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: Literal["approval"] = "approval"
+    #: Names the approval for approvers (``/v1/approvals``); questions stored before it have none.
+    approval_id: str | None = None
     text: str
     #: The ids of the plan's steps that wait for the yes.
     steps: list[int] = Field(default_factory=list)

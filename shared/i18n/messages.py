@@ -123,6 +123,27 @@ CORE = Catalog(
             "pt": "Tudo bem, não fiz nada. O que você gostaria de fazer?",
             "en": "All right, I did nothing. What would you like to do?",
         },
+        "dialogue.approval_expired": {
+            "pt": "Este pedido expirou sem aprovação; nada foi feito.",
+            "en": "This request expired without approval; nothing was done.",
+        },
+        "dialogue.approval_approved_by": {
+            "pt": "Aprovado por {who}.",
+            "en": "Approved by {who}.",
+        },
+        "dialogue.approval_rejected_by": {
+            "pt": "{who} recusou o pedido; nada foi feito.",
+            "en": "{who} turned the request down; nothing was done.",
+        },
+        "dialogue.approval_not_pending": {
+            "pt": "Este pedido já não espera aprovação; nada foi feito agora.",
+            "en": "This request no longer waits for approval; nothing was done now.",
+        },
+        "dialogue.approval_an_approver": {"pt": "um aprovador", "en": "an approver"},
+        "dialogue.approval_tool_words": {
+            "pt": "a ação “{action}” (nas palavras da própria ferramenta: “{words}”)",
+            "en": "the action “{action}” (in the tool's own words: “{words}”)",
+        },
         "dialogue.approval_again": {
             "pt": "Preciso de um sim ou um não. {question}",
             "en": "I need a yes or a no. {question}",

@@ -121,6 +121,7 @@ def test_the_gateway_migrations_target_only_the_gateway_database() -> None:
         "api_keys",
         "conversation_points",
         "write_probe",
+        "approvals",
     }
 
 
