@@ -1,4 +1,6 @@
-"""HTTP client for domain services (``/manifest``, ``/health``, ``/execute``).
+"""The client for domain services: manifest, health and execute through one
+:class:`~orchestrator.domain_transport.DomainTransport` per :class:`DomainKind` (plain HTTP
+``/manifest``, ``/health``, ``/execute``; an MCP server; a remote A2A agent).
 
 httpx's exceptions are translated into the platform's (``DomainUnavailable``,
 ``DomainProtocolError``) in exactly one place, :func:`map_httpx_exceptions`, the way httpx itself
@@ -24,9 +26,10 @@ import httpx
 from opentelemetry.trace import SpanKind
 from pydantic import ValidationError
 
-from orchestrator.a2a_domain import A2ADomains, is_agent_card_url
+from orchestrator.a2a_domain import A2ADomains
 from orchestrator.bounded_decoding import BoundedDecoder
-from orchestrator.mcp_domain import McpDomains, is_mcp_url
+from orchestrator.domain_transport import DomainKind, DomainTransport
+from orchestrator.mcp_domain import McpDomains
 from orchestrator.sanitize import clean_output
 from orchestrator.transport import AiohttpTransport, AnswerTooLarge
 from shared.errors import DomainProtocolError, DomainUnavailable
@@ -169,44 +172,31 @@ def _error_message(response: httpx.Response) -> str:
 LAST_MANIFESTS_KEPT = 256
 
 
-class DomainClient:
-    """Calls one domain's ``/manifest``, ``/health`` and ``/execute``.
+class HttpDomainTransport:
+    """:class:`DomainTransport` of a plain HTTP domain: ``GET /manifest``, ``GET /health``,
+    ``POST /execute`` (the domain protocol of docs/domains.md).
 
     ``max_answer_bytes``: no answer body is read past it (the call fails instead);
     ``manifest_limits``: size, depth and counts a manifest must stay within;
     ``signing_secrets``: domain name -> secret; that domain's ``/execute`` calls carry a
-    :mod:`shared.signing` signature; ``mcp``: how base URLs ``mcp+http(s)://`` (MCP servers
-    registered as domains) are called, through the same three methods
-    (:mod:`orchestrator.mcp_domain`); a base URL that is an A2A agent card's URL is a remote A2A
-    agent, called the same way (:mod:`orchestrator.a2a_domain`)."""
+    :mod:`shared.signing` signature."""
 
     def __init__(
         self,
         http: httpx.AsyncClient,
         *,
-        max_answer_bytes: int | None = None,
-        manifest_limits: ManifestLimits | None = None,
-        signing_secrets: Mapping[str, bytes] | None = None,
-        mcp: McpDomains | None = None,
-    ):
+        max_answer_bytes: int | None,
+        manifest_limits: ManifestLimits,
+        signing_secrets: Mapping[str, bytes],
+    ) -> None:
         self.http = http
-        self.mcp = mcp or McpDomains(max_answer_bytes=max_answer_bytes)
-        self.a2a = A2ADomains()
         self.max_answer_bytes = max_answer_bytes
-        self.manifest_limits = manifest_limits or ManifestLimits()
-        self.signing_secrets = dict(signing_secrets or {})
+        self.manifest_limits = manifest_limits
+        self.signing_secrets = dict(signing_secrets)
         #: manifest URL -> the bytes last read there and the manifest they gave (most recent last)
         self._last_manifests: OrderedDict[str, tuple[bytes, DomainManifest]] = OrderedDict()
 
-    async def manifest(self, base_url: str, domain: str = "") -> DomainManifest:
-        """Fetch and validate ``/manifest``; an invalid one raises ``shared.manifest.ManifestInvalid``
-        (field paths in ``errors``), one larger than the limits too. ``domain``: the name it is
-        registered under (an MCP server's manifest is built for it)."""
-        if is_mcp_url(base_url):
-            return await self.mcp.manifest(base_url, domain, self.manifest_limits)
-        if is_agent_card_url(base_url):
-            with map_httpx_exceptions(base_url):
-                return await self.a2a.manifest(self.http, base_url, domain, self.manifest_limits)
+    async def manifest(self, base_url: str, domain: str) -> DomainManifest:
         url = _join(base_url, "/manifest")
         raw = await self._get_document(url, self.manifest_limits.max_bytes, "$")
         if not raw.lstrip().startswith(b"{"):  # not a manifest at all: nothing of it is shown
@@ -270,11 +260,6 @@ class DomainClient:
         return manifest
 
     async def health(self, base_url: str) -> dict[str, Any]:
-        if is_mcp_url(base_url):
-            return await self.mcp.health(base_url)
-        if is_agent_card_url(base_url):
-            with map_httpx_exceptions(base_url):
-                return await self.a2a.health(self.http, base_url)
         url = _join(base_url, "/health")
         with map_httpx_exceptions(url):
             body = json.loads(await self._get(url, self.max_answer_bytes))
@@ -287,25 +272,7 @@ class DomainClient:
         base_url: str,
         intent: ExecutionIntent,
         idempotency_key: str,
-        timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
-    ) -> DomainOutput:
-        """``POST /execute`` in an ``execute_tool`` span, whose ``traceparent`` the domain continues."""
-        with start_span("execute_tool", tool_call_attributes(intent), kind=SpanKind.CLIENT):
-            if is_mcp_url(base_url):
-                return clean_output(await self.mcp.execute(base_url, intent, timeout))
-            if is_agent_card_url(base_url):
-                with map_httpx_exceptions(base_url):
-                    return clean_output(
-                        await self.a2a.execute(self.http, base_url, intent, timeout, idempotency_key)
-                    )
-            return await self._execute(base_url, intent, idempotency_key, timeout)
-
-    async def _execute(
-        self,
-        base_url: str,
-        intent: ExecutionIntent,
-        idempotency_key: str,
-        timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
+        timeout: float | None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
     ) -> DomainOutput:
         url = _join(base_url, "/execute")
         # pydantic writes and reads the JSON itself: no dict in between, one pass each way
@@ -361,6 +328,121 @@ class DomainClient:
             return response.status_code, b"".join(chunks)
         finally:
             await response.aclose()
+
+
+class McpTransport:
+    """:class:`DomainTransport` of an MCP server (:mod:`orchestrator.mcp_domain`). MCP has no
+    idempotency key: the capability's policy (from ``idempotentHint``) keeps retries safe."""
+
+    def __init__(self, mcp: McpDomains, manifest_limits: ManifestLimits) -> None:
+        self.mcp = mcp
+        self.manifest_limits = manifest_limits
+
+    async def manifest(self, base_url: str, domain: str) -> DomainManifest:
+        return await self.mcp.manifest(base_url, domain, self.manifest_limits)
+
+    async def health(self, base_url: str) -> dict[str, Any]:
+        return await self.mcp.health(base_url)
+
+    async def execute(
+        self,
+        base_url: str,
+        intent: ExecutionIntent,
+        idempotency_key: str,
+        timeout: float | None,  # noqa: ASYNC109 (the per-call timeout of the contract)
+    ) -> DomainOutput:
+        return clean_output(await self.mcp.execute(base_url, intent, timeout))
+
+
+class A2ATransport:
+    """:class:`DomainTransport` of a remote A2A agent (:mod:`orchestrator.a2a_domain`), on the
+    domain HTTP client; its httpx errors are worded by :func:`map_httpx_exceptions`."""
+
+    def __init__(self, a2a: A2ADomains, http: httpx.AsyncClient, manifest_limits: ManifestLimits) -> None:
+        self.a2a = a2a
+        self.http = http
+        self.manifest_limits = manifest_limits
+
+    async def manifest(self, base_url: str, domain: str) -> DomainManifest:
+        with map_httpx_exceptions(base_url):
+            return await self.a2a.manifest(self.http, base_url, domain, self.manifest_limits)
+
+    async def health(self, base_url: str) -> dict[str, Any]:
+        with map_httpx_exceptions(base_url):
+            return await self.a2a.health(self.http, base_url)
+
+    async def execute(
+        self,
+        base_url: str,
+        intent: ExecutionIntent,
+        idempotency_key: str,
+        timeout: float | None,  # noqa: ASYNC109 (the per-call timeout of the contract)
+    ) -> DomainOutput:
+        with map_httpx_exceptions(base_url):
+            return clean_output(await self.a2a.execute(self.http, base_url, intent, timeout, idempotency_key))
+
+
+class DomainClient:
+    """Calls a domain's manifest, health and execute through the transport of its
+    :class:`DomainKind`, one built per kind here (as httpx mounts transports): plain HTTP
+    (:class:`HttpDomainTransport`), MCP servers (``mcp``, :mod:`orchestrator.mcp_domain`) and
+    remote A2A agents (:mod:`orchestrator.a2a_domain`).
+
+    The registry passes the ``kind`` it stored when the domain was registered; a caller holding
+    only a base URL (a test, a one-off tool) may leave it out and the URL says the kind.
+    ``max_answer_bytes``, ``manifest_limits`` and ``signing_secrets``: see
+    :class:`HttpDomainTransport`."""
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        *,
+        max_answer_bytes: int | None = None,
+        manifest_limits: ManifestLimits | None = None,
+        signing_secrets: Mapping[str, bytes] | None = None,
+        mcp: McpDomains | None = None,
+    ):
+        limits = manifest_limits or ManifestLimits()
+        self.http = http
+        self.mcp = mcp or McpDomains(max_answer_bytes=max_answer_bytes)
+        self.a2a = A2ADomains()
+        self.transports: dict[DomainKind, DomainTransport] = {
+            DomainKind.HTTP: HttpDomainTransport(
+                http,
+                max_answer_bytes=max_answer_bytes,
+                manifest_limits=limits,
+                signing_secrets=signing_secrets or {},
+            ),
+            DomainKind.MCP: McpTransport(self.mcp, limits),
+            DomainKind.A2A: A2ATransport(self.a2a, http, limits),
+        }
+
+    def transport(self, base_url: str, kind: DomainKind | None = None) -> DomainTransport:
+        return self.transports[kind if kind is not None else DomainKind.of(base_url)]
+
+    async def manifest(
+        self, base_url: str, domain: str = "", *, kind: DomainKind | None = None
+    ) -> DomainManifest:
+        """Fetch and validate the manifest; an invalid one raises ``shared.manifest.ManifestInvalid``
+        (field paths in ``errors``), one larger than the limits too. ``domain``: the name it is
+        registered under (an MCP server's or an agent's manifest is built for it)."""
+        return await self.transport(base_url, kind).manifest(base_url, domain)
+
+    async def health(self, base_url: str, *, kind: DomainKind | None = None) -> dict[str, Any]:
+        return await self.transport(base_url, kind).health(base_url)
+
+    async def execute(
+        self,
+        base_url: str,
+        intent: ExecutionIntent,
+        idempotency_key: str,
+        timeout: float | None = None,  # noqa: ASYNC109 (per-request httpx timeout, the contract)
+        *,
+        kind: DomainKind | None = None,
+    ) -> DomainOutput:
+        """One call in an ``execute_tool`` span, whose ``traceparent`` the domain continues."""
+        with start_span("execute_tool", tool_call_attributes(intent), kind=SpanKind.CLIENT):
+            return await self.transport(base_url, kind).execute(base_url, intent, idempotency_key, timeout)
 
 
 def _join(base_url: str, path: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from orchestrator.breaker import CircuitOpen, DomainBreakers
 from orchestrator.client import DomainClient
+from orchestrator.domain_transport import DomainKind
 from orchestrator.registry import DomainRegistry
 from shared.catalog import CapabilityRef
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
@@ -86,7 +87,9 @@ class Orchestrator:
         try:
             output = await self.breakers.call(
                 domain,
-                lambda: self.client.execute(target.base_url, target.intent, target.idempotency_key, timeout),
+                lambda: self.client.execute(
+                    target.base_url, target.intent, target.idempotency_key, timeout, kind=target.kind
+                ),
             )
         except DomainUnavailable as exc:
             log.warning("domain %s: %s", domain, exc.message)
@@ -133,13 +136,13 @@ class Orchestrator:
         if self._gated(intent, domain):
             return self._clarify(intent, domain, language)
         try:
-            base_url = self.registry.endpoint(domain)
+            base_url, kind = self.registry.endpoint(domain), self.registry.kind(domain)
         except NotFound as exc:  # unregistered between routing and calling
             return _failure(exc.message, exc.code)
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
         # the routed domain owns ``ref`` when there is one (it is the domain ``ref`` names)
         policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
-        return _Target(domain, base_url, routed, _idempotency_key(intent, step), language, policy)
+        return _Target(domain, base_url, kind, routed, _idempotency_key(intent, step), language, policy)
 
     def _clarify(self, intent: ExecutionIntent, domain: str, language: Language) -> DomainOutput:
         question = t("route.confidence_gate", language, confidence=intent.confidence)
@@ -159,6 +162,8 @@ class _Target:
 
     domain: str
     base_url: str
+    #: Which transport the call goes through (decided when the domain was registered).
+    kind: DomainKind
     #: The intent with ``domain`` set to the routed domain.
     intent: ExecutionIntent
     idempotency_key: str

@@ -5,9 +5,11 @@ A domain that is down at start is listed as unhealthy and retried by :meth:`Doma
 (:class:`orchestrator.refresh.HealthRefresh` calls it in the background); it is never fatal. A
 domain whose manifest is invalid is refused at runtime registration with the offending field
 paths. Subscribers (the intent adapter, the planner) are told whenever the catalog
-changes, so a new domain is routable with zero code changes in the core. A base URL
-``mcp+http(s)://`` is an MCP server (:mod:`orchestrator.mcp_domain`): the client speaks MCP to it
-behind the same three calls, and the URL policy checks the HTTP URL behind it.
+changes, so a new domain is routable with zero code changes in the core. A domain's
+:class:`~orchestrator.domain_transport.DomainKind` is decided once from its base URL when it is
+registered or read from the bootstrap file, and stored with it: a base URL ``mcp+http(s)://`` is
+an MCP server (:mod:`orchestrator.mcp_domain`; the URL policy checks the HTTP URL behind it), an
+agent card's URL a remote A2A agent; every later call goes through that kind's transport.
 
 What a domain may claim is bounded: its base URL passes :class:`orchestrator.url_policy.UrlPolicy`,
 its manifest stays within :class:`shared.manifest.ManifestLimits`, it may not take goal names
@@ -35,9 +37,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from orchestrator.a2a_domain import is_agent_card_url
 from orchestrator.client import DomainClient
-from orchestrator.mcp_domain import endpoint_url, is_mcp_url
+from orchestrator.domain_transport import DomainKind
+from orchestrator.mcp_domain import endpoint_url
 from orchestrator.mcp_stdio import is_stdio_url, stdio_base_url
 from orchestrator.url_policy import UrlPolicy, UrlRefused
 from shared.catalog import Catalog
@@ -58,6 +60,8 @@ class RegisteredDomain(BaseModel):
 
     name: str
     base_url: str
+    #: How the domain is spoken to, decided from ``base_url`` when it is registered.
+    kind: DomainKind = DomainKind.HTTP
     healthy: bool = False
     version: str | None = None
     goals: list[str] = Field(default_factory=list)
@@ -117,20 +121,19 @@ class PolicyLimits(BaseModel):
     confirm: frozenset[str] = frozenset()
 
 
-def unregistrable(base_url: str) -> DomainUnavailable:
+def unregistrable(base_url: str, kind: DomainKind) -> DomainUnavailable:
     """The one text for every failed fetch at registration, whatever went wrong: the answer must
     not tell a closed port from an open one that speaks something else. It names what was asked
     for by the kind of domain (a manifest, an agent card, an MCP handshake) and where the cause is.
 
-    >>> unregistrable("http://h:1/.well-known/agent-card.json").message.split(": ", 1)[1]
+    >>> unregistrable("http://h:1/.well-known/agent-card.json", DomainKind.A2A).message.split(": ", 1)[1]
     'it did not answer with a valid A2A agent card (the gateway log names the cause)'
     """
-    if is_mcp_url(base_url):
-        asked = "it did not complete an MCP handshake and tool listing"
-    elif is_agent_card_url(base_url):
-        asked = "it did not answer with a valid A2A agent card"
-    else:
-        asked = "it did not answer /manifest with a valid manifest"
+    asked = {
+        DomainKind.MCP: "it did not complete an MCP handshake and tool listing",
+        DomainKind.A2A: "it did not answer with a valid A2A agent card",
+        DomainKind.HTTP: "it did not answer /manifest with a valid manifest",
+    }[kind]
     return DomainUnavailable(
         f"domain at {base_url} could not be registered: {asked} (the gateway log names the cause)",
         param="base_url",
@@ -198,6 +201,13 @@ class DomainRegistry:
             raise NotFound(f"domain '{domain}' is not registered", param="domain")
         return entry.info.base_url
 
+    def kind(self, domain: str) -> DomainKind:
+        """How ``domain`` is spoken to (decided when it was registered)."""
+        entry = self._entries.get(domain)
+        if entry is None:
+            raise NotFound(f"domain '{domain}' is not registered", param="domain")
+        return entry.info.kind
+
     def get(self, name: str) -> RegisteredDomain | None:
         entry = self._entries.get(name)
         return entry.info.model_copy(deep=True) if entry else None
@@ -255,7 +265,9 @@ class DomainRegistry:
         async with self._lock:
             loadable: list[_Entry] = []
             for name, url, problem in entries:
-                entry = _Entry(RegisteredDomain(name=name, base_url=env_override(name, self._env) or url))
+                base_url = env_override(name, self._env) or url
+                kind = DomainKind.of(base_url.rstrip("/"))
+                entry = _Entry(RegisteredDomain(name=name, base_url=base_url, kind=kind))
                 self._entries[name] = entry
                 if problem is None:
                     problem = await self._refused(entry.info.base_url)
@@ -325,17 +337,18 @@ class DomainRegistry:
         refused = await self._refused(base_url)
         if refused is not None:
             raise UrlRefused(refused)
-        entry = _Entry(RegisteredDomain(name=name, base_url=base_url.rstrip("/")))
+        kind = DomainKind.of(base_url)
+        entry = _Entry(RegisteredDomain(name=name, base_url=base_url.rstrip("/"), kind=kind))
         watch.lap("url policy")
         try:
             async with asyncio.timeout(self._load_deadline_s):
-                manifest = await self._client.manifest(entry.info.base_url, name)
+                manifest = await self._client.manifest(entry.info.base_url, name, kind=kind)
         except ManifestInvalid as exc:
             raise ManifestRejected(name, exc.errors) from None
         except (PlatformError, TimeoutError) as exc:
             why = exc.message if isinstance(exc, PlatformError) else self._too_slow()
             log.warning("registration of %s at %s failed: %s", name, entry.info.base_url, why)
-            raise unregistrable(entry.info.base_url) from None
+            raise unregistrable(entry.info.base_url, kind) from None
         _check_name(name, manifest)
         watch.lap("manifest")
         async with self._lock:
@@ -410,7 +423,7 @@ class DomainRegistry:
         """Fetch the manifest (tolerantly: errors land in ``last_error``), then health-check."""
         name = entry.info.name
         try:
-            manifest = await self._client.manifest(entry.info.base_url, name)
+            manifest = await self._client.manifest(entry.info.base_url, name, kind=entry.info.kind)
             _check_name(name, manifest)
             taken = _goals_owned_elsewhere(self._entries, name, manifest)
             if taken:
@@ -463,7 +476,7 @@ class DomainRegistry:
 
     async def _check_health(self, entry: _Entry) -> None:
         try:
-            await self._client.health(entry.info.base_url)
+            await self._client.health(entry.info.base_url, kind=entry.info.kind)
         except PlatformError as exc:
             self._fail(entry, exc.message)
             return
@@ -662,8 +675,12 @@ def _read_bootstrap(path: Path) -> list[tuple[str, str, str | None]]:
             log.error("bootstrap file %s: domain '%s' is listed twice: domains.%d skipped", path, name, i)
             continue
         problem = None
-        if not isinstance(url, str) or not (url.startswith(("http://", "https://")) or is_mcp_url(url)):
+        if not isinstance(url, str) or not (url.startswith(("http://", "https://")) or _is_mcp(url)):
             problem = f"bootstrap file: domains.{i}.base_url must be an http(s) URL"
             log.error("%s (domain %s skipped)", problem, name)
         entries.append((name, url if isinstance(url, str) and problem is None else "", problem))
     return entries
+
+
+def _is_mcp(url: str) -> bool:
+    return DomainKind.of(url) is DomainKind.MCP

@@ -37,7 +37,8 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 
 from gateway.storage.registrations import RegistrationStore, StoredRegistration
-from orchestrator.mcp_domain import McpDomains, McpRegistration, is_mcp_url
+from orchestrator.domain_transport import DomainKind
+from orchestrator.mcp_domain import McpDomains, McpRegistration
 from orchestrator.registry import DomainRegistry, RegisteredDomain
 from shared.errors import NotFound, PlatformError
 
@@ -87,7 +88,7 @@ class RegistrySync:
     ) -> RegisteredDomain:
         replaced = self.registry.get(name)
         registered = await self.registry.register(name, base_url, allow_overlap=allow_overlap)
-        given = self._given(name, registered.base_url)
+        given = self._given(registered)
         accepted = self.registry.accepted_goals(name)
         self.registry.remember_accepted(name, accepted)
         try:
@@ -145,9 +146,11 @@ class RegistrySync:
         self._applied = stored
         self._seen = version
 
-    def _given(self, name: str, base_url: str) -> dict[str, Any] | None:
-        """What the admin gave with the MCP server ``name`` (None for other domains)."""
-        registration = self.mcp.registration(name) if self.mcp is not None and is_mcp_url(base_url) else None
+    def _given(self, registered: RegisteredDomain) -> dict[str, Any] | None:
+        """What the admin gave with the MCP server ``registered`` (None for other domains)."""
+        if self.mcp is None or registered.kind is not DomainKind.MCP:
+            return None
+        registration = self.mcp.registration(registered.name)
         return None if registration is None else registration.model_dump(mode="json", exclude_defaults=True)
 
     def _configure(self, name: str, given: dict[str, Any] | None) -> None:

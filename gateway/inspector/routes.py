@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from importlib import resources
-from typing import Annotated, Literal, cast
+from typing import Annotated, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
@@ -22,8 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from gateway.deps import PrincipalDep, RegistryDep, services
 from gateway.storage.tables import RunRow, SessionRow
 from intent.lint import goal_overlaps
-from orchestrator.a2a_domain import is_agent_card_url
-from orchestrator.mcp_domain import is_mcp_url
+from orchestrator.domain_transport import DomainKind
 from shared.errors import NotFound
 from shared.i18n.bilingual import text_in
 
@@ -295,20 +294,6 @@ async def breakers_list(request: Request, registry: RegistryDep) -> BreakerList:
 #: Goal pairs of different domains at least this similar are shown (with their score); the
 #: registration lint warns from ``intent.lint.goal_overlaps``'s own default up.
 OVERLAP_SHOWN = 0.2
-DomainKind = Literal["http", "mcp", "a2a"]
-
-
-def domain_kind(base_url: str) -> DomainKind:
-    """How the gateway talks to a domain, read from its registry base URL.
-
-    >>> domain_kind("mcp+http://h:1/mcp"), domain_kind("http://h:1/.well-known/agent-card.json")
-    ('mcp', 'a2a')
-    >>> domain_kind("http://127.0.0.1:8101")
-    'http'
-    """
-    if is_mcp_url(base_url):
-        return "mcp"
-    return "a2a" if is_agent_card_url(base_url) else "http"
 
 
 class CapabilityView(BaseModel):
@@ -364,7 +349,7 @@ async def catalog_view(
     cards = [
         DomainCard(
             name=manifest.domain,
-            kind=domain_kind(listed[manifest.domain].base_url if manifest.domain in listed else ""),
+            kind=listed[manifest.domain].kind if manifest.domain in listed else DomainKind.HTTP,
             capabilities=[
                 CapabilityView(name=c.name, description=text_in(c.description, lang))
                 for c in manifest.capabilities
