@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
+from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil.rrule import rrule, rrulestr
@@ -128,3 +129,82 @@ def interval_tick(first: datetime, interval: timedelta, moment: datetime) -> dat
     if moment <= first:
         return first
     return first + ((moment - first) // interval) * interval
+
+
+_DAY_NAMES = {
+    "pt": {
+        "MO": "segunda-feira",
+        "TU": "terça-feira",
+        "WE": "quarta-feira",
+        "TH": "quinta-feira",
+        "FR": "sexta-feira",
+        "SA": "sábado",
+        "SU": "domingo",
+    },
+    "en": {
+        "MO": "Monday",
+        "TU": "Tuesday",
+        "WE": "Wednesday",
+        "TH": "Thursday",
+        "FR": "Friday",
+        "SA": "Saturday",
+        "SU": "Sunday",
+    },
+}
+_WORKDAYS = ["MO", "TU", "WE", "TH", "FR"]
+
+
+def describe_rule(rule: str, language: str) -> str:
+    """A rule in words, capitalised, in ``language`` ("pt" or "en"; other rules as written).
+
+    >>> describe_rule("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0", "pt")
+    'Todo dia útil às 09:00'
+    >>> describe_rule("FREQ=WEEKLY;BYDAY=MO;BYHOUR=8;BYMINUTE=0", "en")
+    'Every Monday at 08:00'
+    >>> describe_rule("FREQ=HOURLY;INTERVAL=2;BYMINUTE=0", "pt")
+    'A cada 2 horas'
+    """
+    pt = language == "pt"
+    parts = rule_parts(rule)
+    freq, interval = parts.get("FREQ"), int(parts.get("INTERVAL", "1"))
+    days = [d for d in parts.get("BYDAY", "").split(",") if d]
+    names = _DAY_NAMES["pt" if pt else "en"]
+    if freq == "WEEKLY" and days == _WORKDAYS:
+        words = "Todo dia útil" if pt else "Every weekday"
+    elif freq == "WEEKLY" and days and all(d in names for d in days):
+        listed = [names[d] for d in days]
+        joined = (
+            listed[0]
+            if len(listed) == 1
+            else ", ".join(listed[:-1]) + (" e " if pt else " and ") + listed[-1]
+        )
+        first_masculine = days[0] in ("SA", "SU")
+        words = f"{'Todo' if first_masculine else 'Toda'} {joined}" if pt else f"Every {joined}"
+    elif freq == "DAILY" and interval == 1:
+        words = "Todo dia" if pt else "Every day"
+    elif freq == "HOURLY":
+        if interval == 1:
+            words = "A cada hora" if pt else "Every hour"
+        else:
+            words = f"A cada {interval} horas" if pt else f"Every {interval} hours"
+        return words
+    elif freq == "MINUTELY":
+        return f"A cada {interval} minutos" if pt else f"Every {interval} minutes"
+    else:
+        return rule
+    if "BYHOUR" in parts and "," not in parts["BYHOUR"]:
+        clock = f"{int(parts['BYHOUR']):02d}:{int(parts.get('BYMINUTE', '0')):02d}"
+        words += f" às {clock}" if pt else f" at {clock}"
+    return words
+
+
+def shortest_gap(recurrence: Recurrence, start: datetime, *, samples: int = 8) -> timedelta | None:
+    """The shortest time between consecutive ticks among the first few after ``start`` (a
+    per-tenant minimum interval is checked against it)."""
+    ticks: list[datetime] = []
+    tick = recurrence.next_after(start)
+    while tick is not None and len(ticks) < samples:
+        ticks.append(tick)
+        tick = recurrence.next_after(tick)
+    gaps = [b - a for a, b in pairwise(ticks)]
+    return min(gaps) if gaps else None

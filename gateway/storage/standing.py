@@ -25,12 +25,13 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     func,
     select,
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from shared.clock import utcnow
@@ -38,7 +39,9 @@ from shared.db import Base, UtcDateTime, session_factory, unit_of_work
 from shared.settings import ServiceSettings
 
 StandingKind = Literal["schedule", "watch"]
-StandingStatus = Literal["active", "paused", "cancelled"]
+#: ``proposed``: read from a message and told back, waiting for the person's yes (one per session;
+#: never fires, never listed by the API).
+StandingStatus = Literal["proposed", "active", "paused", "cancelled"]
 FiringStatus = Literal["started", "succeeded", "failed", "quiet", "skipped"]
 
 
@@ -53,6 +56,8 @@ class StandingSettings(ServiceSettings):
     min_interval_s: int = Field(default=300, ge=1)
     #: How often each gateway looks for due ticks.
     tick_s: float = Field(default=15.0, gt=0)
+    #: A schedule's tick found later than this (every gateway was down) is recorded as skipped.
+    max_late_s: int = Field(default=3600, ge=0)
     #: Off: this gateway never fires standing requests (another one does).
     runner_enabled: bool = True
 
@@ -203,18 +208,70 @@ class StandingStore:
             **new.model_dump(),
         )
         async with unit_of_work(self._sessions) as session:
-            held = await session.scalar(
-                select(func.count())
-                .select_from(StandingRequestRow)
-                .where(StandingRequestRow.tenant == tenant, StandingRequestRow.status != "cancelled")
-            )
-            if (held or 0) >= max_per_tenant:
+            if await self._held(session, tenant) >= max_per_tenant:
                 raise LimitReached
             session.add(row)
         return StandingRequest.of(row)
 
+    async def propose(self, tenant: str, session_id: str, new: NewStanding | None) -> None:
+        """Replace the session's proposal with ``new`` (None: drop it)."""
+        async with unit_of_work(self._sessions) as session:
+            await session.execute(
+                delete(StandingRequestRow).where(
+                    StandingRequestRow.tenant == tenant,
+                    StandingRequestRow.session_id == session_id,
+                    StandingRequestRow.status == "proposed",
+                )
+            )
+            if new is not None:
+                session.add(
+                    StandingRequestRow(
+                        id=f"st_{uuid.uuid4().hex[:20]}", tenant=tenant, status="proposed", **new.model_dump()
+                    )
+                )
+
+    async def proposed(self, tenant: str, session_id: str) -> StandingRequest | None:
+        query = select(StandingRequestRow).where(
+            StandingRequestRow.tenant == tenant,
+            StandingRequestRow.session_id == session_id,
+            StandingRequestRow.status == "proposed",
+        )
+        async with self._sessions() as session:
+            row = (await session.scalars(query.limit(1))).first()
+        return None if row is None else StandingRequest.of(row)
+
+    async def activate(
+        self, tenant: str, standing_id: str, next_fire_at: datetime, *, max_per_tenant: int
+    ) -> StandingRequest | None:
+        """Make a proposal active (the person said yes); None if it is gone."""
+        async with unit_of_work(self._sessions) as session:
+            row = await session.get(StandingRequestRow, standing_id, with_for_update=True)
+            if row is None or row.tenant != tenant or row.status != "proposed":
+                return None
+            if await self._held(session, tenant) >= max_per_tenant:
+                raise LimitReached
+            row.status = "active"
+            row.next_fire_at = next_fire_at
+            row.updated_at = utcnow()
+        return StandingRequest.of(row)
+
+    async def held(self, tenant: str) -> int:
+        async with self._sessions() as session:
+            return await self._held(session, tenant)
+
+    @staticmethod
+    async def _held(session: AsyncSession, tenant: str) -> int:
+        held = await session.scalar(
+            select(func.count())
+            .select_from(StandingRequestRow)
+            .where(StandingRequestRow.tenant == tenant, StandingRequestRow.status.in_(("active", "paused")))
+        )
+        return held or 0
+
     async def all(self, tenant: str, *, include_cancelled: bool = False) -> list[StandingRequest]:
-        query = select(StandingRequestRow).where(StandingRequestRow.tenant == tenant)
+        query = select(StandingRequestRow).where(
+            StandingRequestRow.tenant == tenant, StandingRequestRow.status != "proposed"
+        )
         if not include_cancelled:
             query = query.where(StandingRequestRow.status != "cancelled")
         async with self._sessions() as session:
@@ -224,7 +281,9 @@ class StandingStore:
     async def get(self, tenant: str, standing_id: str) -> StandingRequest | None:
         async with self._sessions() as session:
             row = await session.get(StandingRequestRow, standing_id)
-        return None if row is None or row.tenant != tenant else StandingRequest.of(row)
+        if row is None or row.tenant != tenant or row.status == "proposed":
+            return None
+        return StandingRequest.of(row)
 
     async def set_status(
         self, tenant: str, standing_id: str, status: StandingStatus, *, next_fire_at: datetime | None = None
@@ -233,7 +292,7 @@ class StandingStore:
         request or it is cancelled (a cancelled request stays cancelled)."""
         async with unit_of_work(self._sessions) as session:
             row = await session.get(StandingRequestRow, standing_id, with_for_update=True)
-            if row is None or row.tenant != tenant or row.status == "cancelled":
+            if row is None or row.tenant != tenant or row.status in ("cancelled", "proposed"):
                 return None
             row.status = status
             if next_fire_at is not None:
