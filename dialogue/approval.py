@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -71,20 +72,29 @@ class Decision(StrEnum):
 
 @dataclass(slots=True)
 class ApprovalTurn:
-    """One turn's view of the approval that waited before it: what the gateway knows going in
-    (``pending_id``; a decision made outside the chat, by an approver or the deadline) and what
-    the turn decided (``outcome``), read back when the turn is stored."""
+    """One turn's view of approvals: what the gateway hands in (the time, the operator's
+    defaults, a decision made outside the chat) and what the turn did (which approval it
+    answered and how), read back when the turn is stored."""
 
     run_id: str
-    #: The approval pending before this turn, if any.
-    pending_id: str | None = None
-    #: Decided outside the chat (an approver, the deadline); ``None``: the message decides.
+    #: The turn's time: an answer at or after a question's ``expires_at`` is refused.
+    now: datetime | None = None
+    #: The operator's deadline and reminder, for steps whose manifest sets none.
+    default_expires_s: float | None = None
+    default_reminder_s: float | None = None
+    #: Decided outside the chat (an approver, the deadline), for the approval ``target_id``;
+    #: ``None``: the person's message decides.
     decision: Decision | None = None
+    target_id: str | None = None
     #: Who decided outside the chat, as the person reads it ("an approver").
     decided_by: str = ""
-    #: The message is the person's own (a chat answer), not a decision sent on their behalf.
-    from_person: bool = True
+    #: Set by the turn: the approval it answered (or dropped), and how it ended.
+    answered_id: str | None = None
     outcome: Decision | None = None
+
+    @property
+    def from_person(self) -> bool:
+        return self.decision is None
 
 
 _CURRENT: ContextVar[ApprovalTurn | None] = ContextVar("approval_turn", default=None)
@@ -182,11 +192,24 @@ def approval_question(
     """The question for ``steps`` (the plan's steps that wait for the yes)."""
     language = intent.language
     actions = "; ".join(_action_text(step, plan, catalog, language) for step in steps)
-    return ApprovalQuestion(
+    question = ApprovalQuestion(
         approval_id=new_approval_id(),
         text=i18n.t("dialogue.approval_ask", language, actions=actions),
         steps=[step.id for step in steps],
         resume=ResumePoint(intent=intent, execution_intent=execution_intent, plan=plan, language=language),
+    )
+    current = _CURRENT.get()
+    if current is None or current.now is None:
+        return question  # no clock given (a turn outside the gateway): it waits until answered
+    expires_s, reminder_s = approval_policy(question, catalog)
+    expires_s = expires_s if expires_s is not None else current.default_expires_s
+    reminder_s = reminder_s if reminder_s is not None else current.default_reminder_s
+    now = current.now
+    return question.model_copy(
+        update={
+            "expires_at": now + timedelta(seconds=expires_s) if expires_s is not None else None,
+            "remind_at": now + timedelta(seconds=reminder_s) if reminder_s is not None else None,
+        }
     )
 
 
@@ -200,8 +223,9 @@ def answer_approval(
     current = _current(turn.run_id)
     decision = current.decision if current is not None else None
     new_request = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
-    if current is not None and decision is not None:
-        if not current.from_person and question.approval_id != current.pending_id:
+    if current is not None:
+        current.answered_id = question.approval_id
+        if decision is not None and question.approval_id != current.target_id:
             # decided for another question than the one waiting now: nothing to do
             kept = {
                 "route": "respond",
@@ -209,10 +233,15 @@ def answer_approval(
                 "answer": i18n.t("dialogue.approval_not_pending", language),
                 "intent": None,
             }
+            current.answered_id = None
             return turn.model_copy(update=kept), question
-        if decision is Decision.EXPIRED:
+        late = (
+            current.now is not None and question.expires_at is not None and current.now >= question.expires_at
+        )
+        if decision is Decision.EXPIRED or late:
+            # correctness never waits for a timer: past the deadline, no answer runs anything
             current.outcome = Decision.EXPIRED
-            if current.from_person and new_request:
+            if decision is None and new_request:
                 return None  # the person moved on: their new request is answered as usual
             expired = {
                 "route": "respond",

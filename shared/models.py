@@ -342,6 +342,10 @@ class ApprovalQuestion(BaseModel):
     kind: Literal["approval"] = "approval"
     #: Names the approval for approvers (``/v1/approvals``); questions stored before it have none.
     approval_id: str | None = None
+    #: After it the question is refused (nothing runs); ``None``: it waits until answered.
+    expires_at: datetime | None = None
+    #: When the person is reminded of it, if still waiting.
+    remind_at: datetime | None = None
     text: str
     #: The ids of the plan's steps that wait for the yes.
     steps: list[int] = Field(default_factory=list)

@@ -1,0 +1,170 @@
+"""Approvals around a turn: the turn gets the time, the operator's default deadline and reminder,
+and any decision made outside the chat (:mod:`dialogue.approval` reads them); when the turn is
+stored, the approval it asked or settled is written in the same transaction
+(:class:`~gateway.storage.approvals.ApprovalStore`).
+
+The time is the ledger's ``clock`` (the platform's :func:`shared.clock.utcnow` unless a test
+hands in its own), read once per turn: an answer at or after a question's deadline is refused
+whether or not anything has noticed the deadline yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from dialogue.approval import ApprovalTurn, Decision, deciding
+from dialogue.state import TurnState
+from gateway.storage.approvals import (
+    ApprovalStatus,
+    ApprovalStep,
+    ApprovalStore,
+    StoredApproval,
+    TurnWrite,
+)
+from shared.clock import utcnow
+from shared.models import ApprovalQuestion
+
+Clock = Callable[[], datetime]
+
+
+class ApprovalSettings(BaseSettings):
+    """The operator's approval policy, for capabilities whose manifest sets none."""
+
+    model_config = SettingsConfigDict(env_prefix="APPROVAL_", extra="ignore")
+
+    #: Seconds an approval waits before it is cancelled with nothing run; unset: no deadline.
+    expires_s: float | None = Field(default=None, gt=0)
+    #: Seconds after the question when the person is reminded; unset: no reminder.
+    reminder_s: float | None = Field(default=None, gt=0)
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideDecision:
+    """A decision on approval ``approval_id`` made outside the chat."""
+
+    approval_id: str
+    decision: Decision
+    #: Stored as ``decided_by`` ("key:<id>", "expiry").
+    by: str
+    #: How the person reads who decided ("an approver").
+    said_as: str = ""
+
+
+_OUTSIDE: ContextVar[OutsideDecision | None] = ContextVar("approval_outside_decision", default=None)
+
+
+@contextmanager
+def decided_outside(decision: OutsideDecision) -> Iterator[None]:
+    """Within the block, the turn this task runs decides ``decision.approval_id`` as given."""
+    token = _OUTSIDE.set(decision)
+    try:
+        yield
+    finally:
+        _OUTSIDE.reset(token)
+
+
+class TurnApprovals:
+    """One turn's approvals: :meth:`active` around the graph, :meth:`writes` when it is stored."""
+
+    def __init__(self, current: ApprovalTurn, *, by: str, session_id: str, tenant: str, channel: str):
+        self.current = current
+        self._by = by
+        self._session_id = session_id
+        self._tenant = tenant
+        self._channel = channel
+
+    @contextmanager
+    def active(self) -> Iterator[ApprovalTurn]:
+        with deciding(self.current) as current:
+            yield current
+
+    def writes(self, state: TurnState) -> list[TurnWrite]:
+        """The approval rows this turn changes, for the transaction that stores it."""
+        current = self.current
+        now = current.now or utcnow()
+        question = state.question
+        waiting = question if isinstance(question, ApprovalQuestion) else None
+        waiting_id = waiting.approval_id if waiting is not None else None
+        writes: list[TurnWrite] = []
+        answered = current.answered_id
+        if answered is not None and answered != waiting_id:
+            status: ApprovalStatus = (current.outcome or Decision.SUPERSEDED).value
+            writes.append(
+                ApprovalStore.decided_write(answered, status, by=self._by, run_id=current.run_id, now=now)
+            )
+        if current.decision is not None and answered is None and current.target_id is not None:
+            # decided outside the chat, but the session no longer waits for it: settle it
+            writes.append(
+                ApprovalStore.decided_write(
+                    current.target_id, "superseded", by=self._by, run_id=current.run_id, now=now
+                )
+            )
+        if waiting is not None and waiting_id is not None and waiting_id != answered:
+            writes.append(ApprovalStore.superseded_in_session_write(self._session_id, now, current.run_id))
+            writes.append(ApprovalStore.asked_write(self._stored(waiting, waiting_id, state, now)))
+        return writes
+
+    def _stored(
+        self, question: ApprovalQuestion, approval_id: str, state: TurnState, now: datetime
+    ) -> StoredApproval:
+        plan = question.resume.plan
+        steps = [
+            ApprovalStep(step=step.id, domain=step.domain, capability=step.capability)
+            for step in (plan.steps if plan is not None else [])
+            if step.id in question.steps
+        ]
+        return StoredApproval(
+            id=approval_id,
+            tenant=self._tenant,
+            session_id=self._session_id,
+            run_id=self.current.run_id,
+            status="pending",
+            question=question.text,
+            language=question.resume.language,
+            channel=state.channel or self._channel,
+            steps=steps,
+            created_at=now,
+            expires_at=question.expires_at,
+            remind_at=question.remind_at,
+        )
+
+
+class ApprovalLedger:
+    """Hands each turn its :class:`TurnApprovals`; ``clock`` is the time every turn reads."""
+
+    def __init__(
+        self,
+        store: ApprovalStore | None,
+        settings: ApprovalSettings | None = None,
+        clock: Clock = utcnow,
+    ):
+        #: ``None``: approvals are not stored (a turn service built without a database of its own)
+        self.store = store
+        self.settings = settings or ApprovalSettings()
+        self.clock = clock
+
+    def begin(self, session_id: str, run_id: str, *, tenant: str, channel: str) -> TurnApprovals:
+        outside = _OUTSIDE.get()
+        current = ApprovalTurn(
+            run_id=run_id,
+            now=self.clock(),
+            default_expires_s=self.settings.expires_s,
+            default_reminder_s=self.settings.reminder_s,
+        )
+        by = "owner"
+        if outside is not None:
+            current.decision = outside.decision
+            current.target_id = outside.approval_id
+            current.decided_by = outside.said_as
+            by = outside.by
+        return TurnApprovals(current, by=by, session_id=session_id, tenant=tenant, channel=channel)
+
+    def writes(self, approvals: TurnApprovals, state: TurnState) -> list[TurnWrite]:
+        return approvals.writes(state) if self.store is not None else []
