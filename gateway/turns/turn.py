@@ -34,6 +34,7 @@ from gateway.telemetry import (
     note_domain_wait,
     record_turn,
 )
+from gateway.turns.approvals import ApprovalLedger
 from gateway.turns.events import RunEventHub
 from gateway.turns.given_intent import GivenIntents
 from gateway.turns.idempotency import replayable
@@ -89,6 +90,7 @@ class TurnService:
         before_turn: Callable[[], Awaitable[None]] | None = None,
         events: RunEventHub | None = None,
         metrics: bool = True,
+        approvals: ApprovalLedger | None = None,
     ):
         #: record the turn, step and intent metrics (``METRICS_ENABLED``)
         self.metrics = metrics
@@ -96,6 +98,8 @@ class TurnService:
         self.before_turn = before_turn
         self.events = events or RunEventHub()
         self.store = store
+        #: approvals asked and settled by turns are stored with them (none stored without one)
+        self.approvals = approvals or ApprovalLedger(None)
         self.locks = locks or LocalSessionLocks()
         #: run id -> tenant, for runs whose events are followed live (:meth:`run_tenant`)
         self._run_tenants: dict[str, str] = {}
@@ -235,6 +239,7 @@ class TurnService:
             await self.events.publish(event)
 
         stored: list[TracedTurn] = []
+        approvals = self.approvals.begin(entry.session_id, run_id, tenant=tenant, channel=entry.channel)
 
         def record_turn(result: GraphResult[TurnState]) -> list[ExtraWrite]:
             # the run trace is committed in the same transaction as the graph's pause
@@ -249,7 +254,8 @@ class TurnService:
                     channel=entry.channel,
                     tenant=tenant,
                     events=2,
-                )
+                ),
+                *self.approvals.writes(approvals, result.state),
             ]
 
         self.graph.listeners[run_id] = run_event
@@ -267,7 +273,10 @@ class TurnService:
         try:
             # a background run (recorded before its turn) may be cancelled from any gateway
             cancelled = partial(self._cancelled, run_id) if recorded else None
-            with self.domains.expect(run_id, _nothing if recorded else reserve, cancelled) as reservation:
+            with (
+                self.domains.expect(run_id, _nothing if recorded else reserve, cancelled) as reservation,
+                approvals.active(),
+            ):
                 await self._advance(entry, run_id, record_turn)
         finally:
             self.graph.listeners.pop(run_id, None)
