@@ -98,13 +98,13 @@ async def build_services(
         registry,
         client,
         threshold=settings.confidence_threshold,
-        breakers=DomainBreakers(threshold=settings.breaker_threshold, ttl_s=settings.breaker_ttl_s),
+        breakers=DomainBreakers(threshold=settings.breaker.threshold, ttl_s=settings.breaker.ttl_s),
     )
     policy = ContextPolicy(
-        max_steps=settings.policy_max_steps or None,
-        max_domain_calls=settings.policy_max_domain_calls or None,
+        max_steps=settings.policy.max_steps or None,
+        max_domain_calls=settings.policy.max_domain_calls or None,
         max_plan_duration_s=settings.run_deadline_s,
-        max_payload_bytes=settings.policy_max_payload_bytes or None,
+        max_payload_bytes=settings.policy.max_payload_bytes or None,
     )
     synthesis = synthesis_from_settings(llm_settings)
     # deterministic unless PLANNER_LLM and an endpoint are set (planner/llm, docs/planning.md)
@@ -129,7 +129,7 @@ async def build_services(
     quotas.start()
     stack.push_async_callback(quotas.stop)
     locks = (
-        RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock_lease_s)
+        RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock.lease_s)
         if redis is not None
         else LocalSessionLocks(wait_s=settings.lock_wait_s())
     )
@@ -200,21 +200,21 @@ async def _domain_client(stack: AsyncExitStack, settings: GatewaySettings) -> Do
     """How domains are called: over HTTP, MCP or A2A, within the configured limits."""
     # httpx's API on aiohttp's transport: several times less CPU per domain call
     http = domain_http_client(
-        timeout=httpx.Timeout(settings.domain_timeout_s, connect=2.0),
+        timeout=httpx.Timeout(settings.domain.timeout_s, connect=2.0),
         limits=httpx.Limits(max_connections=200, max_keepalive_connections=50),
-        max_answer_bytes=settings.domain_max_answer_bytes,
+        max_answer_bytes=settings.domain.max_answer_bytes,
     )
     stack.push_async_callback(http.aclose)
     # MCP servers registered as domains: handshakes and listings within the domain timeout
     mcp_domains = McpDomains(
-        timeout_s=settings.domain_timeout_s, max_answer_bytes=settings.domain_max_answer_bytes
+        timeout_s=settings.domain.timeout_s, max_answer_bytes=settings.domain.max_answer_bytes
     )
     stack.push_async_callback(mcp_domains.aclose)
     return DomainClient(
         http,
-        max_answer_bytes=settings.domain_max_answer_bytes,
-        manifest_limits=ManifestLimits(max_bytes=settings.domain_manifest_max_bytes),
-        signing_secrets=settings.domain_secret_map(),
+        max_answer_bytes=settings.domain.max_answer_bytes,
+        manifest_limits=ManifestLimits(max_bytes=settings.domain.manifest_max_bytes),
+        signing_secrets=settings.domain.secret_map(),
         mcp=mcp_domains,
     )
 
@@ -224,11 +224,11 @@ async def _registry(settings: GatewaySettings, client: DomainClient) -> DomainRe
     registry = DomainRegistry(
         client,
         lint=goal_overlap_warnings,
-        url_policy=UrlPolicy(settings.domain_allowed_hosts.split(",")),
+        url_policy=UrlPolicy(settings.domain.allowed_hosts.split(",")),
         policy_limits=PolicyLimits(
-            timeout_max_s=settings.domain_timeout_max_s,
-            attempts_max=settings.domain_attempts_max,
-            confirm=settings.confirm_capabilities(),
+            timeout_max_s=settings.domain.timeout_max_s,
+            attempts_max=settings.domain.attempts_max,
+            confirm=settings.domain.approvals(),
         ),
     )
     if settings.bootstrap_file.exists():
@@ -242,12 +242,12 @@ async def _registry(settings: GatewaySettings, client: DomainClient) -> DomainRe
 
 def _redis(stack: AsyncExitStack, settings: GatewaySettings) -> Redis | None:
     """The Redis client every gateway shares state through (``None``: one gateway, state in process)."""
-    if not settings.redis_url:
+    if not settings.redis.url:
         return None
     redis = Redis.from_url(
-        settings.redis_url,
-        socket_timeout=settings.redis_timeout_s,
-        socket_connect_timeout=settings.redis_timeout_s,
+        settings.redis.url,
+        socket_timeout=settings.redis.timeout_s,
+        socket_connect_timeout=settings.redis.timeout_s,
     )
     stack.push_async_callback(redis.aclose)
     return redis
@@ -300,7 +300,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         async with AsyncExitStack() as stack:
-            setup_tracing(settings.otel_service_name, settings.otel_exporter_otlp_endpoint)
+            setup_tracing(settings.otel.service_name, settings.otel.exporter_otlp_endpoint)
             stack.callback(flush_tracing)
             services = await build_services(stack, settings, intent_settings, llm_settings)
             # /mcp: the platform's goals as MCP tools; MCP servers registered as domains go
@@ -317,7 +317,7 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(OverheadHeader, routes=is_turn_route)
-    if settings.metrics_enabled or settings.otel_exporter_otlp_endpoint or otlp_endpoint_configured():
+    if settings.metrics_enabled or settings.otel.exporter_otlp_endpoint or otlp_endpoint_configured():
         app.add_middleware(
             RequestTelemetry, service="gateway", metrics=settings.metrics_enabled, only_continued=True
         )

@@ -135,11 +135,11 @@ def server_options(settings: GatewaySettings) -> dict[str, Any]:
         "host": settings.gateway_host,
         "port": settings.gateway_port,
         "http": guarded_protocol(
-            settings.http_header_timeout_s, settings.http_max_header_bytes, settings.http_body_timeout_s
+            settings.http.header_timeout_s, settings.http.max_header_bytes, settings.http.body_timeout_s
         ),
-        "timeout_keep_alive": settings.http_keep_alive_s,
-        "h11_max_incomplete_event_size": settings.http_max_header_bytes,
-        "timeout_graceful_shutdown": settings.http_graceful_shutdown_s,
+        "timeout_keep_alive": settings.http.keep_alive_s,
+        "h11_max_incomplete_event_size": settings.http.max_header_bytes,
+        "timeout_graceful_shutdown": settings.http.graceful_shutdown_s,
         # uvicorn logs at WARNING, so its access lines never show: do not build them either
         "log_level": "warning",
         "access_log": False,

@@ -11,6 +11,7 @@ class ServiceSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
+    #: The level of the process's log (``DEBUG``, ``INFO``, ``WARNING``...).
     log_level: str = "INFO"
 
 

@@ -100,7 +100,7 @@ async def test_the_gateway_client_signs_with_the_domain_secret(signed_weather: P
     settings = GatewaySettings(domain_secrets=json.dumps({"weather": SECRET}))
     intent = ExecutionIntent.model_validate_json(_body())
     async with domain_http_client(timeout=10.0) as http:
-        signed = DomainClient(http, signing_secrets=settings.domain_secret_map())
+        signed = DomainClient(http, signing_secrets=settings.domain.secret_map())
         output = await signed.execute(signed_weather.url, intent, "sig-1")
         assert output.result["city"] == "Oslo"
         with pytest.raises(DomainProtocolError, match="HTTP 401: missing signature"):
@@ -109,4 +109,4 @@ async def test_the_gateway_client_signs_with_the_domain_secret(signed_weather: P
 
 def test_a_malformed_secrets_setting_is_refused() -> None:
     with pytest.raises(ValueError, match="DOMAIN_SECRETS"):
-        GatewaySettings(domain_secrets='["not", "an", "object"]').domain_secret_map()
+        GatewaySettings(domain_secrets='["not", "an", "object"]').domain.secret_map()
