@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="action", required=True, metavar="{create,list,revoke}")
     create = sub.add_parser("create", help="make a key (printed once) for a tenant")
     create.add_argument("--tenant", required=True, help="the tenant the key acts as (e.g. acme)")
-    create.add_argument("--role", choices=["user", "admin"], default="user")
+    create.add_argument("--role", choices=["user", "admin", "approver"], default="user")
     create.add_argument("--label", default="", help="a note for people: who holds the key")
     sub.add_parser("list", help="every stored key, without secrets")
     revoke = sub.add_parser("revoke", help="revoke a key by its id")

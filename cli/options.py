@@ -34,7 +34,7 @@ environment:
 
 chat commands: /new  /history  /help  /quit   (Ctrl-D, or Ctrl-C at the prompt, also quit)
 
-API keys: orchestrator keys create --tenant NAME [--role admin] | list | revoke ID
+API keys: orchestrator keys create --tenant NAME [--role admin|approver] | list | revoke ID
           (on the gateway's database, DATABASE_URL; orchestrator keys --help)
 
 exit status: 0 done, 1 the gateway refused the request, 2 bad usage,

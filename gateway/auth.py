@@ -131,7 +131,7 @@ def admin_only(principal: Principal, auth: Authenticator) -> None:
     if principal.is_admin:
         return
     if principal.authenticated:
-        raise Forbidden("This API key has the user role: admin routes need an admin key.")
+        raise Forbidden(f"This API key has the {principal.role} role: admin routes need an admin key.")
     if not auth.admin_configured:
         raise Forbidden("Admin routes are disabled: set ADMIN_TOKEN (or create an admin key) to enable them.")
     raise Unauthorized("Admin routes need 'Authorization: Bearer <ADMIN_TOKEN or an admin key>'.")

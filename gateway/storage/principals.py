@@ -27,7 +27,14 @@ from shared.clock import utcnow
 from shared.db import Base, session_factory, unit_of_work
 from shared.errors import InvalidRequest
 
-Role = Literal["user", "admin"]
+#: ``approver``: a user that may also list, approve and reject its tenant's pending approvals.
+Role = Literal["user", "admin", "approver"]
+ROLES: tuple[Role, ...] = ("user", "admin", "approver")
+
+
+def as_role(stored: str) -> Role:
+    """A stored role as one the gateway knows; anything else is the least one, ``user``."""
+    return next((role for role in ROLES if role == stored), "user")
 
 #: Every caller of a gateway with no key configured at all (open mode).
 ANONYMOUS_TENANT = "anonymous"
@@ -55,6 +62,10 @@ class Principal:
     @property
     def is_admin(self) -> bool:
         return self.role == "admin"
+
+    @property
+    def is_approver(self) -> bool:
+        return self.role == "approver"
 
 
 ANONYMOUS = Principal(ANONYMOUS_TENANT, authenticated=False)
@@ -143,7 +154,7 @@ class KeyView(BaseModel):
         return cls(
             id=row.id,
             tenant=row.tenant,
-            role="admin" if row.role == "admin" else "user",
+            role=as_role(row.role),
             label=row.label,
             created_at=row.created_at,
             revoked_at=row.revoked_at,
@@ -204,7 +215,7 @@ class KeyStore:
         # the index found it by hash; compare again in constant time, as every key check does
         if row is None or not same_hash(row.key_hash, digest):
             return None
-        return Principal(row.tenant, "admin" if row.role == "admin" else "user", key_id=row.id)
+        return Principal(row.tenant, as_role(row.role), key_id=row.id)
 
     async def has_active(self) -> bool:
         async with self._sessions() as db:
