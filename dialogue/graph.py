@@ -241,7 +241,7 @@ class ConversationGraph:
             return {"turn": turn.model_copy(update={"route": "respond"})}
         try:
             with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
-                (execution_intent, plan), from_planner = self._plan(intent, state)
+                (execution_intent, plan), from_planner, carried = self._plan(intent, state)
         except PlatformError as exc:
             failed = {"status": RunStatus.FAILED, "answer": exc.message, "output": None, "route": "respond"}
             return {"turn": turn.model_copy(update=failed)}
@@ -250,6 +250,8 @@ class ConversationGraph:
             "plan": plan,
             "continue_with": None,
             "route": "execute",
+            # the settled steps of a paused plan that goes on are kept (execute does not call them)
+            "steps": turn.steps if carried else [],
         }
         if not turn.confirmed and self.orchestrator.gate_blocks(execution_intent):
             question = rules.confirmation_question(intent, execution_intent, self.catalog)
@@ -286,7 +288,7 @@ class ConversationGraph:
                 planned = (intent, execution_intent, plan)
                 return self._slot_delta(turn.model_copy(update=update), planned, problems)
         # a step the person must approve first: ask, with the plan kept for the yes
-        waiting = approval.steps_needing_approval(plan, self.catalog)
+        waiting = [s for s in approval.steps_needing_approval(plan, self.catalog) if s.id not in carried]
         if waiting:
             asked = approval.approval_question(waiting, intent, execution_intent, plan, self.catalog)
             update.update(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
@@ -380,17 +382,24 @@ class ConversationGraph:
         threshold = self.orchestrator.threshold
         return slots.answer_slot(question, turn.input, intent, turn, extractor, threshold, clock)
 
-    def _plan(self, intent: IntentOutput, state: TurnState) -> tuple[Planned, bool]:
-        """A continued domain conversation, a resend of the last answer, or the planner's plan
-        (the flag: the plan is the planner's, made from the person's entities)."""
-        if state.turn.continue_with is not None:
-            return rules.continuation_plan(intent, state.turn.continue_with), False
+    def _plan(self, intent: IntentOutput, state: TurnState) -> tuple[Planned, bool, frozenset[int]]:
+        """A continued domain conversation, a resend of the last answer, or the planner's plan;
+        the flag: the plan is the planner's, made from the person's entities; the ids: steps
+        carried over from a plan that paused for a domain conversation (approved when it first
+        ran; those that settled then are not called again)."""
+        turn = state.turn
+        if turn.continue_with is not None:
+            continuation = turn.continue_with
+            planned = rules.continuation_plan(intent, continuation, turn.plan, turn.steps)
+            paused = turn.plan if rules.waiting_behind(turn.plan, continuation.step_id, turn.steps) else None
+            carried = {s.id for s in paused.steps if s.id != continuation.step_id} if paused else set()
+            return planned, False, frozenset(carried)
         memory = state.memory
         if rules.only_composition(intent, memory, self.catalog):
             resend = rules.resend_plan(intent, memory, self.catalog)
             if resend is not None:
-                return resend, False
-        return self.planner().plan(intent, memory.for_planner()), True
+                return resend, False, frozenset()
+        return self.planner().plan(intent, memory.for_planner()), True, frozenset()
 
     async def execute(self, state: TurnState) -> Delta:
         turn = state.turn
@@ -402,8 +411,15 @@ class ConversationGraph:
             }
             return {"turn": turn.model_copy(update=failed)}
         context = {"run_id": turn.run_id, "session_id": state.session_id, "language": intent.language}
+        # steps of a plan that paused for the person and ran before are kept, not called again
+        kept = {t.id: t for t in turn.steps}
         report = await self.controller.run(
-            intent, execution_intent, plan, context=context, on_event=self.listeners.get(turn.run_id)
+            intent,
+            execution_intent,
+            plan,
+            context=context,
+            on_event=self.listeners.get(turn.run_id),
+            resume=kept,
         )
         output = report.output
         update: dict[str, Any] = {

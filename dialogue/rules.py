@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dialogue.choice import choose, is_no, is_yes, listed, normalise
 from dialogue.slots import goal_described
 from dialogue.state import Continuation, Memory, Turn
+from execution.run_state import SETTLED
 from intent.base import guessed
 from intent.embedded import entity_extractor
 from intent.entities import GoalEntityExtractor, content_words
@@ -142,6 +143,8 @@ def answer_question(
                     "intent": resume.intent,
                     "execution_intent": resume.execution_intent,
                     "plan": _with_param(resume.plan, resume.step_id, resume.param, escape(value)),
+                    # what ran before the question is kept; the step that asked runs again
+                    "steps": resume.steps,
                     "route": "execute",
                     "confirmed": True,
                     "notes": [f"answer picked {resume.param}={value}"],
@@ -159,11 +162,16 @@ def answer_question(
                 capability=resume.continue_with.capability,
                 param=resume.continue_with.param,
                 reply=text,
+                step_id=resume.step_id,
             )
             return turn.model_copy(
                 update={
                     "intent": continued,
                     "continue_with": continuation,
+                    # the plan that paused, with what of it ran: its waiting steps go on after
+                    # the conversation (rules.continuation_plan)
+                    "plan": resume.plan,
+                    "steps": resume.steps,
                     "route": "plan",
                     "confirmed": True,
                 }
@@ -450,8 +458,17 @@ def resend_plan(intent: IntentOutput, memory: Memory, catalog: Catalog) -> Plann
     return None
 
 
-def continuation_plan(intent: IntentOutput, continuation: Continuation) -> Planned:
-    """One step: the reply to the domain capability that asked to go on talking."""
+def continuation_plan(
+    intent: IntentOutput,
+    continuation: Continuation,
+    paused: ExecutionPlan | None = None,
+    kept: Sequence[StepTrace] = (),
+) -> Planned:
+    """The reply to the domain capability that asked to go on talking: one step, or, when
+    ``paused`` (the plan whose step asked) has steps waiting behind that step, that plan with the
+    asking step turned into the reply, so its waiting steps run once the conversation ends (a
+    ``${N...}`` reference to the asking step reads the conversation's last answer). ``kept``:
+    the steps of ``paused`` that already settled (not called again)."""
     params = {continuation.param: escape(continuation.reply)}
     execution_intent = ExecutionIntent(
         domain=continuation.domain,
@@ -461,11 +478,29 @@ def continuation_plan(intent: IntentOutput, continuation: Continuation) -> Plann
         original_query=continuation.reply,
         goal=intent.goal,
     )
+    note = f"conversation continues with {continuation.domain}.{continuation.capability}"
+    waiting = waiting_behind(paused, continuation.step_id, kept)
+    if paused is not None and waiting:
+        steps = [
+            s.model_copy(update={"capability": continuation.capability, "params": params, "when": None})
+            if s.id == continuation.step_id
+            else s
+            for s in paused.steps
+        ]
+        listed = ", ".join(map(str, waiting))
+        notes = [*paused.notes, f"{note} (step {continuation.step_id}); steps {listed} wait for it"]
+        return execution_intent, paused.model_copy(update={"steps": steps, "notes": notes})
     step = ExecutionStep(id=1, domain=continuation.domain, capability=continuation.capability, params=params)
-    plan = ExecutionPlan(
-        steps=[step], notes=[f"conversation continues with {continuation.domain}.{continuation.capability}"]
-    )
-    return execution_intent, plan
+    return execution_intent, ExecutionPlan(steps=[step], notes=[note])
+
+
+def waiting_behind(plan: ExecutionPlan | None, step_id: int | None, kept: Sequence[StepTrace]) -> list[int]:
+    """The ids of ``plan``'s steps that have not run: neither ``step_id`` (the step that asked)
+    nor one of the ``kept`` settled steps."""
+    if plan is None or step_id is None or all(s.id != step_id for s in plan.steps):
+        return []
+    settled = {t.id for t in kept}
+    return [s.id for s in plan.steps if s.id != step_id and s.id not in settled]
 
 
 # ------------------------------------------------------------------ the questions a turn asks
@@ -536,6 +571,9 @@ def domain_question(
     domain = asking.domain if asking else (first.domain if first else intent.primary_domain)
     source = asking.output if asking is not None and asking.output is not None else output
     clarification = source.clarification
+    # steps still waiting behind the question go on after the answer: what settled is kept
+    waiting = any(t.status is RunStatus.PENDING for t in steps)
+    settled = [t for t in steps if t.status in SETTLED] if waiting else []
     resume = ResumePoint(
         intent=intent,
         language=intent.language,
@@ -545,6 +583,7 @@ def domain_question(
         domain=domain,
         param=clarification.param if clarification else None,
         continue_with=clarification.continue_with if clarification else None,
+        steps=settled,
     )
     options = clarification.options if clarification else []
     asked = (clarification.question if clarification else "") or answer

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -115,9 +115,12 @@ class RunController:
         *,
         context: dict[str, Any] | None = None,
         on_event: RunEventSink | None = None,
+        resume: Mapping[int, StepTrace] | None = None,
     ) -> ExecutionReport:
         """Drive one planned request to its final answer. With ``plan=None`` the planner plans
-        ``execution_intent`` (one direct call when it says no plan is needed)."""
+        ``execution_intent`` (one direct call when it says no plan is needed). ``resume``: settled
+        steps of ``plan`` from an earlier run of it (a plan that waited for the person goes on):
+        kept as they are, their outputs feed references, they are not called again."""
         state = self._start(intent, context, on_event)
         try:
             execution_intent, plan = self._after_resolve_hook(intent, execution_intent, plan)
@@ -136,7 +139,9 @@ class RunController:
             return await self._nothing_to_run(state)
         state.plan = plan
         state.confidence = execution_intent.confidence if execution_intent else intent.confidence
-        return await self._loop(state)
+        ids = {s.id for s in plan.steps}
+        kept = {i: t for i, t in (resume or {}).items() if i in ids and t.status in SETTLED}
+        return await self._loop(state, kept)
 
     def _start(
         self, intent: IntentOutput, context: dict[str, Any] | None, on_event: RunEventSink | None
@@ -184,7 +189,7 @@ class RunController:
 
     # ------------------------------------------------------------------ the loop
 
-    async def _loop(self, state: RunState) -> ExecutionReport:
+    async def _loop(self, state: RunState, kept: dict[int, StepTrace]) -> ExecutionReport:
         budget = RunBudget(self.policy)
         refused = await self._refuse_unrunnable(state, budget)
         if refused is not None:
@@ -196,7 +201,7 @@ class RunController:
             preflight=partial(self._preflight, language=state.language),
         )
         await state.move(RunStatus.EXECUTING)
-        resume: dict[int, StepTrace] = {}
+        resume = kept
         while True:
             try:
                 report = await self._round(state, executor, resume)

@@ -176,8 +176,93 @@ def test_a_domain_conversation_goes_on_with_the_reply() -> None:
     text = "sobre sono e memória"
     answered = rules.answer_question(CHAT_QUESTION, text, unclear(text), turn(text), THRESHOLD)
     assert answered is not None and answered.route == "plan" and answered.confirmed
-    assert answered.continue_with == Continuation(domain="coach", capability="chat_reply", reply=text)
+    assert answered.continue_with == Continuation(
+        domain="coach", capability="chat_reply", reply=text, step_id=1
+    )
     assert answered.intent is not None and answered.intent.original_query == text
+    # the one-step conversation: the reply is one call, as before
+    _, plan = rules.continuation_plan(answered.intent, answered.continue_with, answered.plan, answered.steps)
+    assert [(s.id, s.capability, s.params) for s in plan.steps] == [(1, "chat_reply", {"reply": text})]
+
+
+#: A plan paused by a domain conversation: step 1 quoted, step 2 asked, step 3 (which reads both)
+#: waits behind it.
+PAUSED_PLAN = ExecutionPlan(
+    steps=[
+        ExecutionStep(id=1, domain="stocks", capability="get_quote", params={"symbol": "VALE3"}),
+        ExecutionStep(id=2, domain="coach", capability="start_chat", params={"idea": "x"}),
+        ExecutionStep(
+            id=3,
+            domain="notify",
+            capability="send",
+            params={"message": "${1.explanation} / ${2.explanation}"},
+            depends_on=[1, 2],
+        ),
+    ],
+    combine_mode="report",
+    planner="llm",
+)
+QUOTED = StepTrace(
+    id=1,
+    domain="stocks",
+    capability="get_quote",
+    status=RunStatus.COMPLETED,
+    output=DomainOutput(status="success", explanation="VALE3: 60"),
+)
+
+
+def test_a_plan_paused_by_a_domain_conversation_goes_on_with_the_reply_in_place_of_the_step_that_asked() -> (
+    None
+):
+    output = DomainOutput(
+        status="clarification",
+        explanation="Conte mais.",
+        clarification=Clarification(
+            question="Conte mais.", continue_with=ContinueWith(capability="chat_reply")
+        ),
+    )
+    asked = StepTrace(
+        id=2, domain="coach", capability="start_chat", status=RunStatus.WAITING_INPUT, output=output
+    )
+    waiting = StepTrace(id=3, domain="notify", capability="send")
+    intent = CHAT_QUESTION.resume.intent
+    execution_intent = ExecutionIntent(domain="stocks", capability="get_quote")
+    question = rules.domain_question(
+        output, "Conte mais.", intent, execution_intent, PAUSED_PLAN, [QUOTED, asked, waiting]
+    )
+    assert question.resume.step_id == 2 and question.resume.steps == [QUOTED]  # what settled is kept
+    text = "sobre sono"
+    answered = rules.answer_question(question, text, unclear(text), turn(text), THRESHOLD)
+    assert answered is not None and answered.continue_with is not None
+    assert answered.continue_with.step_id == 2 and answered.steps == [QUOTED]
+    _, plan = rules.continuation_plan(
+        answered.intent or intent, answered.continue_with, answered.plan, answered.steps
+    )
+    assert [(s.id, s.capability, s.params) for s in plan.steps] == [
+        (1, "get_quote", {"symbol": "VALE3"}),
+        (2, "chat_reply", {"reply": text}),
+        (3, "send", {"message": "${1.explanation} / ${2.explanation}"}),
+    ]
+    assert plan.planner == "llm" and plan.combine_mode == "report"
+    assert plan.notes[-1] == "conversation continues with coach.chat_reply (step 2); steps 3 wait for it"
+    assert rules.waiting_behind(plan, 2, answered.steps) == [3]
+
+
+def test_a_question_with_nothing_waiting_behind_it_keeps_no_steps() -> None:
+    output = DomainOutput(
+        status="clarification",
+        clarification=Clarification(
+            question="Conte mais.", continue_with=ContinueWith(capability="chat_reply")
+        ),
+    )
+    asked = StepTrace(
+        id=2, domain="coach", capability="start_chat", status=RunStatus.WAITING_INPUT, output=output
+    )
+    plan = PAUSED_PLAN.model_copy(update={"steps": PAUSED_PLAN.steps[:2]})
+    intent = CHAT_QUESTION.resume.intent
+    execution_intent = ExecutionIntent(domain="stocks", capability="get_quote")
+    question = rules.domain_question(output, "", intent, execution_intent, plan, [QUOTED, asked])
+    assert question.resume.steps == []
 
 
 def test_a_confident_request_elsewhere_leaves_the_domain_conversation() -> None:

@@ -11,7 +11,7 @@ from execution.runner import RunController
 from planner import DeterministicRunPlanner
 from shared.errors import DomainUnavailable
 from shared.events import RUN_EVENT, RunStatusEvent, StepEvent
-from shared.models import DomainOutput, ExecutionIntent, Failure
+from shared.models import DomainOutput, ExecutionIntent, Failure, StepTrace
 from shared.status import RunStatus
 from tests.execution.runner_helpers import Scripted, catalog, intent, not_found, ok, plan, s
 
@@ -80,6 +80,24 @@ async def test_every_step_and_run_status_change_is_an_event() -> None:
 
 
 # ------------------------------------------------------------------ validation and retry
+
+
+async def test_settled_steps_of_an_earlier_run_are_kept_and_feed_the_steps_that_waited() -> None:
+    """A plan that paused for the person goes on: what settled before is not called again, and
+    the step that waited reads it through its reference."""
+    earlier = StepTrace(
+        id=1, domain="market", capability="quote", status=RunStatus.COMPLETED, output=ok("A: 1.0")
+    )
+    waiting_before = StepTrace(id=2, domain="market", capability="news", status=RunStatus.PENDING)
+    domain = Scripted()
+    paused = plan(s(1, symbol="A"), s(2, "news", deps=[1], text="${1.explanation}"), combine="report")
+    report = await controller(domain).run(
+        intent(), plan=paused, context={"run_id": "r"}, resume={1: earlier, 2: waiting_before, 9: earlier}
+    )
+    assert report.status is RunStatus.COMPLETED
+    assert [c.capability for c in domain.calls] == ["news"]  # step 1 is not called again
+    assert domain.calls[0].parameters == {"text": "A: 1.0"}
+    assert [(t.id, t.status) for t in report.steps] == [(1, RunStatus.COMPLETED), (2, RunStatus.COMPLETED)]
 
 
 async def test_invalid_output_is_retried_with_a_fresh_key_then_accepted() -> None:

@@ -188,24 +188,60 @@ def test_the_top_three_then_a_quote_for_each(gateway: Process, text: str) -> Non
     assert [s["output"]["result"]["symbol"] for s in run["steps"][1:]] == quoted
 
 
-@pytest.mark.parametrize("text", [IDEA_PT, IDEA_EN])
-def test_a_research_idea_and_a_send_that_waits_for_the_hypothesis(
-    gateway: Process, domains: dict[str, Process], text: str
+@pytest.mark.parametrize(
+    ("text", "yes", "refinement", "done", "sent"),
+    [
+        (IDEA_PT, "sim", "em equipes de 2 a 5 desenvolvedores", "aprovar", "Hipótese final: "),
+        (IDEA_EN, "yes", "in teams of 2 to 5 developers", "approve", "Final hypothesis: "),
+    ],
+)
+def test_a_research_idea_then_the_final_hypothesis_is_sent_when_the_conversation_ends(
+    gateway: Process,
+    domains: dict[str, Process],
+    text: str,
+    yes: str,
+    refinement: str,
+    done: str,
+    sent: str,
 ) -> None:
     """The research domain answers with a question (its conversation goes on): the send that
-    needs the final hypothesis does not run on a hypothesis that is not final."""
+    needs the final hypothesis waits, pending, through every turn of that conversation, and runs
+    once the conversation ends, with the final answer the reference ``${1.explanation}`` reads."""
     notifier = domains["notifier"]
     before = len(outbox(notifier))
     chat = session()
     asked = say(gateway, chat, text)
     assert asked["question"]["kind"] == "approval"
     assert asked["plan"]["planner"] == "llm"
-    yes = "sim" if "ideia" in text else "yes"
     run = say(gateway, chat, yes)
     assert run["status"] == "waiting_input", run
     assert [s["capability"] for s in run["steps"]] == ["research_start", "send_telegram_message"]
     assert [s["status"] for s in run["steps"]] == ["waiting_input", "pending"]
+    # a turn of the conversation that does not end it: the send still waits
+    refined = say(gateway, chat, refinement)
+    assert refined["status"] == "waiting_input", refined
+    assert refined["question"]["kind"] == "domain_clarification"  # the domain's, not a second approval
+    assert [(s["capability"], s["status"]) for s in refined["steps"]] == [
+        ("research_reply", "waiting_input"),
+        ("send_telegram_message", "pending"),
+    ]
+    assert refined["output"]["result"]["versions_count"] == 2
     assert len(outbox(notifier)) == before
+    finished = say(gateway, chat, done)
+    assert finished["status"] == "completed", finished
+    assert finished["question"] is None  # approved with the plan: not asked again
+    assert [(s["capability"], s["status"]) for s in finished["steps"]] == [
+        ("research_reply", "completed"),
+        ("send_telegram_message", "completed"),
+    ]
+    final = finished["steps"][0]["output"]
+    hypothesis = final["result"]["final_hypothesis"]
+    assert hypothesis["version"] == 2
+    assert len(outbox(notifier)) == before + 1
+    message = outbox(notifier)[-1]["message"]
+    assert message == f"{sent}{final['explanation']}"
+    assert hypothesis["question"] in message
+    assert finished["plan"]["planner"] == "llm"
 
 
 def test_the_trace_says_which_planner_planned_and_keeps_the_raw_answer(
