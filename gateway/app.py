@@ -29,14 +29,16 @@ from gateway.errors import install_error_handlers, shared_store_call
 from gateway.inspector import routes as inspector
 from gateway.middleware import BodySizeLimit
 from gateway.openapi import install_openapi
-from gateway.routes import health, metrics, sessions
+from gateway.routes import approvals, health, metrics, sessions
 from gateway.settings import GatewaySettings
+from gateway.storage.approvals import ApprovalStore
 from gateway.storage.history import ConversationPoints
 from gateway.storage.migrate import upgrade
 from gateway.storage.principals import KeyStore
 from gateway.storage.registrations import RegistrationStore
 from gateway.storage.runs import RunStore
 from gateway.telemetry import GatewayStateCollector, OverheadHeader, is_turn_route
+from gateway.turns.approvals import ApprovalLedger, ApprovalSettings
 from gateway.turns.background import BackgroundRuns
 from gateway.turns.background_takeover import BackgroundTakeover
 from gateway.turns.events import RunEventHub
@@ -153,6 +155,7 @@ async def build_services(
         controller=controller,
         events=RunEventHub(),
         metrics=settings.metrics_enabled,
+        approvals=ApprovalLedger(ApprovalStore(engine), ApprovalSettings()),
     )
     background = _background_runs(stack, settings, turns, store, redis)
     if settings.metrics_enabled:
@@ -335,6 +338,7 @@ def create_app(
     app.include_router(domains.router, dependencies=checked)
     app.include_router(mcp.router, dependencies=v1)
     app.include_router(keys.router, dependencies=checked)
+    app.include_router(approvals.router, dependencies=checked)
     if settings.metrics_enabled:
         app.include_router(metrics.router, dependencies=v1)
     app.include_router(telegram.router)

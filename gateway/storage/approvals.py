@@ -140,6 +140,18 @@ class ApprovalStore:
         async with self._engine.begin() as conn:
             return (await conn.execute(statement)).rowcount == 1
 
+    async def settle(
+        self, approval_id: str, status: ApprovalStatus, *, by: str, now: datetime, run_id: str | None = None
+    ) -> bool:
+        """Settle a pending approval outside a turn (``False`` if it was no longer pending)."""
+        statement = (
+            update(_approvals)
+            .where(_approvals.c.id == approval_id, _approvals.c.status == PENDING)
+            .values(status=status, decided_at=now, decided_by=by, decision_run_id=run_id)
+        )
+        async with self._engine.begin() as conn:
+            return (await conn.execute(statement)).rowcount == 1
+
     @staticmethod
     def asked_write(approval: StoredApproval) -> TurnWrite:
         """Store a new pending approval (in the transaction of the turn that asked)."""

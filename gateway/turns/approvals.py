@@ -168,3 +168,9 @@ class ApprovalLedger:
 
     def writes(self, approvals: TurnApprovals, state: TurnState) -> list[TurnWrite]:
         return approvals.writes(state) if self.store is not None else []
+
+    async def settle(self, approval_id: str, status: ApprovalStatus, *, by: str) -> bool:
+        """Settle an approval its session no longer waits for (no turn to carry it)."""
+        if self.store is None:
+            return False
+        return await self.store.settle(approval_id, status, by=by, now=self.clock())

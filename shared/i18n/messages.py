@@ -135,6 +135,11 @@ CORE = Catalog(
             "pt": "{who} recusou o pedido; nada foi feito.",
             "en": "{who} turned the request down; nothing was done.",
         },
+        "dialogue.approval_rejected_note": {"pt": "Recusado por {who}.", "en": "Turned down by {who}."},
+        "dialogue.approval_deadline_note": {
+            "pt": "O prazo para aprovar terminou.",
+            "en": "The time to approve ran out.",
+        },
         "dialogue.approval_not_pending": {
             "pt": "Este pedido já não espera aprovação; nada foi feito agora.",
             "en": "This request no longer waits for approval; nothing was done now.",
