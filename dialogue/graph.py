@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from dialogue import approval, rules, slots
 from dialogue.parts import read_parts
 from dialogue.rules import FollowUps, Planned
+from dialogue.standing import StandingConversation
 from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
 from execution.dag import StepRunner
 from execution.run_state import RunEventSink
@@ -90,6 +91,9 @@ class ConversationGraph:
         #: run id -> who wants that run's events (the gateway's SSE hub)
         self.listeners: dict[str, RunEventSink] = {}
         self.follow_ups = FollowUps()
+        #: Standing requests made and managed in conversation (dialogue/standing.py); the gateway
+        #: sets it (it keeps them), None: not offered.
+        self.standing: StandingConversation | None = None
         self._planner: PlannerService | None = None
         build = controller or self._default_controller
         self.controller = build(self._run_step)
@@ -163,6 +167,10 @@ class ConversationGraph:
         turn = state.turn.model_copy(update={"assistant_event_id": event_id(seen + 2)})
         user = Message(role="user", content=turn.input, event_id=event_id(seen + 1), run_id=turn.run_id)
         delta: Delta = {"messages": [user], "event_count": seen + 2, "question": None}
+        if self.standing is not None:
+            answered = await self.standing.reply_to(state, turn, self._clock(state))
+            if answered is not None:  # a schedule or watch proposed, confirmed, listed or changed
+                return {**delta, "turn": answered}
         attributes = {OPERATION: "plan", CONVERSATION: state.session_id}
         with start_span("parse_intent", attributes, current=False) as span:
             context = {"session_id": state.session_id, "time_zone": state.time_zone}

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
@@ -428,8 +429,7 @@ def _rule(shape: str, found: re.Match[str]) -> str | None:
     return None
 
 
-_PM_WORDS = re.compile(r"\b(pm|p m|da tarde|da noite|de noite|a noite|evening|night)\b")
-_AM_WORDS = re.compile(r"\b(am|a m|da manha|de manha|morning)\b")
+_PM_WORDS = re.compile(r"(?<![a-z])(pm|p m|da tarde|da noite|de noite|a noite|evening|night)\b")
 
 
 def _time_of_day(text: str, spans: list[TypedSpan]) -> tuple[int, int, tuple[int, int]] | None:
@@ -686,6 +686,28 @@ class StandingConversation:
             return say(refused.reason, draft.language, **refused.params)
         return describe_draft(draft)
 
+    async def reply_to(self, state: TurnState, turn: Turn, clock: Clock) -> Turn | None:
+        """``turn`` (the new message of ``state``) answered here, finished with the reply; None
+        when the message is about something else."""
+        last = state.question.resume.language if state.question is not None else None
+        if last is None and state.memory.last_intent is not None:
+            last = state.memory.last_intent.language
+        said = await self.reply(
+            StandingTurn(
+                session_id=state.session_id,
+                text=turn.input,
+                time_zone=clock.time_zone,
+                now=clock.now,
+                language="en" if last == "en" else "pt",
+                channel=state.channel,
+                dialogue_question=state.question is not None,
+            )
+        )
+        if said is None:
+            return None
+        update = {"answer": said, "route": "respond", "status": RunStatus.COMPLETED, "notes": [NOTE]}
+        return turn.model_copy(update=update)
+
     async def _create(self, session_id: str, draft: StandingDraft) -> str:
         try:
             view = await self.book.confirm(session_id)
@@ -728,31 +750,7 @@ class StandingConversation:
 def _when(view: StandingView) -> str:
     if view.next_fire_at is None:
         return "-"
-    from zoneinfo import ZoneInfo
-
     return view.next_fire_at.astimezone(ZoneInfo(view.timezone)).strftime("%Y-%m-%d %H:%M")
-
-    async def reply_to(self, state: TurnState, clock: Clock) -> Turn | None:
-        """The turn of ``state`` answered here (a finished turn with the reply), or None."""
-        turn = state.turn
-        last = state.question.resume.language if state.question is not None else None
-        if last is None and state.memory.last_intent is not None:
-            last = state.memory.last_intent.language
-        said = await self.reply(
-            StandingTurn(
-                session_id=state.session_id,
-                text=turn.input,
-                time_zone=clock.time_zone,
-                now=clock.now,
-                language="en" if last == "en" else "pt",
-                channel=state.channel,
-                dialogue_question=state.question is not None,
-            )
-        )
-        if said is None:
-            return None
-        update = {"answer": said, "route": "respond", "status": RunStatus.COMPLETED, "notes": [NOTE]}
-        return turn.model_copy(update=update)
 
 
 #: The turn's note when this module answered it.
