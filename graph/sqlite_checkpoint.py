@@ -52,6 +52,7 @@ from graph.checkpoint import (
     record_rows,
     replay_rows,
     save_rows,
+    write_rows,
 )
 from shared.db import create_sqlite_engine
 
@@ -105,6 +106,9 @@ class SqliteCheckpointer(Checkpointer):
             extra=extra,
         )
         await self._run(work, write=True)
+
+    async def write(self, extra: Sequence[ExtraWrite]) -> None:
+        await self._run(partial(write_rows, extra=extra), write=True)
 
     async def head(self, session_id: str) -> SessionHead | None:
         return await self._run(partial(head_row, session_id=session_id))

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.storage.principals import TELEGRAM_SESSION_PREFIX, TELEGRAM_TENANT
 from gateway.storage.tables import RunRow, SessionRow
+from graph import Checkpointer
 from shared.clock import utcnow
 from shared.db import JsonText, session_factory, unit_of_work
 from shared.errors import NotFound
@@ -154,6 +155,11 @@ def _insert_run_if_absent(dialect: str) -> Insert:
     return insert(_runs).prefix_with("IGNORE", dialect="mysql")
 
 
+#: per dialect, built once: the trace arrives as JSON text (pydantic writes it, no dict between)
+_RESERVE_RUN = {
+    dialect: _insert_run_if_absent(dialect).values(trace=bindparam("trace_json", type_=JsonText()))
+    for dialect in ("postgresql", "sqlite", "mysql")
+}
 _RUN_STATUS = select(_runs.c.status).where(_runs.c.id == bindparam("p_id"))
 
 
@@ -416,27 +422,44 @@ class RunStore:
                     raise
         _queued_runs.add(run.run_id)
 
-    async def reserve_run(self, run: RunResult, *, input_text: str) -> None:
+    async def reserve_run(
+        self, run: RunResult, *, input_text: str, through: Checkpointer | None = None
+    ) -> None:
         """Record a turn's run (``executing``) before its first domain call, so nothing acts
         that could not be recorded: a database that cannot take this write fails the turn before
         any step runs. The turn's own write then fills the row in. A row left unfinished by a
-        crashed attempt under the same run id (an ``Idempotency-Key``'s retry) is taken as it is."""
-        stamp = run.created_at or utcnow()
-        async with self._engine.begin() as conn:
-            await conn.execute(
-                _insert_run_if_absent(conn.dialect.name),
-                {
-                    "id": run.run_id,
-                    "session_id": run.session_id,
-                    "status": RunStatus.EXECUTING.value,
-                    "input_text": input_text,
-                    "answer": "",
-                    "trace": run.model_dump(mode="json"),
-                    "created_at": stamp,
-                    "finished_at": None,
-                },
-            )
+        crashed attempt under the same run id (an ``Idempotency-Key``'s retry) is taken as it is.
+
+        ``through``: the checkpointer that will store the turn's pause, whose connection then
+        takes this write too (:meth:`~graph.Checkpointer.write`; on SQLite one hand-off to its
+        thread and no second connection waiting for the file's write lock); else this store's
+        engine. The same insert either way."""
+        reservation = self._reservation(run, input_text)
+        if through is not None:
+            await through.write([reservation])
+        else:
+            async with self._engine.begin() as conn:
+                await conn.run_sync(reservation)
         _queued_runs.add(run.run_id)
+
+    @staticmethod
+    def _reservation(run: RunResult, input_text: str) -> Callable[[Connection], None]:
+        stamp = run.created_at or utcnow()
+        values = {
+            "id": run.run_id,
+            "session_id": run.session_id,
+            "status": RunStatus.EXECUTING.value,
+            "input_text": input_text,
+            "answer": "",
+            "trace_json": run.model_dump_json(),
+            "created_at": stamp,
+            "finished_at": None,
+        }
+
+        def write(conn: Connection) -> None:
+            conn.execute(_RESERVE_RUN[conn.dialect.name], values)
+
+        return write
 
     def recorded_before_turn(self, run_id: str) -> bool:
         """Its row exists before its turn ends (a background run, or a reserved turn)."""

@@ -267,7 +267,9 @@ class TurnService:
             reserved = RunResult(
                 run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING, created_at=created
             )
-            await self.store.reserve_run(reserved, input_text=entry.input_text)
+            # on the connection that will store the turn's pause (SQLite: one hand-off to its thread)
+            checkpointer = self.engine.checkpointer
+            await self.store.reserve_run(reserved, input_text=entry.input_text, through=checkpointer)
 
         recorded = self.store.recorded_before_turn(run_id)  # a background run's row exists already
         try:
