@@ -20,16 +20,16 @@ from execution.synthesis import synthesis_from_settings
 from gateway.admin import domains, keys
 from gateway.auth import Authenticator
 from gateway.channels import a2a, mcp, openai_chat, openai_responses, rest, telegram
-from gateway.coordination.background_claims import LocalClaims, RedisClaims
 from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.coordination.quotas import Quotas
 from gateway.coordination.registry_sync import RegistrySync
 from gateway.deps import CheckedRequest, RunQuota, Services, require_api_key
+from gateway.durable import BackgroundSettings, DurableEngine, DurableSettings, durable_steps, launch_engine
 from gateway.errors import install_error_handlers, shared_store_call
 from gateway.inspector import routes as inspector
 from gateway.middleware import BodySizeLimit
 from gateway.openapi import install_openapi
-from gateway.routes import approvals, health, metrics, sessions
+from gateway.routes import approvals, health, metrics, schedules, sessions
 from gateway.settings import GatewaySettings
 from gateway.storage.approvals import ApprovalStore
 from gateway.storage.history import ConversationPoints
@@ -40,7 +40,6 @@ from gateway.storage.runs import RunStore
 from gateway.telemetry import GatewayStateCollector, OverheadHeader, is_turn_route
 from gateway.turns.approvals import ApprovalLedger, ApprovalSettings
 from gateway.turns.background import BackgroundRuns
-from gateway.turns.background_takeover import BackgroundTakeover
 from gateway.turns.events import RunEventHub
 from gateway.turns.turn import TurnService
 from graph import CachingCheckpointer, checkpointer_for
@@ -90,6 +89,9 @@ async def build_services(
 ) -> Services:
     """Every app-scoped service, each closed by ``stack`` (in reverse order of building)."""
     engine = await _database(stack, settings)
+    # background runs (and other durable workflows) on DBOS, in this same database
+    durable_settings = DurableSettings()
+    durable = await stack.enter_async_context(launch_engine(engine, settings.database_url, durable_settings))
     client = await _domain_client(stack, settings)
     registry = await _registry(settings, client)
     adapter = build_adapter(intent_settings)
@@ -115,7 +117,8 @@ async def build_services(
     def controller(run_step: StepRunner) -> RunController:
         return RunController(
             lambda: registry.catalog,
-            run_step,
+            # inside a durable workflow (a background run) each step is checkpointed
+            durable_steps(run_step),
             policy=policy,
             synthesis=synthesis,
             max_replans=settings.max_replans,
@@ -157,7 +160,7 @@ async def build_services(
         metrics=settings.metrics_enabled,
         approvals=ApprovalLedger(ApprovalStore(engine), ApprovalSettings()),
     )
-    background = _background_runs(stack, settings, turns, store, redis)
+    background = await _background_runs(stack, durable, durable_settings.queue_poll_s, turns, store)
     if settings.metrics_enabled:
         add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, background))
     # what start-up built (catalog, intent model, engines) lives as long as the process: keep
@@ -167,6 +170,8 @@ async def build_services(
     refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
     refresh.start()
     stack.push_async_callback(refresh.stop)
+    # every durable workflow's services are built: resumed runs go on, dead gateways' are taken over
+    durable.ready()
     return Services(
         settings=settings,
         engine=engine,
@@ -256,35 +261,22 @@ def _redis(stack: AsyncExitStack, settings: GatewaySettings) -> Redis | None:
     return redis
 
 
-def _background_runs(
-    stack: AsyncExitStack, settings: GatewaySettings, turns: TurnService, store: RunStore, redis: Redis | None
+async def _background_runs(
+    stack: AsyncExitStack, durable: DurableEngine, poll_s: float, turns: TurnService, store: RunStore
 ) -> BackgroundRuns:
-    """Background runs: a bounded queue, a fixed number of workers, and the takeover of the runs
-    of a gateway that died."""
+    """Background runs: workflows on the engine's queue, so any gateway's worker runs them and
+    a gateway that dies has its runs resumed by another (gateway/durable/liveness.py)."""
+    limits = BackgroundSettings()
     background = BackgroundRuns(
         turns,
         store,
-        workers=settings.background_workers,
-        queue_max=settings.background_queue_max,
-        # who holds each run, so a survivor (or the restarted gateway) takes over a dead one's
-        claims=(
-            RedisClaims(redis, lease_s=settings.background_claim_lease_s)
-            if redis is not None
-            else LocalClaims()
-        ),
+        durable,
+        workers=limits.workers,
+        queue_max=limits.queue_max,
+        poll_s=poll_s,
     )
-    background.start()
-    background.claims.start()
-    stack.push_async_callback(background.claims.stop)
+    await background.start()
     stack.push_async_callback(background.stop)
-    takeover = BackgroundTakeover(
-        background,
-        store,
-        interval_s=settings.background_sweep_s,
-        max_age_s=settings.background_takeover_max_age_s,
-    )
-    takeover.start()
-    stack.push_async_callback(takeover.stop)
     return background
 
 
@@ -310,8 +302,15 @@ def create_app(
             # through the domain client (client.mcp)
             platform_mcp = mcp.PlatformMcp(services.turns, services.registry)
             await stack.enter_async_context(platform_mcp.running())
+            # schedules and watches: their conversation joins the turn, their runner fires ticks
+            standing = await schedules.start_standing(stack, services)
             # Starlette hands a copy of this to every request (``request.state``)
-            yield {"services": services, "mcp": platform_mcp, "a2a": a2a.dispatcher(services.turns)}
+            yield {
+                "services": services,
+                "mcp": platform_mcp,
+                "a2a": a2a.dispatcher(services.turns),
+                "standing": standing,
+            }
 
     # server spans come from RequestTelemetry (on any FastAPI), not also from FastAPI's own
     app = FastAPI(
@@ -335,6 +334,7 @@ def create_app(
     app.include_router(openai_responses.router, dependencies=turning)
     app.include_router(rest.router, dependencies=turning)
     app.include_router(sessions.router, dependencies=checked)
+    app.include_router(schedules.router, dependencies=checked)
     app.include_router(domains.router, dependencies=checked)
     app.include_router(mcp.router, dependencies=v1)
     app.include_router(keys.router, dependencies=checked)

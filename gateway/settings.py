@@ -244,18 +244,6 @@ class GatewaySettings(ServiceSettings):
     session_lock: SessionLockSettings = Field(default_factory=SessionLockSettings)
     otel: TracingSettings = Field(default_factory=TracingSettings)
 
-    #: Background runs (``POST /v1/runs`` with ``background``): this many run at once, this many
-    #: more wait their turn; past that, 503 with ``Retry-After`` and nothing recorded.
-    background_workers: int = Field(default=8, ge=1, le=1024)
-    background_queue_max: int = Field(default=256, ge=1)
-    #: A background run's claim (with ``REDIS_URL``) is a lease of this long, renewed every third
-    #: of it by the gateway holding the run; once a dead gateway's claims lapse, another gateway's
-    #: sweeper (every ``BACKGROUND_SWEEP_S``) takes its unfinished runs over. Runs older than the
-    #: last setting are recorded ``failed`` instead of being run again.
-    background_claim_lease_s: float = Field(default=30.0, gt=0)
-    background_sweep_s: float = Field(default=5.0, gt=0)
-    background_takeover_max_age_s: float = Field(default=3600.0, gt=0)
-
     @model_validator(mode="before")
     @classmethod
     def _flat_names(cls, values: Any) -> Any:

@@ -49,7 +49,7 @@ GATEWAY_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"settings", "errors", "telemetry", "validation"}),
     frozenset({"middleware", "server"}),
     frozenset({"storage"}),
-    frozenset({"coordination"}),
+    frozenset({"coordination", "durable"}),
     frozenset({"auth"}),
     frozenset({"turns"}),
     frozenset({"deps"}),

@@ -111,7 +111,7 @@ async def create_run(
     )
     if body.background:
         background = services(request).background
-        background.check_room()  # a full queue is refused before any work (submit checks again)
+        await background.check_room()  # a full queue is refused before any work (submit checks again)
         # refused now, as a 404, rather than after the 202 (the turn checks again, under the lock)
         await turns.check_access(session_id, principal.tenant)
         # the run's quota slot moves to the background run, which gives it back when it ends
@@ -191,7 +191,7 @@ async def list_runs(
 
 
 @router.post("/v1/runs/{run_id}/cancel")
-async def cancel_run(run_id: str, store: StoreDep, principal: PrincipalDep) -> RunResult:
+async def cancel_run(run_id: str, request: Request, store: StoreDep, principal: PrincipalDep) -> RunResult:
     """Cancel a background run: queued, it never starts; running, its step in flight finishes
     (or times out) and no further step starts. A finished run is a 409, as is an interactive
     one (it ends with its request)."""
@@ -202,7 +202,10 @@ async def cancel_run(run_id: str, store: StoreDep, principal: PrincipalDep) -> R
         raise Conflict(f"Run '{run_id}' has already finished ({run.status.value}).", param="run_id")
     if not await store.is_background(run_id):
         raise Conflict(f"Run '{run_id}' is not a background run: it ends with its request.", param="run_id")
+    # stored first: a worker taking it from now on finds it cancelled and does not start it
     await store.cancel_run(run_id, CANCEL_NOTE)
+    # then its workflow: off the queue if still there; running, no further step starts
+    await services(request).background.cancel(run_id)
     cancelled = await store.owned_run(run_id, principal.tenant)
     if cancelled is None:  # its session was deleted meanwhile
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
@@ -229,7 +232,7 @@ async def retry_run(
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
     input_text, extras = stored
     background = services(request).background
-    background.check_room()
+    await background.check_room()
     entry = entry_of(run.session_id, input_text, extras)
     job = BackgroundJob(entry, run_id, principal.tenant, slot.hand_over())
     try:

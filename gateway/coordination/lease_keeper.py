@@ -1,5 +1,4 @@
-"""Keeping a process's Redis leases alive: the one loop behind run slots (:mod:`gateway.coordination.quotas`)
-and background-run claims (:mod:`gateway.coordination.background_claims`).
+"""Keeping a process's Redis leases alive: the loop behind run slots (:mod:`gateway.coordination.quotas`).
 
 Every third of the lease, the held items are renewed in batches of one Lua script call each; an
 item the script reports not renewed is handed to ``lost``. Redis out of reach: logged, and tried

@@ -12,6 +12,7 @@ from typing import cast
 from sqlalchemy import MetaData, Table
 
 from gateway.storage.history import ConversationPointRow
+from gateway.storage.liveness import GatewayLivenessRow
 from gateway.storage.principals import ApiKeyRow
 from gateway.storage.registrations import DomainRegistrationRow
 from gateway.storage.standing import StandingFiringRow, StandingRequestRow
@@ -30,6 +31,7 @@ GATEWAY_TABLES: tuple[Table, ...] = (
     cast(Table, ApprovalRow.__table__),
     cast(Table, StandingRequestRow.__table__),
     cast(Table, StandingFiringRow.__table__),
+    cast(Table, GatewayLivenessRow.__table__),
 )
 
 target_metadata = MetaData(naming_convention=NAMING)

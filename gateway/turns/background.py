@@ -1,31 +1,41 @@
-"""Background runs (``POST /v1/runs`` with ``background: true``): a bounded queue in front of a
-fixed number of workers, so a burst of them waits its turn instead of starving the server.
+"""Background runs (``POST /v1/runs`` with ``background: true``) as durable workflows of the
+engine (:mod:`gateway.durable`, DBOS Transact).
 
-- Admission is decided before anything runs: a place is counted with no ``await`` between the
-  check and the count, so a burst cannot overfill the queue; a full queue is a 503 with
-  ``Retry-After`` (an estimate from how long recent runs took) and nothing recorded.
-- An admitted run is recorded (``queued``) before the 202, so ``GET /v1/runs/{id}`` finds it from
-  then on; a worker moves it to ``executing`` and runs its turn, whose trace then replaces the row.
-- A run that ends without a stored turn (its session busy past ``SESSION_LOCK_WAIT_S``, a store out
-  of reach, the gateway stopping) is recorded ``failed``, with the reason in its ``notes``.
-
-- Every run this process holds (queued or running) is claimed (:mod:`gateway.coordination.background_claims`)
-  from before it is stored until its row is final; a gateway killed outright (SIGKILL) lets go of
-  its runs when their claims lapse, and :mod:`gateway.turns.background_takeover` on a survivor (or on
-  the restarted gateway) runs them again here, under the same run id (:meth:`BackgroundRuns.adopt`).
+- A run is recorded ``queued`` before its 202 (findable by id from then on), then put on the
+  engine's queue of background runs as the workflow ``bg:<run id>:<attempt>``. The queue is one
+  for all gateways, stored in the database; each gateway runs at most ``BACKGROUND_WORKERS`` of
+  its runs at once. Admission is decided before anything is recorded: when the unfinished runs
+  reach ``BACKGROUND_WORKERS`` per live gateway plus ``BACKGROUND_QUEUE_MAX``, the request is a
+  503 with ``Retry-After`` (an estimate from how long recent runs took).
+- A worker's workflow moves the run to ``executing`` and runs its turn, whose trace then replaces
+  the row; each plan step's domain call is a checkpointed step (:mod:`gateway.durable.steps`), so
+  a run resumed after its gateway died (by the restarted gateway, or another one:
+  :mod:`gateway.durable.liveness`) does not run its completed steps again.
+- A run that ends without a stored turn (its session busy past ``SESSION_LOCK_WAIT_S``, a store
+  out of reach) is recorded ``failed``, with the reason in its ``notes``; ``POST
+  /v1/runs/{id}/retry`` queues it again (a new attempt of the same run id). ``POST
+  /v1/runs/{id}/cancel`` cancels its workflow: a queued run never starts, a running one finishes
+  its step in flight and starts no other.
+- A gateway that stops stops its running workflows where they are (still unfinished in the
+  engine) and lets its liveness lease lapse at once: another gateway, or this one restarted,
+  resumes them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from gateway.coordination.background_claims import BackgroundClaims, LocalClaims
+from dbos import DBOS, Queue
+from sqlalchemy.exc import IntegrityError
+
 from gateway.coordination.quotas import RunSlot
-from gateway.errors import RetryLater
+from gateway.durable.engine import DurableEngine, current_engine
+from gateway.errors import RetryLater, storage_unavailable
 from gateway.storage.runs import RunStore
 from gateway.turns.idempotency import HEADER as IDEMPOTENCY_HEADER
 from gateway.turns.turn import TurnService
@@ -37,12 +47,17 @@ from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
 
+#: The engine's queue of background runs (one for every gateway of the deployment).
+QUEUE_NAME = "background-runs"
 #: The bounds of the ``Retry-After`` of a full queue, in seconds.
 _RETRY_AFTER_MIN_S = 1.0
 _RETRY_AFTER_MAX_S = 60.0
 #: How much one run's duration moves the running estimate (an exponential moving average).
 _DURATION_WEIGHT = 0.2
-STOPPED_REASON = "The gateway stopped before this run finished; send it again."
+#: How often the quota slots of runs accepted here but run elsewhere are checked for their end.
+_SLOT_CHECK_S = 1.0
+_UNFINISHED_WORKFLOW = ["ENQUEUED", "PENDING"]
+_FINAL_WORKFLOW = frozenset({"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"})
 
 
 class BackgroundQueueFull(RetryLater):
@@ -53,6 +68,45 @@ class BackgroundQueueFull(RetryLater):
     error_type = "server_error"
 
 
+def workflow_id(run_id: str, attempt: str = "0") -> str:
+    """The workflow of one attempt of a run (a retry is a new attempt under the same run id)."""
+    return f"bg:{run_id}:{attempt}"
+
+
+@dataclass(frozen=True)
+class BackgroundRequest:
+    """What a background run's workflow is started with (stored by the engine as its input)."""
+
+    run_id: str
+    tenant: str
+    session_id: str
+    input_text: str
+    channel: str = "rest"
+    metadata: dict[str, Any] = field(default_factory=dict)
+    pinned_domain: str | None = None
+
+    @classmethod
+    def of(cls, run_id: str, tenant: str, entry: EntryRequest) -> BackgroundRequest:
+        return cls(
+            run_id=run_id,
+            tenant=tenant,
+            session_id=entry.session_id,
+            input_text=entry.input_text,
+            channel=entry.channel,
+            metadata=dict(entry.metadata),
+            pinned_domain=entry.pinned_domain,
+        )
+
+    def entry(self) -> EntryRequest:
+        return EntryRequest(
+            session_id=self.session_id,
+            input_text=self.input_text,
+            channel=self.channel,
+            metadata=self.metadata,
+            pinned_domain=self.pinned_domain,
+        )
+
+
 @dataclass
 class BackgroundJob:
     entry: EntryRequest
@@ -60,8 +114,13 @@ class BackgroundJob:
     tenant: str
     #: The run's place in its key's concurrent-run quota, given back when the run ends.
     slot: RunSlot
-    #: Taken over from a gateway that stopped (its row is read again before its turn starts).
-    taken_over: bool = False
+
+
+@DBOS.workflow(name="gateway.background_run")
+async def background_run(request: BackgroundRequest) -> None:
+    """One background run, on whichever gateway's worker took it from the queue."""
+    runs = await current_engine().get(BackgroundRuns)
+    await runs.execute(request)
 
 
 class BackgroundRuns:
@@ -69,128 +128,140 @@ class BackgroundRuns:
         self,
         turns: TurnService,
         store: RunStore,
+        engine: DurableEngine,
         *,
         workers: int,
         queue_max: int,
-        claims: BackgroundClaims | None = None,
+        poll_s: float,
     ):
         self.workers = workers
         self.queue_max = queue_max
+        self._poll_s = poll_s
         self._turns = turns
         self._store = store
-        self.claims: BackgroundClaims = claims if claims is not None else LocalClaims()
-        self._queue: asyncio.Queue[BackgroundJob] = asyncio.Queue()  # bounded by _waiting
-        #: runs admitted and not yet taken by a worker (recording ones included); with the running
-        #: ones, never more than ``workers + queue_max``
-        self._waiting = 0
-        self._running: dict[str, BackgroundJob] = {}
-        self._tasks: list[asyncio.Task[None]] = []
+        self._engine = engine
+        self._queue: Queue | None = None
+        #: runs executing on this gateway (their workflow's task)
+        self._running: dict[str, asyncio.Task[Any]] = {}
+        #: runs accepted here and not finished: their quota slot, given back when they end
+        self._slots: dict[str, tuple[str, RunSlot]] = {}
+        #: admitted here, not yet on the queue (counted with the queue's own)
+        self._admitting = 0
+        self._admission = asyncio.Lock()
+        self._slot_task: asyncio.Task[None] | None = None
         self._closing = False
         self._mean_s = 1.0
 
     def __len__(self) -> int:
-        """Runs accepted and not finished (the ``orchestrator_background_queue_depth`` gauge)."""
-        return self._waiting + len(self._running)
+        """Runs accepted here or running here, not finished (the queue-depth gauge)."""
+        return len(self._running.keys() | self._slots.keys()) + self._admitting
 
-    def start(self) -> None:
-        self._tasks = [asyncio.create_task(self._work(), name=f"background-{i}") for i in range(self.workers)]
+    async def start(self) -> None:
+        self._queue = await self._engine.queue(
+            QUEUE_NAME, worker_concurrency=self.workers, polling_interval_s=self._poll_s
+        )
+        self._engine.provide(BackgroundRuns, self)
+        self._slot_task = asyncio.create_task(self._release_slots(), name="background-slots")
 
     async def stop(self) -> None:
-        """Stop the workers; what was queued or running is recorded ``failed`` (retry it)."""
+        """Stop the runs in flight where they are: still unfinished in the engine, they are
+        resumed by another gateway (or this one restarted) from their last completed step."""
         self._closing = True
-        unfinished = list(self._running)
-        for task in self._tasks:
+        if self._slot_task is not None:
+            self._slot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._slot_task
+        running = list(self._running.values())
+        for task in running:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        while not self._queue.empty():
-            job = self._queue.get_nowait()
-            unfinished.append(job.run_id)
-            self._store.forget_queued(job.run_id)
-            await job.slot.release()
-        try:
-            await asyncio.wait_for(self._store.fail_runs(unfinished, STOPPED_REASON), 5.0)
-        except Exception:  # stopping anyway: the runs stay as they were recorded (to be taken over)
-            log.warning("unfinished background runs not recorded as failed at stop")
-            return
-        for run_id in unfinished:
-            await self.claims.release(run_id)
+        await asyncio.gather(*running, return_exceptions=True)
+        for _, slot in self._slots.values():
+            await slot.release()
+        self._slots.clear()
 
-    def room(self) -> int:
-        """Places left (runs this process can still accept or take over)."""
-        return 0 if self._closing else max(0, self.workers + self.queue_max - len(self))
+    def capacity(self) -> int:
+        """Unfinished runs the deployment takes: a worker's worth per live gateway, and the queue."""
+        return self.workers * self._engine.liveness.live_gateways + self.queue_max
 
-    def check_room(self) -> None:
-        """:class:`BackgroundQueueFull` if every place is taken (a refusal that costs nothing)."""
-        if self._closing or len(self) >= self.workers + self.queue_max:
+    async def check_room(self) -> None:
+        """:class:`BackgroundQueueFull` if every place is taken (a refusal that records nothing)."""
+        async with self._admission:
+            await self._check_room()
+
+    async def _check_room(self) -> None:
+        capacity = self.capacity()
+        unfinished = await DBOS.list_workflows_async(
+            status=_UNFINISHED_WORKFLOW,
+            queue_name=QUEUE_NAME,
+            load_input=False,
+            load_output=False,
+            limit=capacity,
+        )
+        if self._closing or len(unfinished) + self._admitting >= capacity:
             raise BackgroundQueueFull(
                 "Too many background runs are waiting; send this one again later.",
                 retry_after_s=self._retry_after_s(),
             )
 
+    async def _admit(self) -> None:
+        """Take a place (counted until the run is on the queue), or :class:`BackgroundQueueFull`."""
+        async with self._admission:
+            await self._check_room()
+            self._admitting += 1
+
     async def submit(self, job: BackgroundJob) -> RunResult:
-        """Admit ``job``, record it ``queued`` and queue it; :class:`BackgroundQueueFull` (before
-        anything is recorded) when every place is taken."""
-        self.check_room()
-        self._waiting += 1  # counted before the first await: admission is decided here
-        created = utcnow()
-        queued = RunResult(
-            run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED, created_at=created
-        )
-        claimed = False
+        """Admit ``job``, record it ``queued`` and put it on the queue; :class:`BackgroundQueueFull`
+        (before anything is recorded) when every place is taken."""
+        await self._admit()
         try:
-            # claimed before it is stored: no survivor ever sees it stored and unclaimed while we live
-            claimed = await self.claims.claim(job.run_id, int(created.timestamp() * 1000))
-            if not claimed:  # its Idempotency-Key's twin was accepted meanwhile
+            queued = RunResult(
+                run_id=job.run_id,
+                session_id=job.entry.session_id,
+                status=RunStatus.QUEUED,
+                created_at=utcnow(),
+            )
+            try:
+                await self._store.queue_run(
+                    queued,
+                    input_text=job.entry.input_text,
+                    channel=job.entry.channel,
+                    tenant=job.tenant,
+                    entry=_entry_extras(job.entry),
+                )
+            except IntegrityError:  # its Idempotency-Key's twin was accepted meanwhile
                 raise Conflict(
                     f"The request with this {IDEMPOTENCY_HEADER} is still running (run '{job.run_id}'); "
                     "ask again once it has finished.",
                     param=IDEMPOTENCY_HEADER,
-                )
-            await self._store.queue_run(
-                queued,
-                input_text=job.entry.input_text,
-                channel=job.entry.channel,
-                tenant=job.tenant,
-                entry=_entry_extras(job.entry),
+                ) from None
+            self._turns.open_run(job.run_id, job.tenant)
+            await self._turns.events.publish(
+                RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
             )
-        except BaseException:
-            self._waiting -= 1
-            if claimed:
-                await self.claims.release(job.run_id)
-            raise
-        self._turns.open_run(job.run_id, job.tenant)
-        await self._turns.events.publish(
-            RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
-        )
-        self._queue.put_nowait(job)
+            await self._enqueue(job, workflow_id(job.run_id))
+        finally:
+            self._admitting -= 1
         return queued
 
     async def retry(self, job: BackgroundJob, note: str) -> RunResult:
-        """Queue a failed run again under its own run id, so its domains see the same per-step
-        idempotency keys: the steps that succeeded answer from what they did, the rest run.
-        :class:`Conflict` unless it is ``failed``; :class:`BackgroundQueueFull` when every place
-        is taken."""
-        self.check_room()
-        self._waiting += 1  # counted before the first await: admission is decided here
-        claimed = False
+        """Queue a failed run again under its own run id (a new attempt), so its domains see the
+        same per-step idempotency keys: the steps that succeeded answer from what they did, the
+        rest run. :class:`Conflict` unless it is ``failed``; :class:`BackgroundQueueFull` when
+        every place is taken."""
+        await self._admit()
         try:
-            claimed = await self.claims.claim(job.run_id, int(utcnow().timestamp() * 1000))
-            stored = await self._store.requeue_failed(job.run_id, note) if claimed else None
+            stored = await self._store.requeue_failed(job.run_id, note)
             if stored is None:
                 raise Conflict(
                     f"Run '{job.run_id}' has not failed: only a failed run is retried.", param="run_id"
                 )
-        except BaseException:
-            self._waiting -= 1
-            if claimed:
-                await self.claims.release(job.run_id)
-            raise
-        self._store.adopt_queued(job.run_id)  # its turn updates its row
-        self._turns.open_run(job.run_id, job.tenant)
-        await self._turns.events.publish(
-            RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
-        )
-        self._queue.put_nowait(job)
+            self._turns.open_run(job.run_id, job.tenant)
+            await self._turns.events.publish(
+                RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
+            )
+            await self._enqueue(job, workflow_id(job.run_id, str(int(time.time() * 1000))))
+        finally:
+            self._admitting -= 1
         return RunResult(
             run_id=job.run_id,
             session_id=job.entry.session_id,
@@ -198,69 +269,95 @@ class BackgroundRuns:
             created_at=stored.created_at,
         )
 
-    def adopt(self, job: BackgroundJob) -> None:
-        """Queue a stored run taken over from a gateway that died (claimed by the caller): it runs
-        here under its own run id, so the domains see the same idempotency keys."""
-        self._waiting += 1
-        self._store.adopt_queued(job.run_id)
-        self._turns.open_run(job.run_id, job.tenant)
-        self._queue.put_nowait(job)
+    async def _enqueue(self, job: BackgroundJob, workflow: str) -> None:
+        assert self._queue is not None, "BackgroundRuns.start() first"
+        request = BackgroundRequest.of(job.run_id, job.tenant, job.entry)
+        self._slots[job.run_id] = (workflow, job.slot)  # before a worker can take it
+        try:
+            await self._engine.enqueue(self._queue, background_run, workflow, request)
+        except Exception as exc:
+            self._slots.pop(job.run_id, None)
+            log.exception("background run not queued", extra={"run_id": job.run_id})
+            with contextlib.suppress(Exception):
+                await self._store.fail_runs([job.run_id], "The run could not be queued; send it again.")
+            raise storage_unavailable() from exc
+
+    async def cancel(self, run_id: str) -> None:
+        """Cancel the run's unfinished workflows: a queued one never starts; a running one
+        finishes its step in flight and starts no other."""
+        unfinished = await DBOS.list_workflows_async(
+            workflow_id_prefix=workflow_id(run_id, ""),
+            status=_UNFINISHED_WORKFLOW,
+            load_input=False,
+            load_output=False,
+        )
+        for workflow in unfinished:
+            await DBOS.cancel_workflow_async(workflow.workflow_id)
 
     def _retry_after_s(self) -> float:
         """When a place is likely free: a run ends about every mean run time / workers."""
         estimate = self._mean_s / self.workers
         return min(max(estimate, _RETRY_AFTER_MIN_S), _RETRY_AFTER_MAX_S)
 
-    async def _work(self) -> None:
-        while True:
-            job = await self._queue.get()
-            self._waiting -= 1
-            if not self.claims.holds(job.run_id):
-                # another gateway took it over while it waited here (this one was out of reach)
-                self._store.forget_queued(job.run_id)
-                await job.slot.release()
-                continue
-            self._running[job.run_id] = job
-            try:
-                await self._run(job)
-            finally:
-                self._running.pop(job.run_id, None)
-
-    async def _run(self, job: BackgroundJob) -> None:
+    async def execute(self, request: BackgroundRequest) -> None:
+        """The workflow's body: run the turn of a queued run (again, if resumed)."""
+        if self._closing:  # stopping: left unfinished in the engine, for another gateway
+            raise asyncio.CancelledError
+        run_id = request.run_id
+        task = asyncio.current_task()
+        if task is not None:
+            self._running[run_id] = task
         started = time.monotonic()
         turn_started = False
-        recorded = True  # its row is final at the end (else it stays claimable for a takeover)
         try:
-            if await self._store.unfinished_run(job.run_id) is None:
-                return  # cancelled while queued, or (taken over) finished by its first holder
-            await self._store.mark_running(job.run_id)
+            if await self._store.unfinished_run(run_id) is None:
+                return  # cancelled while queued, or finished by an earlier execution
+            self._store.adopt_queued(run_id)  # its row exists: the turn updates it
+            self._turns.open_run(run_id, request.tenant)
+            await self._store.mark_running(run_id)
             turn_started = True
-            await self._turns.handle(job.entry, run_id=job.run_id, tenant=job.tenant)
+            await self._turns.handle(request.entry(), run_id=run_id, tenant=request.tenant)
         except Exception as exc:
             if isinstance(exc, PlatformError):
                 reason = exc.message
-                log.warning("background run failed: %s", reason, extra={"run_id": job.run_id})
+                log.warning("background run failed: %s", reason, extra={"run_id": run_id})
             else:
                 reason = "The server had an error while processing this run."
-                log.exception("background run failed", extra={"run_id": job.run_id})
+                log.exception("background run failed", extra={"run_id": run_id})
             if not turn_started:  # the turn publishes its own end; followers must not wait forever
                 await self._turns.events.publish(
-                    RunFinished(run_id=job.run_id, status=RunStatus.FAILED, error=reason)
+                    RunFinished(run_id=run_id, status=RunStatus.FAILED, error=reason)
                 )
-            try:
-                await self._store.fail_runs([job.run_id], reason)
-            except Exception:
-                recorded = False
-                log.warning("background run's failure not recorded", extra={"run_id": job.run_id})
+            # not recorded: the workflow fails with it, and the engine keeps the error
+            await self._store.fail_runs([run_id], reason)
         finally:
-            self._store.forget_queued(job.run_id)
-            await job.slot.release()
-            if recorded:
-                await self.claims.release(job.run_id)
-            else:  # still unfinished in the database: another pass (or gateway) ends it
-                await self.claims.give_back(job.run_id)
+            self._running.pop(run_id, None)
+            self._store.forget_queued(run_id)
+            accepted_here = self._slots.pop(run_id, None)
+            if accepted_here is not None:
+                await accepted_here[1].release()
             took = time.monotonic() - started
             self._mean_s += _DURATION_WEIGHT * (took - self._mean_s)
+
+    async def _release_slots(self) -> None:
+        """Give back the quota slots of runs accepted here that another gateway ran."""
+        while True:
+            await asyncio.sleep(_SLOT_CHECK_S)
+            elsewhere = {wf: run_id for run_id, (wf, _) in self._slots.items() if run_id not in self._running}
+            if not elsewhere:
+                continue
+            try:
+                statuses = await DBOS.list_workflows_async(
+                    workflow_ids=list(elsewhere), load_input=False, load_output=False
+                )
+            except Exception:
+                log.warning("background runs' ends not checked (tried again shortly)")
+                continue
+            for status in statuses:
+                if status.status in _FINAL_WORKFLOW:
+                    held = self._slots.pop(elsewhere[status.workflow_id], None)
+                    if held is not None:
+                        await held[1].release()
 
 
 def _entry_extras(entry: EntryRequest) -> dict[str, Any]:

@@ -6,7 +6,8 @@ recorded), and an accepted run is recorded ``queued`` before its 202, then ``exe
 final status (``failed`` with the reason when it could not run).
 
 A real gateway process over a real domain whose capability never answers in time (each run takes
-a few seconds, then fails), two workers and two places in the queue.
+a few seconds, then fails), two workers and two places in the queue. Background runs are durable
+workflows (gateway/durable/): a gateway that stops hands its unfinished runs to the next one.
 """
 
 from __future__ import annotations
@@ -143,23 +144,33 @@ def test_a_run_waiting_for_its_sessions_lock_is_findable_and_fails_with_the_reas
     assert json.loads(lines[-1].removeprefix("data: "))["status"] == "failed"
 
 
-def test_a_gateway_that_stops_records_its_unfinished_runs_as_failed(tmp_path: Path) -> None:
-    slow = start_fixture_domain("slow_domain")
-    # the domain call is not cut short: the runs are still going when the gateway stops
-    env = {"BACKGROUND_WORKERS": "1", "BACKGROUND_QUEUE_MAX": "1"}
+def test_a_gateway_that_stops_hands_its_unfinished_runs_to_the_next(tmp_path: Path) -> None:
+    """A graceful stop leaves its running and queued runs unfinished in the durable engine and
+    lets its liveness lease lapse at once: the next gateway on the database finishes both, and the
+    step that was in flight is not run again by the domain (its idempotency key answers)."""
+    gated = start_fixture_domain("gated_domain")
+    env = {"BACKGROUND_WORKERS": "1", "BACKGROUND_QUEUE_MAX": "1", "DOMAIN_TIMEOUT_S": "60"}
+    export = {"input_text": "export the quarterly sales report", "background": True, "domain": "gated"}
     try:
-        with gateway_over({"slowpoke": slow}, tmp_path, env) as gateway:
+        with gateway_over({"gated": gated}, tmp_path, env) as gateway:
             running, waiting = (
-                httpx.post(f"{gateway.url}/v1/runs", json=body(new_session()), timeout=30).json()["run_id"]
+                httpx.post(
+                    f"{gateway.url}/v1/runs", json={**export, "session_id": new_session()}, timeout=30
+                ).json()["run_id"]
                 for _ in range(2)
             )
             wait_status(gateway, running, ("executing",))
+            deadline = time.monotonic() + 60
+            while httpx.get(f"{gated.url}/calls", timeout=5).json()["started"] < 1:
+                assert time.monotonic() < deadline, "the domain never saw the first run's call"
+                time.sleep(0.05)
             assert run_of(gateway, waiting)["status"] == "queued"
-        # stopped (SIGTERM); the next gateway on the same database reads what it recorded
-        with gateway_over({"slowpoke": slow}, tmp_path, env) as gateway:
-            for run_id in (running, waiting):
-                run = run_of(gateway, run_id)
-                assert run["status"] == "failed", run
-                assert any("gateway stopped" in note for note in run["notes"]), run
+        # stopped (SIGTERM) with both unfinished; the domain's call in flight ends on its own
+        httpx.post(f"{gated.url}/gate/open", timeout=5).raise_for_status()
+        with gateway_over({"gated": gated}, tmp_path, env) as gateway:
+            runs = [wait_status(gateway, run_id) for run_id in (running, waiting)]
+        assert [run["status"] for run in runs] == ["completed", "completed"], runs
+        calls = httpx.get(f"{gated.url}/calls", timeout=5).json()
+        assert calls["started"] == 2, calls  # one per run: the first one's call was answered by its key
     finally:
-        slow.stop()
+        gated.stop()

@@ -1,0 +1,40 @@
+"""The durable engine's settings (``DURABLE_*``) and the background runs' (``BACKGROUND_*``)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class DurableSettings(BaseSettings):
+    """How this gateway process takes part in the durable engine (DBOS Transact)."""
+
+    model_config = SettingsConfigDict(env_prefix="DURABLE_", env_file=".env", extra="ignore")
+
+    #: This process's executor id; empty: a new one per process. A fixed one must differ between
+    #: gateways: a gateway restarted under the same id resumes its own unfinished workflows at once
+    #: (without it, they are taken over once its liveness lease lapses).
+    executor_id: str = Field(default="", max_length=100)
+    #: The code version the workflows are recorded under; a workflow is resumed only by a gateway
+    #: of the same version. Change it when a release changes what a workflow does step by step.
+    application_version: str = Field(default="1", min_length=1, max_length=64)
+    #: Each gateway's liveness lease: renewed every third of it; once it lapses (the process died)
+    #: another gateway resumes the dead one's unfinished workflows.
+    liveness_lease_s: float = Field(default=15.0, gt=0)
+    #: How often each gateway looks for lapsed leases (and at start).
+    recovery_interval_s: float = Field(default=5.0, gt=0)
+    #: How often each gateway's engine polls the queue of background runs: a run waits up to this
+    #: long for a worker even when one is free.
+    queue_poll_s: float = Field(default=0.05, gt=0)
+
+
+class BackgroundSettings(BaseSettings):
+    """Background runs (``POST /v1/runs`` with ``background: true``)."""
+
+    model_config = SettingsConfigDict(env_prefix="BACKGROUND_", env_file=".env", extra="ignore")
+
+    #: Background runs running at once on each gateway (the queue's per-gateway concurrency).
+    workers: int = Field(default=8, ge=1, le=1024)
+    #: Background runs waiting for a worker, over all gateways; past that, 503 with
+    #: ``Retry-After`` and nothing recorded.
+    queue_max: int = Field(default=256, ge=1)
