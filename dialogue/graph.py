@@ -247,12 +247,18 @@ class ConversationGraph:
         intent = turn.intent
         if intent is None:
             return {"turn": turn.model_copy(update={"route": "respond"})}
+        by_llm_only = False
         try:
             with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
                 (execution_intent, plan), from_planner, carried = self._plan(intent, state)
         except PlatformError as exc:
-            failed = {"status": RunStatus.FAILED, "answer": exc.message, "output": None, "route": "respond"}
-            return {"turn": turn.model_copy(update=failed)}
+            # the deterministic planner could not plan it: the LLM planner (when configured) may
+            instead = await self._plan_instead(turn, intent, exc)
+            if isinstance(instead, Turn):
+                return {"turn": instead}
+            turn = turn.model_copy(update={"notes": [*turn.notes, _planner_error_note(exc)]})
+            (execution_intent, plan), from_planner, carried = instead, False, frozenset()
+            by_llm_only = True
         update: dict[str, Any] = {
             "execution_intent": execution_intent,
             "plan": plan,
@@ -284,12 +290,15 @@ class ConversationGraph:
             by_llm = await plan_with_llm(self.controller.planner, request)
             if by_llm is not None:
                 plan = update["plan"] = by_llm.plan
-                execution_intent = update["execution_intent"] = by_llm.execution_intent
+                execution_intent = update["execution_intent"] = by_llm.execution_intent or execution_intent
                 if by_llm.refusal is not None:
                     refused = {"status": RunStatus.FAILED, "answer": by_llm.refusal, "route": "respond"}
                     return {"turn": turn.model_copy(update={**update, **refused})}
                 if plan.planner == "llm":  # the parts it was asked for are in its plan now
                     update.update(unsupported=None, not_done=[], cannot_do=[])
+        if by_llm_only:  # the whole message went to the LLM planner: its plan covers it
+            update.update(unsupported=None, not_done=[], cannot_do=[])
+        if from_planner or by_llm_only:
             # no domain is called with parameters its schema rejects: ask, or say what is missing
             problems = check_slots(intent, execution_intent, plan, self.catalog)
             if problems:
@@ -302,6 +311,38 @@ class ConversationGraph:
             update.update(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
             return {"turn": turn.model_copy(update=update), "question": asked}
         return {"turn": turn.model_copy(update=update)}
+
+    async def _plan_instead(self, turn: Turn, intent: IntentOutput, error: PlatformError) -> Planned | Turn:
+        """The LLM planner's plan for a request the deterministic planner could not plan (it
+        raised), when one is configured; else the failed turn, which says why (the LLM planner's
+        notes and calls, when it was asked, in the trace)."""
+        request = PlanRequest(
+            turn.input,
+            intent.language,
+            intent,
+            None,
+            None,
+            [*turn.not_done, *turn.cannot_do],
+            planning_error=error.message,
+        )
+        by_llm = await plan_with_llm(self.controller.planner, request)
+        if (
+            by_llm is not None
+            and by_llm.refusal is None
+            and by_llm.plan.planner == "llm"
+            and by_llm.execution_intent is not None
+        ):
+            return by_llm.execution_intent, by_llm.plan
+        failed: dict[str, Any] = {
+            "status": RunStatus.FAILED,
+            "answer": error.message,
+            "output": None,
+            "route": "respond",
+            "notes": [*turn.notes, _planner_error_note(error)],
+        }
+        if by_llm is not None:  # asked, and gave nothing or refused: its exchange is in the trace
+            failed.update(plan=by_llm.plan, answer=by_llm.refusal or error.message)
+        return turn.model_copy(update=failed)
 
     def _slot_delta(
         self,
@@ -510,3 +551,7 @@ class ConversationGraph:
                 for g in catalog.goals()
             ]
         return await self.orchestrator.dispatch(intent, step)
+
+
+def _planner_error_note(error: PlatformError) -> str:
+    return f"the deterministic planner could not plan it: {error.message}"

@@ -54,23 +54,28 @@ class PlanRequest:
     text: str
     language: str
     intent: IntentOutput
-    execution_intent: ExecutionIntent
-    #: The deterministic planner's plan (kept when the LLM is not needed or not reachable).
-    plan: ExecutionPlan
+    #: The deterministic planner's resolved intent and plan (kept when the LLM is not needed or
+    #: not reachable); None when it could not plan the request (``planning_error`` says why).
+    execution_intent: ExecutionIntent | None
+    plan: ExecutionPlan | None
     #: Parts of the message the deterministic plan does not cover.
     uncovered: list[str] = field(default_factory=list)
+    #: Why the deterministic planner could not plan the request (it raised), if it could not.
+    planning_error: str | None = None
 
 
 @dataclass(frozen=True)
 class Planned:
     """The LLM planner's verdict on a turn."""
 
-    #: The plan to run: the LLM's (valid), or the deterministic one when the LLM gave nothing.
+    #: The plan to run: the LLM's (valid), or the deterministic one when the LLM gave nothing
+    #: (with no deterministic plan: an empty one whose notes and ``llm_calls`` say why).
     plan: ExecutionPlan
     #: The resolved intent the run goes with. For an LLM plan its confidence is the planner's:
     #: the model read the whole request, so the intent classifier's doubt about one goal (the
-    #: confidence gate's concern) no longer applies; side effects still wait for approval.
-    execution_intent: ExecutionIntent
+    #: confidence gate's concern) no longer applies; side effects still wait for approval. None
+    #: when neither planner planned the request.
+    execution_intent: ExecutionIntent | None
     #: When set, nothing runs and the person is told this (a plan that stayed invalid, or the
     #: model saying the catalog cannot do it).
     refusal: str | None = None
@@ -93,6 +98,10 @@ class LlmPlanner:
 
     def reason_to_plan(self, request: PlanRequest) -> str | None:
         """Why the LLM should plan this request, or None when the deterministic plan does."""
+        if self.settings.planner_llm == "off":
+            return None
+        if request.planning_error is not None:  # its only chance: nothing else can plan it
+            return f"the deterministic planner could not plan it ({request.planning_error})"
         if self.settings.planner_llm == "always":
             return "configured to plan every request (PLANNER_LLM=always)"
         if self.settings.planner_llm != "fallback":
@@ -137,10 +146,12 @@ class LlmPlanner:
             # seed 004's needs_replan: the errors go back once, then the plan is refused
             messages += [reply.as_message(), reply.answer_with(self._errors_text(words, proposal))]
             proposal, reply = await self._ask(messages, words, calls, "correction", started)
-        base = request.plan.model_copy(update={"llm_calls": [*request.plan.llm_calls, *calls]})
+        before = request.plan or ExecutionPlan()
+        base = before.model_copy(update={"llm_calls": [*before.llm_calls, *calls]})
         if proposal is None:  # the endpoint gave nothing: the deterministic plan runs
             failure = calls[-1].failure if calls else "no call made"
-            note = f"llm planner unavailable ({failure}): the deterministic plan runs"
+            runs = "the deterministic plan runs" if request.plan is not None else "nothing planned it"
+            note = f"llm planner unavailable ({failure}): {runs}"
             return Planned(base.model_copy(update={"notes": [*base.notes, note]}), request.execution_intent)
         if proposal.cannot_plan is not None:
             note = f"llm planner: the catalog cannot do it ({proposal.cannot_plan})"
@@ -155,7 +166,8 @@ class LlmPlanner:
             return Planned(refused, request.execution_intent, words.refused.substitute())
         notes = [f"planned by the llm planner ({self.client.model}): {reason}"]
         plan = proposal.plan.model_copy(update={"notes": notes, "llm_calls": base.llm_calls})
-        return Planned(plan, request.execution_intent.model_copy(update={"confidence": 1.0}))
+        resolved = request.execution_intent or _first_step_intent(plan, request)
+        return Planned(plan, resolved.model_copy(update={"confidence": 1.0}))
 
     def _system(self, words: PlannerTexts, request: PlanRequest) -> str:
         understood = {
@@ -314,6 +326,20 @@ class LlmPlanner:
         )
         dropped = frozenset(s.id for s in plan.steps if s.id not in context.completed and s.id != failed.id)
         return Replan(rewritten, "rewrite", note, rerun=dropped)
+
+
+def _first_step_intent(plan: ExecutionPlan, request: PlanRequest) -> ExecutionIntent:
+    """The resolved intent of an LLM plan no deterministic plan came before: its first step's
+    call, for the understood goal (what the trace and the confidence gate read)."""
+    first = plan.steps[0]
+    return ExecutionIntent(
+        domain=first.domain,
+        capability=first.capability,
+        parameters=first.params,
+        original_query=request.text,
+        goal=request.intent.goal,
+        capabilities=list(dict.fromkeys(s.capability for s in plan.steps if s.domain == first.domain)),
+    )
 
 
 def _ms(clock: float) -> float:
