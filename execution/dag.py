@@ -34,6 +34,7 @@ import copy
 import json
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +48,15 @@ from execution.references import resolve
 from execution.synthesis import Synthesis
 from shared.clock import utcnow
 from shared.errors import PlanError, PlatformError
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
+from shared.models import (
+    IDEMPOTENCY_SUFFIX,
+    CallContext,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    StepTrace,
+)
 from shared.plan_graph import PlanDeadlock, validate_plan
 from shared.status import RunStatus, step_status_of, transition
 
@@ -250,7 +259,11 @@ class _Run:
         self.deps = job.deps
         self.original_query = job.original_query
         self.confidence = job.confidence
-        self.context = context
+        #: what each step's intent tells its domain; the idempotency suffix the run loop set for
+        #: this round goes into each call's CallContext instead (it is not the domain's business)
+        self.context = {k: v for k, v in context.items() if k != IDEMPOTENCY_SUFFIX}
+        self.suffix = str(context.get(IDEMPOTENCY_SUFFIX) or "")
+        self.run_id = str(context.get("run_id") or f"adhoc-{uuid.uuid4().hex}")
         self.by_id = {s.id: s for s in steps}
         self.traces: dict[int, StepTrace] = {}
         self.outputs: dict[int, DomainOutput] = {}
@@ -357,6 +370,7 @@ class _Run:
                     confidence=self.confidence,
                     original_query=self.original_query,
                     context={**self.context, "step_id": step.id},
+                    call=CallContext(run_id=self.run_id, step_id=step.id, idempotency_suffix=self.suffix),
                 )
                 output = await self.executor._call(intent, step, trace)
             except RunStopped as exc:

@@ -8,7 +8,7 @@ from execution.run_state import RunState, step_event
 from shared import i18n
 from shared.clock import utcnow
 from shared.errors import PlatformError
-from shared.models import DomainOutput, ExecutionIntent, ExecutionStep, Failure, StepTrace
+from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionStep, Failure, StepTrace
 from shared.status import RunStatus, step_status_of, transition
 
 
@@ -66,7 +66,12 @@ async def _call(
     state: RunState, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace, call: StepCall
 ) -> DomainOutput | None:
     """The guarded call; None (with ``trace.error`` set) when it produced no answer."""
-    request = intent.model_copy(update={"context": {**intent.context, **state.context, "step_id": 1}})
+    request = intent.model_copy(
+        update={
+            "context": {**intent.context, **state.context, "step_id": 1},
+            "call": CallContext(run_id=state.run_id, step_id=1),
+        }
+    )
     trace.status = transition(trace.status, RunStatus.EXECUTING)
     trace.started_at = utcnow()
     await state.emit(step_event(state.run_id, trace))

@@ -14,7 +14,8 @@ What may be retried:
 
 Retries after a transport error reuse the step's ``Idempotency-Key`` (the domain SDK replays the
 first result if the call did land). Retries after an *answer* that was invalid get a fresh key
-suffix (``context["idempotency_suffix"]``), because reusing the key would replay that same answer.
+suffix (``CallContext.idempotency_suffix``, on the intent's ``call``, never in the body the domain
+reads), because reusing the key would replay that same answer.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from execution.policy import PolicyViolation, RunBudget, ValidationFn
 from execution.validation import check_output
 from shared.errors import DomainProtocolError, DomainUnavailable, PlatformError
 from shared.manifest import Capability, ExecutionPolicy
-from shared.models import DomainOutput, ExecutionIntent, ExecutionStep, Failure, StepTrace
+from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionStep, Failure, StepTrace
 from shared.status import RunStatus
 
 CapabilityLookup = Callable[[str, str], Capability | None]
@@ -74,7 +75,7 @@ class StepGuard:
         capability = self._capability(step.capability, step.domain)
         policy = capability.metadata.policy if capability is not None else ExecutionPolicy()
         self._charge(f"parameters of step {step.id}", payload=intent.parameters)
-        base_suffix = str(intent.context.get("idempotency_suffix", ""))
+        call = CallContext.of(intent, step)
         fresh = 0
         retrying = AsyncRetrying(
             stop=stop_after_attempt(policy.attempts),
@@ -87,12 +88,8 @@ class StepGuard:
                 with attempt:
                     trace.attempts += 1
                     self._charge(step.capability)
-                    current = intent
-                    if fresh:
-                        suffix = f"{base_suffix}v{fresh}"
-                        current = intent.model_copy(
-                            update={"context": {**intent.context, "idempotency_suffix": suffix}}
-                        )
+                    fresh_call = call.with_suffix(f"{call.idempotency_suffix}v{fresh}") if fresh else call
+                    current = intent.model_copy(update={"call": fresh_call})
                     try:
                         output = await self._once(current, step, policy)
                         self._charge(f"output of step {step.id}", payload=output)

@@ -50,6 +50,7 @@ from shared.catalog import Catalog
 from shared.errors import PlanError
 from shared.manifest import Capability
 from shared.models import (
+    IDEMPOTENCY_SUFFIX,
     ExecutionIntent,
     ExecutionPlan,
     ExecutionStep,
@@ -241,7 +242,7 @@ class RunController:
     ) -> ExecutionReport:
         context = dict(state.context)
         if state.replans:  # a replanned call is a new request for the domain's idempotency
-            context["idempotency_suffix"] = f"r{state.replans}"
+            context[IDEMPOTENCY_SUFFIX] = f"r{state.replans}"  # the DAG moves it into each CallContext
         return await executor.execute(
             state.plan,
             original_query=state.query,

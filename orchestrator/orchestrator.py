@@ -5,9 +5,10 @@
   No route is a ``failure`` output with a typed :class:`~shared.models.Failure`.
 * Confidence gate: below ``threshold`` for a domain whose manifest does not opt out
   (``confidence_gate: false``), answer a typed ``clarification`` without calling the domain.
-* Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}`` (plus
-  ``:{context["idempotency_suffix"]}`` when the run loop asks for a fresh key: a replan, or a retry
-  after an invalid answer), so the retries the capability's ``policy`` allows can never run it twice.
+* Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}`` (plus ``:{suffix}`` when the
+  run loop asks for a fresh key: a replan, or a retry after an invalid answer), read from the
+  intent's typed :class:`~shared.models.CallContext` (never from the body the domain reads), so the
+  retries the capability's ``policy`` allows can never run it twice.
 
 :meth:`Orchestrator.dispatch` makes ONE guarded call and raises ``DomainUnavailable`` /
 ``DomainProtocolError``: retrying is :mod:`execution.retry`'s job (the platform's one retry
@@ -19,7 +20,6 @@ when the domain's circuit is open or the registry lists it unhealthy
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -31,7 +31,7 @@ from shared.catalog import CapabilityRef
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
 from shared.i18n import Language, as_language, t
 from shared.manifest import ExecutionPolicy
-from shared.models import Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
+from shared.models import CallContext, Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,8 @@ class Orchestrator:
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
         # the routed domain owns ``ref`` when there is one (it is the domain ``ref`` names)
         policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
-        return _Target(domain, base_url, kind, routed, _idempotency_key(intent, step), language, policy)
+        key = CallContext.of(intent, step).idempotency_key
+        return _Target(domain, base_url, kind, routed, key, language, policy)
 
     def _clarify(self, intent: ExecutionIntent, domain: str, language: Language) -> DomainOutput:
         question = t("route.confidence_gate", language, confidence=intent.confidence)
@@ -176,13 +177,6 @@ def _route(registry: DomainRegistry, ref: CapabilityRef | None, intent: Executio
     if ref is not None:
         return ref.domain
     return intent.domain if registry.registered(intent.domain) else None
-
-
-def _idempotency_key(intent: ExecutionIntent, step: ExecutionStep | None) -> str:
-    run_id = intent.context.get("run_id") or f"adhoc-{uuid.uuid4().hex}"
-    step_id = intent.context.get("step_id", step.id if step is not None else 1)
-    suffix = intent.context.get("idempotency_suffix")
-    return f"{run_id}:{step_id}:{suffix}" if suffix else f"{run_id}:{step_id}"
 
 
 def _language(intent: ExecutionIntent) -> Language:

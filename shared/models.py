@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from shared.status import RunStatus
 
@@ -55,6 +57,51 @@ class IntentOutput(BaseModel):
         return self.goal is None
 
 
+#: The context key the run loop sets when a round's calls need fresh idempotency keys (a replan);
+#: read into :class:`CallContext` when a step's intent is built, never sent to a domain.
+IDEMPOTENCY_SUFFIX = "idempotency_suffix"
+
+
+class CallContext(BaseModel):
+    """What the core needs to make one domain call that is not part of the domain contract: the
+    ``Idempotency-Key`` it is sent under. It rides on :attr:`ExecutionIntent.call` from the step
+    runner to the orchestrator and is never serialised, so it never reaches a domain's
+    ``/execute`` body (which carries only what docs/domains.md says)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str
+    step_id: int
+    #: Appended to the key when the call must not be answered from the domain's store of keys: a
+    #: replanned round (``r1``), a retry after an invalid answer (``v1``).
+    idempotency_suffix: str = ""
+
+    @property
+    def idempotency_key(self) -> str:
+        """``{run_id}:{step_id}``, plus ``:{suffix}`` when there is one.
+
+        >>> CallContext(run_id="r9", step_id=2, idempotency_suffix="r1").idempotency_key
+        'r9:2:r1'
+        """
+        key = f"{self.run_id}:{self.step_id}"
+        return f"{key}:{self.idempotency_suffix}" if self.idempotency_suffix else key
+
+    def with_suffix(self, suffix: str) -> CallContext:
+        return self.model_copy(update={"idempotency_suffix": suffix})
+
+    @classmethod
+    def of(cls, intent: ExecutionIntent, step: ExecutionStep | None = None) -> CallContext:
+        """The call context of an intent made outside the run loop (a test, a direct dispatch):
+        its own :attr:`ExecutionIntent.call`, else the ids its context names, else a one-off run."""
+        if intent.call is not None:
+            return intent.call
+        context = intent.context
+        run_id = str(context.get("run_id") or f"adhoc-{uuid.uuid4().hex}")
+        step_id = context.get("step_id", step.id if step is not None else 1)
+        suffix = context.get(IDEMPOTENCY_SUFFIX)
+        return cls(run_id=run_id, step_id=int(step_id), idempotency_suffix=str(suffix or ""))
+
+
 class ExecutionIntent(BaseModel):
     """One resolved capability call; also the body of a domain's ``POST /execute``."""
 
@@ -68,6 +115,9 @@ class ExecutionIntent(BaseModel):
     capabilities: list[str] = Field(default_factory=list)
     #: Run/session/step ids and the user's language, for the domain's own use.
     context: dict[str, Any] = Field(default_factory=dict)
+    #: How the core makes this call (its idempotency key); not part of the body: never serialised,
+    #: not in the published schema.
+    call: SkipJsonSchema[CallContext | None] = Field(default=None, exclude=True, repr=False)
 
 
 class ExecutionStep(BaseModel):

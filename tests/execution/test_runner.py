@@ -11,7 +11,7 @@ from execution.runner import RunController
 from planner import DeterministicRunPlanner
 from shared.errors import DomainUnavailable
 from shared.events import RUN_EVENT, RunStatusEvent, StepEvent
-from shared.models import DomainOutput, ExecutionIntent, Failure, StepTrace
+from shared.models import CallContext, DomainOutput, ExecutionIntent, Failure, StepTrace
 from shared.status import RunStatus
 from tests.execution.runner_helpers import Scripted, catalog, intent, not_found, ok, plan, s
 
@@ -106,7 +106,8 @@ async def test_invalid_output_is_retried_with_a_fresh_key_then_accepted() -> Non
     report = await controller(domain).run(intent(), plan=plan(s(1)), context={"run_id": "r"})
     assert report.status is RunStatus.COMPLETED and report.answer == "A: 1.0"
     assert report.steps[0].attempts == 2
-    assert [c.context.get("idempotency_suffix") for c in domain.calls] == [None, "v1"]
+    assert [CallContext.of(c).idempotency_key for c in domain.calls] == ["r:1", "r:1:v1"]
+    assert all("idempotency_suffix" not in c.context for c in domain.calls)  # not the domain's business
 
 
 async def test_output_that_never_validates_fails_with_the_field_path() -> None:
@@ -131,7 +132,7 @@ async def test_unreachable_idempotent_capability_is_retried_reusing_the_key() ->
     domain = Scripted({"quote": [DomainUnavailable("connection reset"), ok()]})
     report = await controller(domain).run(intent(), plan=plan(s(1)), context={"run_id": "r"})
     assert report.status is RunStatus.COMPLETED and report.steps[0].attempts == 2
-    assert [c.context.get("idempotency_suffix") for c in domain.calls] == [None, None]
+    assert [CallContext.of(c).idempotency_key for c in domain.calls] == ["r:1", "r:1"]
 
 
 async def test_non_idempotent_capability_is_not_retried_after_a_possible_delivery() -> None:
@@ -175,7 +176,8 @@ async def test_recoverable_failure_with_suggestions_replans_and_reissues_the_ste
     assert events.runs() == ["executing", "replanning", "executing", "completed"]
     second = [c for c in domain.calls if c.capability == "quote"][1]
     assert second.parameters == {"symbol_text": "Aple", "symbol": "AAPL"}
-    assert second.context["idempotency_suffix"] == "r1"
+    assert CallContext.of(second).idempotency_key == "r9:1:r1"
+    assert "idempotency_suffix" not in second.context and second.context["run_id"] == "r9"
     sent = [c for c in domain.calls if c.capability == "send"]
     assert len(sent) == 1 and sent[0].parameters["message"] == "Apple: 190"
 
