@@ -1,0 +1,94 @@
+"""An approval survives a full restart: asked on one gateway process, the process stopped, a new
+one on the same database lists it to the tenant's approver, who approves it; the steps that
+waited run once and the person reads the result in their conversation. Real processes over HTTP
+(gateway, finance, notifier)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import Process, gateway_over, start_domain
+
+pytestmark = pytest.mark.integration
+
+ADMIN = {"Authorization": "Bearer test-admin-token"}
+GATED = {"DOMAIN_CONFIRM_CAPABILITIES": "notifier.send_telegram_message", "APPROVAL_EXPIRES_S": "86400"}
+
+
+@pytest.fixture(scope="module")
+def notifier(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
+    outbox = tmp_path_factory.mktemp("approvals-restart-notifier") / "outbox.sqlite3"
+    started = start_domain("notifier", {"NOTIFIER_OUTBOX_PATH": str(outbox), "TELEGRAM_BOT_TOKEN": ""})
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def _key(gateway: Process, tenant: str, role: str) -> dict[str, str]:
+    made = httpx.post(
+        f"{gateway.url}/v1/admin/keys", json={"tenant": tenant, "role": role}, headers=ADMIN, timeout=30
+    )
+    assert made.status_code == 201, made.text
+    return {"Authorization": f"Bearer {made.json()['key']}"}
+
+
+def _sent(notifier: Process) -> int:
+    return int(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["count"])
+
+
+def _pending(gateway: Process, headers: dict[str, str]) -> list[dict[str, Any]]:
+    listed = httpx.get(f"{gateway.url}/v1/approvals", headers=headers, timeout=30)
+    assert listed.status_code == 200, listed.text
+    data: list[dict[str, Any]] = listed.json()["data"]
+    return data
+
+
+def test_an_approver_approves_after_a_full_restart(
+    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+) -> None:
+    domains = {**domain_processes, "notifier": notifier}
+    session = f"approvals-restart-{uuid.uuid4().hex[:8]}"
+    before = _sent(notifier)
+    with gateway_over(domains, tmp_path, GATED) as first:
+        user = _key(first, "acme", "user")
+        approver = _key(first, "acme", "approver")
+        other = _key(first, "globex", "approver")
+        asked = httpx.post(
+            f"{first.url}/v1/runs",
+            json={"input_text": "send the Vale stock price to my telegram", "session_id": session},
+            headers=user,
+            timeout=60,
+        )
+        assert asked.status_code == 200, asked.text
+        assert asked.json()["status"] == "waiting_input", asked.json()
+    assert _sent(notifier) == before
+
+    with gateway_over(domains, tmp_path, GATED) as second:  # same database file, a new process
+        assert _pending(second, other) == []
+        waiting = [a for a in _pending(second, approver) if a["session_id"] == session]
+        assert len(waiting) == 1, waiting
+        approval = waiting[0]
+        assert approval["language"] == "en" and "Go ahead? (yes/no)" in approval["question"]
+        assert [s["capability"] for s in approval["steps"]] == ["send_telegram_message"]
+        refused = httpx.post(f"{second.url}/v1/approvals/{approval['id']}/approve", headers=other, timeout=60)
+        assert refused.status_code == 404, refused.text
+        done = httpx.post(f"{second.url}/v1/approvals/{approval['id']}/approve", headers=approver, timeout=60)
+        assert done.status_code == 200, done.text
+        run = done.json()["run"]
+        assert run["status"] == "completed", run
+        assert [s["capability"] for s in run["steps"]] == ["get_stock_price", "send_telegram_message"]
+        assert _sent(notifier) == before + 1
+        # the person reads it in their conversation, in their language
+        history = httpx.get(f"{second.url}/v1/sessions/{session}/history", headers=user, timeout=30)
+        assert history.status_code == 200, history.text
+        last = history.json()["turns"][-1]
+        assert last["run_id"] == run["run_id"] and last["status"] == "completed"
+        assert last["input_text"] == "Approved by an approver."
+        assert _pending(second, approver) == []
