@@ -121,21 +121,30 @@ class PolicyLimits(BaseModel):
     confirm: frozenset[str] = frozenset()
 
 
-def unregistrable(base_url: str, kind: DomainKind) -> DomainUnavailable:
-    """The one text for every failed fetch at registration, whatever went wrong: the answer must
-    not tell a closed port from an open one that speaks something else. It names what was asked
-    for by the kind of domain (a manifest, an agent card, an MCP handshake) and where the cause is.
+def unregistrable(base_url: str, kind: DomainKind, cause: str | None = None) -> DomainUnavailable:
+    """Why a registration's fetch failed. ``cause`` (what the client saw: it could not connect,
+    it timed out, it answered an HTTP error or something that is not a manifest) is given only
+    for a host the operator listed as its domains' (``DOMAIN_ALLOWED_HOSTS``), and said as the
+    error it is. For any other host one text whatever went wrong: the admin route must not tell
+    a closed port from an open one that speaks something else (no port scan of the gateway's
+    networks through it); that text names what was asked for by the kind of domain and where
+    the cause is, without claiming the domain answered.
 
-    >>> unregistrable("http://h:1/.well-known/agent-card.json", DomainKind.A2A).message.split(": ", 1)[1]
-    'it did not answer with a valid A2A agent card (the gateway log names the cause)'
+    >>> unregistrable("http://h:1/.well-known/agent-card.json", DomainKind.A2A).message.split(": ")[1]
+    'no valid A2A agent card was read from it'
+    >>> unregistrable("http://h:1", DomainKind.HTTP, cause="could not connect to http://h:1/manifest").message
+    'domain at http://h:1 could not be registered: could not connect to http://h:1/manifest'
     """
+    if cause is not None:
+        return DomainUnavailable(f"domain at {base_url} could not be registered: {cause}", param="base_url")
     asked = {
-        DomainKind.MCP: "it did not complete an MCP handshake and tool listing",
-        DomainKind.A2A: "it did not answer with a valid A2A agent card",
-        DomainKind.HTTP: "it did not answer /manifest with a valid manifest",
+        DomainKind.MCP: "no MCP handshake and tool listing was completed with it",
+        DomainKind.A2A: "no valid A2A agent card was read from it",
+        DomainKind.HTTP: "no valid manifest was read from its /manifest",
     }[kind]
     return DomainUnavailable(
-        f"domain at {base_url} could not be registered: {asked} (the gateway log names the cause)",
+        f"domain at {base_url} could not be registered: {asked}: it may not be listening, may be too "
+        "slow or may answer something else (the gateway log names the cause)",
         param="base_url",
     )
 
@@ -348,7 +357,9 @@ class DomainRegistry:
         except (PlatformError, TimeoutError) as exc:
             why = exc.message if isinstance(exc, PlatformError) else self._too_slow()
             log.warning("registration of %s at %s failed: %s", name, entry.info.base_url, why)
-            raise unregistrable(entry.info.base_url, kind) from None
+            # the cause only for the operator's own hosts: elsewhere it would map open ports
+            cause = why if self._url_policy.restricted else None
+            raise unregistrable(entry.info.base_url, kind, cause) from None
         _check_name(name, manifest)
         watch.lap("manifest")
         async with self._lock:

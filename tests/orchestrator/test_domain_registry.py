@@ -156,8 +156,9 @@ async def test_an_a2a_agent_that_does_not_answer_is_told_about_its_agent_card_no
     with pytest.raises(DomainUnavailable) as err:
         await registry.register("ghost", card)
     assert err.value.message == (
-        f"domain at {card} could not be registered: "
-        "it did not answer with a valid A2A agent card (the gateway log names the cause)"
+        f"domain at {card} could not be registered: no valid A2A agent card was read from it: "
+        "it may not be listening, may be too slow or may answer something else "
+        "(the gateway log names the cause)"
     )
 
 
@@ -165,8 +166,9 @@ async def test_registering_an_unreachable_domain_raises_the_uniform_text(registr
     with pytest.raises(DomainUnavailable) as err:
         await registry.register("ghost", "http://ghost.test")
     assert err.value.message == (
-        "domain at http://ghost.test could not be registered: "
-        "it did not answer /manifest with a valid manifest (the gateway log names the cause)"
+        "domain at http://ghost.test could not be registered: no valid manifest was read from its /manifest: "
+        "it may not be listening, may be too slow or may answer something else "
+        "(the gateway log names the cause)"
     )
 
 

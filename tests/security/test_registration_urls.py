@@ -1,9 +1,11 @@
 """Finding 10: registration's outbound-URL policy. Only plain http(s) base URLs (no credentials,
 query or fragment), never link-local or metadata addresses, only allowed hosts when an
-allow-list is set; failures answer one text whatever the target (no port scan)."""
+allow-list is set; failures answer one text whatever the target (no port scan), except for the
+hosts the operator listed as its domains' (the allow-list), which are told what happened."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -13,10 +15,11 @@ from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse
 
 from orchestrator import DomainClient, DomainRegistry
+from orchestrator.registry import ManifestRejected
 from orchestrator.url_policy import BAD_HOST, DENIED, MALFORMED, UrlPolicy, UrlRefused
 from shared.errors import DomainUnavailable
 from tests.conftest import Process, free_port, start_gateway, write_bootstrap
-from tests.security.conftest import serving
+from tests.security.conftest import raw_app, serving
 
 
 @pytest.mark.parametrize(
@@ -87,6 +90,10 @@ def _internal_service() -> FastAPI:
 
 
 async def test_failures_read_the_same_for_a_closed_port_and_an_open_one(registry: DomainRegistry) -> None:
+    """With no DOMAIN_ALLOWED_HOSTS the registration may reach any host of the gateway's
+    networks: there the one text is the security property (an admin key must not map which
+    internal ports are open). Issue 28 changed that text, deliberately, so that it no longer
+    claims the domain answered; it still reads the same for a closed port and an open one."""
     closed = f"http://127.0.0.1:{free_port()}"
     async with serving(_internal_service()) as open_port:
         answers = []
@@ -97,12 +104,61 @@ async def test_failures_read_the_same_for_a_closed_port_and_an_open_one(registry
     assert (
         answers
         == [
-            "domain at <url> could not be registered: "
-            "it did not answer /manifest with a valid manifest (the gateway log names the cause)"
+            "domain at <url> could not be registered: no valid manifest was read from its /manifest: "
+            "it may not be listening, may be too slow or may answer something else "
+            "(the gateway log names the cause)"
         ]
         * 2
     )
     assert registry.list() == []
+
+
+def _slow_service() -> FastAPI:
+    app = FastAPI()
+
+    @app.get("/manifest")
+    async def manifest() -> PlainTextResponse:
+        await asyncio.sleep(5)
+        return PlainTextResponse("{}")
+
+    return app
+
+
+async def test_the_operators_own_hosts_are_told_what_happened() -> None:
+    """Issue 28: a host the operator listed (DOMAIN_ALLOWED_HOSTS) is its own domain's, not a
+    probe target, so the registration says what happened: could not connect, timed out, an HTTP
+    error, or an answer that is not a manifest (field paths when it is JSON)."""
+    async with httpx.AsyncClient(timeout=5) as http:
+        registry = DomainRegistry(
+            DomainClient(http), env={}, url_policy=UrlPolicy(["127.0.0.0/8"]), load_deadline_s=1.0
+        )
+        closed = f"http://127.0.0.1:{free_port()}"
+        with pytest.raises(DomainUnavailable) as err:
+            await registry.register("probe", closed)
+        assert err.value.message == (
+            f"domain at {closed} could not be registered: could not connect to {closed}/manifest"
+        )
+        async with serving(_internal_service()) as text_only, serving(FastAPI()) as no_manifest:
+            with pytest.raises(DomainUnavailable) as err:
+                await registry.register("probe", text_only)
+            assert err.value.message.endswith(
+                f"could not be registered: {text_only}/manifest answered with a body "
+                "that is not a JSON object"
+            )
+            with pytest.raises(DomainUnavailable) as err:
+                await registry.register("probe", no_manifest)
+            assert f"could not be registered: {no_manifest}/manifest answered HTTP 404" in err.value.message
+        async with serving(_slow_service()) as slow:
+            with pytest.raises(DomainUnavailable) as err:
+                await registry.register("probe", slow)
+            assert err.value.message.endswith(
+                "could not be registered: no manifest and health answer within 1 s"
+            )
+        async with serving(raw_app({"domain": "probe", "version": 1})) as invalid:
+            with pytest.raises(ManifestRejected) as rejected:
+                await registry.register("probe", invalid)
+            assert {"path": "version", "message": "1 is not of type 'string'"} in rejected.value.details
+        assert registry.list() == []
 
 
 async def test_a_credentials_url_is_refused_before_any_request(registry: DomainRegistry) -> None:
