@@ -23,12 +23,18 @@ import logging
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.propagate import extract, inject
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+from opentelemetry.util.types import AttributeValue
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
+
+    from shared.models import ExecutionIntent
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +50,7 @@ TOOL_NAME = "gen_ai.tool.name"
 class _Tracing:
     """The process' tracing switch: one provider per process, set once."""
 
-    provider: Any = None  # opentelemetry.sdk.trace.TracerProvider once set up
+    provider: TracerProvider | None = None  # set once tracing is set up
 
     @property
     def enabled(self) -> bool:
@@ -101,7 +107,7 @@ def flush_tracing(timeout_ms: int = 5_000) -> None:
 @contextmanager
 def start_span(
     name: str,
-    attributes: Mapping[str, Any] | None = None,
+    attributes: Mapping[str, AttributeValue] | None = None,
     *,
     kind: SpanKind = SpanKind.INTERNAL,
     parent: otel_context.Context | None = None,
@@ -154,7 +160,7 @@ def current_trace_id() -> str | None:
     return f"{context.trace_id:032x}" if context.is_valid else None
 
 
-def tool_call_attributes(intent: Any) -> dict[str, Any]:
+def tool_call_attributes(intent: ExecutionIntent) -> dict[str, AttributeValue]:
     """An ``execute_tool`` span's attributes for one domain call (an ``ExecutionIntent``).
 
     >>> from shared.models import ExecutionIntent
@@ -164,7 +170,7 @@ def tool_call_attributes(intent: Any) -> dict[str, Any]:
     ('get_quote', 's1')
     """
     context = intent.context
-    attributes: dict[str, Any] = {
+    attributes: dict[str, AttributeValue] = {
         OPERATION: "execute_tool",
         TOOL_NAME: intent.capability,
         "gen_ai.tool.type": "extension",
