@@ -169,6 +169,7 @@ async def start_standing(
         service.book(), watch_interval_s=settings.min_interval_s
     )
     runner = StandingRunner(service, services.turns, services.quotas, lambda: services.registry.catalog)
+    service.runner = runner
     runner.start()
     stack.push_async_callback(runner.stop)
     return service

@@ -186,6 +186,8 @@ class StandingService:
         self.settings = settings
         self.default_time_zone = default_time_zone
         self.clock = clock
+        #: This gateway's runner, once started (:func:`gateway.routes.schedules.start_standing`).
+        self.runner: StandingRunner | None = None
 
     def check(self, new: NewStanding) -> NewStanding:
         """``new`` with its first tick, or ``InvalidRequest`` saying what is wrong with it."""
