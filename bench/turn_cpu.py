@@ -24,6 +24,8 @@ client count, in a rotating order, so a noisy moment hurts all targets alike. Pe
 client count: p50/p99 latency (wrk's histogram), requests/s (median over rounds) and CPU ms per
 request: user+system time from ``/proc/<pid>/stat`` of the target's server *and* of finance,
 over the timed window, divided by the requests served (the domain's CPU counted on every side).
+Beside them: each server's idle CPU (ms per second with no request: its background work, which
+every request's figure carries at low rates) and the 1-minute load average during the samples.
 ``--profile`` also records a py-spy profile of each gateway under 8 clients
 (``bench/.work/<target>_profile.txt``, collapsed stacks; py-spy is not a runtime dependency:
 ``.venv/bin/pip install py-spy``).
@@ -109,6 +111,8 @@ class Sample:
     p99_ms: float
     errors: int
     cpu_ms_per_request: float
+    #: the machine's 1-minute load average when the sample ended (what else ran beside it)
+    load_1min: float = 0.0
 
 
 def cpu_seconds(pid: int) -> float:
@@ -174,6 +178,7 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
         _ms(percentiles["99"]),
         errors,
         cpu * 1e3 / max(requests, 1),
+        os.getloadavg()[0],
     )
 
 
@@ -341,6 +346,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         run = f"r{uuid.uuid4().hex[:6]}"
         for target in targets.values():  # connections, caches, pages, the sessions' first turns
             wrk(target, 8, args.warmup, run)
+        idle = idle_cpu(targets, args.seconds)
         samples: list[Sample] = []
         load_before = os.getloadavg()[0]
         names = list(targets)
@@ -360,11 +366,26 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": args.seconds,
         "rounds": args.rounds,
         "load_avg_1min_before_after": [load_before, load_after],
+        "load_avg_1min_during": _spread([s.load_1min for s in samples]),
         "summary": summarise(samples, clients),
+        "idle_cpu_ms_per_s": idle,
         "samples": [asdict(s) for s in samples],
         "profile": profiled,
         "stored_per_turn": stored,
     }
+
+
+def idle_cpu(targets: dict[str, Target], seconds: float) -> dict[str, float]:
+    """CPU ms per second of each target's server with no request at all (its background work:
+    refreshes, pollers, checkpoints), over ``seconds``."""
+    servers = {name: target.pids[0] for name, target in targets.items()}
+    before = {name: cpu_seconds(pid) for name, pid in servers.items()}
+    time.sleep(seconds)
+    return {name: (cpu_seconds(pid) - before[name]) * 1e3 / seconds for name, pid in servers.items()}
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
 def stored_per_turn(database: Path) -> dict[str, float]:
@@ -442,8 +463,12 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
         )
     before, after = result["load_avg_1min_before_after"]
+    during = result["load_avg_1min_during"]
     kept = result["stored_per_turn"]
+    idle_ms = result["idle_cpu_ms_per_s"]
+    idle = ", ".join(f"{TARGETS[name].strip('*')} {ms:.1f}" for name, ms in idle_ms.items())
     stored = (
+        f"Idle CPU (ms per second, no request, the server alone): {idle}.\n\n"
         f"Stored per turn by the SQLite gateway ({kept['runs']} runs): "
         f"{kept['versions_per_run']:.2f} graph versions of {kept['delta_bytes_per_version']:.0f} B "
         f"(+ {kept['snapshot_bytes_per_run']:.0f} B of snapshots per run on average), "
@@ -458,7 +483,8 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
 
 Command: `.venv/bin/python bench/turn_cpu.py {options}` (2-core machine shared with other work,
 loopback, wrk one session per connection; medians over {args.rounds} interleaved rounds; 1-minute
-load average {before:.2f} before, {after:.2f} after).
+load average {before:.2f} before, {after:.2f} after, {during["median"]:.2f} median during the samples
+(min {during["min"]:.2f}, max {during["max"]:.2f})).
 
 {chr(10).join(lines)}
 
