@@ -88,13 +88,15 @@ class ApprovalTurn:
     target_id: str | None = None
     #: Who decided outside the chat, as the person reads it ("an approver").
     decided_by: str = ""
+    #: A reminder on the person's behalf (for ``target_id``): the question is asked again.
+    reminder: bool = False
     #: Set by the turn: the approval it answered (or dropped), and how it ended.
     answered_id: str | None = None
     outcome: Decision | None = None
 
     @property
     def from_person(self) -> bool:
-        return self.decision is None
+        return self.decision is None and not self.reminder
 
 
 _CURRENT: ContextVar[ApprovalTurn | None] = ContextVar("approval_turn", default=None)
@@ -225,7 +227,7 @@ def answer_approval(
     new_request = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
     if current is not None:
         current.answered_id = question.approval_id
-        if decision is not None and question.approval_id != current.target_id:
+        if not current.from_person and question.approval_id != current.target_id:
             # decided for another question than the one waiting now: nothing to do
             kept = {
                 "route": "respond",
@@ -241,7 +243,7 @@ def answer_approval(
         if decision is Decision.EXPIRED or late:
             # correctness never waits for a timer: past the deadline, no answer runs anything
             current.outcome = Decision.EXPIRED
-            if decision is None and new_request:
+            if current.from_person and new_request:
                 return None  # the person moved on: their new request is answered as usual
             expired = {
                 "route": "respond",
@@ -251,6 +253,14 @@ def answer_approval(
                 "notes": [f"the approval of steps {question.steps} expired: nothing ran"],
             }
             return turn.model_copy(update=expired), None
+        if current.reminder:
+            reminded = {
+                "route": "respond",
+                "status": RunStatus.WAITING_INPUT,
+                "answer": i18n.t("dialogue.approval_reminder", language, question=question.text),
+                "intent": None,
+            }
+            return turn.model_copy(update=reminded), question
     who = current.decided_by if current is not None and decision is not None else ""
     if decision is Decision.APPROVED or (decision is None and is_yes(text)):
         approved = {

@@ -38,6 +38,7 @@ from gateway.storage.principals import KeyStore
 from gateway.storage.registrations import RegistrationStore
 from gateway.storage.runs import RunStore
 from gateway.telemetry import GatewayStateCollector, OverheadHeader, is_turn_route
+from gateway.turns.approval_timers import ApprovalTimers
 from gateway.turns.approvals import ApprovalLedger, ApprovalSettings
 from gateway.turns.background import BackgroundRuns
 from gateway.turns.events import RunEventHub
@@ -144,6 +145,7 @@ async def build_services(
     # registration counts only its own goals' (~0.3 s less at 150 goals)
     goal_overlaps(registry.catalog)
     keys = KeyStore(engine)
+    approval_store = ApprovalStore(engine)
     turns = TurnService(
         adapter=adapter,
         registry=registry,
@@ -158,9 +160,11 @@ async def build_services(
         controller=controller,
         events=RunEventHub(),
         metrics=settings.metrics_enabled,
-        approvals=ApprovalLedger(ApprovalStore(engine), ApprovalSettings()),
+        approvals=ApprovalLedger(approval_store, ApprovalSettings()),
     )
     background = await _background_runs(stack, durable, durable_settings.queue_poll_s, turns, store)
+    # approvals' reminders and deadlines are durable workflows too (started again for pending ones)
+    await ApprovalTimers(turns, approval_store, durable).start()
     if settings.metrics_enabled:
         add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, background))
     # what start-up built (catalog, intent model, engines) lives as long as the process: keep

@@ -125,6 +125,21 @@ class ApprovalStore:
         async with self._engine.connect() as conn:
             return [_stored(row) for row in (await conn.execute(query)).all()]
 
+    async def waiting_with_timers(self, *, limit: int) -> list[StoredApproval]:
+        """Pending approvals with a reminder or a deadline (every tenant's: their workflows'
+        start-up scan), the soonest deadline first."""
+        query = (
+            select(_approvals)
+            .where(
+                _approvals.c.status == PENDING,
+                or_(_approvals.c.expires_at.is_not(None), _approvals.c.remind_at.is_not(None)),
+            )
+            .order_by(_approvals.c.expires_at, _approvals.c.created_at)
+            .limit(limit)
+        )
+        async with self._engine.connect() as conn:
+            return [_stored(row) for row in (await conn.execute(query)).all()]
+
     async def mark_reminded(self, approval_id: str, now: datetime) -> bool:
         """Record that the reminder went out (once: ``False`` if it already had, or the approval
         is no longer pending)."""

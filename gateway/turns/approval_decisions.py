@@ -72,6 +72,23 @@ async def decide(
         return await turns.handle(entry, tenant=approval.tenant)
 
 
+async def remind(turns: TurnService, approval: StoredApproval) -> RunResult:
+    """Ask ``approval``'s question again in its session, on the person's behalf (a reminder):
+    nothing is decided and nothing runs."""
+    if approval.status != "pending" or not await still_waiting(turns, approval):
+        raise ApprovalNotPending("This approval no longer waits for a decision; nothing was done.")
+    entry = EntryRequest.model_validate(
+        {
+            "session_id": approval.session_id,
+            "input_text": i18n.t("dialogue.approval_reminder_note", approval.language),
+            "channel": approval.channel,
+        }
+    )
+    outside = OutsideDecision(approval_id=approval.id, decision=None, by="reminder", reminder=True)
+    with decided_outside(outside):
+        return await turns.handle(entry, tenant=approval.tenant)
+
+
 async def expire_due(turns: TurnService, store: ApprovalStore, now: datetime) -> list[RunResult]:
     """Expire every approval past its deadline at ``now``: each one's session is told (a
     cancelled run that says nothing was done). What the proactive expiry runs at a deadline."""

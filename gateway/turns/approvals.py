@@ -10,7 +10,8 @@ whether or not anything has noticed the deadline yet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import logging
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ from shared.models import ApprovalQuestion
 
 Clock = Callable[[], datetime]
 
+log = logging.getLogger(__name__)
+
 
 class ApprovalSettings(BaseSettings):
     """The operator's approval policy, for capabilities whose manifest sets none."""
@@ -50,11 +53,13 @@ class OutsideDecision:
     """A decision on approval ``approval_id`` made outside the chat."""
 
     approval_id: str
-    decision: Decision
+    #: ``None`` with ``reminder``: the question is asked again, nothing decided.
+    decision: Decision | None
     #: Stored as ``decided_by`` ("key:<id>", "expiry").
     by: str
     #: How the person reads who decided ("an approver").
     said_as: str = ""
+    reminder: bool = False
 
 
 _OUTSIDE: ContextVar[OutsideDecision | None] = ContextVar("approval_outside_decision", default=None)
@@ -79,6 +84,8 @@ class TurnApprovals:
         self._session_id = session_id
         self._tenant = tenant
         self._channel = channel
+        #: The approval this turn asked (set when the turn is stored).
+        self.asked: StoredApproval | None = None
 
     @contextmanager
     def active(self) -> Iterator[ApprovalTurn]:
@@ -99,7 +106,7 @@ class TurnApprovals:
             writes.append(
                 ApprovalStore.decided_write(answered, status, by=self._by, run_id=current.run_id, now=now)
             )
-        if current.decision is not None and answered is None and current.target_id is not None:
+        if not current.from_person and answered is None and current.target_id is not None:
             # decided outside the chat, but the session no longer waits for it: settle it
             writes.append(
                 ApprovalStore.decided_write(
@@ -107,8 +114,9 @@ class TurnApprovals:
                 )
             )
         if waiting is not None and waiting_id is not None and waiting_id != answered:
+            self.asked = self._stored(waiting, waiting_id, state, now)
             writes.append(ApprovalStore.superseded_in_session_write(self._session_id, now, current.run_id))
-            writes.append(ApprovalStore.asked_write(self._stored(waiting, waiting_id, state, now)))
+            writes.append(ApprovalStore.asked_write(self.asked))
         return writes
 
     def _stored(
@@ -149,6 +157,9 @@ class ApprovalLedger:
         self.store = store
         self.settings = settings or ApprovalSettings()
         self.clock = clock
+        #: Starts the proactive reminder and expiry of an approval once it is stored (the
+        #: durable engine's workflow); ``None``: only answers check the deadline.
+        self.on_asked: Callable[[StoredApproval], Awaitable[None]] | None = None
 
     def begin(self, session_id: str, run_id: str, *, tenant: str, channel: str) -> TurnApprovals:
         outside = _OUTSIDE.get()
@@ -163,11 +174,25 @@ class ApprovalLedger:
             current.decision = outside.decision
             current.target_id = outside.approval_id
             current.decided_by = outside.said_as
+            current.reminder = outside.reminder
             by = outside.by
         return TurnApprovals(current, by=by, session_id=session_id, tenant=tenant, channel=channel)
 
     def writes(self, approvals: TurnApprovals, state: TurnState) -> list[TurnWrite]:
         return approvals.writes(state) if self.store is not None else []
+
+    async def stored(self, approvals: TurnApprovals) -> None:
+        """After the turn is stored: the approval it asked, if any, gets its reminder and expiry
+        (a failure here loses neither: a gateway's start-up starts them for every pending one)."""
+        asked = approvals.asked
+        if asked is None or self.on_asked is None:
+            return
+        if asked.expires_at is None and asked.remind_at is None:
+            return
+        try:
+            await self.on_asked(asked)
+        except Exception:
+            log.warning("approval timers not started; the next gateway start starts them", exc_info=True)
 
     async def settle(self, approval_id: str, status: ApprovalStatus, *, by: str) -> bool:
         """Settle an approval its session no longer waits for (no turn to carry it)."""

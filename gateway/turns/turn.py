@@ -287,6 +287,7 @@ class TurnService:
         if reservation.failed is not None:
             raise storage_unavailable() from reservation.failed
         turn = stored[-1]  # every turn ends in a pause (idle or a question), which stored it
+        await self.approvals.stored(approvals)  # an approval it asked gets its reminder and expiry
         run = turn.run
         await self.events.publish(
             RunFinished(

@@ -140,6 +140,11 @@ CORE = Catalog(
             "pt": "O prazo para aprovar terminou.",
             "en": "The time to approve ran out.",
         },
+        "dialogue.approval_reminder": {
+            "pt": "Lembrete: um pedido seu ainda espera aprovação. {question}",
+            "en": "Reminder: a request of yours still waits for approval. {question}",
+        },
+        "dialogue.approval_reminder_note": {"pt": "Lembrete de aprovação.", "en": "Approval reminder."},
         "dialogue.approval_not_pending": {
             "pt": "Este pedido já não espera aprovação; nada foi feito agora.",
             "en": "This request no longer waits for approval; nothing was done now.",

@@ -5,8 +5,9 @@ waited run once and the person reads the result in their conversation. Real proc
 
 from __future__ import annotations
 
+import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,72 @@ def test_an_approver_approves_after_a_full_restart(
         assert last["run_id"] == run["run_id"] and last["status"] == "completed"
         assert last["input_text"] == "Approved by an approver."
         assert _pending(second, approver) == []
+
+
+def _turns(gateway: Process, session: str, headers: dict[str, str]) -> list[dict[str, Any]]:
+    history = httpx.get(f"{gateway.url}/v1/sessions/{session}/history", headers=headers, timeout=30)
+    assert history.status_code == 200, history.text
+    turns: list[dict[str, Any]] = history.json()["turns"]
+    return turns
+
+
+def _until(check: Callable[[], bool], timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+TIMED = {**GATED, "DURABLE_LIVENESS_LEASE_S": "2", "DURABLE_RECOVERY_INTERVAL_S": "0.5"}
+
+
+def test_the_person_is_reminded_then_told_the_request_expired(
+    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+) -> None:
+    domains = {**domain_processes, "notifier": notifier}
+    session = f"approvals-timers-{uuid.uuid4().hex[:8]}"
+    before = _sent(notifier)
+    env = {**TIMED, "APPROVAL_REMINDER_S": "1", "APPROVAL_EXPIRES_S": "6"}
+    with gateway_over(domains, tmp_path, env) as gateway:
+        user = _key(gateway, "acme", "user")
+        approver = _key(gateway, "acme", "approver")
+        asked = httpx.post(
+            f"{gateway.url}/v1/runs",
+            json={"input_text": "manda a cotação da Vale no meu telegram", "session_id": session},
+            headers=user,
+            timeout=60,
+        )
+        assert asked.json()["status"] == "waiting_input", asked.text
+        _until(lambda: len(_turns(gateway, session, user)) >= 2, 30, "the reminder")
+        reminded = _turns(gateway, session, user)[1]
+        assert reminded["status"] == "waiting_input" and reminded["answer"].startswith("Lembrete:"), reminded
+        assert any(a["reminded_at"] for a in _pending(gateway, approver) if a["session_id"] == session)
+        _until(lambda: _turns(gateway, session, user)[-1]["status"] == "cancelled", 60, "the expiry")
+        told = _turns(gateway, session, user)
+        assert len(told) == 3 and "expirou" in told[-1]["answer"], told  # one reminder, then the expiry
+        assert _pending(gateway, approver) == []
+    assert _sent(notifier) == before
+
+
+def test_the_deadline_outlives_a_restart_of_the_gateway(
+    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+) -> None:
+    domains = {**domain_processes, "notifier": notifier}
+    session = f"approvals-timers-{uuid.uuid4().hex[:8]}"
+    before = _sent(notifier)
+    env = {**TIMED, "APPROVAL_EXPIRES_S": "4"}
+    with gateway_over(domains, tmp_path, env) as first:
+        user = _key(first, "acme", "user")
+        asked = httpx.post(
+            f"{first.url}/v1/runs",
+            json={"input_text": "send the Vale stock price to my telegram", "session_id": session},
+            headers=user,
+            timeout=60,
+        )
+        assert asked.json()["status"] == "waiting_input", asked.text
+    # stopped before its deadline; the next process (same database) tells the person
+    with gateway_over(domains, tmp_path, env) as second:
+        _until(lambda: _turns(second, session, user)[-1]["status"] == "cancelled", 60, "the expiry")
+        told = _turns(second, session, user)[-1]
+        assert "expired" in told["answer"] and "nothing was done" in told["answer"], told
+    assert _sent(notifier) == before
