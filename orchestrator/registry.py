@@ -29,13 +29,14 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Required, cast
 
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict  # pydantic validates typing's TypedDict only on 3.12+
 
 from orchestrator.client import DomainClient
 from orchestrator.domain_transport import DomainKind
@@ -50,8 +51,31 @@ from shared.manifest import IDENTIFIER, DomainManifest, Goal, ManifestInvalid
 
 log = logging.getLogger(__name__)
 
-#: ``intent.lint.goal_overlaps``-shaped: (catalog including the new domain, its name) -> warnings.
-LintHook = Callable[[Catalog, str], list[dict[str, Any]]]
+
+class RegistryWarning(TypedDict, total=False):
+    """Something the registry noticed about a manifest it accepted, shown with the domain by the
+    admin API and the inspector: ``type`` says which, ``message`` in plain words; the other keys
+    belong to one type each."""
+
+    type: Required[Literal["goal_overlap", "capability_clash", "policy_clamped", "lint_failed"]]
+    message: Required[str]
+    #: ``goal_overlap`` (the lint's :class:`intent.lint.GoalOverlap`)
+    domain_a: str
+    goal_a: str
+    domain_b: str
+    goal_b: str
+    similarity: float
+    #: ``capability_clash`` and ``policy_clamped``
+    capability: str
+    other_domain: str
+    field: str
+    requested: float
+    applied: float
+
+
+#: ``intent.lint.goal_overlaps``-shaped: (catalog including the new domain, its name) -> warnings,
+#: each with at least the keys of a :class:`RegistryWarning`.
+LintHook = Callable[[Catalog, str], Sequence[Mapping[str, object]]]
 CatalogListener = Callable[[Catalog], Awaitable[None] | None]
 
 
@@ -67,7 +91,7 @@ class RegisteredDomain(BaseModel):
     goals: list[str] = Field(default_factory=list)
     capabilities: list[str] = Field(default_factory=list)
     last_error: str | None = None
-    warnings: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[RegistryWarning] = Field(default_factory=list)
     checked_at: datetime | None = None
 
 
@@ -102,8 +126,8 @@ class GoalOverlapRefused(InvalidRequest):
 
     code = "goal_overlap"
 
-    def __init__(self, name: str, overlaps: list[dict[str, Any]]):
-        listed = "; ".join(str(o.get("message", "")) for o in overlaps)
+    def __init__(self, name: str, overlaps: list[RegistryWarning]):
+        listed = "; ".join(o["message"] for o in overlaps)
         super().__init__(
             f"goals of domain '{name}' overlap goals already registered ({listed}); "
             "register with allow_overlap to accept the overlap",
@@ -152,7 +176,7 @@ def unregistrable(base_url: str, kind: DomainKind, cause: str | None = None) -> 
 #: Aliases for annotations inside ``DomainRegistry``, whose ``list`` method shadows the builtin.
 DomainList = list[RegisteredDomain]
 Names = list[str]
-Warnings = list[dict[str, Any]]
+Warnings = list[RegistryWarning]
 #: Two goals an overlap pairs, each as ``(domain, goal)``.
 GoalPair = frozenset[tuple[str, str]]
 
@@ -371,7 +395,7 @@ class DomainRegistry:
             # the overlap lint compares the new goals with every other (~0.05 s at 160 goals,
             # intent.lint): in a worker thread, so the gateway keeps answering meanwhile
             warnings = clamped + await asyncio.to_thread(self._warnings, {**self._entries, name: entry}, name)
-            overlaps = [w for w in warnings if w.get("type") == "goal_overlap"]
+            overlaps = [w for w in warnings if w["type"] == "goal_overlap"]
             if overlaps and not allow_overlap:
                 raise GoalOverlapRefused(name, overlaps)
             # a stored registration replayed: held to the goals the admin accepted, as a refresh
@@ -470,12 +494,12 @@ class DomainRegistry:
         if added:
             raise GoalOverlapRefused(name, added)
 
-    def _overlaps(self, entries: dict[str, _Entry], name: str) -> dict[GoalPair, dict[str, Any]]:
+    def _overlaps(self, entries: dict[str, _Entry], name: str) -> dict[GoalPair, RegistryWarning]:
         """The lint's goal overlaps involving ``name``, keyed by the two goals they pair."""
         assert self._lint is not None
         found = {}
-        for warning in self._lint(_catalog_of(entries), name):
-            if warning.get("type") == "goal_overlap":
+        for warning in _linted(self._lint(_catalog_of(entries), name)):
+            if warning["type"] == "goal_overlap":
                 pair = frozenset(
                     {
                         (str(warning.get("domain_a")), str(warning.get("goal_a"))),
@@ -538,7 +562,7 @@ class DomainRegistry:
         warnings = _capability_clashes(entries, name)
         if self._lint is not None:
             try:
-                warnings.extend(self._lint(_catalog_of(entries), name))
+                warnings.extend(_linted(self._lint(_catalog_of(entries), name)))
             except Exception as exc:
                 log.exception("lint hook failed for %s", name)
                 warnings.append({"type": "lint_failed", "message": f"{type(exc).__name__}: {exc}"})
@@ -636,12 +660,12 @@ def _check_name(name: str, manifest: DomainManifest) -> None:
         )
 
 
-def _capability_clashes(entries: dict[str, _Entry], name: str) -> list[dict[str, Any]]:
+def _capability_clashes(entries: dict[str, _Entry], name: str) -> Warnings:
     """Capability names are routed globally: a name another domain already offers is a warning."""
     mine = entries[name].manifest
     if mine is None:
         return []
-    warnings: list[dict[str, Any]] = []
+    warnings: Warnings = []
     for other, entry in sorted(entries.items()):
         if other == name or entry.manifest is None:
             continue
@@ -695,3 +719,14 @@ def _read_bootstrap(path: Path) -> list[tuple[str, str, str | None]]:
 
 def _is_mcp(url: str) -> bool:
     return DomainKind.of(url) is DomainKind.MCP
+
+
+def _linted(found: Sequence[Mapping[str, object]]) -> Warnings:
+    """The lint hook's warnings, whose shape the hook's contract promises (checked: a hook that
+    forgets ``type`` or ``message`` fails here, not in the admin API's answer)."""
+    warnings: Warnings = []
+    for warning in found:
+        if not isinstance(warning.get("type"), str) or not isinstance(warning.get("message"), str):
+            raise TypeError(f"a lint warning needs a 'type' and a 'message': {dict(warning)!r}")
+        warnings.append(cast(RegistryWarning, dict(warning)))
+    return warnings
