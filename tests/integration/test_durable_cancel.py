@@ -2,7 +2,8 @@
 ``POST /v1/runs/{id}/cancel`` on a running run (stored ``cancelled`` at once, and it stays so when
 its step ends) and on a queued one (it never starts: the notifier's outbox stays empty);
 ``GET /v1/runs?status=&session=`` lists the tenant's runs; another tenant gets 404s and an empty
-list; a finished or an interactive run cannot be cancelled (409)."""
+list; a finished or an interactive run cannot be cancelled (409). A run cancelled in its first
+step (the durable engine's cancel) finishes that step and never starts its second."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain, start_fixture_domain
+from tests.conftest import ROOT, Process, _start_service, gateway_over, start_domain, start_fixture_domain
 
 pytestmark = pytest.mark.integration
 
@@ -152,3 +153,33 @@ def test_a_failed_run_is_retried_under_its_id(stack: Stack) -> None:
         assert again.status_code == 409  # completed now: nothing to retry
     finally:
         back.stop()
+
+
+def test_a_run_cancelled_mid_step_starts_no_further_step(tmp_path: Path) -> None:
+    """Two slow steps (tests/fixtures/counting_domain.py): cancelled while the first runs, the run
+    is ``cancelled`` at once, its first step ends in the domain, and its second never runs."""
+    env = {"COUNTING_DB": str(tmp_path / "executions.sqlite3"), "COUNTING_STEP_S": "2"}
+    ledger = _start_service("counting_domain", [str(ROOT / "tests/fixtures/counting_domain.py")], env, None)
+    try:
+        with gateway_over({"ledger": ledger}, tmp_path, {"API_KEYS": KEY_A}) as gateway:
+            run = _background(gateway, "post the ledger batch", f"cancel-mid-{uuid.uuid4().hex[:8]}")
+            run_id = run["run_id"]
+
+            def ran() -> list[str]:
+                seen = httpx.get(f"{ledger.url}/executions", timeout=5).json()["executions"]
+                return [e["key"] for e in seen if e["key"].startswith(f"{run_id}:")]
+
+            _wait(lambda: ran() == [f"{run_id}:1"])
+            cancelled = httpx.post(f"{gateway.url}/v1/runs/{run_id}/cancel", headers=A, timeout=10)
+            assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled", cancelled.text
+            # the first step runs to its end in the domain; the second must never start: watched
+            # for longer than both steps would take
+            watch_until = time.monotonic() + 2 * 2 + 3
+            while time.monotonic() < watch_until:
+                assert ran() == [f"{run_id}:1"]
+                time.sleep(0.2)
+            final = _run(gateway, run_id).json()
+            assert final["status"] == "cancelled", final
+            assert "Cancelled through the API." in final["notes"], final
+    finally:
+        ledger.stop()
