@@ -28,7 +28,7 @@ import json
 import re
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,7 +41,7 @@ from a2a.client.transports.rest import RestTransport
 from a2a.compat.v0_3.jsonrpc_transport import CompatJsonRpcTransport
 from a2a.compat.v0_3.rest_transport import CompatRestTransport
 from a2a.helpers.proto_helpers import get_data_parts, get_text_parts, new_data_part, new_text_part
-from a2a.types import AgentCard, AgentInterface, Message, Role, SendMessageRequest, Task, TaskState
+from a2a.types import AgentCard, AgentInterface, Message, Part, Role, SendMessageRequest, Task, TaskState
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, PROTOCOL_VERSION_1_0, VERSION_HEADER
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import ParseError
@@ -212,7 +212,7 @@ class A2ADomains:
         _transport(http, card, base_url)  # an agent we cannot call is refused at registration
         return manifest_from_card(card, domain, limits)
 
-    async def health(self, http: httpx.AsyncClient, base_url: str) -> dict[str, Any]:
+    async def health(self, http: httpx.AsyncClient, base_url: str) -> dict[str, object]:
         card = await self._card(http, base_url)
         return {"status": "ok", "agent": card.name, "version": card.version}
 
@@ -328,19 +328,19 @@ def _platform_error(base_url: str, exc: A2AError) -> Exception:
     return DomainProtocolError(f"{base_url}: the agent answered with an error: {str(exc)[:300]}")
 
 
-def _text(parts: Any) -> str:
+def _text(parts: Sequence[Part]) -> str:
     return "\n".join(t for t in get_text_parts(list(parts)) if t).strip()
 
 
-def _data(parts: Any) -> dict[str, Any]:
-    result: dict[str, Any] = {}
+def _data(parts: Sequence[Part]) -> dict[str, object]:
+    result: dict[str, object] = {}
     for value in get_data_parts(list(parts)):
         if isinstance(value, dict):
             result.update(value)
     return result
 
 
-def _ids(task: Task) -> dict[str, Any]:
+def _ids(task: Task) -> dict[str, str]:
     return {"a2a_task_id": task.id, "a2a_context_id": task.context_id}
 
 

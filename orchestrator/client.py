@@ -20,7 +20,6 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from http.cookiejar import CookieJar, DefaultCookiePolicy
-from typing import Any
 
 import httpx
 from opentelemetry.trace import SpanKind
@@ -28,7 +27,7 @@ from pydantic import ValidationError
 
 from orchestrator.a2a_domain import A2ADomains
 from orchestrator.bounded_decoding import BoundedDecoder
-from orchestrator.domain_transport import DomainKind, DomainTransport
+from orchestrator.domain_transport import DomainKind, DomainTransport, HealthAnswer
 from orchestrator.mcp_domain import McpDomains
 from orchestrator.sanitize import clean_output
 from orchestrator.transport import AiohttpTransport, AnswerTooLarge
@@ -259,7 +258,7 @@ class HttpDomainTransport:
                 spec.lookup = fetched[spec.lookup_path]
         return manifest
 
-    async def health(self, base_url: str) -> dict[str, Any]:
+    async def health(self, base_url: str) -> HealthAnswer:
         url = _join(base_url, "/health")
         with map_httpx_exceptions(url):
             body = json.loads(await self._get(url, self.max_answer_bytes))
@@ -341,7 +340,7 @@ class McpTransport:
     async def manifest(self, base_url: str, domain: str) -> DomainManifest:
         return await self.mcp.manifest(base_url, domain, self.manifest_limits)
 
-    async def health(self, base_url: str) -> dict[str, Any]:
+    async def health(self, base_url: str) -> HealthAnswer:
         return await self.mcp.health(base_url)
 
     async def execute(
@@ -367,7 +366,7 @@ class A2ATransport:
         with map_httpx_exceptions(base_url):
             return await self.a2a.manifest(self.http, base_url, domain, self.manifest_limits)
 
-    async def health(self, base_url: str) -> dict[str, Any]:
+    async def health(self, base_url: str) -> HealthAnswer:
         with map_httpx_exceptions(base_url):
             return await self.a2a.health(self.http, base_url)
 
@@ -428,7 +427,7 @@ class DomainClient:
         registered under (an MCP server's or an agent's manifest is built for it)."""
         return await self.transport(base_url, kind).manifest(base_url, domain)
 
-    async def health(self, base_url: str, *, kind: DomainKind | None = None) -> dict[str, Any]:
+    async def health(self, base_url: str, *, kind: DomainKind | None = None) -> HealthAnswer:
         return await self.transport(base_url, kind).health(base_url)
 
     async def execute(

@@ -10,12 +10,15 @@ kind it stored with the domain: nothing after registration reads the URL to tell
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
 from orchestrator.a2a_domain import is_agent_card_url
 from orchestrator.mcp_domain import is_mcp_url
 from shared.manifest import DomainManifest
 from shared.models import DomainOutput, ExecutionIntent
+
+#: A domain's health answer as it sent it (a JSON object): the registry needs only that it came.
+HealthAnswer = dict[str, object]
 
 
 class DomainKind(StrEnum):
@@ -51,7 +54,7 @@ class DomainTransport(Protocol):
         """What the domain offers, validated (``domain``: the name it is registered under)."""
         ...
 
-    async def health(self, base_url: str) -> dict[str, Any]:
+    async def health(self, base_url: str) -> HealthAnswer:
         """The domain's health answer; raises when it is down."""
         ...
 
@@ -66,4 +69,4 @@ class DomainTransport(Protocol):
         ...
 
 
-__all__ = ["DomainKind", "DomainTransport"]
+__all__ = ["DomainKind", "DomainTransport", "HealthAnswer"]

@@ -384,7 +384,7 @@ class McpDomains:
             limits=limits,
         )
 
-    async def health(self, base_url: str) -> dict[str, Any]:
+    async def health(self, base_url: str) -> dict[str, object]:
         """Up when the MCP handshake succeeds."""
         endpoint = endpoint_url(base_url)
         with _mapped(endpoint), anyio.fail_after(self.timeout_s):
