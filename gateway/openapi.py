@@ -78,6 +78,10 @@ _ROUTE_EXTRAS: dict[tuple[str, str], dict[int, type[BaseModel] | None]] = {
     # a retry is a background run: 202, or a full queue; only a failed run is retried
     ("POST", "/v1/runs/{run_id}/retry"): {202: RunAccepted, 409: None, 413: None, 503: None},
     ("GET", "/ready"): {503: Readiness},
+    # approvals need an approver key; a decision runs a turn, refused once decided or expired
+    ("GET", "/v1/approvals"): {403: None},
+    ("POST", "/v1/approvals/{approval_id}/approve"): {403: None, 409: None, 413: None, 503: None},
+    ("POST", "/v1/approvals/{approval_id}/reject"): {403: None, 409: None, 413: None, 503: None},
     # the shared registry's version is read from Redis; registration fetches the manifest
     ("GET", "/v1/domains"): {503: None},
     ("POST", "/v1/domains"): {503: None},
