@@ -210,6 +210,52 @@ def test_the_admin_route_answers_400_not_500(gateway: Process, base_url: str, co
     assert response.json()["error"]["code"] == code
 
 
+@pytest.fixture(scope="module")
+def gateway_with_allowed_hosts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
+    folder = tmp_path_factory.mktemp("gateway-allowed")
+    process = start_gateway(
+        {
+            "ADMIN_TOKEN": "admin-secret",
+            "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'g.sqlite3'}",
+            "BOOTSTRAP_FILE": str(write_bootstrap(Path(folder / "b.json"), {})),
+            "REDIS_URL": "",
+            "DOMAIN_ALLOWED_HOSTS": "127.0.0.0/8",
+        }
+    )
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.mark.integration
+def test_an_a2a_agent_that_is_not_listening_is_told_so_on_the_operators_hosts_only(
+    gateway: Process, gateway_with_allowed_hosts: Process
+) -> None:
+    """Issue 28: registering an A2A agent that is not listening said it "did not answer /manifest
+    with a valid manifest". On a host the operator listed the answer says it could not connect;
+    elsewhere it is the one text, which no longer claims the agent answered."""
+    agent = f"http://127.0.0.1:{free_port()}"
+    card = f"{agent}/.well-known/agent-card.json"
+    answers = {}
+    for name, process in (("listed", gateway_with_allowed_hosts), ("any", gateway)):
+        response = httpx.post(
+            f"{process.url}/v1/domains",
+            json={"name": "poet", "base_url": agent, "kind": "a2a"},
+            headers={"Authorization": "Bearer admin-secret"},
+            timeout=30,
+        )
+        assert response.status_code == 503, response.text
+        error = response.json()["error"]
+        assert (error["code"], error["param"]) == ("domain_unavailable", "base_url")
+        answers[name] = error["message"]
+    assert answers["listed"] == f"domain at {card} could not be registered: could not connect to {card}"
+    assert answers["any"] == (
+        f"domain at {card} could not be registered: no valid A2A agent card was read from it: it may "
+        "not be listening, may be too slow or may answer something else (the gateway log names the cause)"
+    )
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize(
     "base_url",
