@@ -141,7 +141,7 @@ def _closing_brace(text: str, start: int) -> int | None:
     return None
 
 
-def expressions_in(value: Any) -> list[str]:
+def expressions_in(value: object) -> list[str]:
     """Every ``${= ...}`` expression in ``value`` (recursing into dicts and lists)."""
     if isinstance(value, str):
         return [p.text for p in split_text(value) if isinstance(p, Expression)] if OPEN in value else []

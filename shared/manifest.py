@@ -343,7 +343,7 @@ def parse_manifest(raw: bytes, limits: ManifestLimits | None = None) -> DomainMa
     return validate_manifest(data)
 
 
-def _depth(data: Any) -> int:
+def _depth(data: object) -> int:
     """Nesting depth, walked without recursion."""
     deepest, stack = 0, [(data, 1)]
     while stack:
@@ -354,12 +354,12 @@ def _depth(data: Any) -> int:
     return deepest
 
 
-def _count_errors(data: Any, limits: ManifestLimits) -> list[dict[str, str]]:
+def _count_errors(data: object, limits: ManifestLimits) -> list[dict[str, str]]:
     if not isinstance(data, dict):
         return []
     errors: list[dict[str, str]] = []
 
-    def over(path: str, value: Any, limit: int) -> None:
+    def over(path: str, value: object, limit: int) -> None:
         if isinstance(value, list | dict) and len(value) > limit:
             errors.append({"path": path, "message": f"more than {limit} entries"})
 
@@ -425,7 +425,7 @@ def _published_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
 
 
-def validate_manifest(data: Any) -> DomainManifest:
+def validate_manifest(data: object) -> DomainManifest:
     """Validate against the published JSON Schema, then the model's cross-references.
 
     >>> validate_manifest({"domain": "x", "version": "1", "description": "d", "capabilities": "no"})

@@ -16,7 +16,10 @@ literal, so only references the planner writes itself are ever expanded.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TypeVar, cast
+
+#: Whatever :func:`escape` is given (a parameter value: a string, a number, a dict, a list...).
+Value = TypeVar("Value")
 
 #: ``$${`` (an escaped literal) or ``${<step>.<field>(.<key>)*}``.
 TOKEN = re.compile(r"\$\$\{|\$\{(\d+)\.([A-Za-z_]\w*(?:\.[\w\-]+)*)\}")
@@ -27,18 +30,19 @@ def reference(step_id: int, path: str) -> str:
     return f"${{{step_id}.{path}}}"
 
 
-def escape(value: Any) -> Any:
-    """Make every string in ``value`` literal (``${`` -> ``$${``), recursing into dicts and lists."""
+def escape(value: Value) -> Value:
+    """Make every string in ``value`` literal (``${`` -> ``$${``), recursing into dicts and lists;
+    the value keeps its shape (a dict stays a dict of the same keys)."""
     if isinstance(value, str):
-        return value.replace("${", "$${")
+        return cast(Value, value.replace("${", "$${"))
     if isinstance(value, dict):
-        return {k: escape(v) for k, v in value.items()}
+        return cast(Value, {k: escape(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [escape(v) for v in value]
+        return cast(Value, [escape(v) for v in value])
     return value
 
 
-def references(value: Any) -> set[int]:
+def references(value: object) -> set[int]:
     """Step ids referenced anywhere in ``value`` (escaped literals excluded)."""
     if isinstance(value, str):
         return {int(m.group(1)) for m in TOKEN.finditer(value) if m.group(1) is not None}

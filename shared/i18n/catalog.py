@@ -75,7 +75,7 @@ class Catalog:
                 messages.setdefault(message_id, {})[language] = text
         return cls(messages)
 
-    def t(self, message_id: str, language: str, /, **params: Any) -> str:
+    def t(self, message_id: str, language: str, /, **params: object) -> str:
         """Message ``message_id`` in ``language`` (any tag :func:`as_language` reads), filled in
         with ``params``; English when that language has no text, the id when nothing has."""
         texts = self._messages.get(message_id)

@@ -12,8 +12,6 @@ a :class:`~shared.i18n.catalog.Catalog` of their own.
 
 from __future__ import annotations
 
-from typing import Any
-
 from shared.i18n.catalog import Catalog
 
 CORE = Catalog(
@@ -282,6 +280,6 @@ CORE = Catalog(
 )
 
 
-def t(message_id: str, language: str, /, **params: Any) -> str:
+def t(message_id: str, language: str, /, **params: object) -> str:
     """The core's message ``message_id`` in ``language``, filled in with ``params``."""
     return CORE.t(message_id, language, **params)
