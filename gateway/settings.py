@@ -122,7 +122,7 @@ class RedisSettings(BaseSettings):
     model_config = _group_config("REDIS_")
 
     url: str | None = None
-    """Session locks, quotas, background-run claims and the registry shared between gateways;
+    """Session locks, quotas and the registry shared between gateways;
     unset: each gateway keeps its own."""
     timeout_s: float = Field(default=2.0, gt=0)
     """Connect and read timeout of each Redis call: an unreachable Redis is a 503, never a hang."""
