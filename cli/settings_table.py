@@ -1,10 +1,10 @@
-"""The environment table of docs/operations.md, written from the gateway's settings classes.
+"""The environment table of docs/operations.md, written from the settings classes the gateway
+process reads.
 
 ``python -m cli.settings_table`` rewrites the table between its two markers in the doc;
 ``--check`` only says whether it is current (exit status 1 when not; the tests run it). A row's
-text is the field's docstring (``use_attribute_docstrings``), else the ``#:`` comment above it:
-fields under one ``#:`` comment with no blank line between them share one row, as the doc's
-other tables group a family of variables.
+text is the field's docstring (``use_attribute_docstrings``), else the ``#:`` comment right above
+the field (Sphinx's convention: it documents the next attribute only).
 """
 
 from __future__ import annotations
@@ -21,12 +21,25 @@ from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
+from gateway.durable.settings import BackgroundSettings, DurableSettings
 from gateway.settings import GatewaySettings
+from gateway.turns.approvals import ApprovalSettings
+from intent.settings import IntentSettings
+from shared.settings import ServiceSettings
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "operations.md"
 START = "<!-- settings-table:start (written by python -m cli.settings_table) -->"
 END = "<!-- settings-table:end -->"
 _FIELD_LINE = re.compile(r"^\s+(\w+)\s*:")
+#: The gateway process's other settings classes, after GatewaySettings. Not listed yet: the LLM
+#: planner's ``PLANNER_LLM_*`` (cli/ may not import planner/; docs/planning.md lists them) and the
+#: standing requests' ``SCHEDULES_*`` (``gateway.storage.standing.StandingSettings``).
+OTHER_SETTINGS: tuple[type[BaseSettings], ...] = (
+    IntentSettings,
+    DurableSettings,
+    BackgroundSettings,
+    ApprovalSettings,
+)
 
 
 @dataclass
@@ -69,11 +82,9 @@ def _markdown(text: str) -> str:
     return " ".join(text.split()).replace("``", "`").replace("|", "\\|")
 
 
-def _comment_runs(settings: type[BaseSettings]) -> dict[str, tuple[int, str]]:
-    """Field -> (run id, text) from the ``#:`` comments of the classes defining the fields: a
-    comment starts a run, the fields after it join the run until a blank line."""
-    found: dict[str, tuple[int, str]] = {}
-    run_id, text, pending = 0, "", []
+def _comments(settings: type[BaseSettings]) -> dict[str, str]:
+    """Field -> the ``#:`` comment block right above it, in the classes that define the fields."""
+    found: dict[str, str] = {}
     for cls in reversed(settings.__mro__):
         if not (isinstance(cls, type) and issubclass(cls, BaseSettings)) or cls is BaseSettings:
             continue
@@ -81,54 +92,42 @@ def _comment_runs(settings: type[BaseSettings]) -> dict[str, tuple[int, str]]:
             lines = inspect.getsource(cls).splitlines()
         except (OSError, TypeError):
             continue
-        in_run = False
+        pending: list[str] = []
         for line in lines:
             stripped = line.strip()
             if stripped.startswith("#:"):
                 pending.append(stripped[2:].strip())
-            elif not stripped:
-                in_run, pending = False, []
-            elif (match := _FIELD_LINE.match(line)) and match.group(1) in settings.model_fields:
-                if pending:
-                    run_id, text, pending, in_run = run_id + 1, " ".join(pending), [], True
-                if in_run:
-                    found.setdefault(match.group(1), (run_id, text))
-                else:
-                    run_id, text = run_id + 1, ""
-                    found.setdefault(match.group(1), (run_id, ""))
+                continue
+            match = _FIELD_LINE.match(line)
+            if match and match.group(1) in settings.model_fields and pending:
+                found[match.group(1)] = " ".join(pending)
+            pending = []
     return found
 
 
-def rows(settings: type[BaseSettings]) -> list[Row]:
-    """One row per documented field (its docstring) or per ``#:`` comment run; a group (a
-    settings class composed in) contributes its own rows where it is declared."""
-    comments = _comment_runs(settings)
+def rows(settings: type[BaseSettings], *, inherited: bool = True) -> list[Row]:
+    """One row per field; a group (a settings class composed in) gives its own rows where it is
+    declared. ``inherited=False`` leaves out the fields of :class:`ServiceSettings` (``LOG_LEVEL``
+    is the gateway's; a prefixed class would list it again under its prefix)."""
+    comments = _comments(settings)
     table: list[Row] = []
-    last_run: int | None = None
     for name, info in settings.model_fields.items():
+        if not inherited and name in ServiceSettings.model_fields:
+            continue
         annotation = info.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseSettings):
             table.extend(rows(annotation))
-            last_run = None
             continue
-        variable, default = env_name(settings, name, info), shown_default(info)
-        if info.description:
-            table.append(Row([variable], [default], _markdown(info.description)))
-            last_run = None
-            continue
-        run, text = comments.get(name, (None, ""))
-        if run is not None and run == last_run and text:
-            table[-1].names.append(variable)
-            table[-1].defaults.append(default)
-        else:
-            table.append(Row([variable], [default], _markdown(text)))
-        last_run = run
+        text = info.description or comments.get(name, "")
+        table.append(Row([env_name(settings, name, info)], [shown_default(info)], _markdown(text)))
     return table
 
 
 def table() -> str:
     lines = ["| variable | default | |", "|----------|---------|--|"]
     lines += [row.markdown() for row in rows(GatewaySettings)]
+    for settings in OTHER_SETTINGS:
+        lines += [row.markdown() for row in rows(settings, inherited=False)]
     return "\n".join(lines)
 
 

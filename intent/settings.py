@@ -19,7 +19,9 @@ class IntentSettings(LlmSettings):
 
     #: "auto" = llm when LLM_BASE_URL and LLM_MODEL are set, else embedded.
     intent_adapter: Literal["auto", "embedded", "lexical", "llm"] = "auto"
+    #: One request to the LLM endpoint may take this long; then the fallback adapter answers.
     llm_timeout_s: float = Field(default=8.0, gt=0)
+    #: The LLM's sampling temperature for intent parsing.
     llm_temperature: float = Field(default=0.0, ge=0, le=2)
     #: Calibrated confidence below this -> goal=None (out of scope). 0.5 = "more likely right
     #: than wrong" on the calibrated scale (see bench/results/intent.md).

@@ -20,7 +20,9 @@ class LlmSettings(ServiceSettings):
     without a base URL and a model, nothing calls an LLM. The key is a secret, never logged."""
 
     llm_base_url: str | None = Field(default=None, description="e.g. http://host:8000/v1")
+    #: The endpoint's API key (a secret: never logged).
     llm_api_key: SecretStr | None = None
+    #: The model to ask; with ``LLM_BASE_URL``, turns the LLM on.
     llm_model: str | None = None
 
     @property
