@@ -3,6 +3,7 @@
 
 import { ApiError, apiKey, followSse, getJson, postJson, setApiKey } from "./api.js";
 import { STATUS_LABELS, dagSteps, formatMs, renderDag, renderTimeline } from "./graph.js";
+import { showApprovals } from "./approvals.js";
 
 const view = document.getElementById("view");
 const PAGE_SIZE = 25;
@@ -605,6 +606,7 @@ async function route() {
     if (parts[0] === "sessions" && parts[1]) await showSession(parts[1], params);
     else if (parts[0] === "runs" && parts[1]) await showRun(parts[1], params);
     else if (parts[0] === "domains") await showDomains();
+    else if (parts[0] === "approvals") await showApprovals(view);
     else if (parts[0] === "new") showNewRun();
     else await showSessions(params);
     if (!mine.aborted) view.dataset.loaded = parts[0] || "sessions";
