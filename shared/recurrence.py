@@ -28,6 +28,8 @@ ALLOWED_FREQS = ("MINUTELY", "HOURLY", "DAILY", "WEEKLY")
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 #: How far back a missed tick is looked for, and forward a next one (a rule that never fires).
 _HORIZON = timedelta(days=400)
+#: How far around a moment its wall-time neighbours are looked at (more than any offset change).
+_MARGIN = timedelta(hours=3)
 
 
 class RecurrenceError(ValueError):
@@ -82,9 +84,13 @@ class Recurrence:
         return zone(self.timezone)
 
     def _rule_at(self, anchor: datetime) -> rrule:
-        # Anchored at local midnight of the day asked about: hourly and minutely intervals count
-        # from midnight, and seconds are always zero.
+        # Hourly and minutely intervals count from local midnight; the rule starts at the last
+        # interval boundary before ``anchor`` (iterating from further back costs time per tick).
         start = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
+        freq, interval = self.parts.get("FREQ"), int(self.parts.get("INTERVAL", "1"))
+        if freq in ("MINUTELY", "HOURLY"):
+            step = timedelta(minutes=interval) if freq == "MINUTELY" else timedelta(hours=interval)
+            start += ((anchor - start) // step) * step
         parsed = rrulestr(self.rule.strip().removeprefix("RRULE:"), dtstart=start)
         assert isinstance(parsed, rrule)
         return parsed
@@ -95,27 +101,27 @@ class Recurrence:
     def next_after(self, after: datetime) -> datetime | None:
         """The first tick strictly after ``after`` (aware), in UTC; None if there is none."""
         local = after.astimezone(self.zone).replace(tzinfo=None)
-        rule = self._rule_at(local - timedelta(days=1))
-        candidate = rule.after(local - timedelta(hours=3))
-        while candidate is not None and candidate - local < _HORIZON:
+        # from a little before, in wall time: an offset change moves wall times by up to hours
+        rule = self._rule_at(local - _MARGIN)
+        for candidate in rule.xafter(local - _MARGIN):
+            if candidate - local > _HORIZON:
+                return None
             tick = self._utc(candidate)
             if tick > after:
                 return tick
-            candidate = rule.after(candidate)
         return None
 
     def latest_at_or_before(self, moment: datetime, *, not_before: datetime) -> datetime | None:
         """The last tick in ``[not_before, moment]``, in UTC (the missed tick to run once)."""
         local = moment.astimezone(self.zone).replace(tzinfo=None)
-        rule = self._rule_at(local - timedelta(days=1))
-        candidate = rule.before(local + timedelta(hours=3), inc=True)
-        while candidate is not None and local - candidate < _HORIZON:
+        rule = self._rule_at(local - _MARGIN)
+        near = rule.between(local - _MARGIN, local + _MARGIN, inc=True)
+        since = not_before.astimezone(self.zone).replace(tzinfo=None)
+        earlier = self._rule_at(since - _MARGIN).before(local - _MARGIN)
+        for candidate in [*reversed(near), *([earlier] if earlier is not None else [])]:
             tick = self._utc(candidate)
-            if tick < not_before:
-                return None
             if tick <= moment:
-                return tick
-            candidate = rule.before(candidate)
+                return tick if tick >= not_before else None
         return None
 
 

@@ -170,6 +170,5 @@ async def start_standing(
     )
     runner = StandingRunner(service, services.turns, services.quotas, lambda: services.registry.catalog)
     service.runner = runner
-    runner.start()
-    stack.push_async_callback(runner.stop)
+    await runner.start()
     return service

@@ -54,8 +54,8 @@ class StandingSettings(ServiceSettings):
     max_per_tenant: int = Field(default=20, ge=1)
     #: The shortest time between two ticks of a schedule, or two polls of a watch.
     min_interval_s: int = Field(default=300, ge=1)
-    #: How often each gateway looks for due ticks.
-    tick_s: float = Field(default=15.0, gt=0)
+    #: Seconds between two looks for due ticks (the engine's ticker: one look for all gateways).
+    tick_s: int = Field(default=10, ge=1, le=60)
     #: A schedule's tick found later than this (every gateway was down) is recorded as skipped.
     max_late_s: int = Field(default=3600, ge=0)
     #: Off: this gateway never fires standing requests (another one does).
@@ -382,6 +382,11 @@ class StandingStore:
                     .values(last_condition=condition_met)
                 )
         return Firing.of(row)
+
+    async def firing(self, fid: str) -> Firing | None:
+        async with self._sessions() as session:
+            row = await session.get(StandingFiringRow, fid)
+        return None if row is None else Firing.of(row)
 
     async def firings(self, tenant: str, standing_id: str | None = None, *, limit: int = 50) -> list[Firing]:
         query = select(StandingFiringRow).where(StandingFiringRow.tenant == tenant)

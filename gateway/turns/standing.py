@@ -21,7 +21,6 @@ session, where they see the answer (and where a delivery they asked for is made)
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import uuid
@@ -30,9 +29,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, get_args
 
+from dbos import DBOS, WorkflowHandleAsync
+
 from dialogue.standing import Action, StandingDraft, StandingRefused, StandingView
 from execution.expressions import truthy
 from gateway.coordination.quotas import Quotas
+from gateway.durable import EngineUnavailable, current_engine
 from gateway.errors import RetryLater
 from gateway.storage.principals import Principal
 from gateway.storage.runs import RunStore
@@ -45,6 +47,7 @@ from gateway.storage.standing import (
     StandingRequest,
     StandingSettings,
     StandingStore,
+    firing_id,
 )
 from gateway.turns.turn import TurnService
 from shared.catalog import Catalog
@@ -361,8 +364,18 @@ class SessionBook:
 
 
 class StandingRunner:
-    """Looks for due ticks every ``SCHEDULES_TICK_S`` and runs them (:meth:`run_due` is one look,
-    with the clock the caller gives: tests drive it)."""
+    """Fires due ticks as durable workflows of the engine (:mod:`gateway.durable`, DBOS).
+
+    * The ticker is a DBOS schedule (``standing.ticker``, every ``SCHEDULES_TICK_S`` seconds):
+      the engine starts one workflow per scheduled time across every gateway, which reads the due
+      ticks (:func:`fire_due`) and starts one ``standing.fire`` workflow per tick.
+    * A tick's workflow id is its firing id: started twice (two gateways, a retried ticker) it is
+      one workflow; a gateway that dies while it runs has it resumed by another (its plan steps
+      are checkpointed, its run id is the same, so a finished turn is not run again).
+    * The firing row is unique per (request, tick) as well: what the tick did is recorded once,
+      and a tick is never run again once recorded as finished.
+
+    :meth:`run_due` is one look with the clock the caller gives (tests drive it)."""
 
     def __init__(
         self,
@@ -379,40 +392,45 @@ class StandingRunner:
         self.quotas = quotas
         self.catalog = catalog
         self.gateway_id = gateway_id or f"gw-{uuid.uuid4().hex[:12]}"
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        if self._task is None and self.service.settings.runner_enabled:
-            self._task = asyncio.create_task(self._loop(), name="standing-runner")
+    async def start(self) -> None:
+        """Make this runner the durable workflows' and, unless turned off, start the ticker."""
+        engine = current_engine()
+        engine.provide(StandingRunner, self)
+        if self.service.settings.runner_enabled:
+            await DBOS.apply_schedules_async(
+                [
+                    {
+                        "schedule_name": TICKER,
+                        "workflow_fn": standing_ticker,
+                        "schedule": f"*/{self.service.settings.tick_s} * * * * *",
+                    }
+                ]
+            )
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+    async def due_ticks(self, now: datetime) -> list[DueTick]:
+        requests = await self.store.due(now)
+        return fire_due(now, requests, max_late=timedelta(seconds=self.service.settings.max_late_s))
 
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run_due(self.service.clock())
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a database blip: the next look retries
-                log.exception("standing requests: looking for due ticks failed")
-            await asyncio.sleep(self.service.settings.tick_s)
+    async def start_due(self, now: datetime) -> list[WorkflowHandleAsync[Firing | None]]:
+        """Start the workflow of every tick due at ``now`` (a tick already started is the same
+        workflow: its id is the firing id)."""
+        handles = []
+        for due in await self.due_ticks(now):
+            fid = firing_id(due.request.id, due.tick)
+            handles.append(await current_engine().start(fire_tick, f"standing:{fid}", due))
+        return handles
 
     async def run_due(self, now: datetime) -> list[Firing]:
-        """Run every tick due at ``now`` that no other gateway took; the firings this one ran."""
-        requests = await self.store.due(now)
-        max_late = timedelta(seconds=self.service.settings.max_late_s)
-        fired = await asyncio.gather(*(self._fire(d) for d in fire_due(now, requests, max_late=max_late)))
+        """Start every tick due at ``now`` and wait for them; the firings they recorded."""
+        fired = [await handle.get_result() for handle in await self.start_due(now)]
         return [f for f in fired if f is not None]
 
-    async def _fire(self, due: DueTick) -> Firing | None:
-        firing = await self.store.claim(due.request, due.tick, due.next_fire_at, self.gateway_id)
-        if firing is None:
-            return None  # another gateway runs this tick
+    async def execute(self, due: DueTick) -> Firing | None:
+        """The body of a tick's workflow."""
+        firing = await DBOS.run_step_async({"name": "standing.claim"}, self._claim, due)
+        if firing is None or firing.status != "started":
+            return firing  # a tick recorded as finished is never run again
         request = due.request
         if due.too_late:
             return await self.store.finish(firing, "skipped", result="missed while no gateway ran")
@@ -432,6 +450,12 @@ class StandingRunner:
             return await self.store.finish(firing, "failed", result=type(exc).__name__)
         finally:
             await slot.release()
+
+    async def _claim(self, due: DueTick) -> Firing | None:
+        firing = await self.store.claim(due.request, due.tick, due.next_fire_at, self.gateway_id)
+        if firing is None:  # recorded before: this workflow resumed after its claim committed
+            return await self.store.firing(firing_id(due.request.id, due.tick))
+        return firing
 
     async def _poll(self, firing: Firing, request: StandingRequest) -> Firing:
         polled = await self._run(request, watch_session(request.id), run_id_of(firing.id, "poll"))
@@ -464,6 +488,42 @@ class StandingRunner:
             metadata={"time_zone": request.timezone, "standing_id": request.id},
         )
         return await self.turns.handle(entry, run_id, tenant=request.tenant, replay_stored=True)
+
+
+#: The DBOS schedule that looks for due ticks.
+TICKER = "standing.ticker"
+#: How long a resumed workflow waits for its gateway to finish starting (the runner is provided
+#: after the engine is ready).
+_RUNNER_WAIT_S = 120.0
+
+
+async def _runner() -> StandingRunner:
+    engine = current_engine()
+    deadline = asyncio.get_running_loop().time() + _RUNNER_WAIT_S
+    while True:
+        try:
+            return await engine.get(StandingRunner)
+        except EngineUnavailable:
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+@DBOS.workflow(name="standing.fire")
+async def fire_tick(due: DueTick) -> Firing | None:
+    """One tick of one standing request, on whichever gateway started it first."""
+    return await (await _runner()).execute(due)
+
+
+@DBOS.workflow(name="standing.ticker")
+async def standing_ticker(scheduled: datetime, context: object) -> None:
+    """The engine's ticker: start the ticks due at the scheduled time."""
+    runner = await _runner()
+    if runner.service.settings.runner_enabled:
+        due = await DBOS.run_step_async({"name": "standing.due"}, runner.due_ticks, scheduled)
+        for tick in due:
+            fid = firing_id(tick.request.id, tick.tick)
+            await current_engine().start(fire_tick, f"standing:{fid}", tick)
 
 
 def _ended(run: RunResult) -> FiringStatus:

@@ -73,6 +73,14 @@ def test_latest_missed_tick_is_the_one_run() -> None:
         datetime(2026, 11, 24, 13, tzinfo=UTC), not_before=datetime(2026, 11, 20, 12, tzinfo=UTC)
     )
     assert latest == datetime(2026, 11, 24, 12, tzinfo=UTC)
+    # Thursday 08:30, back since the 1st: Wednesday's 09:00, a day back
+    assert r.latest_at_or_before(
+        datetime(2026, 11, 26, 11, 30, tzinfo=UTC), not_before=datetime(2026, 11, 1, tzinfo=UTC)
+    ) == datetime(2026, 11, 25, 12, tzinfo=UTC)
+    minutely = Recurrence("FREQ=MINUTELY;INTERVAL=5", "UTC")
+    assert minutely.latest_at_or_before(
+        datetime(2026, 11, 26, 11, 33, tzinfo=UTC), not_before=datetime(2026, 11, 20, tzinfo=UTC)
+    ) == datetime(2026, 11, 26, 11, 30, tzinfo=UTC)
     assert (
         r.latest_at_or_before(
             datetime(2026, 11, 24, 11, tzinfo=UTC), not_before=datetime(2026, 11, 24, 11, 30, tzinfo=UTC)

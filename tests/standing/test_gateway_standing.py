@@ -1,0 +1,285 @@
+"""Standing requests through the gateway: made, listed, paused and cancelled by conversation in
+both languages and through /v1/schedules, scoped to the tenant; ticks run with a clock the test
+controls, once each even when several gateways look at once; a watch fires once per crossing on a
+scripted price series (a domain process whose price the test writes)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.types import Receive, Scope, Send
+
+from gateway.app import create_app
+from gateway.settings import GatewaySettings
+from gateway.turns.standing import StandingService, watch_session
+from tests.conftest import Process, write_bootstrap
+
+pytestmark = pytest.mark.integration
+
+SP = {"time_zone": "America/Sao_Paulo"}
+KEY_A = {"Authorization": "Bearer key-a"}
+KEY_B = {"Authorization": "Bearer key-b"}
+#: Monday 2026-11-23, 08:00 in São Paulo
+MONDAY_8 = datetime(2026, 11, 23, 11, tzinfo=UTC)
+
+
+class Clock:
+    """The standing service's clock, moved by the test."""
+
+    def __init__(self, now: datetime):
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def standing_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the test drives the ticks: no gateway looks for them on its own
+    monkeypatch.setenv("SCHEDULES_RUNNER_ENABLED", "false")
+    monkeypatch.setenv("SCHEDULES_MIN_INTERVAL_S", "120")
+    monkeypatch.setenv("SCHEDULES_MAX_PER_TENANT", "3")
+
+
+def gateway_settings(tmp_path: Path, domains: dict[str, Process], database_url: str) -> GatewaySettings:
+    bootstrap = write_bootstrap(tmp_path / "bootstrap.json", {n: p.url for n, p in domains.items()})
+    return GatewaySettings(
+        database_url=database_url,
+        bootstrap_file=bootstrap,
+        redis_url=None,
+        api_keys="key-a,key-b",
+    )
+
+
+@asynccontextmanager
+async def gateway(
+    settings: GatewaySettings, clock: Clock
+) -> AsyncIterator[tuple[httpx.AsyncClient, StandingService]]:
+    """A gateway app in this process (its lifespan run), its standing service on the test's clock."""
+    app = create_app(settings)
+    async with app.router.lifespan_context(app) as state:
+        assert state is not None
+        service: StandingService = state["standing"]
+        service.clock = clock
+
+        async def with_state(scope: Scope, receive: Receive, send: Send) -> None:
+            await app({**scope, "state": dict(state)}, receive, send)
+
+        transport = httpx.ASGITransport(app=with_state)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gw", timeout=60) as client:
+            yield client, service
+
+
+async def say(client: httpx.AsyncClient, session: str, text: str, headers: dict[str, str] = KEY_A) -> str:
+    answered = await client.post(
+        "/v1/runs", json={"input_text": text, "session_id": session, "metadata": SP}, headers=headers
+    )
+    assert answered.status_code == 200, answered.text
+    answer: str = answered.json()["answer"]
+    return answer
+
+
+async def listed(
+    client: httpx.AsyncClient, headers: dict[str, str] = KEY_A, **params: Any
+) -> list[dict[str, Any]]:
+    found = await client.get("/v1/schedules", headers=headers, params=params)
+    assert found.status_code == 200, found.text
+    data: list[dict[str, Any]] = found.json()["data"]
+    return data
+
+
+@pytest.fixture
+def domains(domain_processes: dict[str, Process], tickers: Process) -> dict[str, Process]:
+    return {**domain_processes, "tickers": tickers}
+
+
+async def test_made_listed_paused_and_cancelled_in_portuguese(
+    tmp_path: Path, domains: dict[str, Process]
+) -> None:
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+        asked = await say(
+            client, "pt-1", "manda as maiores altas do Brasil todo dia útil às 9h no meu telegram"
+        )
+        assert asked == (
+            "Todo dia útil às 09:00 (America/Sao_Paulo) vou mandar “as maiores altas do Brasil” "
+            "no seu telegram. Confirma?"
+        )
+        assert await listed(client) == []  # nothing is made before the yes
+        done = await say(client, "pt-1", "sim")
+        assert done.startswith("Pronto:") and "2026-11-23 09:00" in done
+        (made,) = await listed(client)
+        assert (made["kind"], made["status"], made["session_id"]) == ("schedule", "active", "pt-1")
+        assert made["request_text"] == "manda as maiores altas do Brasil no meu telegram"
+        assert made["next_fire_at"] == "2026-11-23T12:00:00Z"
+
+        listing = await say(client, "pt-1", "quais agendamentos eu tenho?")
+        assert "as maiores altas do Brasil" in listing and "Todo dia útil às 09:00" in listing
+        paused = await say(client, "pt-1", "pausa o das maiores altas")
+        assert paused.startswith("Pausado:")
+        assert (await listed(client))[0]["status"] == "paused"
+        resumed = await say(client, "pt-1", "retoma o das maiores altas")
+        assert resumed.startswith("Retomado:")
+        cancelled = await say(client, "pt-1", "cancela o agendamento das maiores altas")
+        assert cancelled.startswith("Cancelado:")
+        assert await listed(client) == []
+        assert (
+            await say(client, "pt-1", "quais alertas eu tenho?") == "Você não tem alertas nem agendamentos."
+        )
+
+        # a "não" drops the proposal; a message about something else drops it too
+        await say(client, "pt-2", "me avisa quando a Petrobras passar de 40 reais")
+        assert await say(client, "pt-2", "não") == "Tudo bem, não criei nada."
+        assert await listed(client) == []
+
+
+async def test_made_listed_and_cancelled_in_english(tmp_path: Path, domains: dict[str, Process]) -> None:
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+        asked = await say(client, "en-1", "every Monday at 8am send me the price of Apple and Microsoft")
+        assert asked == (
+            "Every Monday at 08:00 (America/Sao_Paulo) I will send you "
+            "“the price of Apple and Microsoft”. Confirm?"
+        )
+        done = await say(client, "en-1", "yes")
+        assert done.startswith("Done:") and "2026-11-30 08:00" in done
+        listing = await say(client, "en-1", "what schedules do I have?")
+        assert "Every Monday at 08:00" in listing
+        # another tenant neither sees nor cancels it, by chat or API
+        assert (
+            await say(client, "en-b", "what schedules do I have?", KEY_B)
+            == "You have no alerts or schedules."
+        )
+        (made,) = await listed(client)
+        assert await listed(client, KEY_B) == []
+        denied = await client.delete(f"/v1/schedules/{made['id']}", headers=KEY_B)
+        assert denied.status_code == 404 and denied.json()["error"]["type"] == "not_found_error"
+        assert (await client.post(f"/v1/schedules/{made['id']}/pause", headers=KEY_B)).status_code == 404
+        assert (await client.get(f"/v1/schedules/{made['id']}/firings", headers=KEY_B)).status_code == 404
+        cancelled = await say(client, "en-1", "cancel the Apple schedule")
+        assert cancelled.startswith("Cancelled:")
+        assert await listed(client) == []
+
+
+async def test_api_validates_limits_and_scopes(tmp_path: Path, domains: dict[str, Process]) -> None:
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+        body = {
+            "request": "quanto está a Petrobras?",
+            "recurrence": "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
+            "timezone": "Europe/Lisbon",
+        }
+        made = await client.post("/v1/schedules", json=body, headers=KEY_A)
+        assert made.status_code == 201, made.text
+        out = made.json()
+        assert out["description"] == "Todo dia às 09:00 (Europe/Lisbon)"
+        assert out["next_fire_at"] == "2026-11-24T09:00:00Z"  # 11:00 in Lisbon (UTC in winter): tomorrow
+        for bad, param in (
+            ({**body, "recurrence": "FREQ=YEARLY"}, "recurrence"),
+            ({**body, "timezone": "Mars/Base"}, "recurrence"),
+            (
+                {**body, "recurrence": "FREQ=MINUTELY;INTERVAL=1"},
+                "recurrence",
+            ),  # under SCHEDULES_MIN_INTERVAL_S
+            ({"kind": "watch", "request": "x", "condition": "value >"}, "condition"),
+            (
+                {"kind": "watch", "request": "x", "condition": "value > `1`", "interval_seconds": 5},
+                "interval_seconds",
+            ),
+        ):
+            refused = await client.post("/v1/schedules", json=bad, headers=KEY_A)
+            assert refused.status_code == 400, bad
+            assert refused.json()["error"]["param"] == param
+            assert refused.json()["error"]["type"] == "invalid_request_error"
+        paused = await client.post(f"/v1/schedules/{out['id']}/pause", headers=KEY_A)
+        assert paused.json()["status"] == "paused"
+        resumed = await client.post(f"/v1/schedules/{out['id']}/resume", headers=KEY_A)
+        assert resumed.json()["status"] == "active"
+        for _ in range(2):
+            assert (await client.post("/v1/schedules", json=body, headers=KEY_A)).status_code == 201
+        over = await client.post("/v1/schedules", json=body, headers=KEY_A)
+        assert over.status_code == 409 and over.json()["error"]["code"] == "standing_request_limit"
+        assert (await client.post("/v1/schedules", json=body, headers=KEY_B)).status_code == 201
+        gone = await client.delete(f"/v1/schedules/{out['id']}", headers=KEY_A)
+        assert gone.json()["status"] == "cancelled"
+        assert (await client.post(f"/v1/schedules/{out['id']}/resume", headers=KEY_A)).status_code == 404
+        # another tenant's session cannot be named
+        await say(client, "b-own", "oi", KEY_B)
+        taken = await client.post("/v1/schedules", json={**body, "session_id": "b-own"}, headers=KEY_A)
+        assert taken.status_code == 404
+
+
+async def test_a_watch_fires_once_per_crossing(
+    tmp_path: Path, domains: dict[str, Process], price_file: Path
+) -> None:
+    clock = Clock(MONDAY_8)
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    async with gateway(settings, clock) as (client, service):
+        assert service.runner is not None
+        await say(client, "w-1", "me avisa quando a Petrobras passar de 40 reais a cada 5 minutos")
+        assert (await say(client, "w-1", "sim")).startswith("Pronto:")
+        (watch,) = await listed(client)
+        assert (watch["kind"], watch["condition"], watch["interval_seconds"]) == (
+            "watch",
+            "value > `40`",
+            300,
+        )
+        series = [38, 41, 42, 39, 43, 44]
+        statuses = []
+        for price in series:
+            price_file.write_text(str(price))
+            fired = await service.runner.run_due(clock.now)
+            assert len(fired) == 1
+            statuses.append(fired[0].status)
+            clock.now += timedelta(minutes=5)
+        assert statuses == ["quiet", "succeeded", "quiet", "quiet", "succeeded", "quiet"]
+        firings = (await client.get(f"/v1/schedules/{watch['id']}/firings", headers=KEY_A)).json()["data"]
+        assert [f["condition_met"] for f in reversed(firings)] == [False, True, True, False, True, True]
+        # the crossings were told in the person's session; the polls ran in the watch's own
+        told = [f for f in firings if f["status"] == "succeeded"]
+        for firing in told:
+            run = (await client.get(f"/v1/runs/{firing['run_id']}", headers=KEY_A)).json()
+            assert run["session_id"] == "w-1" and "Petrobras" in run["answer"]
+        polls = (
+            await client.get("/v1/runs", headers=KEY_A, params={"session_id": watch_session(watch["id"])})
+        ).json()
+        assert polls["data"]
+        # paused by chat: no poll runs
+        assert (await say(client, "w-1", "pausa o alerta da Petrobras")).startswith("Pausado:")
+        assert await service.runner.run_due(clock.now + timedelta(hours=1)) == []
+
+
+async def test_a_tick_runs_once_and_a_missed_one_is_caught_up(
+    tmp_path: Path, domains: dict[str, Process], price_file: Path
+) -> None:
+    clock = Clock(MONDAY_8)
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    price_file.write_text("37.5")
+    async with gateway(settings, clock) as (client, service):
+        assert service.runner is not None
+        body = {
+            "request": "quanto está a Petrobras?",
+            "session_id": "t-1",
+            "timezone": "America/Sao_Paulo",
+            "recurrence": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0",
+        }
+        made = (await client.post("/v1/schedules", json=body, headers=KEY_A)).json()
+        assert await service.runner.run_due(clock.now) == []  # 08:00: not yet
+        clock.now = MONDAY_8 + timedelta(hours=1, seconds=2)
+        (first,) = await service.runner.run_due(clock.now)
+        assert first.status == "succeeded" and first.run_id is not None
+        assert await service.runner.run_due(clock.now) == []  # the same tick never twice
+        run = (await client.get(f"/v1/runs/{first.run_id}", headers=KEY_A)).json()
+        assert run["session_id"] == "t-1" and "37.50" in run["answer"]
+        # everything down from Monday 09:01 to Wednesday 09:10: Wednesday's tick runs, once
+        clock.now = MONDAY_8 + timedelta(days=2, hours=1, minutes=10)
+        (caught_up,) = await service.runner.run_due(clock.now)
+        assert caught_up.tick == datetime(2026, 11, 25, 12, tzinfo=UTC)
+        firings = (await client.get(f"/v1/schedules/{made['id']}/firings", headers=KEY_A)).json()["data"]
+        assert len(firings) == 2
