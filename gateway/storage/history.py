@@ -20,17 +20,19 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import JSON, DateTime, Integer, String
+from sqlalchemy import JSON, DateTime, Insert, Integer, String, Table, bindparam, delete, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql.base import ReadOnlyColumnCollection
 
 from dialogue.state import TurnState
 from gateway.storage.runs import RunStore
 from graph import GraphEngine, GraphRuntimeError, SessionNotFoundError
 from shared.clock import utcnow
-from shared.db import Base, session_factory, unit_of_work
+from shared.db import Base
 
 #: A message as the history hash sees it: role (``developer`` read as ``system``) and its text.
 Utterance = tuple[str, str]
@@ -92,54 +94,90 @@ def conversation_key(tenant: str, history: Sequence[Utterance]) -> str:
     return "conv-" + hashlib.sha256(text.encode()).hexdigest()
 
 
+_points = cast(Table, ConversationPointRow.__table__)
+_POINT = select(
+    _points.c.session_id, _points.c.version, _points.c.run_id, _points.c.tenant, _points.c.response
+).where(_points.c.key == bindparam("p_key"))
+_FORGET = delete(_points).where(
+    _points.c.key == bindparam("p_key"), _points.c.tenant == bindparam("p_tenant")
+)
+
+
+def _upsert(dialect: str) -> Insert:
+    """A point inserted, or replaced whole when its key exists: one statement (a chat turn names
+    its point on every turn of a conversation derived from the resent history)."""
+    if dialect == "postgresql":
+        on_pg = postgresql.insert(_points)
+        return on_pg.on_conflict_do_update(index_elements=["key"], set_=_replaced(on_pg.excluded))
+    on_sqlite = sqlite.insert(_points)
+    return on_sqlite.on_conflict_do_update(index_elements=["key"], set_=_replaced(on_sqlite.excluded))
+
+
+def _replaced(excluded: ReadOnlyColumnCollection[str, Any]) -> dict[str, Any]:
+    return {column.name: excluded[column.name] for column in _points.c if column.name != "key"}
+
+
+#: per dialect, built once (SQLAlchemy's compiled cache then reuses their SQL)
+_UPSERT = {dialect: _upsert(dialect) for dialect in ("postgresql", "sqlite")}
+
+
+class _Stored(NamedTuple):
+    point: ConversationPoint
+    response: dict[str, Any] | None
+
+
 class ConversationPoints:
-    """Reads and writes :class:`ConversationPointRow`; one short transaction per call."""
+    """Reads and writes :class:`ConversationPointRow`; one statement per call (Core: these run
+    on the turns of every chat client that names no session)."""
 
     def __init__(self, engine: AsyncEngine):
-        self._sessions = session_factory(engine)
+        self._engine = engine
 
     async def get(self, key: str, tenant: str) -> ConversationPoint | None:
         """The point named ``key``, if ``tenant`` created it."""
-        row = await self._row(key, tenant)
-        return None if row is None else ConversationPoint(row.session_id, row.version, row.run_id)
+        stored = await self._row(key, tenant)
+        return None if stored is None else stored.point
 
     async def response(self, response_id: str, tenant: str) -> dict[str, Any] | None:
         """The stored ``Response`` body named ``response_id``, if ``tenant`` created it."""
-        row = await self._row(response_id, tenant)
-        return None if row is None else row.response
+        stored = await self._row(response_id, tenant)
+        return None if stored is None else stored.response
 
     async def put(
         self, point: ConversationPoint, tenant: str, names: Mapping[str, dict[str, Any] | None]
     ) -> None:
         """Name ``point`` by each of ``names`` (a key, with the ``Response`` body it stands for or
         ``None``), inserted or replaced in one transaction."""
-        async with unit_of_work(self._sessions) as db:
-            for key, response in names.items():
-                await db.merge(
-                    ConversationPointRow(
-                        key=key,
-                        session_id=point.session_id,
-                        version=point.version,
-                        run_id=point.run_id,
-                        tenant=tenant,
-                        response=response,
-                        created_at=utcnow(),
-                    )
-                )
+        stamp = utcnow()
+        rows = [
+            {
+                "key": key,
+                "session_id": point.session_id,
+                "version": point.version,
+                "run_id": point.run_id,
+                "tenant": tenant,
+                "response": response,
+                "created_at": stamp,
+            }
+            for key, response in names.items()
+        ]
+        if not rows:
+            return
+        async with self._engine.begin() as conn:
+            await conn.execute(_UPSERT[conn.dialect.name], rows)
 
     async def delete(self, key: str, tenant: str) -> bool:
         """Forget the point named ``key`` if ``tenant`` created it; whether it did."""
-        async with unit_of_work(self._sessions) as db:
-            row = await db.get(ConversationPointRow, key)
-            if row is None or row.tenant != tenant:
-                return False
-            await db.delete(row)
-        return True
+        async with self._engine.begin() as conn:
+            forgotten = await conn.execute(_FORGET, {"p_key": key, "p_tenant": tenant})
+        return bool(forgotten.rowcount)
 
-    async def _row(self, key: str, tenant: str) -> ConversationPointRow | None:
-        async with self._sessions() as db:
-            row = await db.get(ConversationPointRow, key)
-        return row if row is not None and row.tenant == tenant else None
+    async def _row(self, key: str, tenant: str) -> _Stored | None:
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(_POINT, {"p_key": key})).first()
+        if row is None or row.tenant != tenant:
+            return None
+        return _Stored(ConversationPoint(row.session_id, row.version, row.run_id), row.response)
 
 
 async def point_after(
