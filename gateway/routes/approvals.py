@@ -20,7 +20,7 @@ from dialogue.approval import Decision
 from gateway.deps import PrincipalDep, TurnsDep
 from gateway.storage.approvals import ApprovalStore, StoredApproval
 from gateway.storage.principals import Principal
-from gateway.turns.approval_decisions import decide
+from gateway.turns.approval_decisions import ApprovalNotPending, decide
 from gateway.turns.turn import TurnService
 from shared import i18n
 from shared.errors import Conflict, Forbidden, NotFound, SetupError
@@ -97,7 +97,10 @@ async def _decide(
     if settled is not None and settled.status == "expired":
         # the deadline passed between the check and the turn: the turn refused it
         raise ApprovalExpired(f"This request expired, nothing was done (run {run.run_id}).")
-    return ApprovalDecided(approval=settled or approval, run=run)
+    if settled is None or settled.decision_run_id != run.run_id:
+        # decided by someone else (the person's own answer) between the check and the turn
+        raise ApprovalNotPending("This approval was decided meanwhile; nothing more was done.")
+    return ApprovalDecided(approval=settled, run=run)
 
 
 @router.post("/{approval_id}/approve", response_model=ApprovalDecided)

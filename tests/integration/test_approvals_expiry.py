@@ -63,13 +63,16 @@ class Gateway:
 
 @asynccontextmanager
 async def gateway(
-    tmp_path: Path, domains: dict[str, Process], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    domains: dict[str, Process],
+    monkeypatch: pytest.MonkeyPatch,
+    database_url: str | None = None,
 ) -> AsyncIterator[Gateway]:
     monkeypatch.setenv("DOMAIN_CONFIRM_CAPABILITIES", "notifier.send_telegram_message")
     monkeypatch.setenv("APPROVAL_EXPIRES_S", str(EXPIRES_S))
     bootstrap = write_bootstrap(tmp_path / "bootstrap.json", {n: p.url for n, p in domains.items()})
     settings = GatewaySettings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}",
+        database_url=database_url or f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}",
         bootstrap_file=bootstrap,
         redis_url=None,
         admin_token="test-admin-token",
@@ -189,8 +192,29 @@ async def test_approvers_decide_their_tenants_approvals_and_the_owner_can_still_
     notifier: Process,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    await _approvers_decide(tmp_path, {**domain_processes, "notifier": notifier}, notifier, monkeypatch)
+
+
+@pytest.mark.postgres
+async def test_approvers_decide_on_postgresql(
+    tmp_path: Path,
+    domain_processes: dict[str, Process],
+    notifier: Process,
+    monkeypatch: pytest.MonkeyPatch,
+    pg_database_url: str,
+) -> None:
     domains = {**domain_processes, "notifier": notifier}
-    async with gateway(tmp_path, domains, monkeypatch) as gw:
+    await _approvers_decide(tmp_path, domains, notifier, monkeypatch, pg_database_url)
+
+
+async def _approvers_decide(
+    tmp_path: Path,
+    domains: dict[str, Process],
+    notifier: Process,
+    monkeypatch: pytest.MonkeyPatch,
+    database_url: str | None = None,
+) -> None:
+    async with gateway(tmp_path, domains, monkeypatch, database_url) as gw:
         before = _sent(notifier)
         approved_session, approval = await _ask(gw)
 
