@@ -4,6 +4,7 @@
 import { ApiError, apiKey, followSse, getJson, postJson, setApiKey } from "./api.js";
 import { STATUS_LABELS, dagSteps, formatMs, renderDag, renderTimeline } from "./graph.js";
 import { showApprovals } from "./approvals.js";
+import { showSchedules } from "./schedules.js";
 
 const view = document.getElementById("view");
 const PAGE_SIZE = 25;
@@ -607,6 +608,7 @@ async function route() {
     else if (parts[0] === "runs" && parts[1]) await showRun(parts[1], params);
     else if (parts[0] === "domains") await showDomains();
     else if (parts[0] === "approvals") await showApprovals(view);
+    else if (parts[0] === "schedules") await showSchedules(view);
     else if (parts[0] === "new") showNewRun();
     else await showSessions(params);
     if (!mine.aborted) view.dataset.loaded = parts[0] || "sessions";
