@@ -35,6 +35,7 @@ __all__ = [
     "document",
     "evaluate",
     "expressions_in",
+    "search",
     "split_text",
     "steps_named",
     "truthy",
@@ -54,8 +55,14 @@ def document(outputs: Mapping[int, DomainOutput]) -> dict[str, Any]:
 def evaluate(parsed: ParsedResult, outputs: Mapping[int, DomainOutput]) -> Any:
     """The expression's value over ``outputs``; ``ExpressionError`` when JMESPath cannot compute
     it (a function given the wrong type, comparing text with a number...)."""
+    return search(parsed, document(outputs))
+
+
+def search(parsed: ParsedResult, data: Any) -> Any:
+    """The expression's value over any JSON-like ``data`` (a step's trace for a transition
+    override); ``ExpressionError`` as :func:`evaluate`."""
     try:
-        return parsed.search(document(outputs))
+        return parsed.search(data)
     except (jmespath.exceptions.JMESPathError, TypeError, ValueError) as exc:
         raise ExpressionError(
             f"expression {parsed.expression!r} failed: {_first_line(exc)}", param=parsed.expression

@@ -5,84 +5,137 @@
 * :class:`Hooks` carries the business-rule hooks: ``post_resolve_hook`` (override
   the resolver's decision), ``validation_fn`` (a fast code check of a
   step's output) and ``transition_overrides`` (declarative "if state X and condition Y, go to Z").
+  The gateway loads them from the operator's configuration (``gateway.hooks``, docs/execution.md).
+
+A transition override's condition is a JMESPath expression (the language of plan conditions,
+:mod:`execution.expressions`) over the step's trace as JSON (``status``, ``error``, ``output``...):
 
 >>> rule = TransitionOverride.model_validate({"when_status": "failed",
-...     "if": {"path": "output.failure.reason", "equals": "symbol_not_found"}, "goto": "replanning"})
->>> rule.matches({"status": "failed", "output": {"failure": {"reason": "symbol_not_found"}}})
+...     "if": "output.failure.reason == 'symbol_not_found'", "goto": "replanning"})
+>>> failed = StepTrace(id=1, domain="finance", capability="quote", status="failed",
+...     output=DomainOutput(status="failure", failure={"reason": "symbol_not_found"}))
+>>> rule.matches(failed)
 True
+>>> TransitionOverride.model_validate({"when_status": "failed", "if": "output.(", "goto": "failed"})
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for TransitionOverride
+if
+  Value error, invalid expression 'output.(': ...
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from execution.expressions import ExpressionError, compile_expression, search, truthy
 from shared.manifest import Capability
 from shared.models import DomainOutput, ExecutionIntent, IntentOutput, StepTrace
 from shared.status import RunStatus
 
+log = logging.getLogger(__name__)
+
+
+class StepContext(BaseModel):
+    """What a ``validation_fn`` knows of the call it checks: the ids and language the run loop
+    puts in :attr:`ExecutionIntent.context` (anything else there is left out)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", coerce_numbers_to_str=True)
+
+    run_id: str = ""
+    step_id: int | None = None
+    session_id: str | None = None
+    #: The person's language (``pt``, ``en``): for a reason worded for them.
+    language: str = ""
+
+    @classmethod
+    def of(cls, context: Mapping[str, Any]) -> StepContext:
+        return cls.model_validate(context)
+
+
 #: ``(intent, execution_intent) -> replacement or None`` (None keeps the resolver's choice).
 PostResolveHook = Callable[[IntentOutput, ExecutionIntent], ExecutionIntent | None]
 #: ``(context, capability, output) -> True | False | "why it is invalid"``.
-ValidationFn = Callable[[dict[str, Any], Capability | None, DomainOutput], bool | str]
-
-_MISSING = object()
-
-
-class Condition(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    #: Dotted path into the step as a dict: ``status``, ``error``, ``output.metadata.error``...
-    path: str
-    equals: Any = None
-    #: When True the condition only asks that the path exists (``equals`` is ignored).
-    exists: bool = False
-
-    def holds(self, data: dict[str, Any]) -> bool:
-        current: Any = data
-        for key in self.path.split("."):
-            if isinstance(current, dict) and key in current:
-                current = current[key]
-            elif isinstance(current, list) and key.isdigit() and int(key) < len(current):
-                current = current[int(key)]
-            else:
-                return False
-        return True if self.exists else bool(current == self.equals)
+ValidationFn = Callable[[StepContext, Capability | None, DomainOutput], bool | str]
 
 
 class TransitionOverride(BaseModel):
     """ "When a step is in ``when_status`` and ``if`` holds, the run goes to ``goto``."
 
-    ``goto="replanning"`` replans from that step even if the domain did not flag the failure as
-    recoverable; a terminal status (``failed``, ``cancelled``...) ends the run with it. The move is
-    still checked by ``shared.status.transition``: an override can never make an invalid jump."""
+    ``if`` is a JMESPath expression over the step's trace as JSON, true by JMESPath's truth
+    (not null, false, or empty); it is compiled when the rule is loaded. ``goto="replanning"``
+    replans from that step even if the domain did not flag the failure as recoverable; a terminal
+    status (``failed``, ``cancelled``...) ends the run with it. The move is still checked by
+    ``shared.status.transition``: an override can never make an invalid jump."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
     when_status: RunStatus
-    condition: Condition | None = Field(default=None, alias="if")
+    condition: str | None = Field(default=None, alias="if")
     goto: RunStatus
 
-    def matches(self, step: dict[str, Any]) -> bool:
-        if step.get("status") != self.when_status.value:
+    @model_validator(mode="before")
+    @classmethod
+    def _from_path_and_value(cls, data: Any) -> Any:
+        """Rules written before conditions were expressions (``{"path": "a.b", "equals": v}`` or
+        ``{"path": ..., "exists": true}``) still load, as the expression they meant."""
+        if isinstance(data, dict):
+            key = "if" if "if" in data else "condition"
+            if isinstance(data.get(key), dict):
+                return {**data, key: _legacy_expression(data[key])}
+        return data
+
+    @field_validator("condition")
+    @classmethod
+    def _compiles(cls, text: str | None) -> str | None:
+        if text is None:
+            return None
+        try:
+            compile_expression(text)
+        except ExpressionError as exc:
+            raise ValueError(exc.message) from None
+        return text.strip()
+
+    def matches(self, trace: StepTrace) -> bool:
+        if trace.status is not self.when_status:
             return False
-        return self.condition is None or self.condition.holds(step)
+        if self.condition is None:
+            return True
+        try:
+            return truthy(search(compile_expression(self.condition), trace.model_dump(mode="json")))
+        except ExpressionError as exc:  # a rule that cannot be computed on this step does not hold
+            log.warning("transition override on step %s: %s", trace.id, exc.message)
+            return False
+
+
+def _legacy_expression(condition: dict[str, Any]) -> str:
+    unknown = set(condition) - {"path", "equals", "exists"}
+    path = condition.get("path")
+    if unknown or not isinstance(path, str) or not path:
+        raise ValueError("a condition is a JMESPath expression (or an object with 'path' and 'equals')")
+    expression = ""
+    for key in path.split("."):
+        expression += f"[{key}]" if key.isdigit() else f"{'.' if expression else ''}{json.dumps(key)}"
+    if condition.get("exists"):
+        return f"{expression} != null"
+    literal = json.dumps(condition.get("equals")).replace("`", "\\`")
+    return f"{expression} == `{literal}`"
 
 
 def first_override(
     rules: list[TransitionOverride], traces: list[StepTrace]
 ) -> tuple[TransitionOverride, StepTrace] | None:
     """The first rule (in rule order) matching any step (in plan order)."""
-    if not rules:
-        return None  # the usual case: no rules, nothing to dump
-    dumped = [(t, t.model_dump(mode="json")) for t in traces]
     for rule in rules:
-        for trace, data in dumped:
-            if rule.matches(data):
+        for trace in traces:
+            if rule.matches(trace):
                 return rule, trace
     return None
 

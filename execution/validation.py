@@ -18,7 +18,7 @@ from typing import Any
 
 import jsonschema
 
-from execution.policy import ValidationFn
+from execution.policy import StepContext, ValidationFn
 from shared.json_schema import validators
 from shared.manifest import Capability
 from shared.models import DomainOutput
@@ -46,7 +46,7 @@ def check_output(
         if problem is not None:
             return problem
     if validation_fn is not None:
-        verdict = validation_fn(context, capability, output)
+        verdict = validation_fn(StepContext.of(context), capability, output)
         if verdict is False:
             return "rejected by validation_fn"
         if isinstance(verdict, str) and verdict:

@@ -26,6 +26,7 @@ from gateway.coordination.registry_sync import RegistrySync
 from gateway.deps import CheckedRequest, RunQuota, Services, require_api_key
 from gateway.durable import BackgroundSettings, DurableEngine, DurableSettings, durable_steps, launch_engine
 from gateway.errors import install_error_handlers, shared_store_call
+from gateway.hooks import RunHooksSettings, load_hooks
 from gateway.inspector import routes as inspector
 from gateway.middleware import BodySizeLimit
 from gateway.openapi import install_openapi
@@ -89,6 +90,9 @@ async def build_services(
     llm_settings: LlmSettings,
 ) -> Services:
     """Every app-scoped service, each closed by ``stack`` (in reverse order of building)."""
+    # the operator's business rules (RUN_HOOKS, RUN_TRANSITION_OVERRIDES_FILE): a wrong one stops
+    # the start before anything is built
+    hooks = load_hooks(RunHooksSettings())
     engine = await _database(stack, settings)
     # background runs (and other durable workflows) on DBOS, in this same database
     durable_settings = DurableSettings()
@@ -121,6 +125,7 @@ async def build_services(
             # inside a durable workflow (a background run) each step is checkpointed
             durable_steps(run_step),
             policy=policy,
+            hooks=hooks,
             synthesis=synthesis,
             max_replans=settings.max_replans,
             deadline_s=settings.run_deadline_s,

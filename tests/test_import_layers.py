@@ -46,7 +46,7 @@ TOLERATED: Mapping[tuple[str, str], str] = {}
 #: The gateway's parts, lowest first: a part may import only from parts in earlier rows (and from
 #: itself). Top-level modules are named by their module, subpackages by their folder.
 GATEWAY_LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"settings", "errors", "telemetry", "validation"}),
+    frozenset({"settings", "errors", "telemetry", "validation", "hooks"}),
     frozenset({"middleware", "server"}),
     frozenset({"storage"}),
     frozenset({"coordination", "durable"}),
