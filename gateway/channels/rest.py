@@ -111,12 +111,12 @@ async def create_run(
     )
     if body.background:
         background = services(request).background
-        await background.check_room()  # a full queue is refused before any work (submit checks again)
         # refused now, as a 404, rather than after the 202 (the turn checks again, under the lock)
         await turns.check_access(session_id, principal.tenant)
         # the run's quota slot moves to the background run, which gives it back when it ends
         job = BackgroundJob(entry, keyed_run_id or new_run_id(), principal.tenant, slot.hand_over())
         try:
+            # a full queue is refused there, before anything is recorded (503, Retry-After)
             queued = await background.submit(job)
         except BaseException:
             await job.slot.release()
@@ -232,7 +232,6 @@ async def retry_run(
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
     input_text, extras = stored
     background = services(request).background
-    await background.check_room()
     entry = entry_of(run.session_id, input_text, extras)
     job = BackgroundJob(entry, run_id, principal.tenant, slot.hand_over())
     try:

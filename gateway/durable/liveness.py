@@ -24,7 +24,7 @@ import logging
 import time
 
 from dbos import DBOS
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.storage.liveness import gateway_liveness
@@ -64,26 +64,43 @@ class Liveness:
         self._wake = asyncio.Event()
 
     async def take(self) -> None:
-        """Hold this process's lease (a row of its own, new or renewed)."""
-        async with self._engine.begin() as conn:
-            renewed = await conn.execute(
-                update(_table)
-                .where(_table.c.executor_id == self.executor_id)
-                .values(
-                    expires_at_ms=now_ms() + self.lease_ms,
-                    application_version=self.application_version,
-                    recovered_by=None,
-                )
-            )
-            if renewed.rowcount == 0:
-                await conn.execute(
-                    _table.insert().values(
-                        executor_id=self.executor_id,
+        """Hold this process's lease (a row of its own, new or renewed). A lease of the same
+        executor id that a survivor is taking over (a gateway restarted under a fixed id after its
+        lease lapsed) is waited out first: the engine's own recovery at launch must not resume the
+        workflows the survivor is resuming."""
+        deadline = time.monotonic() + 2 * self.lease_ms / 1000
+        while True:
+            now = now_ms()
+            async with self._engine.begin() as conn:
+                renewed = await conn.execute(
+                    update(_table)
+                    .where(
+                        _table.c.executor_id == self.executor_id,
+                        or_(_table.c.recovered_by.is_(None), _table.c.expires_at_ms <= now),
+                    )
+                    .values(
+                        expires_at_ms=now + self.lease_ms,
                         application_version=self.application_version,
-                        expires_at_ms=now_ms() + self.lease_ms,
                         recovered_by=None,
                     )
                 )
+                if renewed.rowcount == 1:
+                    return
+                mine = select(_table.c.recovered_by).where(_table.c.executor_id == self.executor_id)
+                held = (await conn.execute(mine)).first()
+                if held is None:
+                    await conn.execute(
+                        _table.insert().values(
+                            executor_id=self.executor_id,
+                            application_version=self.application_version,
+                            expires_at_ms=now + self.lease_ms,
+                            recovered_by=None,
+                        )
+                    )
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"executor id {self.executor_id!r} is being taken over; try again shortly")
+            await asyncio.sleep(0.2)
 
     def recover_now(self) -> None:
         """Take over dead gateways' workflows from now on, starting with a pass at once."""
@@ -139,9 +156,10 @@ class Liveness:
             live = await conn.execute(select(func.count()).where(_table.c.expires_at_ms > now))
             self.live_gateways = max(1, int(live.scalar_one()))
         if renewed.rowcount == 0:
-            # taken for dead (stalled past the lease): its workflows are being resumed elsewhere
+            # taken for dead (stalled past the lease): its workflows are being resumed elsewhere;
+            # the lease is its own again once that takeover has ended
             log.error(
-                "this gateway's liveness lease was taken over; taking a new one",
+                "this gateway's liveness lease was taken over; taking it again",
                 extra={"executor_id": self.executor_id},
             )
             await self.take()
