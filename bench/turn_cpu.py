@@ -367,7 +367,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "rounds": args.rounds,
         "load_avg_1min_before_after": [load_before, load_after],
         "load_avg_1min_during": _spread([s.load_1min for s in samples]),
-        "summary": summarise(samples, clients),
+        "summary": summarise(samples, clients, idle),
         "idle_cpu_ms_per_s": idle,
         "samples": [asdict(s) for s in samples],
         "profile": profiled,
@@ -376,12 +376,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def idle_cpu(targets: dict[str, Target], seconds: float) -> dict[str, float]:
-    """CPU ms per second of each target's server with no request at all (its background work:
-    refreshes, pollers, checkpoints), over ``seconds``."""
-    servers = {name: target.pids[0] for name, target in targets.items()}
-    before = {name: cpu_seconds(pid) for name, pid in servers.items()}
+    """CPU ms per second of each target's processes (its server and finance, as its requests are
+    counted) with no request at all: their background work (refreshes, pollers, checkpoints),
+    over ``seconds``."""
+    pids = {pid for target in targets.values() for pid in target.pids}
+    before = {pid: cpu_seconds(pid) for pid in pids}
     time.sleep(seconds)
-    return {name: (cpu_seconds(pid) - before[name]) * 1e3 / seconds for name, pid in servers.items()}
+    rate = {pid: (cpu_seconds(pid) - before[pid]) * 1e3 / seconds for pid in pids}
+    return {name: sum(rate[pid] for pid in target.pids) for name, target in targets.items()}
 
 
 def _spread(values: list[float]) -> dict[str, float]:
@@ -404,8 +406,12 @@ def stored_per_turn(database: Path) -> dict[str, float]:
     }
 
 
-def summarise(samples: list[Sample], clients: list[int]) -> dict[str, dict[str, float]]:
-    """Per target: medians over rounds of p50/p99 at 1 client, req/s and CPU ms at each count."""
+def summarise(
+    samples: list[Sample], clients: list[int], idle: dict[str, float]
+) -> dict[str, dict[str, float]]:
+    """Per target: medians over rounds of p50/p99 at 1 client, req/s and CPU ms at each count;
+    ``net_cpu_ms``: the CPU per request less the target's idle CPU over the sample (the turn's own
+    work, without background work that a loaded machine's low request rates spread thin)."""
     out: dict[str, dict[str, float]] = {}
     for name in [t for t in TARGETS if any(s.target == t for s in samples)]:
         mine = [s for s in samples if s.target == name]
@@ -414,6 +420,10 @@ def summarise(samples: list[Sample], clients: list[int]) -> dict[str, dict[str, 
             at = [s for s in mine if s.clients == c]
             row[f"rps_{c}"] = statistics.median(s.rps for s in at)
             row[f"cpu_ms_{c}"] = statistics.median(s.cpu_ms_per_request for s in at)
+            idle_ms = idle.get(name, 0.0)
+            row[f"net_cpu_ms_{c}"] = statistics.median(
+                s.cpu_ms_per_request - idle_ms * s.seconds / max(s.requests, 1) for s in at
+            )
             if c == min(clients):
                 row["p50_ms"] = statistics.median(s.p50_ms for s in at)
                 row["p99_ms"] = statistics.median(s.p99_ms for s in at)
@@ -426,14 +436,14 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     clients = [int(c) for c in args.clients.split(",")]
     cpu_at = 8 if 8 in clients else clients[-1]
     head = "| target | p50 ms (1 client) | p99 ms | p99/p50 | " + " | ".join(f"req/s {c}" for c in clients)
-    head += f" | CPU ms/req ({cpu_at} clients, server + finance) | errors |"
-    lines = [head, "|" + "---|" * (6 + len(clients))]
+    head += f" | CPU ms/req ({cpu_at} clients, server + finance) | net of idle CPU | errors |"
+    lines = [head, "|" + "---|" * (7 + len(clients))]
     for name, row in summary.items():
         rps = " | ".join(f"{row[f'rps_{c}']:.0f}" for c in clients)
         lines.append(
             f"| {TARGETS[name]} | {row['p50_ms']:.2f} | {row['p99_ms']:.2f} | "
             f"{row['p99_ms'] / row['p50_ms']:.2f} | {rps} | {row[f'cpu_ms_{cpu_at}']:.2f} | "
-            f"{row['errors']:.0f} |"
+            f"{row[f'net_cpu_ms_{cpu_at}']:.2f} | {row['errors']:.0f} |"
         )
     hop = summary["aiohttp_hop"]
     ratios = []
@@ -443,6 +453,7 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
         gw = summary[name]
         ratios.append(
             f"| {TARGETS[name]} | {gw[f'cpu_ms_{cpu_at}'] / hop[f'cpu_ms_{cpu_at}']:.2f}× (≤ 2) | "
+            f"{gw[f'net_cpu_ms_{cpu_at}'] / hop[f'net_cpu_ms_{cpu_at}']:.2f}× | "
             f"{gw.get('rps_8', 0) / hop.get('rps_8', 1):.2f}× (≥ 0.5) | "
             f"{gw['p99_ms'] / gw['p50_ms']:.2f} (≤ 1.5) |"
         )
@@ -451,7 +462,8 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
         base, lite = summary["baseline_sqlite"], summary["gateway_sqlite"]
         pg_line += (
             f"\nThis tree / `{args.baseline or args.baseline_tree}` (SQLite, same run): CPU per request "
-            f"{lite[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}×, "
+            f"{lite[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}× "
+            f"(net of idle CPU {lite[f'net_cpu_ms_{cpu_at}'] / base[f'net_cpu_ms_{cpu_at}']:.2f}×), "
             f"p50 {lite['p50_ms'] / base['p50_ms']:.2f}×, "
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×.\n"
         )
@@ -459,7 +471,8 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
         pg, lite = summary["gateway_pg"], summary["gateway_sqlite"]
         pg_line += (
             f"\nPostgreSQL + Redis / SQLite (≤ 1.3): p50 {pg['p50_ms'] / lite['p50_ms']:.2f}×, "
-            f"CPU {pg[f'cpu_ms_{cpu_at}'] / lite[f'cpu_ms_{cpu_at}']:.2f}×, "
+            f"CPU {pg[f'cpu_ms_{cpu_at}'] / lite[f'cpu_ms_{cpu_at}']:.2f}× "
+            f"(net of idle CPU {pg[f'net_cpu_ms_{cpu_at}'] / lite[f'net_cpu_ms_{cpu_at}']:.2f}×), "
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
         )
     before, after = result["load_avg_1min_before_after"]
@@ -468,7 +481,7 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     idle_ms = result["idle_cpu_ms_per_s"]
     idle = ", ".join(f"{TARGETS[name].strip('*')} {ms:.1f}" for name, ms in idle_ms.items())
     stored = (
-        f"Idle CPU (ms per second, no request, the server alone): {idle}.\n\n"
+        f"Idle CPU (ms per second, no request, server + finance as their requests count it): {idle}.\n\n"
         f"Stored per turn by the SQLite gateway ({kept['runs']} runs): "
         f"{kept['versions_per_run']:.2f} graph versions of {kept['delta_bytes_per_version']:.0f} B "
         f"(+ {kept['snapshot_bytes_per_run']:.0f} B of snapshots per run on average), "
@@ -488,8 +501,8 @@ load average {before:.2f} before, {after:.2f} after, {during["median"]:.2f} medi
 
 {chr(10).join(lines)}
 
-| gateway vs the aiohttp hop | CPU per request | req/s at 8 clients | p99/p50 at 1 client |
-|---|---|---|---|
+| gateway vs the aiohttp hop | CPU per request | net of idle CPU | req/s at 8 clients | p99/p50 at 1 client |
+|---|---|---|---|---|
 {chr(10).join(ratios)}
 {pg_line}
 {stored}
