@@ -107,7 +107,7 @@ export async function showSchedules(view) {
           "table",
           { id: "schedules-table" },
           el("thead", {}, el("tr", {}, ["Kind", "About", "When", "Status", "Next tick", "Session", ""].map((h) => el("th", {}, h)))),
-          el("tbody", {}, items.map((item) => row(item, reload))),
+          el("tbody", {}, items.flatMap((item) => row(item, reload))),
         )
       : el("p", { class: "muted", id: "schedules-none" }, "No schedule or watch in this tenant.");
     view.replaceChildren(
