@@ -9,10 +9,8 @@ language, so the history tells the person what happened on their behalf.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from dialogue.approval import Decision
-from gateway.storage.approvals import ApprovalStore, StoredApproval
+from gateway.storage.approvals import StoredApproval
 from gateway.turns.approvals import OutsideDecision, decided_outside
 from gateway.turns.turn import TurnService
 from graph import SessionNotFoundError
@@ -87,15 +85,3 @@ async def remind(turns: TurnService, approval: StoredApproval) -> RunResult:
     outside = OutsideDecision(approval_id=approval.id, decision=None, by="reminder", reminder=True)
     with decided_outside(outside):
         return await turns.handle(entry, tenant=approval.tenant)
-
-
-async def expire_due(turns: TurnService, store: ApprovalStore, now: datetime) -> list[RunResult]:
-    """Expire every approval past its deadline at ``now``: each one's session is told (a
-    cancelled run that says nothing was done). What the proactive expiry runs at a deadline."""
-    expired: list[RunResult] = []
-    for approval in await store.due(now):
-        try:
-            expired.append(await decide(turns, approval, Decision.EXPIRED, by="expiry"))
-        except ApprovalNotPending:
-            continue  # answered or moved on meanwhile
-    return expired

@@ -23,8 +23,9 @@ from starlette.types import Receive, Scope, Send
 
 from gateway.app import create_app
 from gateway.deps import Services
+from gateway.durable import current_engine
 from gateway.settings import GatewaySettings
-from gateway.turns.approval_decisions import expire_due
+from gateway.turns.approval_timers import ApprovalTimers, ApprovalWait
 from tests.conftest import Process, start_domain, write_bootstrap
 
 pytestmark = pytest.mark.integration
@@ -157,7 +158,7 @@ async def test_an_expired_approval_runs_nothing_and_tells_the_person(
         asked_at = gw.clock.now
         assert datetime.fromisoformat(approval["expires_at"]) == asked_at + timedelta(seconds=EXPIRES_S)
         by_person, _ = await _ask(gw)
-        by_deadline, _ = await _ask(gw)
+        by_deadline, unanswered = await _ask(gw)
 
         gw.clock.now = asked_at + timedelta(seconds=EXPIRES_S)  # the deadline itself: too late
         assert await _pending(gw, gw.approver) == []
@@ -173,13 +174,15 @@ async def test_an_expired_approval_runs_nothing_and_tells_the_person(
         assert refused["status"] == "cancelled" and "expirou" in refused["answer"], refused
         assert not refused["steps"]
 
-        # nobody answered the third: the expiry itself tells the person
-        store = gw.services.turns.approvals.store
-        assert store is not None
-        expired = await expire_due(gw.services.turns, store, gw.clock())
-        assert [run.session_id for run in expired] == [by_deadline]
-        assert expired[0].status == "cancelled" and "expirou" in expired[0].answer
-        assert await expire_due(gw.services.turns, store, gw.clock()) == []
+        # nobody answered the third: the expiry step of its workflow tells the person (the
+        # workflow itself sleeps in real time; its step reads the gateway's clock)
+        timers = await current_engine().get(ApprovalTimers)
+        wait = ApprovalWait(unanswered["id"], "acme", None, gw.clock.now)
+        assert await timers.expire(wait) == "expired"
+        told = (await _history(gw, by_deadline))[-1]
+        assert told["status"] == "cancelled" and "expirou" in told["answer"], told
+        assert await timers.expire(wait) == "settled"  # a step run again tells nobody twice
+        assert len(await _history(gw, by_deadline)) == 2
 
         assert _sent(notifier) == before  # nothing ran, whoever answered
         # and the session goes on normally afterwards
