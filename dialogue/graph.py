@@ -38,6 +38,7 @@ from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.models import (
     ApprovalQuestion,
+    CallContext,
     ConfirmationQuestion,
     DomainOutput,
     EntryRequest,
@@ -65,7 +66,9 @@ class Domains(Protocol):
 
     def gate_blocks(self, intent: ExecutionIntent) -> bool: ...
 
-    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput: ...
+    async def dispatch(
+        self, intent: ExecutionIntent, step: ExecutionStep | None = None, call: CallContext | None = None
+    ) -> DomainOutput: ...
 
 
 class ConversationGraph:
@@ -539,7 +542,9 @@ class ConversationGraph:
 
     # ------------------------------------------------------------------ steps
 
-    async def _run_step(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+    async def _run_step(
+        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext
+    ) -> DomainOutput:
         catalog = self.catalog
         ref = catalog.find_capability(intent.capability, intent.domain)
         if ref is not None and (
@@ -550,7 +555,7 @@ class ConversationGraph:
                 {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
                 for g in catalog.goals()
             ]
-        return await self.orchestrator.dispatch(intent, step)
+        return await self.orchestrator.dispatch(intent, step, call)
 
 
 def _planner_error_note(error: PlatformError) -> str:

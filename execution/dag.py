@@ -77,10 +77,12 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-StepRunner = Callable[[ExecutionIntent, ExecutionStep], Awaitable[DomainOutput]]
+#: Makes one domain call: the intent is the ``/execute`` body, the CallContext how the core makes
+#: the call (its idempotency key), passed on to the orchestrator as it is.
+StepRunner = Callable[[ExecutionIntent, ExecutionStep, CallContext], Awaitable[DomainOutput]]
 EventHook = Callable[[StepTrace], Awaitable[None]]
 #: Invokes one step (may retry); must add each try to ``trace.attempts``.
-StepCall = Callable[[ExecutionIntent, ExecutionStep, StepTrace], Awaitable[DomainOutput]]
+StepCall = Callable[[ExecutionIntent, ExecutionStep, CallContext, StepTrace], Awaitable[DomainOutput]]
 #: A reason not to start the step at all (e.g. its domain's circuit is open), or None.
 Preflight = Callable[[ExecutionStep], str | None]
 
@@ -142,10 +144,10 @@ class DagExecutor:
         self._preflight = preflight
 
     async def _call_once(
-        self, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace
+        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext, trace: StepTrace
     ) -> DomainOutput:
         trace.attempts += 1
-        return await self._run_step(intent, step)
+        return await self._run_step(intent, step, call)
 
     async def execute(
         self,
@@ -370,9 +372,9 @@ class _Run:
                     confidence=self.confidence,
                     original_query=self.original_query,
                     context={**self.context, "step_id": step.id},
-                    call=CallContext(run_id=self.run_id, step_id=step.id, idempotency_suffix=self.suffix),
                 )
-                output = await self.executor._call(intent, step, trace)
+                call = CallContext(run_id=self.run_id, step_id=step.id, idempotency_suffix=self.suffix)
+                output = await self.executor._call(intent, step, call, trace)
             except RunStopped as exc:
                 trace.error = exc.reason
                 trace.finished_at = utcnow()

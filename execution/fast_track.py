@@ -66,18 +66,13 @@ async def _call(
     state: RunState, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace, call: StepCall
 ) -> DomainOutput | None:
     """The guarded call; None (with ``trace.error`` set) when it produced no answer."""
-    request = intent.model_copy(
-        update={
-            "context": {**intent.context, **state.context, "step_id": 1},
-            "call": CallContext(run_id=state.run_id, step_id=1),
-        }
-    )
+    request = intent.model_copy(update={"context": {**intent.context, **state.context, "step_id": 1}})
     trace.status = transition(trace.status, RunStatus.EXECUTING)
     trace.started_at = utcnow()
     await state.emit(step_event(state.run_id, trace))
     output: DomainOutput | None = None
     try:
-        output = await call(request, step, trace)
+        output = await call(request, step, CallContext(run_id=state.run_id, step_id=1), trace)
     except RunStopped as exc:
         trace.error = exc.reason
     except PlatformError as exc:

@@ -14,8 +14,8 @@ What may be retried:
 
 Retries after a transport error reuse the step's ``Idempotency-Key`` (the domain SDK replays the
 first result if the call did land). Retries after an *answer* that was invalid get a fresh key
-suffix (``CallContext.idempotency_suffix``, on the intent's ``call``, never in the body the domain
-reads), because reusing the key would replay that same answer.
+suffix (``CallContext.idempotency_suffix``, passed beside the intent, never in the body the
+domain reads), because reusing the key would replay that same answer.
 """
 
 from __future__ import annotations
@@ -71,11 +71,12 @@ class StepGuard:
         self._validation_fn = validation_fn
         self._budget = budget
 
-    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep, trace: StepTrace) -> DomainOutput:
+    async def __call__(
+        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext, trace: StepTrace
+    ) -> DomainOutput:
         capability = self._capability(step.capability, step.domain)
         policy = capability.metadata.policy if capability is not None else ExecutionPolicy()
         self._charge(f"parameters of step {step.id}", payload=intent.parameters)
-        call = CallContext.of(intent, step)
         fresh = 0
         retrying = AsyncRetrying(
             stop=stop_after_attempt(policy.attempts),
@@ -88,10 +89,9 @@ class StepGuard:
                 with attempt:
                     trace.attempts += 1
                     self._charge(step.capability)
-                    fresh_call = call.with_suffix(f"{call.idempotency_suffix}v{fresh}") if fresh else call
-                    current = intent.model_copy(update={"call": fresh_call})
+                    this_call = call.with_suffix(f"{call.idempotency_suffix}v{fresh}") if fresh else call
                     try:
-                        output = await self._once(current, step, policy)
+                        output = await self._once(intent, step, this_call, policy)
                         self._charge(f"output of step {step.id}", payload=output)
                         problem = check_output(capability, output, intent.context, self._validation_fn)
                         if problem is not None:
@@ -108,11 +108,11 @@ class StepGuard:
         raise AssertionError("tenacity stopped without an outcome")  # pragma: no cover
 
     async def _once(
-        self, intent: ExecutionIntent, step: ExecutionStep, policy: ExecutionPolicy
+        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext, policy: ExecutionPolicy
     ) -> DomainOutput:
         try:
             async with asyncio.timeout(policy.timeout_s + TIMEOUT_GRACE_S):
-                return await self._run_step(intent, step)
+                return await self._run_step(intent, step, call)
         except TimeoutError:
             error = DomainUnavailable(
                 f"'{step.domain}' did not answer {step.capability} within {policy.timeout_s:g} s"

@@ -6,9 +6,9 @@
 * Confidence gate: below ``threshold`` for a domain whose manifest does not opt out
   (``confidence_gate: false``), answer a typed ``clarification`` without calling the domain.
 * Every ``/execute`` carries ``Idempotency-Key: {run_id}:{step_id}`` (plus ``:{suffix}`` when the
-  run loop asks for a fresh key: a replan, or a retry after an invalid answer), read from the
-  intent's typed :class:`~shared.models.CallContext` (never from the body the domain reads), so the
-  retries the capability's ``policy`` allows can never run it twice.
+  run loop asks for a fresh key: a replan, or a retry after an invalid answer), read from the typed
+  :class:`~shared.models.CallContext` the step runner passes beside the intent (never from the
+  body the domain reads), so the retries the capability's ``policy`` allows can never run it twice.
 
 :meth:`Orchestrator.dispatch` makes ONE guarded call and raises ``DomainUnavailable`` /
 ``DomainProtocolError``: retrying is :mod:`execution.retry`'s job (the platform's one retry
@@ -64,10 +64,13 @@ class Orchestrator:
             return f"circuit open ({self.breakers.threshold} consecutive failures)"
         return "its last health check failed" if self.registry.unhealthy(domain) is not None else None
 
-    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
+    async def dispatch(
+        self, intent: ExecutionIntent, step: ExecutionStep | None = None, call: CallContext | None = None
+    ) -> DomainOutput:
         """One call, no retry; transport problems are raised (``details.delivered`` says whether
-        the request can have reached the domain), routing problems and the gate are outputs."""
-        target = self._target(intent, step)
+        the request can have reached the domain), routing problems and the gate are outputs.
+        ``call``: how to make it (the run loop's); without it, the ids the intent's context names."""
+        target = self._target(intent, call or CallContext.of(intent, step))
         if isinstance(target, DomainOutput):
             return target
         domain, language = target.domain, target.language
@@ -123,7 +126,7 @@ class Orchestrator:
 
     # ------------------------------------------------------------------ helpers
 
-    def _target(self, intent: ExecutionIntent, step: ExecutionStep | None) -> _Target | DomainOutput:
+    def _target(self, intent: ExecutionIntent, call: CallContext) -> _Target | DomainOutput:
         """Where a call goes, or the output that answers instead of a call (no route, the gate, a
         domain gone meanwhile). One catalog lookup serves routing, the gate and the policy."""
         language = _language(intent)
@@ -142,8 +145,7 @@ class Orchestrator:
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
         # the routed domain owns ``ref`` when there is one (it is the domain ``ref`` names)
         policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
-        key = CallContext.of(intent, step).idempotency_key
-        return _Target(domain, base_url, kind, routed, key, language, policy)
+        return _Target(domain, base_url, kind, routed, call.idempotency_key, language, policy)
 
     def _clarify(self, intent: ExecutionIntent, domain: str, language: Language) -> DomainOutput:
         question = t("route.confidence_gate", language, confidence=intent.confidence)

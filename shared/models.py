@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from pydantic.json_schema import SkipJsonSchema
 
 from shared.status import RunStatus
 
@@ -64,9 +63,9 @@ IDEMPOTENCY_SUFFIX = "idempotency_suffix"
 
 class CallContext(BaseModel):
     """What the core needs to make one domain call that is not part of the domain contract: the
-    ``Idempotency-Key`` it is sent under. It rides on :attr:`ExecutionIntent.call` from the step
-    runner to the orchestrator and is never serialised, so it never reaches a domain's
-    ``/execute`` body (which carries only what docs/domains.md says)."""
+    ``Idempotency-Key`` it is sent under. The DAG makes one per step and passes it, beside the
+    intent, through the step runner to :meth:`orchestrator.Orchestrator.dispatch`; it never
+    reaches a domain's ``/execute`` body (which carries only what docs/domains.md says)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -91,10 +90,8 @@ class CallContext(BaseModel):
 
     @classmethod
     def of(cls, intent: ExecutionIntent, step: ExecutionStep | None = None) -> CallContext:
-        """The call context of an intent made outside the run loop (a test, a direct dispatch):
-        its own :attr:`ExecutionIntent.call`, else the ids its context names, else a one-off run."""
-        if intent.call is not None:
-            return intent.call
+        """The call context of an intent dispatched outside the run loop (a test, a one-off
+        call): the ids its context names, else a one-off run."""
         context = intent.context
         run_id = str(context.get("run_id") or f"adhoc-{uuid.uuid4().hex}")
         step_id = context.get("step_id", step.id if step is not None else 1)
@@ -115,9 +112,6 @@ class ExecutionIntent(BaseModel):
     capabilities: list[str] = Field(default_factory=list)
     #: Run/session/step ids and the user's language, for the domain's own use.
     context: dict[str, Any] = Field(default_factory=dict)
-    #: How the core makes this call (its idempotency key); not part of the body: never serialised,
-    #: not in the published schema.
-    call: SkipJsonSchema[CallContext | None] = Field(default=None, exclude=True, repr=False)
 
 
 class ExecutionStep(BaseModel):

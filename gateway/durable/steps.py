@@ -17,7 +17,7 @@ from dbos import DBOS
 from dbos import error as dbos_error
 
 from execution.dag import RunStopped, StepRunner
-from shared.models import DomainOutput, ExecutionIntent, ExecutionStep
+from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionStep
 from shared.status import RunStatus
 
 #: Why a cancelled run stopped (as the gateway's own cancel check words it).
@@ -47,9 +47,11 @@ def _round_trips(exc: Exception) -> bool:
 def durable_steps(run_step: StepRunner) -> StepRunner:
     """``run_step``, with each call made inside a workflow a checkpointed step."""
 
-    async def checkpointed(intent: ExecutionIntent, plan_step: ExecutionStep) -> DomainOutput | _Stopped:
+    async def checkpointed(
+        intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext
+    ) -> DomainOutput | _Stopped:
         try:
-            return await run_step(intent, plan_step)
+            return await run_step(intent, plan_step, call)
         except RunStopped as exc:
             return _Stopped(exc.status, exc.reason)
         except Exception as exc:
@@ -57,12 +59,12 @@ def durable_steps(run_step: StepRunner) -> StepRunner:
                 raise
             raise StepFailed(f"{type(exc).__name__}: {exc}") from exc
 
-    async def step(intent: ExecutionIntent, plan_step: ExecutionStep) -> DomainOutput:
+    async def step(intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext) -> DomainOutput:
         if DBOS.workflow_id is None or DBOS.step_id is not None:
-            return await run_step(intent, plan_step)
+            return await run_step(intent, plan_step, call)
         try:
             outcome = await DBOS.run_step_async(
-                {"name": f"plan-step:{plan_step.id}"}, checkpointed, intent, plan_step
+                {"name": f"plan-step:{plan_step.id}"}, checkpointed, intent, plan_step, call
             )
         except dbos_error.DBOSWorkflowCancelledError:
             # cancelled through the engine: this step did not start, and none after it will

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 
 from dialogue.graph import Domains
 from execution.dag import RunStopped
-from shared.models import DomainOutput, ExecutionIntent, ExecutionStep
+from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionStep
 from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
@@ -83,9 +83,11 @@ class ReservedDomains:
         finally:
             self._expected.pop(run_id, None)
 
-    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
-        run_id = intent.context.get("run_id")
+    async def dispatch(
+        self, intent: ExecutionIntent, step: ExecutionStep | None = None, call: CallContext | None = None
+    ) -> DomainOutput:
+        run_id = call.run_id if call is not None else intent.context.get("run_id")
         reservation = self._expected.get(run_id) if isinstance(run_id, str) else None
         if reservation is not None:
             await reservation.before_step()
-        return await self._domains.dispatch(intent, step)
+        return await self._domains.dispatch(intent, step, call)

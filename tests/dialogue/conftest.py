@@ -15,6 +15,7 @@ from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
 from shared.models import (
+    CallContext,
     Clarification,
     ClarificationOption,
     ContinueWith,
@@ -200,7 +201,9 @@ class FakeDomains:
     def gate_blocks(self, intent: ExecutionIntent) -> bool:
         return intent.confidence < self.threshold
 
-    async def dispatch(self, intent: ExecutionIntent, step: ExecutionStep | None = None) -> DomainOutput:
+    async def dispatch(
+        self, intent: ExecutionIntent, step: ExecutionStep | None = None, call: CallContext | None = None
+    ) -> DomainOutput:
         self.calls.append(intent)
         return self.replies[intent.capability](intent)
 

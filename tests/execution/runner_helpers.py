@@ -7,7 +7,15 @@ from typing import Any
 
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, Failure, IntentOutput
+from shared.models import (
+    CallContext,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    Failure,
+    IntentOutput,
+)
 
 QUOTE_SCHEMA = {
     "type": "object",
@@ -85,12 +93,15 @@ class Scripted:
         self.script = script or {}
         self.delay = delay
         self.calls: list[ExecutionIntent] = []
+        #: the CallContext of each call, in the same order
+        self.call_contexts: list[CallContext] = []
 
     def count(self, capability: str) -> int:
         return sum(1 for c in self.calls if c.capability == capability)
 
-    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext) -> DomainOutput:
         self.calls.append(intent)
+        self.call_contexts.append(call)
         n = self.count(intent.capability) - 1
         if self.delay:
             await asyncio.sleep(self.delay)

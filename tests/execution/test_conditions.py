@@ -11,7 +11,7 @@ from execution.dag import validate_plan
 from execution.references import resolve
 from execution.run_state import step_event
 from shared.expressions import ExpressionError, compile_expression, split_text, steps_named
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
+from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
 from shared.references import escape
 from shared.status import RunStatus
 
@@ -36,7 +36,7 @@ class Domains:
         self.outputs = outputs
         self.calls: list[ExecutionIntent] = []
 
-    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext) -> DomainOutput:
         self.calls.append(intent)
         if intent.capability in self.outputs:
             return self.outputs[intent.capability]

@@ -3,7 +3,14 @@ from __future__ import annotations
 import pytest
 
 from execution import DagExecutor
-from shared.models import CombineMode, DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep
+from shared.models import (
+    CallContext,
+    CombineMode,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+)
 from shared.status import RunStatus
 
 OUTPUTS = {
@@ -15,7 +22,7 @@ OUTPUTS = {
 }
 
 
-async def runner(intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+async def runner(intent: ExecutionIntent, step: ExecutionStep, call: CallContext) -> DomainOutput:
     return OUTPUTS[intent.capability]
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from execution import DagExecutor
 from shared.errors import DomainUnavailable, PlanError
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
+from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
 from shared.references import escape
 from shared.status import RunStatus
 
@@ -22,7 +22,7 @@ class FakeDomains:
         self.in_flight = 0
         self.max_in_flight = 0
 
-    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext) -> DomainOutput:
         self.calls.append(intent)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)

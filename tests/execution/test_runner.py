@@ -106,7 +106,7 @@ async def test_invalid_output_is_retried_with_a_fresh_key_then_accepted() -> Non
     report = await controller(domain).run(intent(), plan=plan(s(1)), context={"run_id": "r"})
     assert report.status is RunStatus.COMPLETED and report.answer == "A: 1.0"
     assert report.steps[0].attempts == 2
-    assert [CallContext.of(c).idempotency_key for c in domain.calls] == ["r:1", "r:1:v1"]
+    assert [c.idempotency_key for c in domain.call_contexts] == ["r:1", "r:1:v1"]
     assert all("idempotency_suffix" not in c.context for c in domain.calls)  # not the domain's business
 
 
@@ -132,7 +132,7 @@ async def test_unreachable_idempotent_capability_is_retried_reusing_the_key() ->
     domain = Scripted({"quote": [DomainUnavailable("connection reset"), ok()]})
     report = await controller(domain).run(intent(), plan=plan(s(1)), context={"run_id": "r"})
     assert report.status is RunStatus.COMPLETED and report.steps[0].attempts == 2
-    assert [CallContext.of(c).idempotency_key for c in domain.calls] == ["r:1", "r:1"]
+    assert [c.idempotency_key for c in domain.call_contexts] == ["r:1", "r:1"]
 
 
 async def test_non_idempotent_capability_is_not_retried_after_a_possible_delivery() -> None:
@@ -174,9 +174,10 @@ async def test_recoverable_failure_with_suggestions_replans_and_reissues_the_ste
     )
     assert report.status is RunStatus.COMPLETED and report.replans == 1
     assert events.runs() == ["executing", "replanning", "executing", "completed"]
-    second = [c for c in domain.calls if c.capability == "quote"][1]
+    quotes = [i for i, c in enumerate(domain.calls) if c.capability == "quote"]
+    second = domain.calls[quotes[1]]
     assert second.parameters == {"symbol_text": "Aple", "symbol": "AAPL"}
-    assert CallContext.of(second).idempotency_key == "r9:1:r1"
+    assert domain.call_contexts[quotes[1]].idempotency_key == "r9:1:r1"
     assert "idempotency_suffix" not in second.context and second.context["run_id"] == "r9"
     sent = [c for c in domain.calls if c.capability == "send"]
     assert len(sent) == 1 and sent[0].parameters["message"] == "Apple: 190"
@@ -327,10 +328,10 @@ async def test_independent_branches_run_as_isolated_forks() -> None:
     seen: dict[str, list[str]] = {}
 
     class Noting(Scripted):
-        async def __call__(self, ei: ExecutionIntent, step: Any) -> DomainOutput:
+        async def __call__(self, ei: ExecutionIntent, step: Any, call: CallContext) -> DomainOutput:
             ei.context["notes"].append(ei.capability)
             seen[ei.capability] = list(ei.context["notes"])
-            return await super().__call__(ei, step)
+            return await super().__call__(ei, step, call)
 
     rc = RunController(catalog(), Noting())
     report = await rc.run(

@@ -1,5 +1,5 @@
-"""The call context (shared.models.CallContext) goes from the step runner to the orchestrator on
-the intent, and reaches the domain only as the ``Idempotency-Key``: the ``/execute`` body carries
+"""The call context (shared.models.CallContext) goes from the step runner to the orchestrator
+beside the intent, and reaches the domain only as the ``Idempotency-Key``: the ``/execute`` body carries
 what docs/domains.md says (run, session and step ids, the language), never the run loop's control
 keys. Real SDK domain, reached through httpx's ASGI transport (tests/orchestrator/conftest.py)."""
 
@@ -55,8 +55,8 @@ async def test_a_direct_dispatch_keys_the_call_by_the_ids_its_context_names(
     assert [r.headers["idempotency-key"] for r in hosts.requests if r.url.path == "/execute"] == ["r2:3"]
 
 
-def test_the_call_context_is_not_part_of_the_published_body() -> None:
-    intent = ExecutionIntent(domain="d", capability="c", call=CallContext(run_id="r", step_id=1))
-    assert "call" not in intent.model_dump(mode="json")
-    assert "call" not in ExecutionIntent.model_json_schema()["properties"]
-    assert CallContext.of(intent).idempotency_key == "r:1"
+def test_an_intent_without_ids_is_a_one_off_call() -> None:
+    intent = ExecutionIntent(domain="d", capability="c")
+    first, second = CallContext.of(intent), CallContext.of(intent)
+    assert first.run_id.startswith("adhoc-") and first.run_id != second.run_id
+    assert CallContext.of(intent, _step(4)).step_id == 4

@@ -20,6 +20,7 @@ from planner.run_planner import DeterministicRunPlanner
 from shared.catalog import Catalog
 from shared.events import RunStatusEvent, StepEvent
 from shared.models import (
+    CallContext,
     DomainOutput,
     ExecutionIntent,
     ExecutionPlan,
@@ -77,7 +78,7 @@ class Domains:
         self.answers = answers
         self.calls: list[ExecutionIntent] = []
 
-    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep) -> DomainOutput:
+    async def __call__(self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext) -> DomainOutput:
         self.calls.append(intent)
         key = str(intent.parameters.get("symbol_text") or intent.capability)
         queue = self.answers.get(key) or [SENT]
