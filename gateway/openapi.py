@@ -82,6 +82,10 @@ _ROUTE_EXTRAS: dict[tuple[str, str], dict[int, type[BaseModel] | None]] = {
     ("GET", "/v1/approvals"): {403: None},
     ("POST", "/v1/approvals/{approval_id}/approve"): {403: None, 409: None, 413: None, 503: None},
     ("POST", "/v1/approvals/{approval_id}/reject"): {403: None, 409: None, 413: None, 503: None},
+    # standing requests: a tenant's limit (409); pause/resume are bodiless POSTs, size-checked
+    ("POST", "/v1/schedules"): {409: None},
+    ("POST", "/v1/schedules/{standing_id}/pause"): {413: None},
+    ("POST", "/v1/schedules/{standing_id}/resume"): {413: None},
     # the shared registry's version is read from Redis; registration fetches the manifest
     ("GET", "/v1/domains"): {503: None},
     ("POST", "/v1/domains"): {503: None},
