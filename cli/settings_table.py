@@ -22,6 +22,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
 from gateway.durable.settings import BackgroundSettings, DurableSettings
+from gateway.hooks import RunHooksSettings
 from gateway.settings import GatewaySettings
 from gateway.turns.approvals import ApprovalSettings
 from intent.settings import IntentSettings
@@ -39,6 +40,7 @@ OTHER_SETTINGS: tuple[type[BaseSettings], ...] = (
     DurableSettings,
     BackgroundSettings,
     ApprovalSettings,
+    RunHooksSettings,
 )
 
 
