@@ -24,6 +24,7 @@ never imports ``planner``. Every status change goes through :func:`shared.status
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -59,6 +60,8 @@ from shared.models import (
 )
 from shared.planning import ReplanContext, RunPlanner
 from shared.status import RunStatus
+
+log = logging.getLogger(__name__)
 
 #: ``domain -> reason it cannot take calls now`` (open circuit, unhealthy), or None.
 Availability = Callable[[str], str | None]
@@ -167,7 +170,11 @@ class RunController:
         """A ``post_resolve_hook`` that changes the resolved intent voids the given plan."""
         if execution_intent is None or self.hooks.post_resolve_hook is None:
             return execution_intent, plan
-        override = self.hooks.post_resolve_hook(intent, execution_intent)
+        try:
+            override = self.hooks.post_resolve_hook(intent, execution_intent)
+        except Exception as exc:  # the operator's code: the run fails with a reason, not the turn
+            log.exception("post_resolve_hook raised")
+            raise PlanError(f"the post_resolve_hook failed ({type(exc).__name__})") from exc
         if override is not None and override != execution_intent:
             return override, None
         return execution_intent, plan

@@ -10,7 +10,7 @@ from execution.policy import Hooks, StepContext, TransitionOverride
 from execution.runner import RunController
 from planner import DeterministicRunPlanner
 from shared.manifest import Capability
-from shared.models import DomainOutput, Failure, StepTrace
+from shared.models import DomainOutput, ExecutionIntent, Failure, IntentOutput, StepTrace
 from shared.status import RunStatus
 from tests.execution.runner_helpers import Scripted, catalog, intent, not_found, ok, plan, s
 
@@ -97,3 +97,17 @@ async def test_validation_fn_gets_the_calls_typed_context() -> None:
         ("r7", 1, "s1", "pt"),
         ("r7", 2, "s1", "pt"),
     ]
+
+
+async def test_a_post_resolve_hook_that_raises_fails_the_run_with_a_reason() -> None:
+    def broken(intent: IntentOutput, resolved: ExecutionIntent) -> ExecutionIntent | None:
+        raise KeyError("tenant")
+
+    domain = Scripted()
+    resolved = ExecutionIntent(domain="market", capability="quote", capabilities=["quote"])
+    controller = RunController(
+        catalog(), domain, planner=DeterministicRunPlanner(), hooks=Hooks(post_resolve_hook=broken)
+    )
+    report = await controller.run(intent(), resolved, None, context={})
+    assert report.status is RunStatus.FAILED and domain.calls == []
+    assert report.reason is not None and "the post_resolve_hook failed (KeyError)" in report.reason
