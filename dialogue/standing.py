@@ -80,6 +80,11 @@ _DELIVERY = re.compile(
 _LEAD_VERBS = re.compile(
     r"^\s*(me )?(manda|mande|envia|envie|mostra|mostre|send|show|give)( me| pra mim| para mim)?\b\s*"
 )
+#: A request for something to be sent or shown, which a cadence alone ("every day") is not.
+_ASKS_TO_SEND = re.compile(
+    r"\b(manda|mande|envia|envie|mostra|mostre|lembra|lembre|traz|traga"
+    r"|send|show me|give me|remind me|email me|text me|tell me)\b"
+)
 #: Watches: "me avisa quando <subject> passar de <n>" / "alert me when <subject> goes above <n>".
 _WATCH_OPEN = re.compile(
     r"\b((me )?(avisa|avise|alerta|alerte|notifica|notifique)( me)? quando"
@@ -382,6 +387,7 @@ def _read_schedule(
         rule = _rule(shape, found)
         if rule is None:
             continue
+        time_span = None
         if shape in ("weekdays", "daily", "weekly"):
             time_span = _time_of_day(text, spans)
             hour, minute = (9, 0) if time_span is None else (time_span[0], time_span[1])
@@ -392,6 +398,8 @@ def _read_schedule(
         if len(words(request)) < 1:
             return None
         delivery = _DELIVERY.search(normalise(request))
+        if not (time_span or delivery or shape in ("hourly", "interval") or _ASKS_TO_SEND.search(folded)):
+            return None  # "what do people eat every day?" asks about days, not for a schedule
         label = _without(request, [delivery.span()]) if delivery else request
         label = _LEAD_VERBS.sub("", label.strip()) if _LEAD_VERBS.match(normalise(label)) else label
         label = _tidy(label)

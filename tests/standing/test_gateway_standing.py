@@ -17,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from gateway.app import create_app
 from gateway.settings import GatewaySettings
+from gateway.storage.principals import Principal
 from gateway.turns.standing import StandingService, watch_session
 from tests.conftest import Process, write_bootstrap
 
@@ -283,3 +284,30 @@ async def test_a_tick_runs_once_and_a_missed_one_is_caught_up(
         assert caught_up.tick == datetime(2026, 11, 25, 12, tzinfo=UTC)
         firings = (await client.get(f"/v1/schedules/{made['id']}/firings", headers=KEY_A)).json()["data"]
         assert len(firings) == 2
+
+
+async def test_a_tick_over_the_tenants_run_quota_is_skipped_and_recorded(
+    tmp_path: Path, domains: dict[str, Process], price_file: Path
+) -> None:
+    clock = Clock(MONDAY_8)
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    settings = settings.model_copy(update={"max_concurrent_runs_per_key": 1})
+    price_file.write_text("35")
+    async with gateway(settings, clock) as (client, service):
+        assert service.runner is not None
+        body = {
+            "request": "quanto está a Petrobras?",
+            "session_id": "q-1",
+            "recurrence": "FREQ=HOURLY;BYMINUTE=0",
+        }
+        made = (await client.post("/v1/schedules", json=body, headers=KEY_A)).json()
+        # the tenant's one place is taken (a turn of theirs still running)
+        held = await service.runner.quotas.run_slot(Principal(made["tenant"]))
+        clock.now = MONDAY_8 + timedelta(hours=1, seconds=1)
+        (skipped,) = await service.runner.run_due(clock.now)
+        assert skipped.status == "skipped" and skipped.result.startswith("quota:")
+        assert skipped.run_id is None
+        await held.release()
+        clock.now += timedelta(hours=1)
+        (ran,) = await service.runner.run_due(clock.now)
+        assert ran.status == "succeeded" and ran.run_id is not None

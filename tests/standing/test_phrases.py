@@ -97,7 +97,14 @@ def test_watch_confirmation() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["cotação da Petrobras", "qual foi a maior alta de hoje?", "manda isso no telegram", "price of Apple"],
+    [
+        "cotação da Petrobras",
+        "qual foi a maior alta de hoje?",
+        "manda isso no telegram",
+        "price of Apple",
+        "what do people eat every day?",
+        "o que a Petrobras faz todo dia?",
+    ],
 )
 def test_ordinary_requests_are_not_standing(text: str) -> None:
     assert read_standing(text, time_zone=SP, now=NOW) is None

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -177,3 +178,42 @@ async def test_one_claim_per_tick_with_three_gateways_on_sqlite(sqlite_engines: 
 @pytest.mark.postgres
 async def test_one_claim_per_tick_with_three_gateways_on_postgresql(pg_engines: list[AsyncEngine]) -> None:
     await claim_from_every_gateway(pg_engines)
+
+
+def test_ticks_stay_at_nine_local_through_the_spring_change_in_new_york() -> None:
+    """The runner's own loop, with the test's clock: each tick's next one, across 2026-03-08."""
+    request = StandingRequest(
+        id="st_ny",
+        kind="schedule",
+        tenant="acme",
+        session_id="s1",
+        channel="rest",
+        deliver_to="",
+        label="x",
+        request_text="x",
+        recurrence=WEEKDAYS_9,
+        interval_seconds=None,
+        condition=None,
+        last_condition=None,
+        timezone="America/New_York",
+        language="en",
+        status="active",
+        next_fire_at=datetime(2026, 3, 5, 14, tzinfo=UTC),
+        created_at=MONDAY_9,
+        updated_at=MONDAY_9,
+    )
+    fired: list[datetime] = []
+    for _ in range(4):
+        assert request.next_fire_at is not None
+        now = request.next_fire_at + timedelta(seconds=2)
+        (due,) = fire_due(now, [request], max_late=timedelta(hours=1))
+        fired.append(due.tick)
+        request = request.model_copy(update={"next_fire_at": due.next_fire_at})
+    new_york = ZoneInfo("America/New_York")
+    assert [t.astimezone(new_york).strftime("%a %H:%M") for t in fired] == [
+        "Thu 09:00",
+        "Fri 09:00",
+        "Mon 09:00",
+        "Tue 09:00",
+    ]
+    assert [t.hour for t in fired] == [14, 14, 13, 13]
