@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from execution.policy import ContextPolicy, Hooks, TransitionOverride
+from execution.policy import ContextPolicy, Hooks, StepContext, TransitionOverride
 from execution.runner import RunController
 from planner import DeterministicRunPlanner
 from shared.errors import DomainUnavailable
 from shared.events import RUN_EVENT, RunStatusEvent, StepEvent
+from shared.manifest import Capability
 from shared.models import CallContext, DomainOutput, ExecutionIntent, Failure, StepTrace
 from shared.status import RunStatus
 from tests.execution.runner_helpers import Scripted, catalog, intent, not_found, ok, plan, s
@@ -119,7 +120,9 @@ async def test_output_that_never_validates_fails_with_the_field_path() -> None:
 
 
 async def test_validation_fn_hook_rejects_with_its_reason() -> None:
-    def must_be_positive(context: dict[str, Any], capability: Any, output: DomainOutput) -> bool | str:
+    def must_be_positive(
+        context: StepContext, capability: Capability | None, output: DomainOutput
+    ) -> bool | str:
         return output.result.get("price", 0) > 0 or "price must be positive"
 
     domain = Scripted({"quote": [ok("A: 0", symbol="A", price=0.0)]})
@@ -223,7 +226,7 @@ async def test_override_sends_a_failure_to_replanning_which_drops_the_failed_bra
     rule = TransitionOverride.model_validate(
         {
             "when_status": "failed",
-            "if": {"path": "output.failure.reason", "equals": "symbol_not_found"},
+            "if": "output.failure.reason == 'symbol_not_found'",
             "goto": "replanning",
         }
     )
@@ -241,7 +244,7 @@ async def test_override_sends_a_failure_to_replanning_which_drops_the_failed_bra
 
 async def test_override_to_a_terminal_status_ends_the_run() -> None:
     rule = TransitionOverride.model_validate(
-        {"when_status": "completed", "if": {"path": "output.result.price", "equals": 10.0}, "goto": "failed"}
+        {"when_status": "completed", "if": "output.result.price == `10.0`", "goto": "failed"}
     )
     report = await controller(Scripted(), hooks=Hooks(transition_overrides=[rule])).run(
         intent(), plan=plan(s(1)), context={}
