@@ -26,14 +26,13 @@ if
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from execution.expressions import ExpressionError, compile_expression, search, truthy
 from shared.manifest import Capability
@@ -81,17 +80,6 @@ class TransitionOverride(BaseModel):
     condition: str | None = Field(default=None, alias="if")
     goto: RunStatus
 
-    @model_validator(mode="before")
-    @classmethod
-    def _from_path_and_value(cls, data: Any) -> Any:
-        """Rules written before conditions were expressions (``{"path": "a.b", "equals": v}`` or
-        ``{"path": ..., "exists": true}``) still load, as the expression they meant."""
-        if isinstance(data, dict):
-            key = "if" if "if" in data else "condition"
-            if isinstance(data.get(key), dict):
-                return {**data, key: _legacy_expression(data[key])}
-        return data
-
     @field_validator("condition")
     @classmethod
     def _compiles(cls, text: str | None) -> str | None:
@@ -113,20 +101,6 @@ class TransitionOverride(BaseModel):
         except ExpressionError as exc:  # a rule that cannot be computed on this step does not hold
             log.warning("transition override on step %s: %s", trace.id, exc.message)
             return False
-
-
-def _legacy_expression(condition: dict[str, Any]) -> str:
-    unknown = set(condition) - {"path", "equals", "exists"}
-    path = condition.get("path")
-    if unknown or not isinstance(path, str) or not path:
-        raise ValueError("a condition is a JMESPath expression (or an object with 'path' and 'equals')")
-    expression = ""
-    for key in path.split("."):
-        expression += f"[{key}]" if key.isdigit() else f"{'.' if expression else ''}{json.dumps(key)}"
-    if condition.get("exists"):
-        return f"{expression} != null"
-    literal = json.dumps(condition.get("equals")).replace("`", "\\`")
-    return f"{expression} == `{literal}`"
 
 
 def first_override(

@@ -57,16 +57,10 @@ def test_a_condition_that_cannot_be_computed_on_a_step_does_not_hold() -> None:
     assert not rule("abs(output.failure.reason) > `0`").matches(failed_trace())
 
 
-def test_the_path_and_value_shape_loads_as_the_expression_it_meant() -> None:
-    old = rule({"path": "output.failure.reason", "equals": "symbol_not_found"})
-    assert old.condition == '"output"."failure"."reason" == `"symbol_not_found"`'
-    assert old.matches(failed_trace()) and not old.matches(failed_trace("market_closed"))
-    indexed = rule({"path": "output.result.tries.0", "equals": 2})
-    assert indexed.matches(failed_trace(tries=[2])) and not indexed.matches(failed_trace(tries=[3]))
-    exists = rule({"path": "output.result.tries", "exists": True})
-    assert exists.matches(failed_trace(tries=[])) and not exists.matches(failed_trace())
-    with pytest.raises(ValidationError, match="a condition is a JMESPath expression"):
-        rule({"path": "output.failure.reason", "is": "x"})
+def test_a_condition_is_written_as_an_expression_only() -> None:
+    with pytest.raises(ValidationError) as caught:
+        rule({"path": "output.failure.reason", "equals": "symbol_not_found"})
+    assert caught.value.errors()[0]["loc"] == ("if",)
 
 
 async def test_a_file_style_rule_sends_a_failure_to_a_final_answer_without_a_replan() -> None:
