@@ -32,7 +32,8 @@ _RULES = TypeAdapter(list[TransitionOverride])
 class RunHooksSettings(ServiceSettings):
     """Where the run hooks come from (unset: no hooks)."""
 
-    model_config = SettingsConfigDict(env_prefix="RUN_", extra="ignore")
+    # an empty variable is an unset one (``RUN_TRANSITION_OVERRIDES_FILE=`` is no file named "")
+    model_config = SettingsConfigDict(env_prefix="RUN_", extra="ignore", env_ignore_empty=True)
 
     #: ``package.module:attribute`` naming an ``execution.policy.Hooks`` object, imported once at
     #: start-up (the module must be importable by the gateway: installed, or on ``PYTHONPATH``).

@@ -43,6 +43,12 @@ def test_the_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert settings.hooks == f"{FIXTURE}:hooks" and settings.transition_overrides_file == path
 
 
+def test_empty_variables_are_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUN_HOOKS", "")
+    monkeypatch.setenv("RUN_TRANSITION_OVERRIDES_FILE", "")
+    assert load_hooks(RunHooksSettings()) == Hooks()
+
+
 def test_run_hooks_names_a_hooks_object_and_the_file_adds_its_rules_after_the_modules(tmp_path: Path) -> None:
     path = overrides_file(
         tmp_path,
