@@ -183,12 +183,8 @@ class BackgroundRuns:
         """Unfinished runs the deployment takes: a worker's worth per live gateway, and the queue."""
         return self.workers * self._engine.liveness.live_gateways + self.queue_max
 
-    async def check_room(self) -> None:
-        """:class:`BackgroundQueueFull` if every place is taken (a refusal that records nothing)."""
-        async with self._admission:
-            await self._check_room()
-
     async def _check_room(self) -> None:
+        """:class:`BackgroundQueueFull` if every place is taken (a refusal that records nothing)."""
         capacity = self.capacity()
         unfinished = await DBOS.list_workflows_async(
             status=_UNFINISHED_WORKFLOW,
