@@ -1,6 +1,7 @@
 """Per-run overhead of background runs against the same interactive turn, on SQLite.
 
-One gateway per source tree (``--tree``, default this one), each on its own SQLite file, all
+One gateway per source tree (``--tree``, default this one), each on its own SQLite file (or, with
+``--postgres``, its own new database on the tests' PostgreSQL), all
 routing to one ``tests/fixtures/gated_domain.py`` with its gate open (its capability answers at
 once). Rounds alternate between the trees and between the two kinds of run, so every tree sees
 the same machine load:
@@ -19,21 +20,25 @@ background/interactive ratio per tree are printed and written to ``--out`` as JS
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import asyncpg
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.conftest import (  # noqa: E402  (the repository's root is put on the path above)
+    PG_ADMIN_URL,
     Process,
     free_port,
     start_and_wait,
@@ -53,8 +58,9 @@ class Target:
     background_ms: list[float] = field(default_factory=list)
 
 
-def start_gateway_from(tree: Path, work: Path, domain: Process, extra_env: dict[str, str]) -> Process:
-    """``python -m gateway`` run from ``tree`` (its sources first on the path), on a SQLite file."""
+def start_gateway_from(tree: Path, work: Path, domain: Process, database_url: str | None) -> Process:
+    """``python -m gateway`` run from ``tree`` (its sources first on the path), on
+    ``database_url`` (default: a SQLite file in ``work``)."""
     work.mkdir(parents=True, exist_ok=True)
     bootstrap = write_bootstrap(work / "bootstrap.json", {"gated": domain.url})
     port = free_port()
@@ -64,17 +70,44 @@ def start_gateway_from(tree: Path, work: Path, domain: Process, extra_env: dict[
         "GATEWAY_HOST": "127.0.0.1",
         "GATEWAY_PORT": str(port),
         "LOG_LEVEL": "WARNING",
-        "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
         "BOOTSTRAP_FILE": str(bootstrap),
         "ADMIN_TOKEN": "bench-admin-token",
         "API_KEYS": "",
         "REDIS_URL": "",
         "METRICS_ENABLED": "false",
-        **extra_env,
     }
     url = f"http://127.0.0.1:{port}"
     proc = start_and_wait([sys.executable, "-m", "gateway"], url, env, timeout_s=180)
     return Process(f"gateway@{tree}", url, proc, env)
+
+
+def new_pg_database() -> str:
+    """A new database on the tests' PostgreSQL, as the gateway's URL."""
+    name = f"overhead_{uuid.uuid4().hex[:10]}"
+
+    async def create() -> None:
+        admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+
+    asyncio.run(create())
+    return f"{PG_ADMIN_URL.rsplit('/', 1)[0]}/{name}".replace("postgresql://", "postgresql+asyncpg://")
+
+
+def drop_pg_database(url: str) -> None:
+    name = url.rsplit("/", 1)[1]
+
+    async def drop() -> None:
+        admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+    asyncio.run(drop())
 
 
 def interactive(client: httpx.Client, gateway: Process, session: str) -> float:
@@ -117,16 +150,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=60, help="runs of each kind per tree")
     parser.add_argument("--warmup", type=int, default=5, help="untimed runs of each kind per tree first")
     parser.add_argument("--out", type=Path, help="write the medians here (JSON)")
+    parser.add_argument("--postgres", action="store_true", help="each gateway on a new PostgreSQL database")
     args = parser.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
 
     domain = start_fixture_domain("gated_domain")
     targets: list[Target] = []
+    databases = [new_pg_database() for _ in trees] if args.postgres else [None for _ in trees]
     try:
         httpx.post(f"{domain.url}/gate/open").raise_for_status()
         with tempfile.TemporaryDirectory(prefix="durable-overhead-") as scratch:
             for i, tree in enumerate(trees):
-                gateway = start_gateway_from(tree, Path(scratch) / f"t{i}", domain, {})
+                gateway = start_gateway_from(tree, Path(scratch) / f"t{i}", domain, databases[i])
                 targets.append(Target(tree, gateway))
             with httpx.Client(timeout=60) as client:
                 for round_ in range(args.warmup + args.runs):
@@ -141,6 +176,9 @@ def main() -> None:
         for target in targets:
             stop_process(target.gateway.proc)
         domain.stop()
+        for database in databases:
+            if database is not None:
+                drop_pg_database(database)
 
     results = []
     for target in targets:
@@ -149,6 +187,7 @@ def main() -> None:
         results.append(
             {
                 "tree": str(target.tree),
+                "database": "postgresql" if args.postgres else "sqlite",
                 "runs": len(target.background_ms),
                 "interactive_median_ms": round(inter, 2),
                 "background_median_ms": round(back, 2),
