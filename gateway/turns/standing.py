@@ -46,6 +46,7 @@ from gateway.storage.standing import (
     StandingKind,
     StandingRequest,
     StandingSettings,
+    StandingStatus,
     StandingStore,
     firing_id,
 )
@@ -74,6 +75,10 @@ class DueTick:
     next_fire_at: datetime | None
     #: The tick is later than the allowed lateness: recorded as skipped, not run.
     too_late: bool
+
+
+#: The status each change leaves a standing request in.
+_STATUS_AFTER: dict[Action, StandingStatus] = {"pause": "paused", "resume": "active", "cancel": "cancelled"}
 
 
 def next_tick(request: StandingRequest, after: datetime) -> datetime | None:
@@ -240,15 +245,11 @@ class StandingService:
         found = await self.store.get(tenant, standing_id)
         if found is None or found.status == "cancelled":
             raise NotFound(f"no standing request {standing_id!r}", param="standing_id")
-        status = {"pause": "paused", "resume": "active", "cancel": "cancelled"}[action]
         next_fire = None
         if action == "resume":
             next_fire = self.clock() if found.kind == "watch" else next_tick(found, self.clock())
         changed = await self.store.set_status(
-            tenant,
-            standing_id,
-            "paused" if status == "paused" else "active" if status == "active" else "cancelled",
-            next_fire_at=next_fire,
+            tenant, standing_id, _STATUS_AFTER[action], next_fire_at=next_fire
         )
         if changed is None:
             raise NotFound(f"no standing request {standing_id!r}", param="standing_id")
