@@ -30,6 +30,9 @@ class GivenIntents:
     def __init__(self, adapter: IntentAdapter):
         self.adapter = adapter
         self.name = adapter.name
+        #: The wrapped adapter's default time zone (``INTENT_TIME_ZONE``), which the dialogue's
+        #: clock reads for a session that never gave one.
+        self.time_zone: str = getattr(adapter, "time_zone", "UTC")
 
     @staticmethod
     @contextmanager
