@@ -43,6 +43,12 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 
+def _quiet_stop(record: logging.LogRecord) -> bool:
+    """Leave out DBOS's line for each workflow a stopping gateway leaves to another: expected, and
+    it prints the step's arguments (a person's words among them)."""
+    return not record.getMessage().startswith("Asyncio task cancelled for workflow or step")
+
+
 class EngineUnavailable(RuntimeError):
     """No durable engine is launched in this process (or another one already is)."""
 
@@ -171,6 +177,12 @@ async def launch_engine(
         "run_migrations": True,
     }
     loop = asyncio.get_running_loop()
+    engine_log = logging.getLogger("dbos")
+    if not engine_log.handlers:
+        # DBOS adds a console handler of its own only to a logger without one: with this, its
+        # records go up to the gateway's handlers (JSON lines, secrets masked)
+        engine_log.addHandler(logging.NullHandler())
+        engine_log.addFilter(_quiet_stop)
     DBOS(config=config)
     try:
         # from the serving loop's thread: DBOS then runs async workflows on this loop
