@@ -162,3 +162,40 @@ def test_the_deadline_outlives_a_restart_of_the_gateway(
         told = _turns(second, session, user)[-1]
         assert "expired" in told["answer"] and "nothing was done" in told["answer"], told
     assert _sent(notifier) == before
+
+
+def test_a_background_runs_approval_is_approved_by_an_approver(
+    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+) -> None:
+    domains = {**domain_processes, "notifier": notifier}
+    session = f"approvals-bg-{uuid.uuid4().hex[:8]}"
+    before = _sent(notifier)
+    with gateway_over(domains, tmp_path, TIMED) as gateway:
+        user = _key(gateway, "acme", "user")
+        approver = _key(gateway, "acme", "approver")
+        accepted = httpx.post(
+            f"{gateway.url}/v1/runs",
+            json={
+                "input_text": "manda a cotação da Vale no meu telegram",
+                "session_id": session,
+                "background": True,
+            },
+            headers=user,
+            timeout=60,
+        )
+        assert accepted.status_code == 202, accepted.text
+        run_id = accepted.json()["run_id"]
+
+        def status() -> str:
+            read = httpx.get(f"{gateway.url}/v1/runs/{run_id}", headers=user, timeout=30)
+            return str(read.json()["status"])
+
+        _until(lambda: status() == "waiting_input", 60, "the background run's question")
+        waiting = [a for a in _pending(gateway, approver) if a["session_id"] == session]
+        assert len(waiting) == 1 and waiting[0]["run_id"] == run_id, waiting
+        done = httpx.post(
+            f"{gateway.url}/v1/approvals/{waiting[0]['id']}/approve", headers=approver, timeout=60
+        )
+        assert done.status_code == 200, done.text
+        assert done.json()["run"]["status"] == "completed"
+        assert _sent(notifier) == before + 1
