@@ -291,6 +291,8 @@ class StandingTurn:
     #: The language the conversation is in when the words do not tell.
     language: Language = "pt"
     channel: str = "rest"
+    #: The turn's run id: a standing request's tick runs under :data:`FIRING_RUN_PREFIX`.
+    run_id: str = ""
     #: Another question of the dialogue waits (an approval, a slot): a bare "sim"/"cancela" is its.
     dialogue_question: bool = False
 
@@ -669,6 +671,8 @@ class StandingConversation:
         self.watch_interval_s = watch_interval_s
 
     async def reply(self, turn: StandingTurn) -> str | None:
+        if turn.run_id.startswith(FIRING_RUN_PREFIX):
+            return None  # a tick re-running a request: not the person's words (a proposal waits on)
         proposed = await self.book.proposed(turn.session_id)
         if proposed is not None:
             yes = answer_yes_no(turn.text)
@@ -708,6 +712,7 @@ class StandingConversation:
                 now=clock.now,
                 language="en" if last == "en" else "pt",
                 channel=state.channel,
+                run_id=turn.run_id,
                 dialogue_question=state.question is not None,
             )
         )
@@ -761,5 +766,7 @@ def _when(view: StandingView) -> str:
     return view.next_fire_at.astimezone(ZoneInfo(view.timezone)).strftime("%Y-%m-%d %H:%M")
 
 
+#: The run ids of standing requests' ticks start so (``gateway.turns.standing.run_id_of``).
+FIRING_RUN_PREFIX = "run-st-"
 #: The turn's note when this module answered it.
 NOTE = "standing request: answered by the standing-requests conversation (dialogue/standing.py)"

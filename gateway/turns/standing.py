@@ -31,7 +31,7 @@ from typing import Any, get_args
 
 from dbos import DBOS, WorkflowHandleAsync
 
-from dialogue.standing import Action, StandingDraft, StandingRefused, StandingView
+from dialogue.standing import FIRING_RUN_PREFIX, Action, StandingDraft, StandingRefused, StandingView
 from execution.expressions import truthy
 from gateway.coordination.quotas import Quotas
 from gateway.durable import EngineUnavailable, current_engine
@@ -115,7 +115,7 @@ def fire_due(now: datetime, requests: list[StandingRequest], *, max_late: timede
 
 def run_id_of(firing_id: str, purpose: str = "") -> str:
     """A firing's run id, the same wherever it is computed."""
-    return "run-st-" + hashlib.sha256(f"{firing_id}{purpose}".encode()).hexdigest()[:32]
+    return FIRING_RUN_PREFIX + hashlib.sha256(f"{firing_id}{purpose}".encode()).hexdigest()[:32]
 
 
 def watch_session(standing_id: str) -> str:

@@ -272,18 +272,24 @@ async def test_a_tick_runs_once_and_a_missed_one_is_caught_up(
         }
         made = (await client.post("/v1/schedules", json=body, headers=KEY_A)).json()
         assert await service.runner.run_due(clock.now) == []  # 08:00: not yet
+        # a proposal waiting for the person's yes in the same session outlives a tick's turn
+        assert (await say(client, "t-1", "me avisa quando a Vale cair abaixo de 50 reais")).endswith(
+            "Confirma?"
+        )
         clock.now = MONDAY_8 + timedelta(hours=1, seconds=2)
         (first,) = await service.runner.run_due(clock.now)
         assert first.status == "succeeded" and first.run_id is not None
         assert await service.runner.run_due(clock.now) == []  # the same tick never twice
+        assert (await say(client, "t-1", "sim")).startswith("Pronto:")
         run = (await client.get(f"/v1/runs/{first.run_id}", headers=KEY_A)).json()
         assert run["session_id"] == "t-1" and "37.50" in run["answer"]
         # everything down from Monday 09:01 to Wednesday 09:10: Wednesday's tick runs, once
         clock.now = MONDAY_8 + timedelta(days=2, hours=1, minutes=10)
-        (caught_up,) = await service.runner.run_due(clock.now)
+        (caught_up,) = [f for f in await service.runner.run_due(clock.now) if f.standing_id == made["id"]]
         assert caught_up.tick == datetime(2026, 11, 25, 12, tzinfo=UTC)
         firings = (await client.get(f"/v1/schedules/{made['id']}/firings", headers=KEY_A)).json()["data"]
         assert len(firings) == 2
+        assert {s["kind"] for s in await listed(client)} == {"schedule", "watch"}
 
 
 async def test_a_tick_over_the_tenants_run_quota_is_skipped_and_recorded(
