@@ -2,10 +2,11 @@
 their turns (:class:`StandingRunner`), and the service the API and the conversation make and
 manage them through (:class:`StandingService`, :class:`SessionBook`).
 
-Exactly once per tick, across gateways: every gateway may see the same due tick; the one whose
-insert of the firing row (unique per request and tick, :meth:`StandingStore.claim`) commits runs
-it, the others find it taken. The run id is derived from the firing id, so a retried tick answers
-with its run instead of running again.
+Exactly once per tick, across gateways, from the durable engine: the ticker is a DBOS schedule
+and each tick a workflow whose id is the tick's firing id, so every gateway that sees the tick
+starts the same one workflow (:class:`StandingRunner`). The firing row, unique per request and
+tick (:meth:`StandingStore.claim`), records it once; the run id is derived from the firing id, so
+a resumed tick answers with its run instead of running again.
 
 Missed ticks (every gateway was down): a schedule runs its latest missed tick once, when a gateway
 is back, and skips the older ones; a missed tick later than ``SCHEDULES_MAX_LATE_S`` is recorded
