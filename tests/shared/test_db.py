@@ -122,6 +122,9 @@ def test_the_gateway_migrations_target_only_the_gateway_database() -> None:
         "conversation_points",
         "write_probe",
         "approvals",
+        "standing_requests",
+        "standing_firings",
+        "gateway_liveness",
     }
 
 
