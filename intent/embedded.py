@@ -58,7 +58,7 @@ from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
-from intent.text import request_part
+from intent.text import expand_shorthands, request_part
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
@@ -150,6 +150,11 @@ def choose_fast_accept(
 CLEAR_REQUEST_CONFIDENCE = 0.8
 #: How far ahead of the runner-up (on the calibrated scale) the first goal must be.
 CLEAR_REQUEST_MARGIN = 0.1
+#: Under the out-of-scope threshold but at least this sure, a clear request is still read (its
+#: entities from the goal's table or of the goal's type, and a word of the goal's own phrasing:
+#: "chove em floripa amanha?" has a city, a day and "chove"); text with a name in it and nothing
+#: of the goal's phrasing ("restaurante em São Paulo") is not.
+RESCUE_FLOOR = 0.3
 
 
 def clear_request(goal: Goal, intent: IntentOutput) -> bool:
@@ -745,9 +750,11 @@ class EmbeddedIntentAdapter:
         if model is None:
             out.notes.append("no goals registered")
             return out
-        probs, conf, _ = self.scores(text, pinned_domain)
-        part = request_part(text)
-        if part != text:
+        # the goals' examples spell words out: "qto ta a vale hj" is read as "quanto está a vale hoje"
+        read = expand_shorthands(text)
+        probs, conf, _ = self.scores(read, pinned_domain)
+        part = request_part(read)
+        if part != read:
             # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
             # da Vale, obrigado!"): the request alone is read too, and the surer reading wins
             part_probs, part_conf, _ = self.scores(part, pinned_domain)
@@ -777,12 +784,14 @@ class EmbeddedIntentAdapter:
         ):
             a, b = out.alternatives[0], out.alternatives[1]
             out.notes.append(f"{CHOICE_NOTE}: {a.domain}.{a.goal} or {b.domain}.{b.goal}")
-        if conf < self.oos_threshold:
+        clock = Clock.of(context, self.time_zone)
+        if conf < self.oos_threshold and not (
+            conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
+        ):
             out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
             return out
         out.primary_domain = best.domain
         out.goal = best.goal.goal
-        clock = Clock.of(context, self.time_zone)
         guessed: set[str] = set()
         out.entities = model.extractors[(best.domain, best.goal.goal)].extract(
             text, clock=clock, language=out.language, guessed=guessed
@@ -798,6 +807,21 @@ class EmbeddedIntentAdapter:
             )
             out.notes.append(f"clear request: {sorted(out.entities)} said (confidence {conf:.2f} raised)")
         return out
+
+    def _rescued(
+        self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel
+    ) -> bool:
+        """Whether an unsure first goal is a clear request after all: every required entity said
+        with evidence (no guess), and a word of the goal's own phrasing."""
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        guessed: set[str] = set()
+        entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+        if guessed or not extractor.phrasing_words(text) or not extractor.evidenced(entities):
+            return False
+        if extractor.unsupported_action(text) is not None:
+            return False  # "buy 10 shares of tesla": a quote's words, not a quote's request
+        probe = out.model_copy(update={"entities": entities})
+        return clear_request(best.goal, probe)
 
     @property
     def calibration(self) -> CalibrationReport:

@@ -38,7 +38,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, tokens, words
 from intent.typed import RECOGNIZER, Clock, TypedSpan
@@ -79,14 +79,24 @@ DEFAULT_CUE_WEIGHT = 0.5
 
 
 def fuzzy_equal(a: str, b: str) -> bool:
-    """Equal, or one edit apart for words of 5+ letters (two for 9+): typos, not other words."""
+    """Equal, or one edit apart for words of 5+ letters (two for 9+): typos, not other words.
+    Two letters swapped count as one edit ("keybaord"), the commonest slip of fast typing."""
     if a == b:
         return True
     shortest = min(len(a), len(b))
     if shortest < 5:
         return False
     budget = 2 if shortest >= 9 else 1
-    return Levenshtein.distance(a, b, score_cutoff=budget) <= budget
+    return OSA.distance(a, b, score_cutoff=budget) <= budget
+
+
+def stem(word: str) -> str:
+    """``word`` without a plural's ending, the same for both languages' regular plurals:
+    "garrafas" / "garrafa", "thermoses" / "thermos", "mouses" / "mouse" meet at one form."""
+    out = word
+    while len(out) > 4 and out[-1] in "se":
+        out = out[:-1]
+    return out
 
 
 class FuzzyVocabulary:
@@ -103,7 +113,7 @@ class FuzzyVocabulary:
         """Every word of the vocabulary ``fuzzy_equal`` to ``word``."""
         found = [word] if word in self.words else []
         if len(word) >= 5 and self._long:
-            near = process.extract(word, self._long, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
+            near = process.extract(word, self._long, scorer=OSA.distance, score_cutoff=2, limit=None)
             found += [w for w, _, _ in near if w != word and fuzzy_equal(word, w)]
         return found
 
@@ -257,10 +267,19 @@ class GoalEntityExtractor:
                 self._known.update(tuple(w) for w in map(words, (entry.value, *entry.aliases)) if w)
         #: one-word known values, looked up with a typo's tolerance ("petrobrass")
         self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
+        #: known values by their words' stems: a plural of a known value is known ("t-shirts")
+        self._known_stems = {tuple(map(stem, k)) for k in self._known}
+        #: known values of several words that ordinary spans would cut, a word of theirs being a
+        #: function word, filler or phrasing ("São Paulo", "banco do brasil", "bolsa brasileira"),
+        #: by first word
+        self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
         self._carrier -= STOP
+        for known in sorted(self._known, key=len, reverse=True):
+            if len(known) >= 2 and any(w in NOT_ENTITY or w in self._carrier for w in known):
+                self._known_phrases[known[0]].append(known)
         # what ``extract`` looks up in every message, worked out once
         self._carrier_words = FuzzyVocabulary(self._carrier)
         self._role_pairs = [
@@ -592,7 +611,31 @@ class GoalEntityExtractor:
             return tok.text not in self._carrier
         return tok.text not in self._carrier_words  # the carrier words, typos included
 
+    def _known_phrase_spans(self, toks: list[Token], used: list[bool]) -> list[_Span]:
+        """The known values of several words that ordinary spans would cut ("sao paulo"), as
+        written or in the plural, longest first, on words nothing else took."""
+        found: list[_Span] = []
+        taken = list(used)
+        for i, tok in enumerate(toks):
+            if taken[i]:
+                continue
+            for phrase in self._known_phrases.get(tok.text, ()):
+                j = i + len(phrase)
+                if j > len(toks) or any(taken[i:j]):
+                    continue
+                said = tuple(t.text for t in toks[i:j])
+                if said == phrase or tuple(map(stem, said)) == tuple(map(stem, phrase)):
+                    found.append(_Span(i, j - 1, tok.start, toks[j - 1].end, known=True))
+                    taken[i:j] = [True] * len(phrase)
+                    break
+        return found
+
     def _spans(self, text: str, toks: list[Token], used: list[bool]) -> list[_Span]:
+        protected = self._known_phrase_spans(toks, used) if self._known_phrases else []
+        if protected:
+            used = list(used)
+            for span in protected:
+                used[span.first : span.last + 1] = [True] * (span.last - span.first + 1)
         cand = [
             self._is_candidate(t, u, _capitalised_inside(text, toks, i))
             for i, (t, u) in enumerate(zip(toks, used, strict=True))
@@ -624,11 +667,16 @@ class GoalEntityExtractor:
                 and not _BREAK.search(text[tok.end : toks[i + 1].start])
             ):
                 current.last, current.end = i, tok.end  # "Banco do" ... continues with "Brasil"
-        return [piece for span in spans for piece in self._split_known(text, toks, span)]
+        pieces = [piece for span in spans for piece in self._split_known(text, toks, span)]
+        return sorted([*pieces, *protected], key=lambda span: span.first)
 
     def _is_known(self, phrase: tuple[str, ...]) -> bool:
         """A known value: annotated in an example or in the lookup table; one word may have a typo."""
-        return phrase in self._known or (len(phrase) == 1 and phrase[0] in self._known_words)
+        return (
+            phrase in self._known
+            or (len(phrase) == 1 and phrase[0] in self._known_words)
+            or tuple(map(stem, phrase)) in self._known_stems
+        )
 
     def _split_known(self, text: str, toks: list[Token], span: _Span) -> list[_Span]:
         """A span made of known values is a list typed without commas ("petrobras vale itau");
@@ -778,6 +826,30 @@ class GoalEntityExtractor:
             span.guessed = True
             return spans
         return []
+
+    def phrasing_words(self, text: str) -> list[str]:
+        """The words of ``text`` that this goal's own phrasing uses (its examples' and
+        description's words, typos allowed), function words and filler aside: "chove" for a
+        forecast, "reembolso" for a refund."""
+        return [t.text for t in tokens(text) if t.text not in NOT_ENTITY and t.text in self._carrier_words]
+
+    def evidenced(self, entities: dict[str, Any]) -> bool:
+        """Whether every value in ``entities`` shows it is its entity by more than its place in
+        the sentence: a value of the entity's table, an enum or boolean phrase, or a span of the
+        entity's type (a date, a time, a number...). A free phrase or a name a table does not
+        list is not evidence ("schedule a *team meeting*")."""
+        for name, value in entities.items():
+            spec = self.specs.get(name)
+            if spec is None:
+                return False
+            if spec.type != "string" or name in self._typed_text:
+                continue
+            if not spec.lookup:
+                return False
+            for item in value if isinstance(value, list) else [value]:
+                if not self._is_known(tuple(words(str(item)))):
+                    return False
+        return True
 
     def _is_content(self, tok: Token) -> bool:
         return tok.text not in NOT_ENTITY and tok.text not in self._carrier

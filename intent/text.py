@@ -19,7 +19,18 @@ from dataclasses import dataclass
 
 from shared.i18n import normalise, words
 
-__all__ = ["FILLER_EN", "FILLER_PT", "STOP_EN", "STOP_PT", "Token", "request_part", "tokens", "words"]
+__all__ = [
+    "FILLER_EN",
+    "FILLER_PT",
+    "SHORTHANDS",
+    "STOP_EN",
+    "STOP_PT",
+    "Token",
+    "expand_shorthands",
+    "request_part",
+    "tokens",
+    "words",
+]
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -291,8 +302,99 @@ _FILLER_EN = """
     re ll ve m d
     whatever
 """
-FILLER_PT = frozenset(_FILLER_PT.split())
-FILLER_EN = frozenset(_FILLER_EN.split())
+#: Chat shorthands of both languages, written out before a message is classified: the goals'
+#: examples spell words in full, so "qto ta a vale hj" or "whens my next appt" share no word with
+#: them. Only shorthands that are no word of either language (nor a name's usual spelling).
+SHORTHANDS = {
+    # Portuguese
+    "qto": "quanto",
+    "qnto": "quanto",
+    "qt": "quanto",
+    "qtos": "quantos",
+    "hj": "hoje",
+    "amn": "amanhã",
+    "vc": "você",
+    "vcs": "vocês",
+    "tb": "também",
+    "tbm": "também",
+    "pq": "porque",
+    "oq": "o que",
+    "q": "que",
+    "tá": "está",
+    "ta": "está",
+    "tô": "estou",
+    "td": "tudo",
+    "blz": "beleza",
+    "obg": "obrigado",
+    "vlw": "valeu",
+    "flw": "falou",
+    "pfv": "por favor",
+    "pfvr": "por favor",
+    "mto": "muito",
+    "mt": "muito",
+    "dps": "depois",
+    "agr": "agora",
+    "cmg": "comigo",
+    "nd": "nada",
+    "msm": "mesmo",
+    "hr": "hora",
+    "hrs": "horas",
+    "sdds": "saudades",
+    # English
+    "pls": "please",
+    "plz": "please",
+    "tmr": "tomorrow",
+    "tmrw": "tomorrow",
+    "tmw": "tomorrow",
+    "rn": "right now",
+    "appt": "appointment",
+    "appts": "appointments",
+    "u": "you",
+    "ur": "your",
+    "whens": "when is",
+    "whats": "what is",
+    "wheres": "where is",
+    "hows": "how is",
+    "thx": "thanks",
+    "thnx": "thanks",
+    "ty": "thank you",
+    "idk": "i do not know",
+    "btw": "by the way",
+    "wanna": "want to",
+    "gonna": "going to",
+    "gimme": "give me",
+    "lemme": "let me",
+    "asap": "as soon as possible",
+    "msg": "message",
+    "info": "information",
+}
+_SHORTHAND = re.compile(
+    r"(?<![\w$])(" + "|".join(sorted(map(re.escape, SHORTHANDS), key=len, reverse=True)) + r")(?![\w$])",
+    re.IGNORECASE,
+)
+
+
+def expand_shorthands(text: str) -> str:
+    """``text`` with its chat shorthands written out (for classifying it, never for cutting
+    entity values from it).
+
+    >>> expand_shorthands("qto ta a Vale hj?"), expand_shorthands("whens my next appt")
+    ('quanto está a Vale hoje?', 'when is my next appointment')
+    >>> expand_shorthands("R$ 30 pra u")
+    'R$ 30 pra you'
+    """
+    return _SHORTHAND.sub(lambda m: SHORTHANDS[m.group(1).lower()], text)
+
+
+#: The shorthands are filler too: never (part of) an entity value.
+_SHORTHAND_FILLER_PT = """
+    qto qnto qt hj amn vc vcs tb tbm pq oq td blz obg flw pfv pfvr mto mt dps agr cmg nd msm
+"""
+_SHORTHAND_FILLER_EN = """
+    plz tmr tmrw tmw rn ur whens whats wheres hows thnx ty btw gonna gimme lemme asap
+"""
+FILLER_PT = frozenset(_FILLER_PT.split()) | frozenset(_SHORTHAND_FILLER_PT.split())
+FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split())
 
 
 _CLAUSE = re.compile(r"[^.!?;,]+")
