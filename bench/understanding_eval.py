@@ -1,7 +1,7 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
     python bench/understanding_eval.py [--split dev|test|both] [--out bench/results/understanding.md]
-                                       [--skip-early]
+                                       [--skip-early] [--settle SECONDS]
 
 The three domains there (weather, shop_orders, clinic, written by someone who read only the
 docs) run as processes beside the shipped ones (finance, notifier, general, research); a real
@@ -78,8 +78,10 @@ ZONE = "America/Sao_Paulo"
 #: the cases' reference clock (bench/understanding/README.md)
 REFERENCE = datetime(2026, 3, 10, 9, 0, tzinfo=ZoneInfo(ZONE))
 EARLY_WINDOW_S = 5.0
-#: Seconds after a registration the "settled" model is measured from.
-SETTLE_S = 60.0
+#: At most this long after a registration, the "settled" model is measured from (it is measured
+#: as soon as the gateway's log says the full training that follows the warm start is installed).
+SETTLE_S = 900.0
+_WARM_STARTED = re.compile(r"intent model of catalog (\w+) warm-started")
 #: ISO day and 24-hour time, as the case file writes them
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
@@ -290,6 +292,33 @@ class Platform:
     gateway: Process
     side_effecting: set[tuple[str, str]]
     lookups: Lookups
+    #: the gateway's output (INFO): the intent model's trainings are logged there
+    log: Path | None = None
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size if self.log is not None and self.log.exists() else 0
+
+    def wait_settled(self, since: int, most_s: float) -> float:
+        """Wait until the full training that follows the last warm start logged after byte
+        ``since`` has finished (none: the registration trained in full), at most ``most_s``
+        seconds; the seconds waited. A loaded machine trains slowly: a fixed wait would measure
+        the warm-started model."""
+        began = time.perf_counter()
+        if self.log is None:
+            time.sleep(most_s)
+            return most_s
+        while time.perf_counter() - began < most_s:
+            with self.log.open("rb") as handle:
+                handle.seek(since)
+                tail = handle.read().decode("utf-8", "replace")
+            warm = _WARM_STARTED.findall(tail)
+            if not warm:
+                return time.perf_counter() - began
+            last = tail.rfind(f"intent model of catalog {warm[-1]} warm-started")
+            if re.search(rf"intent model of catalog {warm[-1]} trained in", tail[last:]):
+                return time.perf_counter() - began
+            time.sleep(1.0)
+        return time.perf_counter() - began
 
 
 def score_turn(
@@ -398,7 +427,7 @@ def play(platform: Platform, case: dict[str, Any], session: str) -> list[tuple[d
 # ------------------------------------------------------------------ processes
 
 
-def _start(name: str, module: str, env: dict[str, str], tree: Path) -> Process:
+def _start(name: str, module: str, env: dict[str, str], tree: Path, log: Path | None = None) -> Process:
     """``python -m module --port P`` run from ``tree`` (the code under test), waited for."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -409,7 +438,10 @@ def _start(name: str, module: str, env: dict[str, str], tree: Path) -> Process:
         full["GATEWAY_PORT"] = str(port)
     else:
         argv += ["--port", str(port)]
-    proc = spawn(argv, env=full, cwd=tree)
+    output = log.open("ab") if log is not None else None
+    proc = spawn(argv, env=full, cwd=tree, output=output)
+    if output is not None:
+        output.close()  # the child holds its own copy
     try:
         wait_http(f"{url}/health", None, proc=proc)
     except BaseException:
@@ -453,9 +485,10 @@ def running_platform(
                 "INTENT_TIME_ZONE": ZONE,
                 "INTENT_AUGMENT": "true" if augment else "false",
                 "GATEWAY_HOST": "127.0.0.1",
-                "LOG_LEVEL": "WARNING",
+                "LOG_LEVEL": "INFO",  # the intent model's trainings, read by wait_settled
             },
             tree,
+            work / "gateway.log",
         )
         stack.callback(gateway.stop)
         lookups = Lookups()
@@ -475,7 +508,7 @@ def running_platform(
                 metadata = capability.get("metadata") or {}
                 if (metadata.get("policy") or {}).get("confirm") or capability.get("role") == "notifier":
                     side_effecting.add((manifest["domain"], capability["name"]))
-        yield Platform(gateway, side_effecting, lookups), new
+        yield Platform(gateway, side_effecting, lookups, work / "gateway.log"), new
 
 
 def register(platform: Platform, new: dict[str, Process]) -> float:
@@ -541,13 +574,20 @@ def report(split: str, settled: Tally, early: Tally | None, cases: int, registra
 
 
 def run_split(
-    platform: Platform, new: dict[str, Process], cases: list[dict[str, Any]], early: bool, label: str
+    platform: Platform,
+    new: dict[str, Process],
+    cases: list[dict[str, Any]],
+    early: bool,
+    label: str,
+    settle_s: float = SETTLE_S,
 ) -> tuple[Tally, Tally | None, list[float]]:
+    since = platform.log_size()
     registration_s = [register(platform, new)]
     settled = Tally()
     # the settled model: the full training that follows a registration's warm start runs in the
-    # background; nothing says when it is installed, so wait well past it (the machine is shared)
-    time.sleep(SETTLE_S)
+    # background; its end is in the gateway's log
+    waited = platform.wait_settled(since, settle_s)
+    print(f"{label}: settled {waited:.0f} s after the registration", file=sys.stderr, flush=True)
     for n, case in enumerate(cases):
         for index, (turn, seen) in enumerate(play(platform, case, f"{label}-settled-{n}")):
             score_turn(settled, case["id"], index, turn, seen, case["lang"], platform, tuple(case["tags"]))
@@ -580,6 +620,13 @@ def main() -> None:
     parser.add_argument(
         "--tree", type=Path, default=ROOT, help="run the platform from this checkout (a baseline)"
     )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=SETTLE_S,
+        help="at most this long after the registration, the settled model is measured (it is as soon "
+        "as the gateway logs the end of the full training)",
+    )
     args = parser.parse_args()
     every = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
     splits = ["dev", "test"] if args.split == "both" else [args.split]
@@ -591,7 +638,9 @@ def main() -> None:
     ):
         for split in splits:
             cases = [c for c in every if c["split"] == split]
-            settled, early, registration_s = run_split(platform, new, cases, not args.skip_early, split)
+            settled, early, registration_s = run_split(
+                platform, new, cases, not args.skip_early, split, args.settle
+            )
             sections.append(report(split, settled, early, len(cases), registration_s))
             summary[split] = {"settled": settled.line(), **({"early": early.line()} if early else {})}
             print(f"{split}: {json.dumps(summary[split])}", flush=True)
