@@ -12,8 +12,10 @@ execution in a SQLite file, then a notification. ``--runs`` background runs are 
 - after the first kill, Redis is emptied (``FLUSHALL``: "Redis restarted empty");
 - after the second, the notifier is SIGKILLed and started again on its port.
 
-Then every accepted run is read until final. Pass: every run final, no run stuck, 0 ledger
-posts executed twice, 0 duplicate notifications. Results go to ``--out`` (JSON) and stdout.
+With ``--sqlite``: one gateway on a SQLite file, reached directly, no Redis (the kills and the
+notifier's restart as above). Then every accepted run is read until final. Pass: every run
+final, no run stuck, 0 ledger posts executed twice, 0 duplicate notifications. Results go to
+``--out`` (JSON) and stdout.
 
     CI=true .venv/bin/python bench/durable/faults.py --out bench/results/durable_faults.json
 """
@@ -22,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -85,7 +89,22 @@ def asyncpg_dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://")
 
 
+_PENDING_SQLITE = (
+    "SELECT executor_id, count(*) FROM workflow_status "
+    "WHERE status = 'PENDING' AND workflow_uuid LIKE 'bg:%' GROUP BY executor_id"
+)
+
+
 async def pending_by_executor(db_url: str) -> Counter[str]:
+    """Background workflows ``PENDING`` per executor (the engine's own record)."""
+    if db_url.startswith("sqlite"):
+        path = db_url.split(":///", 1)[1]
+
+        def read() -> Counter[str]:
+            with contextlib.closing(sqlite3.connect(path, timeout=30)) as conn:
+                return Counter({e: n for e, n in conn.execute(_PENDING_SQLITE).fetchall()})
+
+        return await asyncio.to_thread(read)
     conn = await asyncpg.connect(asyncpg_dsn(db_url))
     try:
         rows = await conn.fetch(
@@ -176,7 +195,7 @@ async def faults(bench: Bench, ledger: Process, notifier: Process, notifier_env:
             watchers.append(asyncio.create_task(watch_takeover(bench, kill)))
             index = int(kill.executor.split("-")[1].removeprefix("gw"))
             watchers.append(asyncio.create_task(restart(bench, index)))
-        if generation == 1:
+        if generation == 1 and bench.env["REDIS_URL"]:
             redis = Redis.from_url(bench.env["REDIS_URL"])
             await redis.flushall()
             await redis.aclose()
@@ -216,14 +235,17 @@ async def final_statuses(bench: Bench, proxy_url: str, timeout_s: float) -> dict
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     binary = nginx_binary()
-    if binary is None:
+    if binary is None and not args.sqlite:
         raise SystemExit("nginx is needed (Debian package nginx)")
-    name = f"faults_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    db_url = f"{PG_ADMIN_URL.rsplit('/', 1)[0]}/{name}".replace("postgresql://", "postgresql+asyncpg://")
     work = Path(tempfile.mkdtemp(prefix="durable-faults-"))
+    name = f"faults_{uuid.uuid4().hex[:8]}"
+    if args.sqlite:
+        db_url = f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}"
+    else:
+        admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.close()
+        db_url = f"{PG_ADMIN_URL.rsplit('/', 1)[0]}/{name}".replace("postgresql://", "postgresql+asyncpg://")
     started: list[Process] = []
     bench: Bench | None = None
     try:
@@ -242,7 +264,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bootstrap = write_bootstrap(work / "bootstrap.json", {"ledger": ledger.url, "notifier": notifier.url})
         env = {
             "DATABASE_URL": db_url,
-            "REDIS_URL": REDIS_TEST_URL,
+            "REDIS_URL": "" if args.sqlite else REDIS_TEST_URL,
             "BOOTSTRAP_FILE": str(bootstrap),
             "API_KEYS": "",
             "ADMIN_TOKEN": "bench-admin",
@@ -251,21 +273,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "DURABLE_LIVENESS_LEASE_S": str(args.lease_s),
             "DURABLE_RECOVERY_INTERVAL_S": str(args.recovery_s),
         }
-        ports = [free_port() for _ in range(3)]
-        executors = [f"bench-gw{i}-g0" for i in range(3)]
+        count = 1 if args.sqlite else 3
+        ports = [free_port() for _ in range(count)]
+        executors = [f"bench-gw{i}-g0" for i in range(count)]
         gateways = []
-        for i in range(3):
+        for i in range(count):
             gateways.append(start_gateway({**env, "DURABLE_EXECUTOR_ID": executors[i]}, ports[i]))
         quarter = max(1, args.runs // 4)
         kills_at = (quarter // 2, quarter * 3 // 2, quarter * 5 // 2)
         bench = Bench(db_url, env, gateways, executors, ports, kills_at)
         started_at = time.monotonic()
-        with nginx_over(binary, [g.url for g in gateways], work / "nginx") as proxy:
+        with contextlib.ExitStack() as stack:
+            # one gateway on SQLite is reached directly (restarted on its port)
+            front = gateways[0].url if binary is None or args.sqlite else None
+            if front is None:
+                assert binary is not None
+                front = stack.enter_context(nginx_over(binary, [g.url for g in gateways], work / "nginx")).url
             fault_task = asyncio.create_task(faults(bench, ledger, notifier, notifier_env))
-            await submit_all(bench, proxy.url, args.runs)
+            await submit_all(bench, front, args.runs)
             notifier = await fault_task
             started[0] = notifier
-            runs = await final_statuses(bench, proxy.url, args.timeout_s)
+            runs = await final_statuses(bench, front, args.timeout_s)
         elapsed = time.monotonic() - started_at
         async with httpx.AsyncClient(timeout=30) as client:
             seen = (await client.get(f"{ledger.url}/executions")).json()
@@ -277,9 +305,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if bench is not None:
             for gateway in bench.gateways:
                 gateway.stop(sig="kill")
-        admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        if not args.sqlite:
+            admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.close()
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -324,6 +353,7 @@ def report(
         "events": bench.events,
         "elapsed_s": round(elapsed, 1),
         "settings": {
+            "database": "sqlite, one gateway" if args.sqlite else "postgresql, three gateways behind nginx",
             "step_s": args.step_s,
             "lease_s": args.lease_s,
             "recovery_s": args.recovery_s,
@@ -343,6 +373,7 @@ def main() -> None:
     parser.add_argument("--recovery-s", type=float, default=1.0, help="DURABLE_RECOVERY_INTERVAL_S")
     parser.add_argument("--workers", type=int, default=2, help="BACKGROUND_WORKERS per gateway")
     parser.add_argument("--timeout-s", type=float, default=600.0, help="how long runs may take to end")
+    parser.add_argument("--sqlite", action="store_true", help="one gateway on SQLite (no nginx, no Redis)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     result = asyncio.run(run(args))
