@@ -1,11 +1,15 @@
-"""Start-up time of the whole platform: a first start (cold: empty model cache) and a restart
-with an unchanged catalog (warm), to ready and to the first answer; the launcher of this tree
-beside a reference launcher (by default the one of the commit before the start-up rework), on a
-quiet machine and on one kept busy.
+"""Start-up time of the whole platform, to ready and to the first answer: the first start after
+``make install`` (cold: a new working directory and database, the intent model pretrained by
+``make install``), a restart (warm: the same directory, database and model cache), and a first
+start with no model cache at all (the model trained at start); the launcher of this tree beside a
+reference launcher (by default the one of the commit before the start-up rework), on the machine
+as it is and with CPU spinners added.
 
-Command (from the repo root):
-    .venv/bin/python bench/startup.py [--runs 3] [--busy 2] [--reference 2040936]
+Command (from the repo root), as the results file was made:
+    .venv/bin/python bench/startup.py [--runs 3] [--busy 2] [--reference 2040936|none]
         [--out bench/results/startup.md]
+On a quiet machine run it as it is; ``--busy 0`` skips the half with spinners added (when the
+machine is already busy), ``--reference none`` measures this tree alone (half the time).
 
 Each launch runs the launcher (every domain of domains.bootstrap.json and the gateway) in an
 empty temporary working directory, on free ports (``GATEWAY_PORT`` and one ``DOMAIN_URL_<NAME>``
@@ -13,8 +17,10 @@ per domain, so a platform already running on the default ports is not disturbed)
 temporary SQLite database, no Redis and a temporary ``INTENT_CACHE_DIR``. The clock starts when
 the launcher is spawned; 'ready' is when ``GET /ready`` answers 200 with every domain healthy,
 'first answer' when a chat completion ("cotação da Petrobras") has answered. Per run and launcher:
-a cold launch on an empty model cache, then a warm launch on the cache the cold one left; the two
-launchers alternate, so both see the same machine. 'busy' repeats it all with ``--busy`` processes
+``python -m cli.pretrain`` (``make install``'s last step, not timed) fills a new model cache,
+then a cold launch in a new working directory, then a warm launch in that same directory; and an
+'untrained' launch in another new directory with an empty model cache. The launchers alternate,
+so both see the same machine. 'busy' repeats it all with ``--busy`` processes
 spinning on the CPU (what other work on a 2-core machine does to a start). The launcher and all
 its children are stopped after every launch, also when a launch fails or the run is interrupted.
 """
@@ -45,12 +51,14 @@ sys.path.insert(0, str(ROOT))
 from tests.conftest import exit_code, free_port, spawn, stop_process  # noqa: E402
 
 BOOTSTRAP = ROOT / "domains.bootstrap.json"
-#: The issue's bars: a first start to the first answer, a restart to ready.
+#: The issue's bars: a first start (after ``make install``) to the first answer, a restart to ready.
 TARGET_COLD_ANSWER_S = 15.0
 TARGET_WARM_READY_S = 5.0
 #: A cold start trains the intent model; on a busy 2-core machine that takes a while.
 LAUNCH_TIMEOUT_S = 300.0
 QUESTION = "cotação da Petrobras"
+#: What the launcher prints when the gateway trains the intent model (cli.launcher.Startup).
+TRAINING_LINE = "training the intent model"
 #: The launcher before the start-up rework (sequential start, banner before ready).
 DEFAULT_REFERENCE = "2040936"
 
@@ -58,12 +66,14 @@ DEFAULT_REFERENCE = "2040936"
 @dataclass
 class Launch:
     """Seconds from spawning the launcher until each milestone (None = never reached), and the
-    CPU seconds the launcher and everything it started used, start to stop."""
+    CPU seconds the launcher and everything it started used, start to stop, and whether the
+    gateway trained the intent model (its launcher said so) rather than loading it."""
 
     domains_healthy: float | None
     gateway_ready: float
     first_answer: float
     cpu_s: float = 0.0
+    trained: bool = False
 
 
 class LaunchFailed(RuntimeError):
@@ -73,6 +83,10 @@ class LaunchFailed(RuntimeError):
 def domain_names() -> list[str]:
     entries = json.loads(BOOTSTRAP.read_text())["domains"]
     return [str(e["name"]) for e in entries if e.get("command")]
+
+
+#: Launch kinds, in the order a run makes them.
+COLD, WARM, UNTRAINED = "cold (after install)", "warm (restart)", "untrained (no model cache)"
 
 
 def launch_environment(work: Path, cache_dir: Path, gateway_port: int) -> dict[str, str]:
@@ -127,44 +141,63 @@ def _children_cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def launch_once(launcher: list[str], cache_dir: Path) -> Launch:
-    """Start the launcher, time it to readiness and its first answer, stop everything it started."""
+def pretrain(cache_dir: Path) -> None:
+    """What ``make install`` does last: the bootstrap catalog's intent model into ``cache_dir``."""
+    with tempfile.TemporaryDirectory(prefix="startup-pretrain-") as tmp:
+        subprocess.run(
+            [sys.executable, "-m", "cli.pretrain"],
+            check=True,
+            cwd=tmp,
+            env={
+                **os.environ,
+                "PYTHONPATH": str(ROOT),
+                "BOOTSTRAP_FILE": str(BOOTSTRAP),
+                "INTENT_CACHE_DIR": str(cache_dir),
+            },
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+
+def launch_once(launcher: list[str], cache_dir: Path, work: Path) -> Launch:
+    """Start the launcher in ``work``, time it to readiness and its first answer, stop everything
+    it started."""
     cpu_before = _children_cpu_s()
-    launch = _launch_until_answer(launcher, cache_dir)
+    launch = _launch_until_answer(launcher, cache_dir, work)
     launch.cpu_s = _children_cpu_s() - cpu_before
     return launch
 
 
-def _launch_until_answer(launcher: list[str], cache_dir: Path) -> Launch:
-    with tempfile.TemporaryDirectory(prefix="startup-bench-") as tmp:
-        work = Path(tmp)
-        (work / "var").mkdir()  # the domains' default SQLite files live in ./var
-        port = free_port()
-        env = launch_environment(work, cache_dir, port)
-        domains = domain_names()
-        domain_urls = [env[f"DOMAIN_URL_{name.upper()}"] for name in domains]
-        log_path = work / "launcher.log"
-        with log_path.open("wb") as log, httpx.Client(timeout=2.0) as client:
-            started = time.monotonic()
-            proc = spawn(launcher, env=env, cwd=work, output=log)
-            try:
-                domains_healthy: float | None = None
-                while True:
-                    elapsed = time.monotonic() - started
-                    code = exit_code(proc)  # never reaped here: stop_process still reaches its children
-                    if code is not None:
-                        raise LaunchFailed(f"launcher exited with {code}:\n{_tail(log_path)}")
-                    if elapsed > LAUNCH_TIMEOUT_S:
-                        raise LaunchFailed(f"not ready within {LAUNCH_TIMEOUT_S:g}s:\n{_tail(log_path)}")
-                    if domains_healthy is None and all_healthy(client, domain_urls):
-                        domains_healthy = time.monotonic() - started
-                    if is_ready(client, f"http://127.0.0.1:{port}/ready", domains):
-                        ready = time.monotonic() - started
-                        first_answer(client, port)
-                        return Launch(domains_healthy, ready, time.monotonic() - started)
-                    time.sleep(0.1)
-            finally:
-                stop_process(proc)
+def _launch_until_answer(launcher: list[str], cache_dir: Path, work: Path) -> Launch:
+    (work / "var").mkdir(exist_ok=True)  # the domains' default SQLite files live in ./var
+    port = free_port()
+    env = launch_environment(work, cache_dir, port)
+    domains = domain_names()
+    domain_urls = [env[f"DOMAIN_URL_{name.upper()}"] for name in domains]
+    log_path = work / "launcher.log"
+    with log_path.open("wb") as log, httpx.Client(timeout=2.0) as client:
+        started = time.monotonic()
+        proc = spawn(launcher, env=env, cwd=work, output=log)
+        try:
+            domains_healthy: float | None = None
+            while True:
+                elapsed = time.monotonic() - started
+                code = exit_code(proc)  # never reaped here: stop_process still reaches its children
+                if code is not None:
+                    raise LaunchFailed(f"launcher exited with {code}:\n{_tail(log_path)}")
+                if elapsed > LAUNCH_TIMEOUT_S:
+                    raise LaunchFailed(f"not ready within {LAUNCH_TIMEOUT_S:g}s:\n{_tail(log_path)}")
+                if domains_healthy is None and all_healthy(client, domain_urls):
+                    domains_healthy = time.monotonic() - started
+                if is_ready(client, f"http://127.0.0.1:{port}/ready", domains):
+                    ready = time.monotonic() - started
+                    first_answer(client, port)
+                    answered = time.monotonic() - started
+                    trained = TRAINING_LINE in log_path.read_text(errors="replace")
+                    return Launch(domains_healthy, ready, answered, trained=trained)
+                time.sleep(0.1)
+        finally:
+            stop_process(proc)
 
 
 def _tail(path: Path, lines: int = 30) -> str:
@@ -172,8 +205,12 @@ def _tail(path: Path, lines: int = 30) -> str:
 
 
 @contextlib.contextmanager
-def reference_launcher(revision: str) -> Iterator[list[str]]:
-    """The launcher of ``revision``, run from a temporary file against this tree's packages."""
+def reference_launcher(revision: str) -> Iterator[list[str] | None]:
+    """The launcher of ``revision``, run from a temporary file against this tree's packages
+    (None for ``none``: this tree alone)."""
+    if revision == "none":
+        yield None
+        return
     source = subprocess.run(
         ["git", "-C", str(ROOT), "show", f"{revision}:cli/launcher.py"], check=True, capture_output=True
     ).stdout
@@ -200,21 +237,35 @@ def busy(processes: int) -> Iterator[None]:
 Runs = dict[str, list[Launch]]
 
 
+def launch_kinds(argv: list[str]) -> dict[str, Launch]:
+    """One launch of each kind: cold and warm on a pretrained cache in one working directory,
+    untrained on an empty cache in another."""
+    launches: dict[str, Launch] = {}
+    with tempfile.TemporaryDirectory(prefix="intent-cache-") as cache:
+        pretrain(Path(cache))
+        with tempfile.TemporaryDirectory(prefix="startup-bench-") as work:
+            launches[COLD] = launch_once(argv, Path(cache), Path(work))
+            launches[WARM] = launch_once(argv, Path(cache), Path(work))
+    with (
+        tempfile.TemporaryDirectory(prefix="intent-cache-") as cache,
+        tempfile.TemporaryDirectory(prefix="startup-bench-") as work,
+    ):
+        launches[UNTRAINED] = launch_once(argv, Path(cache), Path(work))
+    return launches
+
+
 def measure(launchers: dict[str, list[str]], runs: int, label: str) -> Runs:
     results: Runs = {}
     for run in range(runs):
         for name, argv in launchers.items():
-            with tempfile.TemporaryDirectory(prefix="intent-cache-") as cache:
-                cold = launch_once(argv, Path(cache))
-                warm = launch_once(argv, Path(cache))
-            results.setdefault(f"{name}, cold", []).append(cold)
-            results.setdefault(f"{name}, warm", []).append(warm)
-            print(
-                f"{label} run {run + 1} {name}: cold ready {cold.gateway_ready:.1f} s / answer "
-                f"{cold.first_answer:.1f} s, warm ready {warm.gateway_ready:.1f} s / answer "
-                f"{warm.first_answer:.1f} s",
-                flush=True,
+            launches = launch_kinds(argv)
+            for kind, launch in launches.items():
+                results.setdefault(f"{name}, {kind}", []).append(launch)
+            each = ", ".join(
+                f"{kind} ready {launch.gateway_ready:.1f} s / answer {launch.first_answer:.1f} s"
+                for kind, launch in launches.items()
             )
+            print(f"{label} run {run + 1} {name} (load {_load()}): {each}", flush=True)
     return results
 
 
@@ -230,8 +281,8 @@ def _fmt(value: float | None) -> str:
 def table(results: Runs) -> list[str]:
     rows = [
         "| launcher, launch | ready, median (s) | first answer, median (s) | each run: ready / answer (s) "
-        "| domains healthy, median (s) | CPU, median (s) |",
-        "|---|---|---|---|---|---|",
+        "| domains healthy, median (s) | CPU, median (s) | trained at start |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, runs in results.items():
         each = ", ".join(f"{r.gateway_ready:.1f} / {r.first_answer:.1f}" for r in runs)
@@ -239,14 +290,15 @@ def table(results: Runs) -> list[str]:
             f"| {name} | {_fmt(_median([r.gateway_ready for r in runs]))} "
             f"| {_fmt(_median([r.first_answer for r in runs]))} | {each} "
             f"| {_fmt(_median([r.domains_healthy for r in runs]))} "
-            f"| {_fmt(_median([r.cpu_s for r in runs]))} |"
+            f"| {_fmt(_median([r.cpu_s for r in runs]))} "
+            f"| {sum(r.trained for r in runs)} of {len(runs)} |"
         )
     return rows
 
 
 def ratios(results: Runs) -> list[str]:
     lines = []
-    for launch in ("cold", "warm"):
+    for launch in (COLD, WARM, UNTRAINED):
         ours, ref = results.get(f"this tree, {launch}"), results.get(f"reference, {launch}")
         if not ours or not ref:
             continue
@@ -257,13 +309,15 @@ def ratios(results: Runs) -> list[str]:
 
 
 def verdicts(results: Runs) -> list[str]:
-    cold = statistics.median(r.first_answer for r in results["this tree, cold"])
-    warm = statistics.median(r.gateway_ready for r in results["this tree, warm"])
+    cold = statistics.median(r.first_answer for r in results[f"this tree, {COLD}"])
+    warm = statistics.median(r.gateway_ready for r in results[f"this tree, {WARM}"])
+    untrained = statistics.median(r.first_answer for r in results[f"this tree, {UNTRAINED}"])
     return [
-        f"- cold start to first answer ≤ {TARGET_COLD_ANSWER_S:g} s: "
+        f"- cold start (after `make install`) to first answer ≤ {TARGET_COLD_ANSWER_S:g} s: "
         f"{'met' if cold <= TARGET_COLD_ANSWER_S else 'NOT met'} (median {cold:.1f} s)",
         f"- warm restart to ready ≤ {TARGET_WARM_READY_S:g} s: "
         f"{'met' if warm <= TARGET_WARM_READY_S else 'NOT met'} (median {warm:.1f} s)",
+        f"- (no target) a first start with no model cache, to first answer: median {untrained:.1f} s",
     ]
 
 
@@ -283,7 +337,7 @@ def import_cpu_s(module: str, repeat: int = 3) -> float:
     return statistics.median(spent)
 
 
-def import_costs(reference: list[str]) -> list[str]:
+def import_costs(reference: list[str] | None) -> list[str]:
     """Where a warm start's CPU goes: each process's imports, this tree's launcher vs the reference's."""
     modules = {
         "launcher (this tree)": "cli.launcher",
@@ -295,6 +349,8 @@ def import_costs(reference: list[str]) -> list[str]:
         },
     }
     rows = [f"| {label} | {import_cpu_s(module):.2f} |" for label, module in modules.items()]
+    if reference is None:
+        return ["| process | CPU to import, median (s) |", "|---|---|", *rows]
     # the reference launcher's module-level imports, run from its file
     source = Path(reference[-1]).read_text().split("\ndef ", 1)[0]
     before = _children_cpu_s()
@@ -312,9 +368,13 @@ def _load() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=3, help="cold + warm launches per launcher (median)")
+    parser.add_argument("--runs", type=int, default=3, help="launches of each kind per launcher (median)")
     parser.add_argument("--busy", type=int, default=2, help="CPU spinners for the busy half (0: none)")
-    parser.add_argument("--reference", default=DEFAULT_REFERENCE, help="the reference launcher's revision")
+    parser.add_argument(
+        "--reference",
+        default=DEFAULT_REFERENCE,
+        help="the reference launcher's revision (none: this tree alone)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "startup.md")
     args = parser.parse_args()
     lines = [
@@ -328,19 +388,27 @@ def main() -> int:
         f"domains.bootstrap.json healthy ({', '.join(domain_names())}), and until the first chat "
         f"completion (\"{QUESTION}\") has answered; 'domains healthy' is when all their `/health` "
         "answered; 'CPU' is the CPU time the launcher and all its processes used from start to stop. "
-        f"'reference' is `cli/launcher.py` of {args.reference} (domains first, then the gateway) "
-        "on this tree.",
+        f"'{COLD}': a new directory and database, the model cache filled by `python -m cli.pretrain` "
+        f"(as `make install` does); '{WARM}': the launcher again in that directory; '{UNTRAINED}': "
+        "a new directory and an empty model cache (the gateway trains the model before it is ready)."
+        + (
+            ""
+            if args.reference == "none"
+            else f" 'reference' is `cli/launcher.py` of {args.reference} (domains first, then the "
+            "gateway) on this tree."
+        ),
     ]
     with reference_launcher(args.reference) as reference:
-        launchers = {"this tree": [sys.executable, "-m", "cli.launcher"], "reference": reference}
+        launchers = {"this tree": [sys.executable, "-m", "cli.launcher"]}
+        if reference is not None:
+            launchers["reference"] = reference
         lines += [
             "",
             "## Where a warm start's CPU goes",
             "",
             "Every process of a start imports its modules first; on 2 cores those imports are most of "
             "a warm start's CPU (the gateway's own start-up after its imports, with a cached model, "
-            "is a few tenths of a second). The reference launcher imported the registry's clients "
-            "(MCP, A2A) before it started any domain.",
+            "is about a second: migrations, the durable engine's launch, the catalog, the model's load).",
             "",
             *import_costs(reference),
         ]
@@ -364,10 +432,16 @@ def main() -> int:
                 "",
                 *table(results),
                 "",
-                "First answer, this tree vs the reference (median, same machine state):",
-                "",
-                *ratios(results),
-                "",
+                *(
+                    [
+                        "First answer, this tree vs the reference (median, same machine state):",
+                        "",
+                        *ratios(results),
+                        "",
+                    ]
+                    if reference is not None
+                    else []
+                ),
                 "Targets:",
                 "",
                 *verdicts(results),
