@@ -171,7 +171,9 @@ class ConversationGraph:
         user = Message(role="user", content=turn.input, event_id=event_id(seen + 1), run_id=turn.run_id)
         delta: Delta = {"messages": [user], "event_count": seen + 2, "question": None}
         if self.standing is not None:
-            answered = await self.standing.reply_to(state, turn, self._clock(state))
+            answered, proposal = await self.standing.reply_to(state, turn, self._clock(state))
+            if proposal != state.standing_proposal:  # kept in the checkpoint this turn writes
+                delta["standing_proposal"] = proposal
             if answered is not None:  # a schedule or watch proposed, confirmed, listed or changed
                 return {**delta, "turn": answered}
         attributes = {OPERATION: "plan", CONVERSATION: state.session_id}

@@ -295,6 +295,18 @@ class StandingTurn:
     run_id: str = ""
     #: Another question of the dialogue waits (an approval, a slot): a bare "sim"/"cancela" is its.
     dialogue_question: bool = False
+    #: The session's state marks a proposal waiting for the person's yes: only then is it read.
+    proposal_pending: bool = True
+
+
+@dataclass(frozen=True)
+class StandingReply:
+    """What a turn's message did to standing requests."""
+
+    #: The reply, or None when the message is about something else.
+    text: str | None
+    #: A proposal waits for the person's yes after this turn (the session state's marker).
+    proposal_pending: bool
 
 
 # ---------------------------------------------------------------------------------------- texts
@@ -670,37 +682,39 @@ class StandingConversation:
         #: How often a watch is polled when the person does not say.
         self.watch_interval_s = watch_interval_s
 
-    async def reply(self, turn: StandingTurn) -> str | None:
+    async def reply(self, turn: StandingTurn) -> StandingReply:
         if turn.run_id.startswith(FIRING_RUN_PREFIX):
-            return None  # a tick re-running a request: not the person's words (a proposal waits on)
-        proposed = await self.book.proposed(turn.session_id)
+            # a tick re-running a request: not the person's words (a proposal waits on)
+            return StandingReply(None, turn.proposal_pending)
+        # unmarked, no proposal waits (one is marked in the turn that makes it): nothing to read
+        proposed = await self.book.proposed(turn.session_id) if turn.proposal_pending else None
         if proposed is not None:
             yes = answer_yes_no(turn.text)
             if yes is True:
                 return await self._create(turn.session_id, proposed)
             await self.book.propose(turn.session_id, None)
             if yes is False:
-                return say("dropped", proposed.language)
+                return StandingReply(say("dropped", proposed.language), False)
         command = read_command(turn.text, language=turn.language)
         if command is not None and not (turn.dialogue_question and command.kind is None):
             answered = await self._manage(turn.session_id, command)
             if answered is not None:
-                return answered
+                return StandingReply(answered, False)
         draft = read_standing(turn.text, time_zone=turn.time_zone, now=turn.now, language=turn.language)
         if draft is None:
-            return None
+            return StandingReply(None, False)
         draft = draft.model_copy(update={"channel": turn.channel})
         if draft.kind == "watch" and draft.interval_seconds is None:
             draft = draft.model_copy(update={"interval_seconds": self.watch_interval_s})
         try:
             await self.book.propose(turn.session_id, draft)
         except StandingRefused as refused:
-            return say(refused.reason, draft.language, **refused.params)
-        return describe_draft(draft)
+            return StandingReply(say(refused.reason, draft.language, **refused.params), False)
+        return StandingReply(describe_draft(draft), True)
 
-    async def reply_to(self, state: TurnState, turn: Turn, clock: Clock) -> Turn | None:
-        """``turn`` (the new message of ``state``) answered here, finished with the reply; None
-        when the message is about something else."""
+    async def reply_to(self, state: TurnState, turn: Turn, clock: Clock) -> tuple[Turn | None, bool]:
+        """``turn`` (the new message of ``state``) answered here, finished with the reply (None
+        when the message is about something else), and whether a proposal waits after it."""
         last = state.question.resume.language if state.question is not None else None
         if last is None and state.memory.last_intent is not None:
             last = state.memory.last_intent.language
@@ -714,21 +728,23 @@ class StandingConversation:
                 channel=state.channel,
                 run_id=turn.run_id,
                 dialogue_question=state.question is not None,
+                proposal_pending=state.standing_proposal,
             )
         )
-        if said is None:
-            return None
-        update = {"answer": said, "route": "respond", "status": RunStatus.COMPLETED, "notes": [NOTE]}
-        return turn.model_copy(update=update)
+        if said.text is None:
+            return None, said.proposal_pending
+        update = {"answer": said.text, "route": "respond", "status": RunStatus.COMPLETED, "notes": [NOTE]}
+        return turn.model_copy(update=update), said.proposal_pending
 
-    async def _create(self, session_id: str, draft: StandingDraft) -> str:
+    async def _create(self, session_id: str, draft: StandingDraft) -> StandingReply:
         try:
             view = await self.book.confirm(session_id)
-        except StandingRefused as refused:
-            return say(refused.reason, draft.language, **refused.params)
+        except StandingRefused as refused:  # not made (a limit): the proposal waits on
+            return StandingReply(say(refused.reason, draft.language, **refused.params), True)
         if view is None:
-            return say("dropped", draft.language)
-        return say("created", draft.language, what=describe_view(view, draft.language), next=_when(view))
+            return StandingReply(say("dropped", draft.language), False)
+        made = say("created", draft.language, what=describe_view(view, draft.language), next=_when(view))
+        return StandingReply(made, False)
 
     async def _manage(self, session_id: str, command: StandingCommand) -> str | None:
         lang = command.language

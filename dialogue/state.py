@@ -128,6 +128,9 @@ class TurnState(BaseModel):
     question: PendingQuestion | None = None
     #: Events numbered so far in the session (two per turn: the message and the answer).
     event_count: int = 0
+    #: A standing request proposed in this session waits for the person's yes
+    #: (dialogue/standing.py): only then does a turn read the proposal from the database.
+    standing_proposal: bool = False
     turn: Turn = Field(default_factory=Turn)
 
     @field_validator("question", mode="before")
