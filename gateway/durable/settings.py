@@ -24,8 +24,10 @@ class DurableSettings(BaseSettings):
     #: How often each gateway looks for lapsed leases (and at start).
     recovery_interval_s: float = Field(default=5.0, gt=0)
     #: How often each gateway's engine polls the queue of background runs: a run waits up to this
-    #: long for a worker even when one is free.
-    queue_poll_s: float = Field(default=0.05, gt=0)
+    #: long for a worker even when one is free (half of it on average). Each poll is a few queries
+    #: of the database, so a shorter one costs idle CPU on every gateway (DBOS's own loops poll
+    #: once a second too: its queue list, its internal queue, on SQLite its notifications).
+    queue_poll_s: float = Field(default=1.0, gt=0)
 
 
 class BackgroundSettings(BaseSettings):
