@@ -54,7 +54,7 @@ GATEWAY_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"turns"}),
     frozenset({"deps"}),
     frozenset({"channels", "admin", "inspector", "routes", "openapi"}),
-    frozenset({"app"}),
+    frozenset({"app", "settings_table"}),
     frozenset({"__main__"}),
 )
 

@@ -23,19 +23,28 @@ OutputMode = Literal["auto", "tools", "json_schema", "json_object"]
 
 
 class PlannerLlmSettings(LlmSettings):
+    #: ``off``; ``fallback``: the LLM plans only what the deterministic plan cannot express;
+    #: ``always``: every request that reached the planner (docs/planning.md).
     planner_llm: PlannerMode = "off"
-    planner_llm_base_url: str | None = Field(default=None, description="e.g. http://127.0.0.1:8000/v1")
+    #: The planner's endpoint, up to ``/v1`` (e.g. http://127.0.0.1:8000/v1); unset: ``LLM_BASE_URL``.
+    planner_llm_base_url: str | None = None
+    #: The model the server knows; unset: ``LLM_MODEL``.
     planner_llm_model: str | None = None
+    #: Sent as a bearer token (a secret: never logged, masked in traces); unset: ``LLM_API_KEY``.
     planner_llm_api_key: SecretStr | None = None
+    #: How the plan is asked for: ``auto``, ``tools``, ``json_schema`` or ``json_object``.
     planner_llm_output: OutputMode = "auto"
+    #: The sampling temperature of the planner's requests (0 to 2).
     planner_llm_temperature: float = Field(default=0.0, ge=0, le=2)
     #: One request to the endpoint may take this long; past it the call counts as failed.
     planner_llm_timeout_s: float = Field(default=20.0, gt=0)
     #: All of one turn's planning (the plan and its correction) must fit in this.
     planner_llm_deadline_s: float = Field(default=45.0, gt=0)
-    #: Budgets of one run: steps of a proposed plan, calls to the endpoint, LLM replans.
+    #: Steps of one proposed plan.
     planner_llm_max_steps: int = Field(default=12, ge=1, le=64)
+    #: Calls to the endpoint in one run (the plan, its correction, rewrites).
     planner_llm_max_calls: int = Field(default=4, ge=1, le=20)
+    #: Rewrites of a failing plan by the LLM in one run.
     planner_llm_max_replans: int = Field(default=1, ge=0, le=5)
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli import settings_table
+from gateway import settings_table
 from gateway.settings import DomainCallSettings, GatewaySettings, RedisSettings
 
 #: The variables the gateway read before its settings were grouped: none may change its name.
