@@ -567,18 +567,6 @@ class RunStore:
         """A stored background run taken over from another process: its turn updates its row."""
         _queued_runs.add(run_id)
 
-    async def unfinished_run_ids(self, limit: int) -> list[str]:
-        """Stored background runs not finished (``queued``/``executing``), oldest first. Only
-        background runs are ever stored unfinished: a turn's run is written when it ends."""
-        async with self._engine.connect() as conn:
-            rows = await conn.execute(
-                select(_runs.c.id)
-                .where(_runs.c.status.in_(_UNFINISHED))
-                .order_by(_runs.c.created_at)
-                .limit(limit)
-            )
-            return [r[0] for r in rows]
-
     async def unfinished_run(self, run_id: str) -> UnfinishedRun | None:
         """A background run to take over, with what its turn needs; ``None`` when it is final
         (its turn committed) or gone."""
@@ -606,11 +594,6 @@ class RunStore:
             entry=trace.get(ENTRY_KEY) or {},
             tenant=await self.session_owner(row.session_id),
         )
-
-    async def abandon_run(self, run_id: str, reason: str, answer: str) -> None:
-        """A background run that will not be run again: ``failed``, ``reason`` (for the operator)
-        in its notes and ``answer`` (for the person) as its answer."""
-        await self._move_unfinished([run_id], RunStatus.FAILED, reason, answer=answer)
 
     async def _move_unfinished(
         self, run_ids: list[str], status: RunStatus, note: str | None = None, *, answer: str | None = None

@@ -110,22 +110,3 @@ async def test_ensure_session_forks_the_channel_and_reset_keeps_the_runs(engine:
     assert (parent.status, parent.turn_count, parent.event_count) == ("reset", 1, 2)
     await store.reset_session("nobody")  # nothing to reset: no error, no row
     assert (await store.load_session("nobody")).exists is False
-
-
-async def test_unfinished_runs_are_found_oldest_first_through_the_status_index(engine: AsyncEngine) -> None:
-    store = RunStore(engine)
-    for run_id, status in (
-        ("run-3", RunStatus.QUEUED),
-        ("run-1", RunStatus.COMPLETED),
-        ("run-2", RunStatus.EXECUTING),
-    ):
-        await write_turn(engine, run_result(run_id, "s", status, ""))
-    assert await store.unfinished_run_ids(limit=10) == ["run-2", "run-3"]
-
-    if engine.dialect.name == "sqlite":  # PostgreSQL's planner may prefer a scan on three rows
-        async with engine.connect() as conn:
-            plan = await conn.exec_driver_sql(
-                "EXPLAIN QUERY PLAN SELECT id FROM runs"
-                " WHERE status IN ('queued', 'executing') ORDER BY created_at"
-            )
-            assert "ix_runs_status_created_at" in " ".join(str(row) for row in plan)

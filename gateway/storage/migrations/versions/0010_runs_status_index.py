@@ -1,7 +1,8 @@
-"""runs_status_index: unfinished runs are found by status without reading every run
+"""runs_status_index: runs are found by status without reading every run
 
-The background takeover scan (``RunStore.unfinished_run_ids``) selects runs by status, oldest
-first; without an index it read the whole ``runs`` table on every scan.
+Added for the takeover scan of the gateway's own background queue, which the durable engine
+replaced (its workflows are in DBOS's tables); runs are still selected by status, newest first,
+by ``RunStore.list_runs`` (``GET /v1/runs?status=``).
 
 Revision ID: 0010
 Revises: 0009
