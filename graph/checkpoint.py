@@ -28,7 +28,7 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -51,7 +51,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.orm import Mapped, mapped_column
 
 from graph.errors import GraphSetupError, SessionConflictError
-from shared.clock import utcnow
+from shared.clock import as_utc, utcnow
 from shared.db import Base, create_engine
 from shared.status import RunStatus
 
@@ -390,10 +390,6 @@ _REPLAY = (
 )
 
 
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
 # The SQL of every checkpointer method, as plain functions of a synchronous ``Connection``:
 # :class:`SqlCheckpointer` runs them through ``AsyncConnection.run_sync``, the SQLite
 # checkpointer (:mod:`graph.sqlite_checkpoint`) on its own thread; one SQL, either way.
@@ -482,7 +478,7 @@ def head_row(conn: Connection, session_id: str) -> SessionHead | None:
         return None
     version, status, updated_at, newest = row
     newest = version if newest is None else newest
-    return SessionHead(version, RunStatus(status), _aware(updated_at), newest)
+    return SessionHead(version, RunStatus(status), as_utc(updated_at), newest)
 
 
 def _record(row: Any) -> VersionRecord:
@@ -492,7 +488,7 @@ def _record(row: Any) -> VersionRecord:
         delta=row.delta,
         snapshot=row.snapshot,
         frontier=None if row.next_nodes is None else Frontier.from_json(row.next_nodes),
-        created_at=_aware(row.created_at),
+        created_at=as_utc(row.created_at),
     )
 
 
@@ -513,8 +509,8 @@ def load_rows(conn: Connection, session_id: str) -> tuple[SessionRecord, list[Ve
         frontier=Frontier.from_json(next_nodes),
         current_node=current_node,
         interrupt=None if interrupt is None else json.loads(interrupt),
-        created_at=_aware(created_at),
-        updated_at=_aware(updated_at),
+        created_at=as_utc(created_at),
+        updated_at=as_utc(updated_at),
     )
     return session, replay_rows(conn, session_id, _LATEST)
 
@@ -545,7 +541,7 @@ def history_rows(conn: Connection, session_id: str) -> list[VersionInfo]:
         VersionInfo(
             version=r.version,
             node=r.node,
-            created_at=_aware(r.created_at),
+            created_at=as_utc(r.created_at),
             delta_bytes=len(r.delta.encode()),
             snapshot=bool(r.has_snapshot),
             step_boundary=bool(r.boundary),

@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from sqlalchemy.engine import Dialect, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
+
+from shared.clock import as_utc
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -57,6 +59,7 @@ class UtcDateTime(TypeDecorator[datetime]):
     """A timestamp that reads back aware, in UTC, from every database: SQLite keeps no zone, so
     without this its rows would read back naive while PostgreSQL's read back aware.
 
+    >>> from datetime import UTC
     >>> UtcDateTime().process_result_value(datetime(2026, 1, 2), None).tzinfo is UTC
     True
     """
@@ -65,9 +68,7 @@ class UtcDateTime(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_result_value(self, value: datetime | None, dialect: Dialect | None) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
+        return as_utc(value)
 
 
 def normalise_url(url: str) -> str:

@@ -9,7 +9,7 @@ caller's tenant's sessions only.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import datetime
 from importlib import resources
 from typing import Annotated, cast
 
@@ -23,6 +23,7 @@ from gateway.deps import PrincipalDep, RegistryDep, services
 from gateway.storage.tables import RunRow, SessionRow
 from intent.lint import goal_overlaps
 from orchestrator.domain_transport import DomainKind
+from shared.clock import as_utc
 from shared.errors import NotFound
 from shared.i18n.bilingual import text_in
 
@@ -91,15 +92,6 @@ async def inspector_asset(name: str) -> Response:
 
 
 # ---------------------------------------------------------------------------- sessions list
-
-
-def as_utc(stamp: datetime | None) -> datetime | None:
-    """SQLite hands timestamps back without their zone; they were written in UTC.
-
-    >>> as_utc(datetime(2026, 1, 2, 3, 4)).isoformat()
-    '2026-01-02T03:04:00+00:00'
-    """
-    return stamp.replace(tzinfo=UTC) if stamp is not None and stamp.tzinfo is None else stamp
 
 
 class SessionSummary(BaseModel):
