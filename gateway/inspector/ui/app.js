@@ -5,6 +5,7 @@ import { ApiError, apiKey, followSse, getJson, postJson, setApiKey } from "./api
 import { STATUS_LABELS, dagSteps, formatMs, renderDag, renderTimeline } from "./graph.js";
 import { showApprovals } from "./approvals.js";
 import { showSchedules } from "./schedules.js";
+import { runActions } from "./runs.js";
 
 const view = document.getElementById("view");
 const PAGE_SIZE = 25;
@@ -464,6 +465,13 @@ async function runExtras(run) {
   return { describe: describer(catalog), answeredBy: at >= 0 && at + 1 < turns.length ? turns[at + 1] : null };
 }
 
+// A stored run, with its cancel or retry button (runs.js); a change draws it again.
+async function drawStored(page, run) {
+  renderRun(page, run, false, await runExtras(run));
+  const actions = runActions(run, async () => drawStored(page, await getJson(`/v1/runs/${enc(run.run_id)}`)));
+  if (actions) page.querySelector("h1").after(actions);
+}
+
 async function showRun(runId, params) {
   const page = el("div", { id: "run-page" });
   const liveLog = el("ol", { class: "live-log", id: "live-log" });
@@ -479,7 +487,7 @@ async function showRun(runId, params) {
   }
   if (stored) {
     liveCard.remove();
-    renderRun(page, stored, false, await runExtras(stored));
+    await drawStored(page, stored);
     return;
   }
   // not stored yet: draw it from its events as they come, then from the stored trace
@@ -523,8 +531,7 @@ async function showRun(runId, params) {
   if (signal.aborted) return;
   state.textContent = "Run finished: showing its stored trace.";
   try {
-    const finished = await getJson(`/v1/runs/${enc(runId)}`);
-    renderRun(page, finished, false, await runExtras(finished));
+    await drawStored(page, await getJson(`/v1/runs/${enc(runId)}`));
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
     live.answer = live.answer || "The run ended before a trace was stored.";
