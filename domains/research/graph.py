@@ -24,7 +24,7 @@ from domains.research.agents import AgentResult, Agents
 from domains.research.analysis import is_meta_request, strip_meta
 from domains.research.fields import field_of
 from domains.research.memory import EventBook, render_summary
-from domains.research.replies import interpret
+from domains.research.replies import Reply, interpret
 from domains.research.text import Lang, estimate_tokens, sentence, words
 from domains.research.versions import (
     VersionNotFound,
@@ -129,23 +129,30 @@ def _say(book: EventBook, agents: Agents, text: str, action: str, detail: str, l
     }
 
 
-def build_graph(agents: Agents) -> GraphDefinition:
-    """Compile the graph; nodes close over ``agents`` (LLM client + YAML configs)."""
+class _Nodes:
+    """The graph's nodes and the facilitator's steps, over one ``agents`` (LLM client + YAML
+    configs)."""
 
-    async def classify(state: Mapping[str, Any], book: EventBook, text: str) -> dict[str, Any]:
+    def __init__(self, agents: Agents) -> None:
+        self.agents = agents
+
+    def say(self, book: EventBook, text: str, action: str, detail: str, lang: Lang) -> dict[str, Any]:
+        return _say(book, self.agents, text, action, detail, lang)
+
+    async def classify(self, state: Mapping[str, Any], book: EventBook, text: str) -> dict[str, Any]:
         lang: Lang = state["language"]
         if is_meta_request(text):
             if state.get("restarted") and not text:
-                said = _say(book, agents, messages.restarted(lang), "restart", "ask_idea", lang)
+                said = self.say(book, messages.restarted(lang), "restart", "ask_idea", lang)
             else:
-                said = _say(book, agents, messages.ask_idea(lang), "ask_idea", sentence(text) or "-", lang)
+                said = self.say(book, messages.ask_idea(lang), "ask_idea", sentence(text) or "-", lang)
             return {**said, "current_stage": "awaiting_idea", "route": "ask"}
         idea = sentence(strip_meta(text))
-        result = await agents.classify(idea, lang, _memory(state, "orchestrator"))
+        result = await self.agents.classify(idea, lang, _memory(state, "orchestrator"))
         maturity = result.output["maturity"]
         delta = _record(
             book,
-            agents,
+            self.agents,
             "orchestrator",
             result,
             f"classify: {maturity}",
@@ -162,87 +169,105 @@ def build_graph(agents: Agents) -> GraphDefinition:
             "route": "structurer" if vague else "methodologist",
         }
 
-    def present(state: Mapping[str, Any], book: EventBook) -> dict[str, Any]:
+    def present(self, state: Mapping[str, Any], book: EventBook) -> dict[str, Any]:
         lang: Lang = state["language"]
         latest = state["hypothesis_versions"][-1]
         text = messages.present_feedback(latest, lang)
-        said = _say(
-            book, agents, text, "present", f"V{latest['version']} {latest['feedback']['status']}", lang
-        )
+        said = self.say(book, text, "present", f"V{latest['version']} {latest['feedback']['status']}", lang)
         return {**said, "current_stage": "awaiting_person", "route": "ask"}
 
     def finish(
-        book: EventBook, versions: Sequence[Mapping[str, Any]], number: int | None, lang: Lang
+        self, book: EventBook, versions: Sequence[Mapping[str, Any]], number: int | None, lang: Lang
     ) -> dict[str, Any]:
         """The conversation ends with the latest version, or with the one the person named."""
         if number is not None and not any(v["version"] == number for v in versions):
             text_out = messages.no_versions_to_compare(lang, number) + "\n\n" + messages.render_options(lang)
-            return {**_say(book, agents, text_out, "finish", f"V{number} missing", lang), "route": "ask"}
+            return {**self.say(book, text_out, "finish", f"V{number} missing", lang), "route": "ask"}
         chosen = [v for v in versions if number is None or v["version"] == number]
         final = dict(chosen[-1]) if chosen else None
         detail = f"V{final['version']}" if final else "-"
-        said = _say(book, agents, messages.finished(versions, lang, final), "finish", detail, lang)
+        said = self.say(book, messages.finished(versions, lang, final), "finish", detail, lang)
         return {**said, "final": final, "current_stage": "done", "route": "end"}
 
-    async def answer(state: Mapping[str, Any], book: EventBook, text: str) -> dict[str, Any]:
+    def list_or_compare(
+        self, book: EventBook, versions: Sequence[Mapping[str, Any]], reply: Reply, lang: Lang
+    ) -> dict[str, Any]:
+        """The versions listed, or two of them compared (the two latest when none is named)."""
+        if reply.action == "versions":
+            body, detail = render_list(versions, lang), "list"
+        elif reply.versions:
+            try:
+                body = render_compare(compare(versions, *reply.versions), lang)
+            except VersionNotFound as exc:
+                body = messages.no_versions_to_compare(lang, int(exc.args[0]))
+            detail = "compare V{} V{}".format(*reply.versions)
+        else:
+            body, detail = render_default_compare(versions, lang), "compare"
+        text_out = body + "\n\n" + messages.render_options(lang)
+        return {**self.say(book, text_out, "versions", detail, lang), "route": "ask"}
+
+    async def change_direction(
+        self, state: Mapping[str, Any], book: EventBook, reply: Reply
+    ) -> dict[str, Any]:
+        """A new idea: the versions so far are archived, and the new idea is classified (or asked for)."""
+        lang: Lang = state["language"]
+        versions = state["hypothesis_versions"]
+        archived = list(state.get("archived_versions") or [])
+        if versions:
+            archived.append(list(versions))
+        reset = {
+            "hypothesis_versions": [],
+            "archived_versions": archived,
+            "structurer_output": None,
+            "methodologist_output": None,
+            "final": None,
+        }
+        if is_meta_request(reply.text):
+            said = self.say(book, messages.ask_new_idea(lang), "new_idea", "ask", lang)
+            return {**reset, **said, "current_stage": "awaiting_idea", "route": "ask"}
+        return {**reset, "user_input": reply.text, **await self.classify(state, book, reply.text)}
+
+    def ask_details(self, state: Mapping[str, Any], book: EventBook) -> dict[str, Any]:
+        """A refinement without details: the methodologist's clarifications, asked in the field's terms."""
+        lang: Lang = state["language"]
+        versions = state["hypothesis_versions"]
+        clar = (state.get("methodologist_output") or {}).get("clarifications") or {}
+        # the person's own idea says the field; the latest question only when the idea does not
+        field = field_of(str(state.get("idea") or ""))
+        if field == "general" and versions:
+            field = field_of(str(versions[-1]["question"]))
+        details = messages.ask_details(clar, lang, field)
+        text_out = details + "\n\n" + messages.render_options(lang)
+        return {**self.say(book, text_out, "ask_details", "-", lang), "route": "ask"}
+
+    async def answer(self, state: Mapping[str, Any], book: EventBook, text: str) -> dict[str, Any]:
         """Interpret the person's answer; the person's own words are added to the history by the caller."""
         lang: Lang = state["language"]
         reply = interpret(text)
         if state["current_stage"] == "awaiting_idea" and not (
             reply.action in COMMANDS_WHILE_AWAITING_IDEA and len(words(text)) <= COMMAND_MAX_WORDS
         ):
-            return {"user_input": text, **await classify(state, book, text)}
+            return {"user_input": text, **await self.classify(state, book, text)}
         versions = state["hypothesis_versions"]
         if reply.action == "finish":
-            return finish(book, versions, reply.versions[0] if reply.versions else None, lang)
+            return self.finish(book, versions, reply.versions[0] if reply.versions else None, lang)
         if reply.action == "research":
             return {
-                **_say(book, agents, messages.research_unavailable(lang), "research", "unavailable", lang),
+                **self.say(book, messages.research_unavailable(lang), "research", "unavailable", lang),
                 "route": "ask",
             }
         if reply.action in ("versions", "compare"):
-            if reply.action == "versions":
-                body, detail = render_list(versions, lang), "list"
-            elif reply.versions:
-                try:
-                    body = render_compare(compare(versions, *reply.versions), lang)
-                except VersionNotFound as exc:
-                    body = messages.no_versions_to_compare(lang, int(exc.args[0]))
-                detail = "compare V{} V{}".format(*reply.versions)
-            else:
-                body, detail = render_default_compare(versions, lang), "compare"
-            text_out = body + "\n\n" + messages.render_options(lang)
-            return {**_say(book, agents, text_out, "versions", detail, lang), "route": "ask"}
+            return self.list_or_compare(book, versions, reply, lang)
         # "restart" is the service's to do (it clears the stored memory too, see
         # ResearchConversations); reaching here it is a change of direction
         if reply.action in ("new_idea", "restart"):
-            archived = list(state.get("archived_versions") or [])
-            if versions:
-                archived.append(list(versions))
-            reset = {
-                "hypothesis_versions": [],
-                "archived_versions": archived,
-                "structurer_output": None,
-                "methodologist_output": None,
-                "final": None,
-            }
-            if is_meta_request(reply.text):
-                said = _say(book, agents, messages.ask_new_idea(lang), "new_idea", "ask", lang)
-                return {**reset, **said, "current_stage": "awaiting_idea", "route": "ask"}
-            return {**reset, "user_input": reply.text, **await classify(state, book, reply.text)}
+            return await self.change_direction(state, book, reply)
         if reply.action == "empty" or (reply.action == "refine" and is_meta_request(reply.text)):
-            clar = (state.get("methodologist_output") or {}).get("clarifications") or {}
-            # the person's own idea says the field; the latest question only when the idea does not
-            field = field_of(str(state.get("idea") or ""))
-            if field == "general" and versions:
-                field = field_of(str(versions[-1]["question"]))
-            details = messages.ask_details(clar, lang, field)
-            text_out = details + "\n\n" + messages.render_options(lang)
-            return {**_say(book, agents, text_out, "ask_details", "-", lang), "route": "ask"}
+            return self.ask_details(state, book)
         # a refinement with details: the structurer writes the next version, the methodologist judges it
         delta = _record(
             book,
-            agents,
+            self.agents,
             "orchestrator",
             None,
             f"refine: {reply.text}",
@@ -250,28 +275,28 @@ def build_graph(agents: Agents) -> GraphDefinition:
         )
         return {**delta, "refinement": reply.text, "current_stage": "structuring", "route": "structurer"}
 
-    async def orchestrator(state: Mapping[str, Any]) -> dict[str, Any]:
-        book = _book(state, agents)
+    async def orchestrator(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        book = _book(state, self.agents)
         if state.get("reply") is not None:
             text = str(state["reply"])
-            delta = await answer(state, book, text)
+            delta = await self.answer(state, book, text)
             said = delta.get("conversation_history", [])
             delta["conversation_history"] = [{"role": "person", "text": text}, *said]
             delta["reply"] = None
         elif state.get("current_stage") == "reviewed":
-            delta = present(state, book)
+            delta = self.present(state, book)
         else:
-            delta = await classify(state, book, str(state["idea"]))
+            delta = await self.classify(state, book, str(state["idea"]))
         # values read from the state are read-only views: hand the engine plain JSON data
         return dict(thaw({**delta, **book.delta()}))
 
-    async def structurer(state: Mapping[str, Any]) -> dict[str, Any]:
-        book = _book(state, agents)
+    async def structurer(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        book = _book(state, self.agents)
         lang: Lang = state["language"]
         versions = state["hypothesis_versions"]
         refinement = state.get("refinement")
         previous = versions[-1]["question"] if versions and refinement else None
-        result = await agents.structure(
+        result = await self.agents.structure(
             state["idea"],
             lang,
             previous_question=previous,
@@ -281,7 +306,7 @@ def build_graph(agents: Agents) -> GraphDefinition:
         question = result.output["structured_question"]
         delta = _record(
             book,
-            agents,
+            self.agents,
             "structurer",
             result,
             f"V{len(versions) + 1}: {question}",
@@ -298,16 +323,16 @@ def build_graph(agents: Agents) -> GraphDefinition:
             }
         )
 
-    async def methodologist(state: Mapping[str, Any]) -> dict[str, Any]:
-        book = _book(state, agents)
+    async def methodologist(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        book = _book(state, self.agents)
         lang: Lang = state["language"]
         question = str(state["candidate"])
-        result = await agents.evaluate(question, lang, _memory(state, "methodologist"))
+        result = await self.agents.evaluate(question, lang, _memory(state, "methodologist"))
         out = result.output
         number = len(state["hypothesis_versions"]) + 1
         delta = _record(
             book,
-            agents,
+            self.agents,
             "methodologist",
             result,
             f"V{number} {out['status']}: {question}",
@@ -334,13 +359,19 @@ def build_graph(agents: Agents) -> GraphDefinition:
             }
         )
 
-    def route_from_orchestrator(state: Mapping[str, Any]) -> str:
-        return str(state["route"])
 
-    def route_after_methodologist(state: Mapping[str, Any]) -> str:
-        # always back to the orchestrator: it, not the methodologist, agrees the next step with the person
-        return "orchestrator"
+def route_from_orchestrator(state: Mapping[str, Any]) -> str:
+    return str(state["route"])
 
+
+def route_after_methodologist(state: Mapping[str, Any]) -> str:
+    # always back to the orchestrator: it, not the methodologist, agrees the next step with the person
+    return "orchestrator"
+
+
+def build_graph(agents: Agents) -> GraphDefinition:
+    """Compile the graph; its nodes are the methods of one :class:`_Nodes` over ``agents``."""
+    nodes = _Nodes(agents)
     return (
         GraphBuilder(
             GRAPH_NAME,
@@ -351,9 +382,9 @@ def build_graph(agents: Agents) -> GraphDefinition:
                 "agent_modes": merge,
             },
         )
-        .add_node("orchestrator", orchestrator)
-        .add_node("structurer", structurer)
-        .add_node("methodologist", methodologist)
+        .add_node("orchestrator", nodes.orchestrator)
+        .add_node("structurer", nodes.structurer)
+        .add_node("methodologist", nodes.methodologist)
         .add_interrupt(INTERRUPT, payload_key="facilitator")
         .add_conditional_edges(
             "orchestrator",
