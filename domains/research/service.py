@@ -297,28 +297,28 @@ class ResearchDomain:
     conversations: ResearchConversations
 
 
-def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | None = None) -> ResearchDomain:
-    """The service, its app and its runtime. Invalid agent YAML raises here (never serves).
+def _llm_client(
+    settings: ResearchSettings, http: httpx.AsyncClient | None
+) -> tuple[ChatClient | None, httpx.AsyncClient | None, bool]:
+    """The agents' LLM client when one is configured, its HTTP client, and whether this domain
+    made that client (and so closes it)."""
+    if not settings.llm_enabled:
+        return None, http, False
+    assert settings.llm_base_url is not None
+    owns_http = http is None
+    client = http or httpx.AsyncClient()
+    llm = ChatClient(
+        client,
+        settings.llm_base_url,
+        api_key=settings.llm_api_key,
+        model_override=settings.llm_model,
+        timeout_s=settings.research_llm_timeout_s,
+    )
+    return llm, client, owns_http
 
-    ``http`` lets tests point the LLM client at a fake OpenAI-compatible server (a third party).
-    """
-    settings = settings or ResearchSettings()
-    configs = load_agents(settings.research_agents_dir)  # AgentConfigError stops the start
-    owns_http = False
-    llm = None
-    if settings.llm_enabled:
-        assert settings.llm_base_url is not None
-        if http is None:
-            http, owns_http = httpx.AsyncClient(), True
-        llm = ChatClient(
-            http,
-            settings.llm_base_url,
-            api_key=settings.llm_api_key,
-            model_override=settings.llm_model,
-            timeout_s=settings.research_llm_timeout_s,
-        )
-    conversations = ResearchConversations(settings, Agents(configs, llm))
 
+def _service(conversations: ResearchConversations) -> DomainService:
+    """The domain's manifest: its capabilities (served by ``conversations``) and goals."""
     svc = DomainService(
         DOMAIN,
         VERSION,
@@ -375,18 +375,11 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
     for goal in d.GOALS:
         svc.add_goal(goal)
     svc.manifest()
+    return svc
 
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await conversations.ensure_ready()
-        try:
-            yield
-        finally:
-            await conversations.aclose()
-            if owns_http and http is not None:
-                await http.aclose()
 
-    app = svc.app(lifespan=lifespan)
+def _add_session_routes(app: FastAPI, conversations: ResearchConversations) -> None:
+    """The routes beside ``/execute`` that read or reset one research session."""
 
     @app.get("/sessions/{session_id}/snapshot")
     async def get_snapshot(session_id: str) -> Any:
@@ -412,4 +405,28 @@ def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | No
         out = await conversations.reset(session_id)
         return out.result
 
+
+def build(settings: ResearchSettings | None = None, http: httpx.AsyncClient | None = None) -> ResearchDomain:
+    """The service, its app and its runtime. Invalid agent YAML raises here (never serves).
+
+    ``http`` lets tests point the LLM client at a fake OpenAI-compatible server (a third party).
+    """
+    settings = settings or ResearchSettings()
+    configs = load_agents(settings.research_agents_dir)  # AgentConfigError stops the start
+    llm, http, owns_http = _llm_client(settings, http)
+    conversations = ResearchConversations(settings, Agents(configs, llm))
+    svc = _service(conversations)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await conversations.ensure_ready()
+        try:
+            yield
+        finally:
+            await conversations.aclose()
+            if owns_http and http is not None:
+                await http.aclose()
+
+    app = svc.app(lifespan=lifespan)
+    _add_session_routes(app, conversations)
     return ResearchDomain(svc, app, conversations)
