@@ -19,7 +19,7 @@ from pydantic import SecretStr, ValidationError
 
 from sdk.answers import error_body
 from sdk.idempotency import MAX_KEY_LENGTH, IdempotencyStoreUnavailable
-from shared.manifest import LOOKUP_TABLE, LookupEntry
+from shared.manifest import LOOKUP_TABLE, DomainManifest, LookupEntry
 from shared.models import ExecutionIntent
 from shared.settings import ServiceSettings
 from shared.signing import SIGNATURE_HEADER, SignatureInvalid, verify
@@ -87,7 +87,14 @@ def build_app(service: DomainService, lifespan: Lifespan | None = None) -> FastA
     )
     app.state.service = service
     app.add_middleware(RequestTelemetry, service=service.domain)
-    started = time.monotonic()
+    _add_error_handlers(app, service)
+    _add_info_routes(app, service, manifest)
+    _add_execute_route(app, service, DomainSigningSettings().signing_secret_bytes())
+    return app
+
+
+def _add_error_handlers(app: FastAPI, service: DomainService) -> None:
+    """A bad body and a crash answer in the platform's error shape (no stack trace to the caller)."""
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -99,6 +106,11 @@ def build_app(service: DomainService, lifespan: Lifespan | None = None) -> FastA
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
         log.exception("domain %s failed", service.domain)
         return JSONResponse(error_body("internal error in domain", "domain_error", None, "server_error"), 500)
+
+
+def _add_info_routes(app: FastAPI, service: DomainService, manifest: DomainManifest) -> None:
+    """What a domain says about itself: health, metrics, manifest, lookup tables, agent card."""
+    started = time.monotonic()
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -128,23 +140,33 @@ def build_app(service: DomainService, lifespan: Lifespan | None = None) -> FastA
 
         return card_json(domain_card(manifest, str(request.base_url)))
 
-    secret = DomainSigningSettings().signing_secret_bytes()
+
+def _refused_call(
+    secret: bytes | None, body: bytes, request: Request, key: str | None
+) -> JSONResponse | None:
+    """The answer to a call that must not run (a bad signature, an over-long key), else None."""
+    if secret is not None:  # only calls signed by this domain's gateway run anything
+        try:
+            # the key is signed too: a captured body replayed under another key is refused
+            verify(secret, body, request.headers.get(SIGNATURE_HEADER), idempotency_key=key or "")
+        except SignatureInvalid as exc:
+            return JSONResponse(error_body(str(exc), "invalid_signature", None, "authentication_error"), 401)
+    if key is not None and len(key) > MAX_KEY_LENGTH:
+        message = f"{IDEMPOTENCY_HEADER} is longer than {MAX_KEY_LENGTH} characters"
+        return JSONResponse(error_body(message, "invalid_idempotency_key", IDEMPOTENCY_HEADER), 400)
+    return None
+
+
+def _add_execute_route(app: FastAPI, service: DomainService, secret: bytes | None) -> None:
+    """``POST /execute``: one signed, idempotent call of a capability."""
 
     @app.post("/execute")
     async def execute(request: Request) -> Response:
         body = await request.body()
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
-        if secret is not None:  # only calls signed by this domain's gateway run anything
-            try:
-                # the key is signed too: a captured body replayed under another key is refused
-                verify(secret, body, request.headers.get(SIGNATURE_HEADER), idempotency_key=key or "")
-            except SignatureInvalid as exc:
-                return JSONResponse(
-                    error_body(str(exc), "invalid_signature", None, "authentication_error"), 401
-                )
-        if key is not None and len(key) > MAX_KEY_LENGTH:
-            message = f"{IDEMPOTENCY_HEADER} is longer than {MAX_KEY_LENGTH} characters"
-            return JSONResponse(error_body(message, "invalid_idempotency_key", IDEMPOTENCY_HEADER), 400)
+        refused = _refused_call(secret, body, request, key)
+        if refused is not None:
+            return refused
         try:
             # parsed and validated in one pass by pydantic, no dict in between
             intent = ExecutionIntent.model_validate_json(body)
@@ -161,8 +183,6 @@ def build_app(service: DomainService, lifespan: Lifespan | None = None) -> FastA
             message = "the domain cannot record this call right now; send it again later with the same key"
             return JSONResponse(error_body(message, "store_unavailable", None, "server_error"), 503)
         return Response(output.model_dump_json(), media_type="application/json")
-
-    return app
 
 
 def _lookup_route(entries: Callable[[], list[LookupEntry]]) -> Callable[[], Awaitable[Response]]:
