@@ -8,6 +8,7 @@ an ambiguous one a clarification with the candidates.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from domains.finance.markets import UnknownMarket, resolve_markets
@@ -20,7 +21,7 @@ from domains.finance.messages import (
     requested_language,
     text,
 )
-from domains.finance.provider import Instrument, MarketDataProvider, Quote
+from domains.finance.provider import Instrument, Market, MarketDataProvider, Quote
 from domains.finance.resolver import Resolution, SymbolResolver
 from sdk.service import clarify, fail, option
 from shared.manifest import LookupEntry
@@ -214,11 +215,7 @@ class FinanceHandlers:
 
         universe = [i for i in self.provider.instruments() if i.market in codes]
         quotes = await self.provider.quotes(i.symbol for i in universe)
-        rows = [(i, quotes[i.symbol]) for i in universe if i.symbol in quotes]
-        sign = 1 if direction == "GAINERS" else -1
-        rows = [r for r in rows if sign * r[1].change_pct > 0]
-        rows.sort(key=lambda r: -sign * r[1].change_pct)
-        rows = rows[:limit]
+        rows = _ranked(universe, quotes, direction)[:limit]
 
         as_of = max((q.as_of for q in quotes.values()), default="?")
         source = next((q.source for q in quotes.values()), "unknown")
@@ -227,39 +224,8 @@ class FinanceHandlers:
             if len(codes) == len(markets)
             else join_names([f"{markets[c].display(lang)} ({markets[c].exchange})" for c in codes], lang)
         )
-        data = data_label(as_of, source, lang)
-        if rows:
-            lines = [
-                text(lang, "movers_header", title=text(lang, f"title_{direction}"), markets=where, data=data)
-            ]
-            lines += [
-                text(
-                    lang,
-                    "movers_line",
-                    rank=n,
-                    name=display_name(i),
-                    symbol=i.symbol,
-                    price=fmt_number(q.price, lang),
-                    currency=q.currency,
-                    change=fmt_pct(q.change_pct, lang),
-                )
-                for n, (i, q) in enumerate(rows, start=1)
-            ]
-            explanation = "\n".join(lines)
-        else:
-            explanation = text(lang, f"movers_none_{direction}", markets=where, data=data)
-
-        if len(codes) == 1:
-            m = markets[codes[0]]
-            context: dict[str, Any] = {
-                "market": m.code,
-                "exchange": m.exchange,
-                "currency": m.currency,
-                "timezone": m.timezone,
-            }
-        else:
-            context = {"market": "multiple", "markets": codes}
-        context |= {"as_of": as_of, "source": source}
+        explanation = _movers_text(lang, direction, rows, where, data_label(as_of, source, lang))
+        context = _market_context(codes, markets) | {"as_of": as_of, "source": source}
         return DomainOutput(
             status="success",
             result={
@@ -320,3 +286,45 @@ class FinanceHandlers:
             },
             explanation="\n".join(lines),
         )
+
+
+def _ranked(
+    universe: Sequence[Instrument], quotes: Mapping[str, Quote], direction: Direction
+) -> list[tuple[Instrument, Quote]]:
+    """The quoted instruments that moved in ``direction``, the biggest move first."""
+    sign = 1 if direction == "GAINERS" else -1
+    rows = [(i, quotes[i.symbol]) for i in universe if i.symbol in quotes]
+    rows = [r for r in rows if sign * r[1].change_pct > 0]
+    rows.sort(key=lambda r: -sign * r[1].change_pct)
+    return rows
+
+
+def _movers_text(
+    lang: Language, direction: Direction, rows: Sequence[tuple[Instrument, Quote]], where: str, data: str
+) -> str:
+    """The movers as the person reads them: a header and one ranked line each, or "none"."""
+    if not rows:
+        return text(lang, f"movers_none_{direction}", markets=where, data=data)
+    lines = [text(lang, "movers_header", title=text(lang, f"title_{direction}"), markets=where, data=data)]
+    lines += [
+        text(
+            lang,
+            "movers_line",
+            rank=n,
+            name=display_name(i),
+            symbol=i.symbol,
+            price=fmt_number(q.price, lang),
+            currency=q.currency,
+            change=fmt_pct(q.change_pct, lang),
+        )
+        for n, (i, q) in enumerate(rows, start=1)
+    ]
+    return "\n".join(lines)
+
+
+def _market_context(codes: Sequence[str], markets: Mapping[str, Market]) -> dict[str, Any]:
+    """What a later step needs of the markets looked at: the one market's details, or their codes."""
+    if len(codes) != 1:
+        return {"market": "multiple", "markets": list(codes)}
+    m = markets[codes[0]]
+    return {"market": m.code, "exchange": m.exchange, "currency": m.currency, "timezone": m.timezone}
