@@ -172,6 +172,24 @@ SMALL_TALK_GOAL: dict[str, Any] = {
 }
 
 
+#: What out-of-scope requests look like: never a goal, only evidence the intent layer calibrates
+#: "this is not any registered goal" with.
+OUT_OF_SCOPE_EXAMPLES = (
+    "quem descobriu o Brasil?",
+    "me ajuda a escrever um e-mail para o meu chefe",
+    "como faço para emagrecer rápido?",
+    "me indica um livro de ficção",
+    "que horas são em Tóquio?",
+    "como tiro a segunda via do RG?",
+    "desenha um gato pra mim",
+    "qual o sentido da vida?",
+    "set an alarm for 7 am",
+    "how tall is Mount Everest?",
+    "write a cover letter for me",
+    "what's a good name for a dog?",
+)
+
+
 def build_service() -> DomainService:
     svc = DomainService(
         DOMAIN,
@@ -214,25 +232,8 @@ def build_service() -> DomainService:
             "en": "Says plainly it cannot help and lists what the platform can do",
         },
         role="fallback",
-        # what out-of-scope requests look like: never a goal, only evidence the intent layer
-        # calibrates "this is not any registered goal" with
         metadata={
-            "intent_hints": {
-                "examples": [
-                    "quem descobriu o Brasil?",
-                    "me ajuda a escrever um e-mail para o meu chefe",
-                    "como faço para emagrecer rápido?",
-                    "me indica um livro de ficção",
-                    "que horas são em Tóquio?",
-                    "como tiro a segunda via do RG?",
-                    "desenha um gato pra mim",
-                    "qual o sentido da vida?",
-                    "set an alarm for 7 am",
-                    "how tall is Mount Everest?",
-                    "write a cover letter for me",
-                    "what's a good name for a dog?",
-                ]
-            },
+            "intent_hints": {"examples": list(OUT_OF_SCOPE_EXAMPLES)},
             "progress": {"pt": "Preparando a resposta…", "en": "Preparing the reply…"},
         },
         output_schema={
