@@ -110,8 +110,11 @@ class StepGuard:
     async def _once(
         self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext, policy: ExecutionPolicy
     ) -> DomainOutput:
+        # a runner that waits for an unreachable domain itself (a background run's durable step)
+        # says how long it may: each of its calls is still bounded by the transport's timeout
+        waits: Callable[[], float] | None = getattr(self._run_step, "undelivered_wait_s", None)
         try:
-            async with asyncio.timeout(policy.timeout_s + TIMEOUT_GRACE_S):
+            async with asyncio.timeout(policy.timeout_s + TIMEOUT_GRACE_S + (waits() if waits else 0.0)):
                 return await self._run_step(intent, step, call)
         except TimeoutError:
             error = DomainUnavailable(

@@ -24,7 +24,14 @@ from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.coordination.quotas import Quotas
 from gateway.coordination.registry_sync import RegistrySync
 from gateway.deps import CheckedRequest, RunQuota, Services, require_api_key
-from gateway.durable import BackgroundSettings, DurableEngine, DurableSettings, durable_steps, launch_engine
+from gateway.durable import (
+    BackgroundSettings,
+    DurableEngine,
+    DurableSettings,
+    durable_availability,
+    durable_steps,
+    launch_engine,
+)
 from gateway.errors import install_error_handlers, shared_store_call
 from gateway.hooks import RunHooksSettings, load_hooks
 from gateway.inspector import routes as inspector
@@ -129,7 +136,8 @@ async def build_services(
             synthesis=synthesis,
             max_replans=settings.max_replans,
             deadline_s=settings.run_deadline_s,
-            availability=orchestrator.unavailable_reason,
+            # a background run calls a domain known to be down: its step waits for it instead
+            availability=durable_availability(orchestrator.unavailable_reason),
             planner=run_planner,
         )
 

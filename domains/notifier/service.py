@@ -75,8 +75,11 @@ METADATA: dict[str, Any] = {
         "keywords": ["telegram", "notificar", "enviar mensagem", "notify", "send message"],
         "examples": ["manda no meu telegram", "send it to my telegram"],
     },
-    # sending twice means the person gets two messages: never retried blindly
-    "policy": {"idempotent": False, "attempts": 1, "timeout_s": 15.0},
+    # sending twice means two messages, but a repeat under the same Idempotency-Key is answered
+    # from the durable key store and the outbox is keyed by it (sdk/idempotency.py): a retry after
+    # a timeout or a lost answer cannot send again, so a second try is safe and a restart of the
+    # notifier does not lose the message
+    "policy": {"idempotent": True, "attempts": 2, "timeout_s": 15.0, "backoff_s": 1.0},
     "progress": {"pt": "Enviando a mensagem pelo Telegram…", "en": "Sending the Telegram message…"},
 }
 

@@ -5,7 +5,7 @@ settings (:mod:`.settings`). docs/operations.md, "Background runs", tells the op
 
 from gateway.durable.engine import DurableEngine, EngineUnavailable, current_engine, launch_engine
 from gateway.durable.settings import BackgroundSettings, DurableSettings
-from gateway.durable.steps import durable_steps
+from gateway.durable.steps import durable_availability, durable_steps
 
 __all__ = [
     "BackgroundSettings",
@@ -13,6 +13,7 @@ __all__ = [
     "DurableSettings",
     "EngineUnavailable",
     "current_engine",
+    "durable_availability",
     "durable_steps",
     "launch_engine",
 ]

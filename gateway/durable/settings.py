@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import accumulate, count, takewhile
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -40,3 +42,18 @@ class BackgroundSettings(BaseSettings):
     #: Background runs waiting for a worker, over all gateways; past that, 503 with
     #: ``Retry-After`` and nothing recorded.
     queue_max: int = Field(default=256, ge=1)
+    #: How long a background run's step keeps retrying a domain it could not reach (the request
+    #: was never delivered: connection refused, open circuit) before the step fails; 0: no wait.
+    #: The window is per attempt of the step (a capability whose policy allows another attempt
+    #: waits again); each try is bounded by the call's own timeout. Interactive turns never wait.
+    undelivered_retry_s: float = Field(default=60.0, ge=0, le=86400)
+    #: The first wait between those tries.
+    undelivered_interval_s: float = Field(default=0.5, gt=0, le=3600)
+    #: Each wait between those tries is this many times the one before.
+    undelivered_backoff: float = Field(default=1.5, ge=1, le=10)
+
+    def undelivered_attempts(self) -> int:
+        """Tries of an undelivered step whose waits add up to at most the retry window."""
+        waits = (self.undelivered_interval_s * self.undelivered_backoff**i for i in count())
+        window = self.undelivered_retry_s
+        return 1 + sum(1 for _ in takewhile(lambda spent: spent <= window, accumulate(waits)))

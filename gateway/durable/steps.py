@@ -6,17 +6,28 @@ The run controller takes its step runner from the gateway (:func:`durable_steps`
 graph's); outside a workflow (an interactive turn) the step runs as it always did, at the cost of
 one context lookup. A step is recorded under its plan step id, so a resumed run whose plan came out
 different stops with DBOS's error rather than taking another step's output.
+
+A background run is not in a hurry: a step whose domain could not be reached (the request was
+never delivered, so no side effect can have happened) is retried by DBOS's own step retries, with
+a backoff, for ``BACKGROUND_UNDELIVERED_RETRY_S`` — a domain restarting is waited for instead of
+the run going on without that step. Inside a run, the "known down" check before a step
+(:func:`durable_availability`) lets the call through, so the retries, not a stale health check
+or an open circuit, decide. Interactive turns fail fast as before.
 """
 
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from dbos import DBOS
+from dbos import DBOS, StepOptions
 from dbos import error as dbos_error
 
 from execution.dag import RunStopped, StepRunner
+from execution.retry import delivered
+from gateway.durable.settings import BackgroundSettings
+from shared.errors import DomainUnavailable
 from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionStep
 from shared.status import RunStatus
 
@@ -44,8 +55,39 @@ def _round_trips(exc: Exception) -> bool:
     return True
 
 
-def durable_steps(run_step: StepRunner) -> StepRunner:
-    """``run_step``, with each call made inside a workflow a checkpointed step."""
+def _undelivered(exc: BaseException) -> bool:
+    """The step's request never reached its domain: trying again cannot act twice."""
+    return isinstance(exc, DomainUnavailable) and not delivered(exc)
+
+
+def in_workflow() -> bool:
+    """This code runs in a durable workflow (a background run), not inside one of its steps."""
+    return DBOS.workflow_id is not None and DBOS.step_id is None
+
+
+def durable_availability(
+    unavailable_reason: Callable[[str], str | None],
+) -> Callable[[str], str | None]:
+    """``unavailable_reason``, except in a workflow: there a domain known to be down is still
+    called, and its undelivered call waits (the step's retries) instead of being given up."""
+
+    def reason(domain: str) -> str | None:
+        return None if in_workflow() else unavailable_reason(domain)
+
+    return reason
+
+
+def durable_steps(run_step: StepRunner, settings: BackgroundSettings | None = None) -> StepRunner:
+    """``run_step``, with each call made inside a workflow a checkpointed step, retried while
+    its domain cannot be reached (``settings``' undelivered window)."""
+    settings = settings or BackgroundSettings()
+    options: StepOptions = {
+        "retries_allowed": settings.undelivered_retry_s > 0,
+        "max_attempts": settings.undelivered_attempts(),
+        "interval_seconds": settings.undelivered_interval_s,
+        "backoff_rate": settings.undelivered_backoff,
+        "should_retry": _undelivered,
+    }
 
     async def checkpointed(
         intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext
@@ -60,12 +102,15 @@ def durable_steps(run_step: StepRunner) -> StepRunner:
             raise StepFailed(f"{type(exc).__name__}: {exc}") from exc
 
     async def step(intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext) -> DomainOutput:
-        if DBOS.workflow_id is None or DBOS.step_id is not None:
+        if not in_workflow():
             return await run_step(intent, plan_step, call)
         try:
             outcome = await DBOS.run_step_async(
-                {"name": f"plan-step:{plan_step.id}"}, checkpointed, intent, plan_step, call
+                {**options, "name": f"plan-step:{plan_step.id}"}, checkpointed, intent, plan_step, call
             )
+        except dbos_error.DBOSMaxStepRetriesExceeded as exc:
+            # the window is over: the step fails with the domain's last error, as it would have
+            raise exc.errors[-1] if exc.errors else StepFailed(str(exc)) from None
         except dbos_error.DBOSWorkflowCancelledError:
             # cancelled through the engine: this step did not start, and none after it will
             raise RunStopped(RunStatus.CANCELLED, CANCELLED) from None
@@ -73,4 +118,9 @@ def durable_steps(run_step: StepRunner) -> StepRunner:
             raise RunStopped(outcome.status, outcome.reason)
         return outcome
 
+    def undelivered_wait_s() -> float:
+        # read by the step guard (execution.retry), whose timeout must leave room for the waits
+        return settings.undelivered_retry_s if in_workflow() and options["retries_allowed"] else 0.0
+
+    step.undelivered_wait_s = undelivered_wait_s  # type: ignore[attr-defined]
     return step

@@ -36,7 +36,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     slow = start_fixture_domain("slow_domain")
     finance = start_domain("finance")  # this module's own: the retry test restarts it
     domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
-    env = {"API_KEYS": f"{KEY_A},{KEY_B}", "BACKGROUND_WORKERS": "1"}
+    # a background step waits for a domain it cannot reach; the retry test needs its run to fail
+    env = {"API_KEYS": f"{KEY_A},{KEY_B}", "BACKGROUND_WORKERS": "1", "BACKGROUND_UNDELIVERED_RETRY_S": "1"}
     try:
         with gateway_over(domains, work, env) as gateway:
             yield gateway, notifier, slow, finance
