@@ -74,6 +74,7 @@ class Launch:
     first_answer: float
     cpu_s: float = 0.0
     trained: bool = False
+    training_note: str = ""
 
 
 class LaunchFailed(RuntimeError):
@@ -193,11 +194,22 @@ def _launch_until_answer(launcher: list[str], cache_dir: Path, work: Path) -> La
                     ready = time.monotonic() - started
                     first_answer(client, port)
                     answered = time.monotonic() - started
-                    trained = TRAINING_LINE in log_path.read_text(errors="replace")
-                    return Launch(domains_healthy, ready, answered, trained=trained)
+                    log_text = log_path.read_text(errors="replace")
+                    trained = TRAINING_LINE in log_text
+                    note = _why_trained(log_text) if trained else ""
+                    return Launch(domains_healthy, ready, answered, trained=trained, training_note=note)
                 time.sleep(0.1)
         finally:
             stop_process(proc)
+
+
+def _why_trained(log_text: str) -> str:
+    kept = [
+        line[:300]
+        for line in log_text.splitlines()
+        if line.startswith("launcher: ") or '"WARNING"' in line or '"ERROR"' in line or TRAINING_LINE in line
+    ]
+    return "  the gateway trained at start; its launcher said:\n    " + "\n    ".join(kept[-40:])
 
 
 def _tail(path: Path, lines: int = 30) -> str:
@@ -261,6 +273,10 @@ def measure(launchers: dict[str, list[str]], runs: int, label: str) -> Runs:
             launches = launch_kinds(argv)
             for kind, launch in launches.items():
                 results.setdefault(f"{name}, {kind}", []).append(launch)
+                if launch.trained and kind != UNTRAINED:
+                    # why a start with a pretrained model trained (a domain missing from its
+                    # first catalog?): shown in the console, where the run's progress is
+                    print(f"{label} run {run + 1} {name}, {kind}: {launch.training_note}", flush=True)
             each = ", ".join(
                 f"{kind} ready {launch.gateway_ready:.1f} s / answer {launch.first_answer:.1f} s"
                 for kind, launch in launches.items()
