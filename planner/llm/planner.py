@@ -240,11 +240,8 @@ class LlmPlanner:
 
     # ------------------------------------------------------------------ rewrite
 
-    async def rewrite(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
-        """The rest of ``plan`` rewritten from what the run observed, or None (not an LLM plan,
-        budgets spent, the endpoint gave nothing, or the model found no way)."""
-        if plan.planner != "llm":
-            return None
+    def _rewrite_budget_spent(self, plan: ExecutionPlan) -> bool:
+        """The run has used its LLM rewrites or its calls to the endpoint."""
         earlier = len(plan.llm_calls)
         rewrites = sum(1 for c in plan.llm_calls if c.purpose == "replan")
         if (
@@ -252,16 +249,15 @@ class LlmPlanner:
             or earlier >= self.settings.planner_llm_max_calls
         ):
             log.info("LLM planner: no rewrite (budget spent: %d rewrites, %d calls)", rewrites, earlier)
-            return None
-        words = texts(context.language)
+            return True
+        return False
+
+    def _replan_messages(
+        self, plan: ExecutionPlan, context: ReplanContext, words: PlannerTexts, kept: list[ExecutionStep]
+    ) -> list[Message]:
+        """The conversation that asks for the rewrite: the system prompt, the request, and what
+        failed with what the completed steps observed."""
         failed = context.failed_step
-        # what ran stays in the plan: completed steps feed the new ones, the failed one stays in
-        # the trace as an optional step (it is not called again, and the answer names the gap)
-        kept = [
-            s if s.id != failed.id else s.model_copy(update={"required": False})
-            for s in plan.steps
-            if s.id in context.completed or s.id == failed.id
-        ]
         error = context.output.explanation if context.output is not None else ""
         observations = json.dumps(
             {
@@ -278,7 +274,7 @@ class LlmPlanner:
             execution_intent=ExecutionIntent(domain=failed.domain, capability=failed.capability),
             plan=plan,
         )
-        messages: list[Message] = [
+        return [
             {"role": "system", "content": self._system(words, request)},
             {"role": "user", "content": context.query},
             {
@@ -293,6 +289,19 @@ class LlmPlanner:
                 ),
             },
         ]
+
+    async def rewrite(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
+        """The rest of ``plan`` rewritten from what the run observed, or None (not an LLM plan,
+        budgets spent, the endpoint gave nothing, or the model found no way)."""
+        if plan.planner != "llm":
+            return None
+        earlier = len(plan.llm_calls)
+        if self._rewrite_budget_spent(plan):
+            return None
+        words = texts(context.language)
+        failed = context.failed_step
+        kept = _kept_steps(plan, context)
+        messages = self._replan_messages(plan, context, words, kept)
         calls: list[PlannerCall] = []
         started = time.perf_counter()
         # the kept steps ran; new ids start after every old one, so no old trace is reused
@@ -344,3 +353,14 @@ def _first_step_intent(plan: ExecutionPlan, request: PlanRequest) -> ExecutionIn
 
 def _ms(clock: float) -> float:
     return round((time.perf_counter() - clock) * 1000, 3)
+
+
+def _kept_steps(plan: ExecutionPlan, context: ReplanContext) -> list[ExecutionStep]:
+    """What ran stays in the plan: completed steps feed the new ones, the failed one stays in the
+    trace as an optional step (it is not called again, and the answer names the gap)."""
+    failed = context.failed_step
+    return [
+        s if s.id != failed.id else s.model_copy(update={"required": False})
+        for s in plan.steps
+        if s.id in context.completed or s.id == failed.id
+    ]
