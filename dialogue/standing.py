@@ -64,8 +64,11 @@ _CADENCES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(every|each) (weekday|business day|working day)\b|\bon weekdays\b"), "weekdays"),
     (re.compile(r"\bevery (day|morning)\b|\bdaily\b|\beach day\b"), "daily"),
     (re.compile(r"\btodos os dias\b|\btodo dia\b|\bdiariamente\b|\btoda manha\b"), "daily"),
-    (re.compile(rf"\b(toda|todas as|as) (?P<day>{_DAY_PT})s?( feiras?)?\b"), "weekly"),
-    (re.compile(rf"\b(every|each|on) (?P<day>{_DAY_EN})s?\b"), "weekly"),
+    # a day alone ("na quinta às 11", "on Thursday at 11") is one date, not a recurrence: "às"/"on"
+    # say "every" only with the plural ("às quintas", "on Thursdays")
+    (re.compile(rf"\b(toda|todas as) (?P<day>{_DAY_PT})s?( feiras?)?\b"), "weekly"),
+    (re.compile(rf"\bas (?P<day>{_DAY_PT})(s? feiras|s)\b"), "weekly"),
+    (re.compile(rf"\b(every|each) (?P<day>{_DAY_EN})s?\b|\bon (?P<days>{_DAY_EN})s\b"), "weekly"),
     (re.compile(r"\ba cada (?P<n>\d+) (?P<unit>horas|minutos)\b"), "interval"),
     (re.compile(r"\bevery (?P<n>\d+) (?P<unit>hours|minutes)\b"), "interval"),
     (re.compile(r"\b(a cada|de) hora( em hora)?\b|\btoda hora\b"), "hourly"),
@@ -437,7 +440,8 @@ def _rule(shape: str, found: re.Match[str]) -> str | None:
     if shape == "daily":
         return "FREQ=DAILY"
     if shape == "weekly":
-        day = found.group("day")
+        named = found.groupdict()
+        day = named.get("day") or named["days"]
         return f"FREQ=WEEKLY;BYDAY={_DAYS_PT.get(day) or _DAYS_EN[day]}"
     if shape == "hourly":
         return "FREQ=HOURLY;BYMINUTE=0"

@@ -39,6 +39,13 @@ SP = "America/Sao_Paulo"
         ("a cada hora me manda a cotação da Vale", "FREQ=HOURLY;BYMINUTE=0", None, "a cotação da Vale"),
         ("every 2 hours send me the price of Tesla", "FREQ=HOURLY;INTERVAL=2;BYMINUTE=0", None, None),
         ("todos os dias me manda as maiores quedas", "FREQ=DAILY;BYHOUR=9;BYMINUTE=0", None, None),
+        ("send me Apple's price on Mondays at 8am", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=8;BYMINUTE=0", None, None),
+        (
+            "manda a cotação da Vale às segundas-feiras às 10h",
+            "FREQ=WEEKLY;BYDAY=MO;BYHOUR=10;BYMINUTE=0",
+            None,
+            "a cotação da Vale",
+        ),
     ],
 )
 def test_schedules(text: str, rule: str, runs: str | None, label: str | None) -> None:
@@ -104,6 +111,10 @@ def test_watch_confirmation() -> None:
         "price of Apple",
         "what do people eat every day?",
         "o que a Petrobras faz todo dia?",
+        # one day named is a date, not a recurrence
+        "book a GP on Thursday at 11",
+        "will it rain on Friday?",
+        "marca um médico na quinta às 11",
     ],
 )
 def test_ordinary_requests_are_not_standing(text: str) -> None:
