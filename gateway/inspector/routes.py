@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 from importlib import resources
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
-from sqlalchemy import Table, func, or_, select
+from sqlalchemy import ColumnElement, ScalarSelect, Table, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from gateway.deps import PrincipalDep, RegistryDep, services
@@ -123,30 +123,35 @@ class SessionPage(BaseModel):
     offset: int
 
 
-async def list_sessions(
-    engine: AsyncEngine, *, tenant: str, query: str, limit: int, offset: int
-) -> SessionPage:
-    """``tenant``'s sessions whose id, or any message, contains ``query`` (case-blind), newest first."""
-    last_input = (
+def _session_input(*order: ColumnElement[Any]) -> ScalarSelect[Any]:
+    """The session's first message in ``order`` (a subquery of the sessions list)."""
+    return (
         select(_runs.c.input_text)
         .where(_runs.c.session_id == _sessions.c.id)
-        .order_by(_runs.c.created_at.desc())
+        .order_by(*order)
         .limit(1)
         .scalar_subquery()
     )
-    first_input = (
-        select(_runs.c.input_text)
-        .where(_runs.c.session_id == _sessions.c.id)
-        .order_by(_runs.c.created_at, _runs.c.id)
-        .limit(1)
-        .scalar_subquery()
-    )
-    matches = [_sessions.c.tenant == tenant]
+
+
+def _session_matches(tenant: str, query: str) -> list[ColumnElement[bool]]:
+    """``tenant``'s sessions, and with a ``query`` those whose id or any message contains it."""
+    matches: list[ColumnElement[bool]] = [_sessions.c.tenant == tenant]
     if query:
         said_it = select(_runs.c.id).where(
             _runs.c.session_id == _sessions.c.id, _runs.c.input_text.icontains(query, autoescape=True)
         )
         matches.append(or_(_sessions.c.id.icontains(query, autoescape=True), said_it.exists()))
+    return matches
+
+
+async def list_sessions(
+    engine: AsyncEngine, *, tenant: str, query: str, limit: int, offset: int
+) -> SessionPage:
+    """``tenant``'s sessions whose id, or any message, contains ``query`` (case-blind), newest first."""
+    last_input = _session_input(_runs.c.created_at.desc())
+    first_input = _session_input(_runs.c.created_at, _runs.c.id)
+    matches = _session_matches(tenant, query)
     rows = (
         select(
             _sessions.c.id,
