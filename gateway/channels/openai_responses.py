@@ -14,7 +14,7 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -30,6 +30,7 @@ from gateway.channels.openai_core import (
     turn_entry,
 )
 from gateway.channels.responses_wire import (
+    InputMessage,
     ResponseCreateRequest,
     check_request,
     input_messages,
@@ -85,6 +86,18 @@ async def _previous_session(
     return session_id
 
 
+def _history(body: ResponseCreateRequest, earlier: Sequence[InputMessage]) -> list[Utterance]:
+    """What came before this message, as a chat client would resend it (instructions first)."""
+    return [
+        u
+        for u in (
+            utterance("system", body.instructions or ""),
+            *(utterance(m.role, m.text()) for m in earlier),
+        )
+        if u is not None
+    ]
+
+
 @router.post("/v1/responses", response_model=None)
 async def create_response(
     body: ResponseCreateRequest,
@@ -99,15 +112,7 @@ async def create_response(
     messages = input_messages(body)
     last_user, text = last_user_message(messages, param="input", what="input")
     tenant = principal.tenant
-    # what came before this message, as a chat client would resend it (instructions first)
-    history: list[Utterance] = [
-        u
-        for u in (
-            utterance("system", body.instructions or ""),
-            *(utterance(m.role, m.text()) for m in messages[:last_user]),
-        )
-        if u is not None
-    ]
+    history = _history(body, messages[:last_user])
     if body.previous_response_id is not None:
         session_id, derived = await _previous_session(body.previous_response_id, tenant, turns, points), False
     else:
