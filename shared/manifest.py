@@ -144,12 +144,23 @@ class ExecutionPolicy(_Strict):
     approval_reminder_s: float | None = Field(default=None, gt=0)
 
 
+class WatchPolicy(_Strict):
+    """Whether a standing watch may poll the capability, and how often at most
+    (docs/standing-requests.md). Absent: watchable at the operator's ``SCHEDULES_MIN_INTERVAL_S``."""
+
+    watchable: bool = True
+    #: The shortest time between two polls; the operator's minimum still applies when longer.
+    min_interval_s: int | None = Field(default=None, ge=1)
+
+
 class CapabilityMetadata(_Strict):
     intent_hints: IntentHints = Field(default_factory=IntentHints)
     decomposition: Decomposition = Field(default_factory=Decomposition)
     composition: Composition | None = None
     flow: Flow = Field(default_factory=Flow)
     policy: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
+    #: Standing watches on this capability; optional, so manifests without it stay valid.
+    watch: WatchPolicy | None = None
     #: Platform context the capability needs in ``ExecutionIntent.context`` ("catalog": the
     #: registered goals, for help and out-of-scope answers). Fallback-role capabilities get it too.
     context: list[Literal["catalog"]] = Field(default_factory=list)

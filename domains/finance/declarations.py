@@ -122,6 +122,9 @@ STOCK_PRICE_METADATA: dict[str, Any] = {
     "flow": {"pre": [{"type": "resolve_symbol", "param": "symbol", "search_capability": "search_symbol"}]},
     # reading a snapshot is safe to repeat
     "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+    # a watch ("me avisa quando a Petrobras passar de 40") polls this; a market quote moves little
+    # within a minute, and a live provider is billed per call
+    "watch": {"watchable": True, "min_interval_s": 60},
     "progress": {"pt": "Consultando a cotação…", "en": "Getting the quote…"},
 }
 
