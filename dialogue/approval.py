@@ -215,13 +215,56 @@ def approval_question(
     )
 
 
+def _expired(turn: Turn, question: ApprovalQuestion) -> Turn:
+    """Past the approval's deadline: the request is cancelled, nothing of it runs."""
+    expired = {
+        "route": "respond",
+        "status": RunStatus.CANCELLED,
+        "answer": i18n.t("dialogue.approval_expired", question.resume.language),
+        "intent": None,
+        "notes": [f"the approval of steps {question.steps} expired: nothing ran"],
+    }
+    return turn.model_copy(update=expired)
+
+
+def _approved(turn: Turn, question: ApprovalQuestion, who: str) -> Turn:
+    """A yes (the person's, or ``who`` approved it): the plan that waited runs."""
+    resume = question.resume
+    approved = {
+        "intent": resume.intent,
+        "execution_intent": resume.execution_intent,
+        "plan": resume.plan,
+        "route": "execute",
+        "confirmed": True,
+        "notes": [f"{who or 'the person'} approved steps {question.steps}"],
+    }
+    return turn.model_copy(update=approved)
+
+
+def _declined(turn: Turn, question: ApprovalQuestion, who: str) -> Turn:
+    """A no (the person's, or ``who`` rejected it): the request is cancelled, nothing runs."""
+    language = question.resume.language
+    answer = (
+        i18n.t("dialogue.approval_rejected_by", language, who=who[:1].upper() + who[1:])
+        if who
+        else i18n.t("dialogue.approval_declined", language)
+    )
+    declined = {
+        "route": "respond",
+        "status": RunStatus.CANCELLED,
+        "answer": answer,
+        "intent": None,
+        "notes": [f"{who or 'the person'} declined steps {question.steps}: nothing ran"],
+    }
+    return turn.model_copy(update=declined)
+
+
 def answer_approval(
     question: ApprovalQuestion, text: str, intent: IntentOutput, turn: Turn, threshold: float
 ) -> tuple[Turn, ApprovalQuestion | None] | None:
     """``turn`` after ``text`` answered ``question``, with the question still pending (asked
     again) or None; ``None`` when the message is a new request (the question is dropped)."""
-    resume = question.resume
-    language = resume.language
+    language = question.resume.language
     current = _current(turn.run_id)
     decision = current.decision if current is not None else None
     new_request = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
@@ -245,14 +288,7 @@ def answer_approval(
             current.outcome = Decision.EXPIRED
             if current.from_person and new_request:
                 return None  # the person moved on: their new request is answered as usual
-            expired = {
-                "route": "respond",
-                "status": RunStatus.CANCELLED,
-                "answer": i18n.t("dialogue.approval_expired", language),
-                "intent": None,
-                "notes": [f"the approval of steps {question.steps} expired: nothing ran"],
-            }
-            return turn.model_copy(update=expired), None
+            return _expired(turn, question), None
         if current.reminder:
             reminded = {
                 "route": "respond",
@@ -263,33 +299,13 @@ def answer_approval(
             return turn.model_copy(update=reminded), question
     who = current.decided_by if current is not None and decision is not None else ""
     if decision is Decision.APPROVED or (decision is None and is_yes(text)):
-        approved = {
-            "intent": resume.intent,
-            "execution_intent": resume.execution_intent,
-            "plan": resume.plan,
-            "route": "execute",
-            "confirmed": True,
-            "notes": [f"{who or 'the person'} approved steps {question.steps}"],
-        }
         if current is not None:
             current.outcome = Decision.APPROVED
-        return turn.model_copy(update=approved), None
+        return _approved(turn, question, who), None
     if decision is Decision.REJECTED or (decision is None and is_no(text)):
-        answer = (
-            i18n.t("dialogue.approval_rejected_by", language, who=who[:1].upper() + who[1:])
-            if who
-            else i18n.t("dialogue.approval_declined", language)
-        )
-        declined = {
-            "route": "respond",
-            "status": RunStatus.CANCELLED,
-            "answer": answer,
-            "intent": None,
-            "notes": [f"{who or 'the person'} declined steps {question.steps}: nothing ran"],
-        }
         if current is not None:
             current.outcome = Decision.REJECTED
-        return turn.model_copy(update=declined), None
+        return _declined(turn, question, who), None
     if new_request:
         return None  # a new request: the plan that waited is dropped, nothing of it ran
     again = question.model_copy(
