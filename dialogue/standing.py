@@ -90,7 +90,7 @@ _ASKS_TO_SEND = re.compile(
 )
 #: Watches: "me avisa quando <subject> passar de <n>" / "alert me when <subject> goes above <n>".
 _WATCH_OPEN = re.compile(
-    r"\b((me )?(avisa|avise|alerta|alerte|notifica|notifique)( me)? quando"
+    r"\b((me )?(avisa|avise|alerta|alerte|notifica|notifique)( me)? (quando|se)"
     r"|(alert|notify|tell|warn|ping) me (when|if)|let me know (when|if))\b"
 )
 _ABOVE = re.compile(
@@ -103,6 +103,20 @@ _BELOW = re.compile(
     r"|cair para|goes below|drops below|falls below|is below|drops under|falls under|goes under|dips below)\b"
 )
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+#: "subir 5%", "drops 3 percent": a change in percent (the recognizer reads "5%" as the number 5).
+_PERCENT = re.compile(r"(?P<n>\d+(?:[.,]\d+)?)\s*(%|por cento\b|percent\b|per cent\b|pct\b)", re.IGNORECASE)
+_RISE = re.compile(
+    r"\b(subir|subirem|valorizar|crescer|avancar|tiver alta de|estiver em alta de"
+    r"|rises|rise|goes up|gains|climbs|jumps|is up|moves up)\b"
+)
+_FALL = re.compile(
+    r"\b(cair|cairem|desvalorizar|recuar|baixar|tiver queda de|estiver em queda de"
+    r"|drops|drop|falls|fall|goes down|loses|sinks|is down|moves down)\b"
+)
+#: A watch on a change in percent compares the day's change the capability reports (a quote's
+#: ``change_pct``): JMESPath has no arithmetic, so "5% above the price when the watch was made"
+#: cannot be written as a condition (docs/standing-requests.md).
+CHANGE_FIELD = "output.result.change_pct"
 _ARTICLE = re.compile(r"^\s*(a|o|as|os|the)\s+", re.IGNORECASE)
 
 _KIND_WORDS = {
@@ -232,6 +246,8 @@ class StandingDraft(BaseModel):
     threshold: float | None = None
     above: bool = True
     currency: str | None = None
+    #: The threshold is a change in percent on the day ("subir 5%"), not a value.
+    percent: bool = False
     deliver_to: str = ""
     timezone: str
     language: Language
@@ -486,6 +502,9 @@ def _read_watch(
     if opened is None:
         return None
     rest = folded[opened.end() :]
+    percent = _PERCENT.search(text, opened.end())
+    if percent is not None:
+        return _percent_watch(text, folded, opened, percent, lang, time_zone)
     above, below = _ABOVE.search(rest), _BELOW.search(rest)
     comparison = min((m for m in (above, below) if m is not None), key=lambda m: m.start(), default=None)
     if comparison is None:
@@ -514,6 +533,69 @@ def _read_watch(
         threshold = float(number.group().replace(",", "."))
     if not words(subject):
         return None
+    delivery = _DELIVERY.search(folded)
+    operator = ">" if is_above else "<"
+    return StandingDraft(
+        kind="watch",
+        label=subject,
+        request_text=_watch_request(text, folded, subject, lang),
+        interval_seconds=_watch_interval(folded),
+        condition=f"value {operator} `{_number_text(threshold)}`",
+        threshold=threshold,
+        above=is_above,
+        currency=currency,
+        deliver_to=delivery.group("channel") if delivery else "",
+        timezone=time_zone,
+        language=lang,
+    )
+
+
+def _percent_watch(
+    text: str, folded: str, opened: re.Match[str], percent: re.Match[str], lang: Language, time_zone: str
+) -> StandingDraft | None:
+    """ "me avisa se a Petrobras subir 5%" / "alert me when Apple drops 3%": a condition on the
+    day's change in percent, ``output.result.change_pct >= `5``` (or ``<= `-3```)."""
+    between = folded[opened.end() : percent.start()]
+    rise = _RISE.search(between) or _ABOVE.search(between)
+    fall = _FALL.search(between) or _BELOW.search(between)
+    direction = min((m for m in (rise, fall) if m is not None), key=lambda m: m.start(), default=None)
+    if direction is None:
+        return None
+    is_rise = direction is rise
+    subject = _ARTICLE.sub("", text[opened.end() : opened.end() + direction.start()]).strip(" ,.?!")
+    if not words(subject):
+        return None
+    size = float(percent.group("n").replace(",", "."))
+    if size <= 0:
+        return None
+    bound = f">= `{_number_text(size)}`" if is_rise else f"<= `-{_number_text(size)}`"
+    delivery = _DELIVERY.search(folded)
+    return StandingDraft(
+        kind="watch",
+        label=subject,
+        request_text=_watch_request(text, folded, subject, lang),
+        interval_seconds=_watch_interval(folded),
+        condition=f"{CHANGE_FIELD} {bound}",
+        threshold=size,
+        above=is_rise,
+        percent=True,
+        deliver_to=delivery.group("channel") if delivery else "",
+        timezone=time_zone,
+        language=lang,
+    )
+
+
+def _watch_request(text: str, folded: str, subject: str, lang: Language) -> str:
+    """What a watch polls: the price question, with a delivery the person asked for."""
+    request = f"quanto está {subject}?" if lang == "pt" else f"how much is {subject}?"
+    delivery = _DELIVERY.search(folded)
+    if delivery:
+        request += f" {text[delivery.start() : delivery.end()]}"
+    return request
+
+
+def _watch_interval(folded: str) -> int | None:
+    """ "a cada 10 minutos" / "every hour": how often the person asked it polled, if they said."""
     interval = None
     for pattern, shape in _CADENCES:
         found = pattern.search(folded)
@@ -524,24 +606,7 @@ def _read_watch(
         if found is not None and shape == "hourly":
             interval = 3600
             break
-    delivery = _DELIVERY.search(folded)
-    operator = ">" if is_above else "<"
-    request = f"quanto está {subject}?" if lang == "pt" else f"how much is {subject}?"
-    if delivery:
-        request += f" {text[delivery.start() : delivery.end()]}"
-    return StandingDraft(
-        kind="watch",
-        label=subject,
-        request_text=request,
-        interval_seconds=interval,
-        condition=f"value {operator} `{_number_text(threshold)}`",
-        threshold=threshold,
-        above=is_above,
-        currency=currency,
-        deliver_to=delivery.group("channel") if delivery else "",
-        timezone=time_zone,
-        language=lang,
-    )
+    return interval
 
 
 def read_command(text: str, *, language: Language) -> StandingCommand | None:
@@ -595,7 +660,7 @@ def describe_draft(draft: StandingDraft) -> str:
         lang,
         label=draft.label,
         every=_every(draft.interval_seconds or 0, lang),
-        direction=_direction(draft.above, lang),
+        direction=_change(draft.above, lang) if draft.percent else _direction(draft.above, lang),
         threshold=_threshold_text(draft),
     )
 
@@ -606,7 +671,11 @@ def describe_view(view: StandingView, language: Language) -> str:
     else:
         when = _every(view.interval_seconds or 0, language)
         threshold = _CONDITION.fullmatch(view.condition or "")
-        if threshold is not None:
+        change = _CHANGE_CONDITION.fullmatch(view.condition or "")
+        if change is not None:
+            rise, size = change.group(1) == ">=", _localised(change.group(2), language)
+            when += f", {_when_word(language)} {_change(rise, language)} {size}% {_ON_THE_DAY[language]}"
+        elif threshold is not None:
             above, number = threshold.group(1) == ">", threshold.group(2)
             number = number.replace(".", ",") if language == "pt" else number
             when += f", {_when_word(language)} {_direction(above, language)} {number}"
@@ -620,6 +689,18 @@ def describe_view(view: StandingView, language: Language) -> str:
 
 #: The conditions this module writes, told back in words; others are shown as written.
 _CONDITION = re.compile(r"value ([<>]) `([0-9.]+)`")
+_CHANGE_CONDITION = re.compile(re.escape(CHANGE_FIELD) + r" (>=|<=) `-?([0-9.]+)`")
+_ON_THE_DAY: dict[Language, str] = {"pt": "no dia", "en": "on the day"}
+
+
+def _localised(number: str, lang: Language) -> str:
+    return number.replace(".", ",") if lang == "pt" else number
+
+
+def _change(rise: bool, lang: Language) -> str:
+    if lang == "pt":
+        return "subir" if rise else "cair"
+    return "rises" if rise else "falls"
 
 
 def _when_word(lang: Language) -> str:
@@ -643,9 +724,9 @@ def _direction(above: bool, lang: Language) -> str:
 
 
 def _threshold_text(draft: StandingDraft) -> str:
-    number = _number_text(draft.threshold or 0.0)
-    if draft.language == "pt":
-        number = number.replace(".", ",")
+    number = _localised(_number_text(draft.threshold or 0.0), draft.language)
+    if draft.percent:
+        return f"{number}% {_ON_THE_DAY[draft.language]}"
     return f"{number} {draft.currency}" if draft.currency else number
 
 

@@ -7,7 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from dialogue.standing import answer_yes_no, describe_draft, read_command, read_standing
+from dialogue.standing import (
+    StandingView,
+    answer_yes_no,
+    describe_draft,
+    describe_view,
+    read_command,
+    read_standing,
+)
 
 NOW = datetime(2026, 11, 26, 13, tzinfo=UTC)  # 10:00 in São Paulo: "at 9" is not "21:00"
 SP = "America/Sao_Paulo"
@@ -103,8 +110,71 @@ def test_watch_confirmation() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "subject", "condition", "language", "confirmation"),
+    [
+        (
+            "me avisa se a Petrobras subir 5%",
+            "Petrobras",
+            "output.result.change_pct >= `5`",
+            "pt",
+            "Vou acompanhar “Petrobras” a cada 10 minutos e te aviso quando subir 5% no dia. Confirma?",
+        ),
+        (
+            "me avise quando a Vale cair 2,5 por cento",
+            "Vale",
+            "output.result.change_pct <= `-2.5`",
+            "pt",
+            "Vou acompanhar “Vale” a cada 10 minutos e te aviso quando cair 2,5% no dia. Confirma?",
+        ),
+        (
+            "alert me when Apple drops 3%",
+            "Apple",
+            "output.result.change_pct <= `-3`",
+            "en",
+            "I will check “Apple” every 10 minutes and tell you when it falls 3% on the day. Confirm?",
+        ),
+        (
+            "let me know if Microsoft rises 4 percent",
+            "Microsoft",
+            "output.result.change_pct >= `4`",
+            "en",
+            "I will check “Microsoft” every 10 minutes and tell you when it rises 4% on the day. Confirm?",
+        ),
+    ],
+)
+def test_percentage_watches(
+    text: str, subject: str, condition: str, language: str, confirmation: str
+) -> None:
+    draft = read_standing(text, time_zone=SP, now=NOW)
+    assert draft is not None and draft.kind == "watch" and draft.percent
+    assert (draft.label, draft.condition, draft.language) == (subject, condition, language)
+    assert subject in draft.request_text
+    draft = draft.model_copy(update={"interval_seconds": 600})
+    assert describe_draft(draft) == confirmation
+
+
+def test_a_percentage_watch_is_told_back_in_words() -> None:
+    view = StandingView(
+        id="st_1",
+        kind="watch",
+        label="Petrobras",
+        request_text="quanto está Petrobras?",
+        status="active",
+        recurrence=None,
+        interval_seconds=300,
+        condition="output.result.change_pct <= `-2.5`",
+        timezone=SP,
+        next_fire_at=None,
+    )
+    assert describe_view(view, "pt") == "“Petrobras” — a cada 5 minutos, quando cair 2,5% no dia"
+    assert describe_view(view, "en") == "“Petrobras” — every 5 minutes, when it falls 2.5% on the day"
+
+
+@pytest.mark.parametrize(
     "text",
     [
+        "me avisa se a reserva for confirmada",
+        "alert me when Apple reports earnings",
         "cotação da Petrobras",
         "qual foi a maior alta de hoje?",
         "manda isso no telegram",
