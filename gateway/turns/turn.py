@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from functools import partial
 from typing import NamedTuple
 
@@ -230,14 +231,6 @@ class TurnService:
 
     async def _turn(self, entry: EntryRequest, run_id: str, tenant: str) -> TracedTurn:
         created = utcnow()
-
-        async def run_event(event: RunStatusEvent | StepEvent) -> None:
-            if not isinstance(event, StepEvent):
-                return  # the run's own status is published here, around the graph
-            if self.metrics and event.decision == "replanning":
-                REPLANS.inc()
-            await self.events.publish(event)
-
         stored: list[TracedTurn] = []
         approvals = self.approvals.begin(entry.session_id, run_id, tenant=tenant, channel=entry.channel)
 
@@ -258,19 +251,11 @@ class TurnService:
                 *self.approvals.writes(approvals, result.state),
             ]
 
-        self.graph.listeners[run_id] = run_event
+        self.graph.listeners[run_id] = self._publish_step
         await self.events.publish(
             RunStatusEvent(run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING)
         )
-
-        async def reserve() -> None:
-            reserved = RunResult(
-                run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING, created_at=created
-            )
-            # on the connection that will store the turn's pause (SQLite: one hand-off to its thread)
-            checkpointer = self.engine.checkpointer
-            await self.store.reserve_run(reserved, input_text=entry.input_text, through=checkpointer)
-
+        reserve = partial(self._reserve, entry, run_id, created)
         recorded = self.store.recorded_before_turn(run_id)  # a background run's row exists already
         try:
             # a background run (recorded before its turn) may be cancelled from any gateway
@@ -299,6 +284,24 @@ class TurnService:
             )
         )
         return turn
+
+    async def _publish_step(self, event: RunStatusEvent | StepEvent) -> None:
+        """A graph event of the run: its steps are published; its own status is published by
+        :meth:`_turn`, around the graph."""
+        if not isinstance(event, StepEvent):
+            return
+        if self.metrics and event.decision == "replanning":
+            REPLANS.inc()
+        await self.events.publish(event)
+
+    async def _reserve(self, entry: EntryRequest, run_id: str, created: datetime) -> None:
+        """The run's row, before the turn does anything (an interactive run has none yet)."""
+        reserved = RunResult(
+            run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING, created_at=created
+        )
+        # on the connection that will store the turn's pause (SQLite: one hand-off to its thread)
+        checkpointer = self.engine.checkpointer
+        await self.store.reserve_run(reserved, input_text=entry.input_text, through=checkpointer)
 
     async def _cancelled(self, run_id: str) -> bool:
         return await self.store.run_status(run_id) is RunStatus.CANCELLED
