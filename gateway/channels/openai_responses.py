@@ -86,6 +86,21 @@ async def _previous_session(
     return session_id
 
 
+async def _response_session(
+    body: ResponseCreateRequest,
+    request: Request,
+    history: list[Utterance],
+    turns: TurnService,
+    points: ConversationPoints,
+    tenant: str,
+) -> tuple[str, bool]:
+    """The session this response runs on, and whether it was derived from the input's history
+    (not named by ``previous_response_id``)."""
+    if body.previous_response_id is not None:
+        return await _previous_session(body.previous_response_id, tenant, turns, points), False
+    return await conversation_session(request, body.metadata, history, turns, points, tenant)
+
+
 def _history(body: ResponseCreateRequest, earlier: Sequence[InputMessage]) -> list[Utterance]:
     """What came before this message, as a chat client would resend it (instructions first)."""
     return [
@@ -113,12 +128,7 @@ async def create_response(
     last_user, text = last_user_message(messages, param="input", what="input")
     tenant = principal.tenant
     history = _history(body, messages[:last_user])
-    if body.previous_response_id is not None:
-        session_id, derived = await _previous_session(body.previous_response_id, tenant, turns, points), False
-    else:
-        session_id, derived = await conversation_session(
-            request, body.metadata, history, turns, points, tenant
-        )
+    session_id, derived = await _response_session(body, request, history, turns, points, tenant)
     entry = turn_entry(session_id, text, body.metadata, pinned)
     response_id = f"{RESPONSE_PREFIX}{uuid.uuid4().hex}"
     message_id = f"msg_{uuid.uuid4().hex}"
