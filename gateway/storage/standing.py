@@ -356,6 +356,19 @@ class StandingStore:
                 .values(next_fire_at=next_fire_at, updated_at=utcnow())
             )
 
+    async def slow_down(self, standing_id: str, interval_seconds: int, next_fire_at: datetime) -> None:
+        """Raise a watch's interval to the minimum the capability it polls declares (its manifest's
+        ``metadata.watch.min_interval_s``), the next poll moved to match; never lowers it."""
+        async with unit_of_work(self._sessions) as session:
+            await session.execute(
+                update(StandingRequestRow)
+                .where(
+                    StandingRequestRow.id == standing_id,
+                    StandingRequestRow.interval_seconds < interval_seconds,
+                )
+                .values(interval_seconds=interval_seconds, next_fire_at=next_fire_at, updated_at=utcnow())
+            )
+
     async def finish(
         self,
         firing: Firing,

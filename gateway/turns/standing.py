@@ -461,6 +461,9 @@ class StandingRunner:
 
     async def _poll(self, firing: Firing, request: StandingRequest) -> Firing:
         polled = await self._run(request, watch_session(request.id), run_id_of(firing.id, "poll"))
+        refused = await self._watch_policy(firing, request, polled)
+        if refused is not None:
+            return refused
         value = observed_value(polled, self.catalog())
         holds = condition_holds(request.condition or "", polled, value)
         if holds is None:
@@ -480,6 +483,28 @@ class StandingRunner:
             result=f"value {value}: {told.answer}",
             condition_met=True,
         )
+
+    async def _watch_policy(
+        self, firing: Firing, request: StandingRequest, polled: RunResult
+    ) -> Firing | None:
+        """What the polled capabilities' manifests declare (``metadata.watch``): one that may not
+        be watched pauses the watch (the firing says why); a longer minimum interval is applied
+        from this poll on. Known only now: which capability answers a request is decided when it runs."""
+        catalog = self.catalog()
+        longest = request.interval_seconds or 0
+        for step in polled.steps:
+            ref = catalog.find_capability(step.capability, step.domain)
+            policy = ref.capability.metadata.watch if ref is not None else None
+            if policy is None:
+                continue  # declares nothing: watchable at the operator's minimum
+            if not policy.watchable:
+                await self.store.set_status(request.tenant, request.id, "paused")
+                note = f"{step.domain}.{step.capability} cannot be watched (its manifest); paused"
+                return await self.store.finish(firing, "failed", run_id=polled.run_id, result=note)
+            longest = max(longest, policy.min_interval_s or 0)
+        if longest > (request.interval_seconds or 0):
+            await self.store.slow_down(request.id, longest, firing.tick + timedelta(seconds=longest))
+        return None
 
     async def _run(self, request: StandingRequest, session_id: str, run_id: str) -> RunResult:
         channel = request.channel if request.channel in _CHANNELS else "rest"

@@ -317,3 +317,39 @@ async def test_a_tick_over_the_tenants_run_quota_is_skipped_and_recorded(
         clock.now += timedelta(hours=1)
         (ran,) = await service.runner.run_due(clock.now)
         assert ran.status == "succeeded" and ran.run_id is not None
+
+
+async def test_a_percentage_watch_by_chat_polls_at_the_domains_minimum(
+    tmp_path: Path, domains: dict[str, Process], price_file: Path
+) -> None:
+    clock = Clock(MONDAY_8)
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    price_file.write_text("40 1.0")
+    async with gateway(settings, clock) as (client, service):
+        assert service.runner is not None
+        asked = await say(client, "p-1", "me avisa se a Petrobras subir 5% a cada 2 minutos")
+        assert asked == (
+            "Vou acompanhar “Petrobras” a cada 2 minutos e te aviso quando subir 5% no dia. Confirma?"
+        )
+        assert (await say(client, "p-1", "sim")).startswith("Pronto:")
+        (watch,) = await listed(client)
+        assert (watch["condition"], watch["interval_seconds"]) == ("output.result.change_pct >= `5`", 120)
+        (first,) = await service.runner.run_due(clock.now)
+        assert first.status == "quiet"
+        # the tickers domain declares metadata.watch.min_interval_s = 300: raised at the first poll
+        (watch,) = await listed(client)
+        assert watch["interval_seconds"] == 300
+        assert await service.runner.run_due(clock.now + timedelta(seconds=121)) == []
+        statuses = []
+        for point in ["42 5.5", "43 6", "40 1", "42 5"]:
+            clock.now += timedelta(minutes=5)
+            price_file.write_text(point)
+            (fired,) = await service.runner.run_due(clock.now)
+            statuses.append(fired.status)
+        assert statuses == ["succeeded", "quiet", "quiet", "succeeded"]
+        # English: proposed and told in English, dropped with a no
+        asked = await say(client, "p-2", "alert me when Apple drops 3%")
+        assert asked == (
+            "I will check “Apple” every 2 minutes and tell you when it falls 3% on the day. Confirm?"
+        )
+        assert await say(client, "p-2", "no") == "All right, I did not set anything up."
