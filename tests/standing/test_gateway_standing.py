@@ -19,6 +19,7 @@ from gateway.app import create_app
 from gateway.settings import GatewaySettings
 from gateway.storage.principals import Principal
 from gateway.turns.standing import StandingService, watch_session
+from shared.manifest import WatchPolicy
 from tests.conftest import Process, write_bootstrap
 
 pytestmark = pytest.mark.integration
@@ -353,3 +354,25 @@ async def test_a_percentage_watch_by_chat_polls_at_the_domains_minimum(
             "I will check “Apple” every 2 minutes and tell you when it falls 3% on the day. Confirm?"
         )
         assert await say(client, "p-2", "no") == "All right, I did not set anything up."
+
+
+async def test_a_watch_on_a_capability_that_may_not_be_watched_is_paused(
+    tmp_path: Path, domains: dict[str, Process], price_file: Path
+) -> None:
+    clock = Clock(MONDAY_8)
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    price_file.write_text("41")
+    async with gateway(settings, clock) as (client, service):
+        assert service.runner is not None
+        # the tickers domain's manifest as read by this gateway, now declaring watchable: false
+        found = service.runner.catalog().find_capability("scripted_price", "tickers")
+        assert found is not None
+        found.capability.metadata.watch = WatchPolicy(watchable=False)
+        body = {"kind": "watch", "request": "quanto está a Petrobras?", "condition": "value > `40`"}
+        made = await client.post("/v1/schedules", json=body, headers=KEY_A)
+        assert made.status_code == 201, made.text
+        (fired,) = await service.runner.run_due(clock.now)
+        assert fired.status == "failed" and "tickers.scripted_price cannot be watched" in fired.result
+        (watch,) = await listed(client)
+        assert watch["status"] == "paused"
+        assert await service.runner.run_due(clock.now + timedelta(hours=1)) == []
