@@ -25,7 +25,7 @@ from gateway.storage.standing import (
 )
 from gateway.turns.standing import StandingRunner, StandingService
 from gateway.validation import check_session_id
-from shared.errors import NotFound
+from shared.errors import InvalidRequest, NotFound
 from shared.recurrence import describe_rule
 
 router = APIRouter()
@@ -48,6 +48,11 @@ class StandingBody(BaseModel):
     condition: str | None = Field(default=None, max_length=1000)
     timezone: str | None = Field(default=None, max_length=64)
     language: Literal["pt", "en"] = "pt"
+    #: Watches: the capability the request reaches ("finance.get_stock_price"), when the caller
+    #: knows it: its manifest's ``metadata.watch`` is checked now, not only at the first poll.
+    capability: str | None = Field(
+        default=None, max_length=200, pattern=r"^[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+$"
+    )
 
     @field_validator("session_id")
     @classmethod
@@ -96,6 +101,8 @@ async def create_standing(body: StandingBody, principal: PrincipalDep, service: 
     # the session is the caller's from now on (another tenant's is a 404, as everywhere)
     if not (await service.runs.claim_session(session_id, principal.tenant)).owned:
         raise NotFound(f"No session '{session_id}'", param="session_id")
+    if body.kind == "watch" and body.capability is not None:
+        _check_watchable(body, service)
     new = NewStanding(
         kind=body.kind,
         session_id=session_id,
@@ -109,6 +116,27 @@ async def create_standing(body: StandingBody, principal: PrincipalDep, service: 
         next_fire_at=service.clock(),
     )
     return StandingOut.of_request(await service.create(principal.tenant, new))
+
+
+def _check_watchable(body: StandingBody, service: StandingService) -> None:
+    """Refuse, naming the field, a watch the capability's manifest does not allow."""
+    if service.runner is None or body.capability is None:
+        return
+    domain, name = body.capability.split(".", 1)
+    found = service.runner.catalog().find_capability(name, domain)
+    if found is None or found.domain != domain:
+        raise InvalidRequest(f"no capability {body.capability!r}", param="capability")
+    policy = found.capability.metadata.watch
+    if policy is None:
+        return
+    if not policy.watchable:
+        raise InvalidRequest(f"{body.capability} cannot be watched (its manifest)", param="capability")
+    interval = body.interval_seconds or service.settings.min_interval_s
+    if policy.min_interval_s is not None and interval < policy.min_interval_s:
+        raise InvalidRequest(
+            f"{body.capability} may be polled at most every {policy.min_interval_s} seconds",
+            param="interval_seconds",
+        )
 
 
 @router.get("/v1/schedules/{standing_id}")

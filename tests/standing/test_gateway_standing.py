@@ -376,3 +376,31 @@ async def test_a_watch_on_a_capability_that_may_not_be_watched_is_paused(
         (watch,) = await listed(client)
         assert watch["status"] == "paused"
         assert await service.runner.run_due(clock.now + timedelta(hours=1)) == []
+
+
+async def test_the_api_checks_the_watched_capabilitys_manifest_when_named(
+    tmp_path: Path, domains: dict[str, Process]
+) -> None:
+    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
+    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+        body = {
+            "kind": "watch",
+            "request": "quanto está a Petrobras?",
+            "condition": "value > `40`",
+            "capability": "tickers.scripted_price",
+        }
+        # the tickers domain declares metadata.watch.min_interval_s = 300 (the operator's is 120)
+        for bad, param in (
+            ({**body, "interval_seconds": 120}, "interval_seconds"),
+            (body, "interval_seconds"),  # the operator's minimum, 120 s, is under the domain's
+            ({**body, "capability": "tickers.no_such_thing", "interval_seconds": 300}, "capability"),
+            ({**body, "capability": "elsewhere.scripted_price", "interval_seconds": 300}, "capability"),
+        ):
+            refused = await client.post("/v1/schedules", json=bad, headers=KEY_A)
+            assert refused.status_code == 400, bad
+            assert refused.json()["error"]["param"] == param
+            assert refused.json()["error"]["type"] == "invalid_request_error"
+        assert await listed(client) == []
+        made = await client.post("/v1/schedules", json={**body, "interval_seconds": 300}, headers=KEY_A)
+        assert made.status_code == 201, made.text
+        assert made.json()["interval_seconds"] == 300
