@@ -36,6 +36,7 @@ def as_role(stored: str) -> Role:
     """A stored role as one the gateway knows; anything else is the least one, ``user``."""
     return next((role for role in ROLES if role == stored), "user")
 
+
 #: Every caller of a gateway with no key configured at all (open mode).
 ANONYMOUS_TENANT = "anonymous"
 #: The tenant of ``ADMIN_TOKEN``.
