@@ -12,12 +12,13 @@ execution in a SQLite file, then a notification. ``--runs`` background runs are 
 - after the first kill, Redis is emptied (``FLUSHALL``: "Redis restarted empty");
 - after the second, the notifier is SIGKILLed and started again on its port.
 
-With ``--sqlite``: one gateway on a SQLite file, reached directly, no Redis (the kills and the
-notifier's restart as above). Then every accepted run is read until final. Pass: every run
-final, no run stuck, 0 ledger posts executed twice, 0 duplicate notifications, 0 runs completed
-without their notification (the notifier's outage is waited out: a background step whose domain
-cannot be reached is retried, ``BACKGROUND_UNDELIVERED_RETRY_S``). Results go to
-``--out`` (JSON) and stdout.
+With ``--sqlite``: one gateway on a SQLite file, reached directly, no Redis (the kills as above;
+the notifier is killed once the gateway killed second is back, and started again a post's length
+later, so a notification meets the outage).
+Then every accepted run is read until final. Pass: every run final, no run stuck, 0 ledger posts
+executed twice, 0 duplicate notifications, 0 runs completed without their notification (the
+notifier's outage is waited out: a background step whose domain cannot be reached is retried,
+``BACKGROUND_UNDELIVERED_RETRY_S``). Results go to ``--out`` (JSON) and stdout.
 
     CI=true .venv/bin/python bench/durable/faults.py --out bench/results/durable_faults.json
 """
@@ -38,6 +39,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,9 @@ class Bench:
     resends: int = 0
     kills: list[Kill] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    step_s: float = 0.0
+    #: when the notifier was killed and when it answered again (epoch seconds)
+    notifier_down: tuple[float, float] | None = None
 
 
 def asyncpg_dsn(url: str) -> str:
@@ -203,10 +208,21 @@ async def faults(bench: Bench, ledger: Process, notifier: Process, notifier_env:
             await redis.aclose()
             bench.events.append(f"{time.strftime('%H:%M:%S')} Redis FLUSHALL")
         if generation == 2:
+            if len(bench.gateways) == 1 and kill is not None:
+                # one gateway: nothing runs while it is down, so the notifier goes down once it is
+                # back, and stays down until one of its runs has finished its post (its
+                # notification is then due while the notifier is down)
+                await watchers[-1]
             port = int(notifier.url.rsplit(":", 1)[1])
             notifier.stop(sig="kill")
+            down_at = time.time()
             bench.events.append(f"{time.strftime('%H:%M:%S')} notifier SIGKILL")
+            if len(bench.gateways) == 1 and kill is not None:
+                # the fault's length (not a wait for readiness): longer than a post, so a
+                # resumed run's notification falls in it
+                await asyncio.sleep(bench.step_s + 1)
             notifier = await asyncio.to_thread(start_domain, "notifier", notifier_env, port)
+            bench.notifier_down = (down_at, time.time())
             bench.events.append(f"{time.strftime('%H:%M:%S')} notifier back")
     await asyncio.wait_for(asyncio.gather(*watchers), 300)
     return notifier
@@ -283,7 +299,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             gateways.append(start_gateway({**env, "DURABLE_EXECUTOR_ID": executors[i]}, ports[i]))
         quarter = max(1, args.runs // 4)
         kills_at = (quarter // 2, quarter * 3 // 2, quarter * 5 // 2)
-        bench = Bench(db_url, env, gateways, executors, ports, kills_at)
+        bench = Bench(db_url, env, gateways, executors, ports, kills_at, step_s=args.step_s)
         started_at = time.monotonic()
         with contextlib.ExitStack() as stack:
             # one gateway on SQLite is reached directly (restarted on its port)
@@ -337,6 +353,16 @@ def report(
             s["capability"] == "send_telegram_message" and s["status"] == "completed" for s in trace["steps"]
         )
     )
+    # notification steps that began while the notifier was down: each had to wait for it
+    down_from, back_at = bench.notifier_down or (0.0, 0.0)
+    began_while_down = sorted(
+        r
+        for r, trace in runs.items()
+        for s in trace.get("steps", [])
+        if s["capability"] == "send_telegram_message"
+        and s.get("started_at")
+        and down_from <= datetime.fromisoformat(s["started_at"]).timestamp() <= back_at
+    )
     takeovers = [k.takeover_s for k in bench.kills if k.takeover_s is not None]
     result = {
         "runs": args.runs,
@@ -347,6 +373,8 @@ def report(
         "posts_executed_twice": posted_twice,
         "notifications_twice": notified_twice,
         "completed_without_notification": not_notified,
+        "notifier_down_s": round(back_at - down_from, 1) if bench.notifier_down else None,
+        "notifications_begun_while_notifier_down": began_while_down,
         "kills": [
             {"executor": k.executor, "runs_in_flight": k.pending_at_kill, "takeover_s": k.takeover_s}
             for k in bench.kills
@@ -363,6 +391,7 @@ def report(
         },
         "load_avg": os.getloadavg(),
         "pass": not stuck
+        and statuses.get("completed", 0) == len(run_ids)
         and not posted_twice
         and not notified_twice
         and not not_notified
