@@ -2,6 +2,7 @@
 // Every value from the API goes into the page as text (never as HTML).
 
 import { ApiError, apiKey, followSse, getJson, postJson, setApiKey } from "./api.js";
+import { el, enc, when } from "./dom.js";
 import { STATUS_LABELS, dagSteps, formatMs, renderDag, renderTimeline } from "./graph.js";
 import { showApprovals } from "./approvals.js";
 import { showSchedules } from "./schedules.js";
@@ -13,32 +14,9 @@ let leaving = new AbortController(); // aborts the current page's streams when t
 
 // ------------------------------------------------------------------ small DOM helpers
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else if (name === "class") node.className = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-const enc = encodeURIComponent;
-
 function badge(status) {
   const value = status || "unknown";
   return el("span", { class: `badge status-${value}`, "data-status": value, title: value }, STATUS_LABELS[value] || value);
-}
-
-function when(stamp) {
-  if (!stamp) return "–";
-  const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? String(stamp) : date.toLocaleString();
 }
 
 // replaceChildren would print a skipped (null) part as the text "null"

@@ -4,23 +4,9 @@
 // text, and the page is drawn again from the stored run after a change.
 
 import { ApiError, postJson } from "./api.js";
+import { el, enc } from "./dom.js";
 
-const enc = encodeURIComponent;
 const UNFINISHED = new Set(["queued", "executing"]);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === "class") node.className = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
 
 // The run's action bar, or null when no action applies to its status. onChanged() redraws the
 // page from the stored run.

@@ -3,29 +3,7 @@
 // Every value from the API goes into the page as text.
 
 import { ApiError, getJson, postJson, request } from "./api.js";
-
-const enc = encodeURIComponent;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else if (name === "class") node.className = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function when(stamp) {
-  if (!stamp) return "–";
-  const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? String(stamp) : date.toLocaleString();
-}
+import { el, enc, when } from "./dom.js";
 
 function firingsTable(firings) {
   if (!firings.length) return el("p", { class: "muted" }, "No tick has fired yet.");
