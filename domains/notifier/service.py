@@ -75,11 +75,12 @@ METADATA: dict[str, Any] = {
         "keywords": ["telegram", "notificar", "enviar mensagem", "notify", "send message"],
         "examples": ["manda no meu telegram", "send it to my telegram"],
     },
-    # sending twice means two messages, but a repeat under the same Idempotency-Key is answered
-    # from the durable key store and the outbox is keyed by it (sdk/idempotency.py): a retry after
-    # a timeout or a lost answer cannot send again, so a second try is safe and a restart of the
-    # notifier does not lose the message
-    "policy": {"idempotent": True, "attempts": 2, "timeout_s": 15.0, "backoff_s": 1.0},
+    # sending twice means two messages. Not idempotent, so the engine never retries a send that may
+    # have reached the notifier (a timeout, an answer it could not check: such a retry would carry a
+    # fresh Idempotency-Key and send again); a send that never reached it (connection refused) is
+    # retried, and a background run waits for it (BACKGROUND_UNDELIVERED_RETRY_S). A repeat under
+    # the same key (a run resumed after a crash) is answered from the durable key store.
+    "policy": {"idempotent": False, "attempts": 2, "timeout_s": 15.0, "backoff_s": 1.0},
     "progress": {"pt": "Enviando a mensagem pelo Telegram…", "en": "Sending the Telegram message…"},
 }
 

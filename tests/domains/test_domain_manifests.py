@@ -95,8 +95,8 @@ async def test_notifier_and_general_roles(
     send = notifier.capability("send_telegram_message")
     assert send is not None and send.role == "notifier"
     assert send.parameters["required"] == ["message"]
-    # its sends are keyed (a repeat under the same Idempotency-Key is answered from its store)
-    assert send.metadata.policy.idempotent is True
+    # a send that may have reached it is never retried under a fresh key (only undelivered ones are)
+    assert send.metadata.policy.idempotent is False
 
     general = await manifest_of(general_client)
     assert general.confidence_gate is False
