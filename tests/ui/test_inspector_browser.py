@@ -28,13 +28,15 @@ class Page:
     """The driver, with the waits and lookups these tests repeat."""
 
     def __init__(self, driver: Any, gateway: Process):
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.driver = driver
         self.gateway = gateway
         self.by = By
-        self.wait = WebDriverWait(driver, WAIT_S)
+        # a page redrawn between finding an element and reading it: the wait looks again
+        self.wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,))
 
     def open(self, route: str, loaded: str) -> None:
         # a URL that differs only by its hash would not load the page again
