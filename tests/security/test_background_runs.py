@@ -5,8 +5,9 @@ the runs from a bounded queue: a full queue is refused at once (503 with ``Retry
 recorded), and an accepted run is recorded ``queued`` before its 202, then ``executing``, then its
 final status (``failed`` with the reason when it could not run).
 
-A real gateway process over a real domain whose capability never answers in time (each run takes
-a few seconds, then fails), two workers and two places in the queue. Background runs are durable
+Real gateway processes with two workers and two places in the queue: over a domain whose capability
+never answers in time (each run takes a few seconds, then fails), and over one that holds every call
+until the test opens its gate (so a burst is admitted while nothing can end). Background runs are durable
 workflows (gateway/durable/): a gateway that stops hands its unfinished runs to the next one.
 """
 
@@ -79,39 +80,68 @@ def wait_status(gateway: Process, run_id: str, done: tuple[str, ...] | None = No
         delay = min(delay * 1.5, 0.5)
 
 
+@pytest.fixture(scope="module")
+def gated_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Process, Process]]:
+    """A gateway over a domain that holds every call until the test opens its gate, so no run
+    ends while a burst is being admitted, however slow the machine."""
+    gated = start_fixture_domain("gated_domain")
+    env = {
+        "BACKGROUND_WORKERS": str(WORKERS),
+        "BACKGROUND_QUEUE_MAX": str(QUEUE_MAX),
+        "DOMAIN_TIMEOUT_S": "60",
+    }
+    try:
+        with gateway_over({"gated": gated}, tmp_path_factory.mktemp("burst"), env) as process:
+            yield process, gated
+    finally:
+        gated.stop()
+
+
+EXPORT = {"input_text": "export the quarterly sales report", "background": True, "domain": "gated"}
+
+
 async def burst(gateway: Process, count: int) -> list[httpx.Response]:
     async with httpx.AsyncClient(timeout=30) as client:
         return list(
             await asyncio.gather(
-                *(client.post(f"{gateway.url}/v1/runs", json=body(new_session())) for _ in range(count))
+                *(
+                    client.post(f"{gateway.url}/v1/runs", json={**EXPORT, "session_id": new_session()})
+                    for _ in range(count)
+                )
             )
         )
 
 
-def test_a_burst_fills_the_queue_and_the_rest_is_refused_before_anything_runs(gateway: Process) -> None:
-    responses = asyncio.run(burst(gateway, 12))
-    accepted = [r for r in responses if r.status_code == 202]
-    refused = [r for r in responses if r.status_code != 202]
-    # the workers' runs and the queue's (a run lasts seconds: none ended during the burst)
-    assert len(accepted) == WORKERS + QUEUE_MAX, [r.status_code for r in responses]
-    for response in refused:
-        assert response.status_code == 503, response.text
-        error = response.json()["error"]
-        assert (error["type"], error["code"]) == ("server_error", "background_queue_full")
-        assert 1 <= int(response.headers["retry-after"]) <= 60
-    run_ids = [r.json()["run_id"] for r in accepted]
-    # findable at once, as recorded before the 202; the last ones still wait their turn
-    statuses = [run_of(gateway, run_id)["status"] for run_id in run_ids]
-    assert set(statuses) <= set(UNFINISHED) and "queued" in statuses, statuses
-    # the refusal did not wait for a place: the first runs are still going
-    assert run_of(gateway, run_ids[0])["status"] in UNFINISHED
+def test_a_burst_fills_the_queue_and_the_rest_is_refused_before_anything_runs(
+    gated_gateway: tuple[Process, Process],
+) -> None:
+    gateway, gated = gated_gateway
+    try:
+        responses = asyncio.run(burst(gateway, 12))
+        accepted = [r for r in responses if r.status_code == 202]
+        refused = [r for r in responses if r.status_code != 202]
+        # the workers' runs and the queue's: the gate holds every run, so none ended during the burst
+        assert len(accepted) == WORKERS + QUEUE_MAX, [r.status_code for r in responses]
+        for response in refused:
+            assert response.status_code == 503, response.text
+            error = response.json()["error"]
+            assert (error["type"], error["code"]) == ("server_error", "background_queue_full")
+            assert 1 <= int(response.headers["retry-after"]) <= 60
+        run_ids = [r.json()["run_id"] for r in accepted]
+        # findable at once, as recorded before the 202; the last ones still wait their turn
+        statuses = [run_of(gateway, run_id)["status"] for run_id in run_ids]
+        assert set(statuses) <= set(UNFINISHED) and "queued" in statuses, statuses
+        # the refusal did not wait for a place: the first runs are still going
+        assert run_of(gateway, run_ids[0])["status"] in UNFINISHED
+    finally:
+        httpx.post(f"{gated.url}/gate/open", timeout=5).raise_for_status()
     for run_id in run_ids:
         final = wait_status(gateway, run_id)
-        assert final["status"] == "failed" and final["finished_at"], final
+        assert final["status"] == "completed" and final["finished_at"], final
     # the queue has room again
-    again = httpx.post(f"{gateway.url}/v1/runs", json=body(new_session()), timeout=30)
+    again = httpx.post(f"{gateway.url}/v1/runs", json={**EXPORT, "session_id": new_session()}, timeout=30)
     assert again.status_code == 202, again.text
-    wait_status(gateway, again.json()["run_id"])
+    assert wait_status(gateway, again.json()["run_id"])["status"] == "completed"
 
 
 def test_a_run_waiting_for_its_sessions_lock_is_findable_and_fails_with_the_reason(gateway: Process) -> None:
