@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from dialogue.state import Turn, TurnState
 from intent.typed import RECOGNIZER, Clock, TypedSpan
-from shared.i18n import vote
+from shared.i18n import t, vote
 from shared.i18n.folding import normalise, words
 from shared.recurrence import describe_rule
 from shared.status import RunStatus
@@ -279,7 +279,7 @@ class StandingView(BaseModel):
 
 
 class StandingRefused(Exception):
-    """The book will not make it (a limit); ``reason`` is a message id of :data:`TEXTS`."""
+    """The book will not make it (a limit); ``reason`` is a message id of :func:`say`."""
 
     def __init__(self, reason: str, **params: object):
         super().__init__(reason)
@@ -330,50 +330,10 @@ class StandingReply:
 
 # ---------------------------------------------------------------------------------------- texts
 
-TEXTS: dict[str, dict[Language, str]] = {
-    "confirm_schedule": {
-        "pt": "{when} ({zone}) vou {verb} “{label}”{delivery}. Confirma?",
-        "en": "{when} ({zone}) I will {verb} “{label}”{delivery}. Confirm?",
-    },
-    "confirm_watch": {
-        "pt": "Vou acompanhar “{label}” {every} e te aviso quando {direction} {threshold}. Confirma?",
-        "en": "I will check “{label}” {every} and tell you when it {direction} {threshold}. Confirm?",
-    },
-    "created": {
-        "pt": "Pronto: {what}. Próxima vez: {next}. Para ver, pausar ou cancelar: “quais alertas eu tenho?”.",
-        "en": "Done: {what}. Next time: {next}. To see, pause or cancel it: “what alerts do I have?”.",
-    },
-    "dropped": {"pt": "Tudo bem, não criei nada.", "en": "All right, I did not set anything up."},
-    "none": {
-        "pt": "Você não tem alertas nem agendamentos.",
-        "en": "You have no alerts or schedules.",
-    },
-    "listing": {"pt": "Seus alertas e agendamentos:", "en": "Your alerts and schedules:"},
-    "not_found": {
-        "pt": "Não encontrei um alerta ou agendamento que seja “{target}”.",
-        "en": "I found no alert or schedule matching “{target}”.",
-    },
-    "which": {
-        "pt": "Qual deles? {options}",
-        "en": "Which one? {options}",
-    },
-    "paused": {"pt": "Pausado: {what}.", "en": "Paused: {what}."},
-    "resumed": {"pt": "Retomado: {what}. Próxima vez: {next}.", "en": "Resumed: {what}. Next time: {next}."},
-    "cancelled": {"pt": "Cancelado: {what}.", "en": "Cancelled: {what}."},
-    "limit": {
-        "pt": "Você já tem {count} alertas e agendamentos, o máximo permitido; cancele um antes.",
-        "en": "You already have {count} alerts and schedules, the most allowed; cancel one first.",
-    },
-    "too_often": {
-        "pt": "Não posso repetir com menos de {minutes} minutos de intervalo.",
-        "en": "I cannot repeat more often than every {minutes} minutes.",
-    },
-    "status_paused": {"pt": "pausado", "en": "paused"},
-}
-
 
 def say(message_id: str, language: Language, **params: object) -> str:
-    return TEXTS[message_id][language].format(**params)
+    """The catalog's ``standing.<message_id>`` (:data:`shared.i18n.CORE`)."""
+    return t(f"standing.{message_id}", language, **params)
 
 
 # ---------------------------------------------------------------------------------------- reading
@@ -505,14 +465,10 @@ def _read_watch(
     percent = _PERCENT.search(text, opened.end())
     if percent is not None:
         return _percent_watch(text, folded, opened, percent, lang, time_zone)
-    above, below = _ABOVE.search(rest), _BELOW.search(rest)
-    comparison = min((m for m in (above, below) if m is not None), key=lambda m: m.start(), default=None)
+    above = _ABOVE.search(rest)
+    comparison = _earliest(above, _BELOW.search(rest))
     if comparison is None:
         return None
-    is_above = comparison is above
-    subject_start = opened.end()
-    subject_end = opened.end() + comparison.start()
-    subject = _ARTICLE.sub("", text[subject_start:subject_end]).strip(" ,.?!")
     after = opened.end() + comparison.end()
     threshold: float | None = None
     currency: str | None = None
@@ -531,22 +487,13 @@ def _read_watch(
         if number is None:
             return None
         threshold = float(number.group().replace(",", "."))
-    if not words(subject):
-        return None
-    delivery = _DELIVERY.search(folded)
-    operator = ">" if is_above else "<"
-    return StandingDraft(
-        kind="watch",
-        label=subject,
-        request_text=_watch_request(text, folded, subject, lang),
-        interval_seconds=_watch_interval(folded),
+    operator = ">" if comparison is above else "<"
+    return _watch(
+        _Watched(text, folded, opened.end(), opened.end() + comparison.start(), lang, time_zone),
         condition=f"value {operator} `{_number_text(threshold)}`",
         threshold=threshold,
-        above=is_above,
+        above=comparison is above,
         currency=currency,
-        deliver_to=delivery.group("channel") if delivery else "",
-        timezone=time_zone,
-        language=lang,
     )
 
 
@@ -557,37 +504,79 @@ def _percent_watch(
     day's change in percent, ``output.result.change_pct >= `5``` (or ``<= `-3```)."""
     between = folded[opened.end() : percent.start()]
     rise = _RISE.search(between) or _ABOVE.search(between)
-    fall = _FALL.search(between) or _BELOW.search(between)
-    direction = min((m for m in (rise, fall) if m is not None), key=lambda m: m.start(), default=None)
+    direction = _earliest(rise, _FALL.search(between) or _BELOW.search(between))
     if direction is None:
-        return None
-    is_rise = direction is rise
-    subject = _ARTICLE.sub("", text[opened.end() : opened.end() + direction.start()]).strip(" ,.?!")
-    if not words(subject):
         return None
     size = float(percent.group("n").replace(",", "."))
     if size <= 0:
         return None
+    is_rise = direction is rise
     bound = f">= `{_number_text(size)}`" if is_rise else f"<= `-{_number_text(size)}`"
-    delivery = _DELIVERY.search(folded)
+    return _watch(
+        _Watched(text, folded, opened.end(), opened.end() + direction.start(), lang, time_zone),
+        condition=f"{CHANGE_FIELD} {bound}",
+        threshold=size,
+        above=is_rise,
+        percent=True,
+    )
+
+
+def _earliest(*found: re.Match[str] | None) -> re.Match[str] | None:
+    """Of the phrases found, the one said first."""
+    return min((m for m in found if m is not None), key=lambda m: m.start(), default=None)
+
+
+@dataclass(frozen=True)
+class _Watched:
+    """A watch's message, and where in it the subject stands (between the opening and the comparison)."""
+
+    text: str
+    folded: str
+    subject_start: int
+    subject_end: int
+    lang: Language
+    time_zone: str
+
+
+def _watch(
+    watched: _Watched,
+    *,
+    condition: str,
+    threshold: float,
+    above: bool,
+    currency: str | None = None,
+    percent: bool = False,
+) -> StandingDraft | None:
+    """The watch on the subject of ``watched``, or None when it names none."""
+    text, folded, lang = watched.text, watched.folded, watched.lang
+    subject = _ARTICLE.sub("", text[watched.subject_start : watched.subject_end]).strip(" ,.?!")
+    if not words(subject):
+        return None
     return StandingDraft(
         kind="watch",
         label=subject,
         request_text=_watch_request(text, folded, subject, lang),
         interval_seconds=_watch_interval(folded),
-        condition=f"{CHANGE_FIELD} {bound}",
-        threshold=size,
-        above=is_rise,
-        percent=True,
-        deliver_to=delivery.group("channel") if delivery else "",
-        timezone=time_zone,
+        condition=condition,
+        threshold=threshold,
+        above=above,
+        currency=currency,
+        percent=percent,
+        deliver_to=_channel(folded),
+        timezone=watched.time_zone,
         language=lang,
     )
 
 
+def _channel(folded: str) -> str:
+    """Where the person asked the answer sent ("telegram"), or "" for their session only."""
+    delivery = _DELIVERY.search(folded)
+    return delivery.group("channel") if delivery else ""
+
+
 def _watch_request(text: str, folded: str, subject: str, lang: Language) -> str:
     """What a watch polls: the price question, with a delivery the person asked for."""
-    request = f"quanto está {subject}?" if lang == "pt" else f"how much is {subject}?"
+    request = say("watch_request", lang, subject=subject)
     delivery = _DELIVERY.search(folded)
     if delivery:
         request += f" {text[delivery.start() : delivery.end()]}"
@@ -643,25 +632,23 @@ def answer_yes_no(text: str) -> bool | None:
 def describe_draft(draft: StandingDraft) -> str:
     lang = draft.language
     if draft.kind == "schedule" and draft.recurrence is not None:
-        delivery = ""
-        if draft.deliver_to:
-            delivery = f" no seu {draft.deliver_to}" if lang == "pt" else f" to your {draft.deliver_to}"
+        delivery = f" {say('delivery', lang, channel=draft.deliver_to)}" if draft.deliver_to else ""
         return say(
             "confirm_schedule",
             lang,
             when=describe_rule(draft.recurrence, lang),
             zone=draft.timezone,
-            verb="mandar" if lang == "pt" else "send you",
             label=draft.label,
             delivery=delivery,
         )
+    number = _localised(_number_text(draft.threshold or 0.0), lang)
+    if draft.percent:
+        when = say("when", lang, direction=_change(draft.above, lang), threshold=_percent(number, lang))
+    else:
+        threshold = f"{number} {draft.currency}" if draft.currency else number
+        when = say("when", lang, direction=_direction(draft.above, lang), threshold=threshold)
     return say(
-        "confirm_watch",
-        lang,
-        label=draft.label,
-        every=_every(draft.interval_seconds or 0, lang),
-        direction=_change(draft.above, lang) if draft.percent else _direction(draft.above, lang),
-        threshold=_threshold_text(draft),
+        "confirm_watch", lang, label=draft.label, every=_every(draft.interval_seconds or 0, lang), when=when
     )
 
 
@@ -670,64 +657,54 @@ def describe_view(view: StandingView, language: Language) -> str:
         when = f"{describe_rule(view.recurrence, language)} ({view.timezone})"
     else:
         when = _every(view.interval_seconds or 0, language)
-        threshold = _CONDITION.fullmatch(view.condition or "")
-        change = _CHANGE_CONDITION.fullmatch(view.condition or "")
-        if change is not None:
-            rise, size = change.group(1) == ">=", _localised(change.group(2), language)
-            when += f", {_when_word(language)} {_change(rise, language)} {size}% {_ON_THE_DAY[language]}"
-        elif threshold is not None:
-            above, number = threshold.group(1) == ">", threshold.group(2)
-            number = number.replace(".", ",") if language == "pt" else number
-            when += f", {_when_word(language)} {_direction(above, language)} {number}"
-        elif view.condition:
-            when += f", {view.condition}"
+        condition = _condition_words(view.condition or "", language) or view.condition
+        if condition:
+            when += f", {condition}"
     line = f"“{view.label}” — {when}"
     if view.status == "paused":
         line += f" [{say('status_paused', language)}]"
     return line
 
 
+def _condition_words(condition: str, lang: Language) -> str | None:
+    """A condition this module writes, in words ("quando passar de 40"); None for any other."""
+    threshold = _CONDITION.fullmatch(condition)
+    change = _CHANGE_CONDITION.fullmatch(condition)
+    if change is not None:
+        size = _percent(_localised(change.group(2), lang), lang)
+        return say("when", lang, direction=_change(change.group(1) == ">=", lang), threshold=size)
+    if threshold is not None:
+        number = _localised(threshold.group(2), lang)
+        return say("when", lang, direction=_direction(threshold.group(1) == ">", lang), threshold=number)
+    return None
+
+
 #: The conditions this module writes, told back in words; others are shown as written.
 _CONDITION = re.compile(r"value ([<>]) `([0-9.]+)`")
 _CHANGE_CONDITION = re.compile(re.escape(CHANGE_FIELD) + r" (>=|<=) `-?([0-9.]+)`")
-_ON_THE_DAY: dict[Language, str] = {"pt": "no dia", "en": "on the day"}
 
 
 def _localised(number: str, lang: Language) -> str:
     return number.replace(".", ",") if lang == "pt" else number
 
 
+def _percent(number: str, lang: Language) -> str:
+    return say("percent_on_the_day", lang, number=number)
+
+
 def _change(rise: bool, lang: Language) -> str:
-    if lang == "pt":
-        return "subir" if rise else "cair"
-    return "rises" if rise else "falls"
+    return say("rise" if rise else "fall", lang)
 
 
-def _when_word(lang: Language) -> str:
-    return "quando" if lang == "pt" else "when it"
+def _direction(above: bool, lang: Language) -> str:
+    return say("above" if above else "below", lang)
 
 
 def _every(seconds: int, lang: Language) -> str:
     if seconds and seconds % 3600 == 0:
         hours = seconds // 3600
-        if hours == 1:
-            return "a cada hora" if lang == "pt" else "every hour"
-        return f"a cada {hours} horas" if lang == "pt" else f"every {hours} hours"
-    minutes = max(1, seconds // 60)
-    return f"a cada {minutes} minutos" if lang == "pt" else f"every {minutes} minutes"
-
-
-def _direction(above: bool, lang: Language) -> str:
-    if lang == "pt":
-        return "passar de" if above else "ficar abaixo de"
-    return "goes above" if above else "goes below"
-
-
-def _threshold_text(draft: StandingDraft) -> str:
-    number = _localised(_number_text(draft.threshold or 0.0), draft.language)
-    if draft.percent:
-        return f"{number}% {_ON_THE_DAY[draft.language]}"
-    return f"{number} {draft.currency}" if draft.currency else number
+        return say("every_hour", lang) if hours == 1 else say("every_hours", lang, hours=hours)
+    return say("every_minutes", lang, minutes=max(1, seconds // 60))
 
 
 def _number_text(value: float) -> str:

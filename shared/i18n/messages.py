@@ -273,6 +273,63 @@ CORE = Catalog(
             "pt": "Não consegui concluir esta mensagem por um erro interno; tente de novo.",
             "en": "This message could not be completed because of an internal error; try again.",
         },
+        # standing requests made and managed in conversation (dialogue.standing)
+        "standing.confirm_schedule": {
+            "pt": "{when} ({zone}) vou mandar “{label}”{delivery}. Confirma?",
+            "en": "{when} ({zone}) I will send you “{label}”{delivery}. Confirm?",
+        },
+        "standing.delivery": {"pt": "no seu {channel}", "en": "to your {channel}"},
+        "standing.confirm_watch": {
+            "pt": "Vou acompanhar “{label}” {every} e te aviso {when}. Confirma?",
+            "en": "I will check “{label}” {every} and tell you {when}. Confirm?",
+        },
+        "standing.when": {"pt": "quando {direction} {threshold}", "en": "when it {direction} {threshold}"},
+        "standing.above": {"pt": "passar de", "en": "goes above"},
+        "standing.below": {"pt": "ficar abaixo de", "en": "goes below"},
+        "standing.rise": {"pt": "subir", "en": "rises"},
+        "standing.fall": {"pt": "cair", "en": "falls"},
+        "standing.percent_on_the_day": {"pt": "{number}% no dia", "en": "{number}% on the day"},
+        "standing.every_hour": {"pt": "a cada hora", "en": "every hour"},
+        "standing.every_hours": {"pt": "a cada {hours} horas", "en": "every {hours} hours"},
+        "standing.every_minutes": {"pt": "a cada {minutes} minutos", "en": "every {minutes} minutes"},
+        # what a watch polls, run as a turn of the session
+        "standing.watch_request": {"pt": "quanto está {subject}?", "en": "how much is {subject}?"},
+        "standing.created": {
+            "pt": (
+                "Pronto: {what}. Próxima vez: {next}. "
+                "Para ver, pausar ou cancelar: “quais alertas eu tenho?”."
+            ),
+            "en": "Done: {what}. Next time: {next}. To see, pause or cancel it: “what alerts do I have?”.",
+        },
+        "standing.dropped": {
+            "pt": "Tudo bem, não criei nada.",
+            "en": "All right, I did not set anything up.",
+        },
+        "standing.none": {
+            "pt": "Você não tem alertas nem agendamentos.",
+            "en": "You have no alerts or schedules.",
+        },
+        "standing.listing": {"pt": "Seus alertas e agendamentos:", "en": "Your alerts and schedules:"},
+        "standing.not_found": {
+            "pt": "Não encontrei um alerta ou agendamento que seja “{target}”.",
+            "en": "I found no alert or schedule matching “{target}”.",
+        },
+        "standing.which": {"pt": "Qual deles? {options}", "en": "Which one? {options}"},
+        "standing.paused": {"pt": "Pausado: {what}.", "en": "Paused: {what}."},
+        "standing.resumed": {
+            "pt": "Retomado: {what}. Próxima vez: {next}.",
+            "en": "Resumed: {what}. Next time: {next}.",
+        },
+        "standing.cancelled": {"pt": "Cancelado: {what}.", "en": "Cancelled: {what}."},
+        "standing.limit": {
+            "pt": "Você já tem {count} alertas e agendamentos, o máximo permitido; cancele um antes.",
+            "en": "You already have {count} alerts and schedules, the most allowed; cancel one first.",
+        },
+        "standing.too_often": {
+            "pt": "Não posso repetir com menos de {minutes} minutos de intervalo.",
+            "en": "I cannot repeat more often than every {minutes} minutes.",
+        },
+        "standing.status_paused": {"pt": "pausado", "en": "paused"},
         # a language's name, for prompts that ask a model to answer in it
         "language.pt": {"pt": "português do Brasil", "en": "Brazilian Portuguese"},
         "language.en": {"pt": "inglês", "en": "English"},

@@ -3,7 +3,9 @@ day (Duckling), the watch's condition and amount, what runs at each tick, and ma
 
 from __future__ import annotations
 
+import ast
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from dialogue.standing import (
     read_command,
     read_standing,
 )
+from shared.i18n import CORE
 
 NOW = datetime(2026, 11, 26, 13, tzinfo=UTC)  # 10:00 in São Paulo: "at 9" is not "21:00"
 SP = "America/Sao_Paulo"
@@ -223,3 +226,24 @@ def test_management(text: str, action: str, target: list[str], kind: str | None)
 )
 def test_yes_no(text: str, yes: bool | None) -> None:
     assert answer_yes_no(text) is yes
+
+
+def _said_ids(path: Path) -> set[str]:
+    """The message ids ``path`` passes to ``say`` or ``StandingRefused`` (both branches of an if)."""
+    ids: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("say", "StandingRefused"):
+            first = node.args[0]
+            branches = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+            ids |= {b.value for b in branches if isinstance(b, ast.Constant) and isinstance(b.value, str)}
+    return ids
+
+
+def test_every_text_said_is_in_the_catalog_and_every_catalog_text_is_said() -> None:
+    root = Path(__file__).resolve().parents[2]
+    said = _said_ids(root / "dialogue" / "standing.py") | _said_ids(
+        root / "gateway" / "turns" / "standing.py"
+    )
+    catalog = {m.removeprefix("standing.") for m in CORE if m.startswith("standing.")}
+    assert said - catalog == set()  # a typo would be told as the id itself
+    assert catalog - said == set()
