@@ -57,6 +57,10 @@ TERMINAL: frozenset[RunStatus] = frozenset(
     }
 )
 
+#: a run that ended in one of these may be run again (``POST /v1/runs/{id}/retry``): it did not
+#: complete and nobody chose to stop it.
+RETRYABLE: frozenset[RunStatus] = frozenset({RunStatus.FAILED, RunStatus.TIMEOUT})
+
 _S = RunStatus
 _ACTIVE = {_S.EXECUTING, _S.PARALLEL, _S.OBSERVING, _S.REWRITING, _S.REPLANNING}
 _PROBLEMS = {_S.STAGNATED, _S.TIMEOUT, _S.DEADLOCK}

@@ -24,7 +24,7 @@ from gateway.turns.turn import UNFINISHED_RUN, new_run_id
 from shared.errors import Conflict, NotFound
 from shared.events import RunEvent, RunFinished, RunStatusEvent, StepEvent
 from shared.models import EntryRequest, RunResult
-from shared.status import RunStatus
+from shared.status import RETRYABLE, RunStatus
 
 log = logging.getLogger(__name__)
 
@@ -216,15 +216,15 @@ async def cancel_run(run_id: str, request: Request, store: StoreDep, principal: 
 async def retry_run(
     run_id: str, request: Request, turns: TurnsDep, store: StoreDep, principal: PrincipalDep, slot: RunSlotDep
 ) -> JSONResponse:
-    """Run a failed run again, in the background, under its own id: its domains see the same
-    per-step idempotency keys, so the steps that succeeded answer from what they did (nothing is
-    sent twice) and the others run. 202 as for a background run; 409 unless it failed."""
+    """Run a failed or timed-out run again, in the background, under its own id: its domains see
+    the same per-step idempotency keys, so the steps that succeeded answer from what they did
+    (nothing is sent twice) and the others run. 202 as for a background run; 409 otherwise."""
     run = await store.owned_run(run_id, principal.tenant)
     if run is None:
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
-    if run.status is not RunStatus.FAILED:
+    if run.status not in RETRYABLE:
         raise Conflict(
-            f"Run '{run_id}' has not failed ({run.status.value}): only a failed run is retried.",
+            f"Run '{run_id}' is {run.status.value}: only a failed or timed-out run is retried.",
             param="run_id",
         )
     stored = await store.get_run_request(run_id)

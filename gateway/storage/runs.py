@@ -29,7 +29,7 @@ from shared.clock import utcnow
 from shared.db import JsonText, session_factory, unit_of_work
 from shared.errors import NotFound
 from shared.models import RunResult
-from shared.status import RunStatus
+from shared.status import RETRYABLE, RunStatus
 
 _sessions = cast(Table, SessionRow.__table__)
 _runs = cast(Table, RunRow.__table__)
@@ -477,12 +477,12 @@ class RunStore:
         a running one starts no further step)."""
         await self._move_unfinished([run_id], RunStatus.CANCELLED, reason)
 
-    async def requeue_failed(self, run_id: str, note: str) -> UnfinishedRun | None:
-        """A failed run queued again under its own id (``failed`` -> ``queued``, ``note`` added),
-        with what its turn needs; ``None`` unless it was ``failed``."""
+    async def requeue_retryable(self, run_id: str, note: str) -> UnfinishedRun | None:
+        """A failed or timed-out run queued again under its own id (-> ``queued``, ``note``
+        added), with what its turn needs; ``None`` unless its status is retryable."""
         async with unit_of_work(self._sessions) as db:
             row = await db.get(RunRow, run_id, with_for_update=True)
-            if row is None or row.status != RunStatus.FAILED.value:
+            if row is None or RunStatus(row.status) not in RETRYABLE:
                 return None
             run = RunResult.model_validate(row.trace)
             run = run.model_copy(update={"status": RunStatus.QUEUED, "notes": [*run.notes, note]})

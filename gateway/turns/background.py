@@ -246,7 +246,7 @@ class BackgroundRuns:
         every place is taken."""
         await self._admit()
         try:
-            stored = await self._store.requeue_failed(job.run_id, note)
+            stored = await self._store.requeue_retryable(job.run_id, note)
             if stored is None:
                 raise Conflict(
                     f"Run '{job.run_id}' has not failed: only a failed run is retried.", param="run_id"

@@ -184,3 +184,28 @@ def test_a_run_cancelled_mid_step_starts_no_further_step(tmp_path: Path) -> None
             assert "Cancelled through the API." in final["notes"], final
     finally:
         ledger.stop()
+
+
+def test_a_run_past_its_deadline_is_retried_under_its_id(tmp_path: Path) -> None:
+    """A run whose domain held its call past ``RUN_DEADLINE_S`` ends ``timeout``; once the domain
+    answers again, ``retry`` runs it under the same id to ``completed``, and the domain sees the
+    same step key again (its idempotency store answers it)."""
+    gated = start_fixture_domain("gated_domain")
+    env = {"API_KEYS": KEY_A, "RUN_DEADLINE_S": "2", "DOMAIN_TIMEOUT_S": "60"}
+    export = "export the quarterly sales report"
+    try:
+        with gateway_over({"gated": gated}, tmp_path, env) as gateway:
+            run_id = _background(gateway, export, f"deadline-{uuid.uuid4().hex[:8]}")["run_id"]
+            _wait(lambda: _run(gateway, run_id).json()["status"] not in ("queued", "executing"))
+            timed_out = _run(gateway, run_id).json()
+            assert timed_out["status"] == "timeout", timed_out
+            httpx.post(f"{gated.url}/gate/open", timeout=5).raise_for_status()
+            retried = httpx.post(f"{gateway.url}/v1/runs/{run_id}/retry", headers=A, timeout=10)
+            assert retried.status_code == 202, retried.text
+            _wait(lambda: _run(gateway, run_id).json()["status"] == "completed")
+            calls = httpx.get(f"{gated.url}/calls", timeout=5).json()
+            assert set(calls["keys"]) == {f"{run_id}:1"}, calls
+            again = httpx.post(f"{gateway.url}/v1/runs/{run_id}/retry", headers=A, timeout=10)
+            assert again.status_code == 409, again.text
+    finally:
+        gated.stop()
