@@ -101,7 +101,12 @@ def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
         engine = create_async_engine(url, **engine_kw)
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
         return engine
-    engine_kw.setdefault("pool_pre_ping", True)
+    # No ping per checkout (on asyncpg a ping is BEGIN, a query and ROLLBACK: three round trips
+    # on every unit of work). A connection the server dropped fails its first statement instead,
+    # which invalidates the whole pool, so one request gets the error (a 503 to retry) and the next
+    # ones reconnect; recycling bounds a connection's age for servers and proxies that drop idle ones.
+    engine_kw.setdefault("pool_pre_ping", False)
+    engine_kw.setdefault("pool_recycle", 1800)
     engine_kw.setdefault("pool_size", 10)
     engine_kw.setdefault("max_overflow", 20)
     return create_async_engine(url, **engine_kw)
