@@ -20,7 +20,8 @@ async def _drop_connections(database: str) -> int:
     admin = await asyncpg.connect(PG_ADMIN_URL, timeout=3)
     try:
         rows = await admin.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = $1 AND pid <> pg_backend_pid()",
             database,
         )
     finally:
