@@ -36,7 +36,6 @@ async def test_a_dropped_connection_fails_one_call_and_the_next_reconnects(pg_da
         session = SessionRecord("s1", "g", RunStatus.WAITING_INPUT, 0, Frontier(("n",)))
         await ck.save(session, [], create=True)
         assert (await ck.head("s1")) is not None  # a pooled connection, used once
-        assert ck.engine.pool.checkedin() >= 1
 
         assert await _drop_connections(pg_database_url.rsplit("/", 1)[1]) >= 1
 
