@@ -9,24 +9,36 @@ understand ─▶ plan ─▶ execute ─▶ respond ─▶ idle (interrupt) ─
 confidence-gate confirmation, a domain clarification, a domain conversation). Either way the
 next message is ``resume(session_id, ConversationGraph.message(...))``, which starts a fresh
 :class:`~dialogue.state.Turn`, and ``understand`` decides whether it answers the question or
-starts a new request. The state is a :class:`~dialogue.state.TurnState`; nodes return deltas of
-typed values.
+starts a new request. The state is a :class:`~dialogue.state.TurnState`; each node returns its
+own typed update (:class:`Understood`, :class:`PlanMade`, :class:`Executed`, :class:`Responded`, a
+:class:`~graph.update.StateUpdate` checked against ``TurnState`` at import), and the turn's
+working values change through :class:`TurnChange`, so no field is named in a string.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Literal, Protocol
 
 from dialogue import approval, rules, slots
 from dialogue.parts import read_parts
 from dialogue.rules import FollowUps, Planned
 from dialogue.standing import StandingConversation
-from dialogue.state import Memory, Message, Route, Turn, TurnState, event_id, new_turn, recent_messages
+from dialogue.state import (
+    Continuation,
+    Memory,
+    Message,
+    Route,
+    Turn,
+    TurnState,
+    event_id,
+    new_turn,
+    recent_messages,
+)
 from execution.dag import StepRunner
 from execution.run_state import RunEventSink
 from execution.runner import RunController
-from graph import END, GraphBuilder, GraphDefinition
+from graph import END, GraphBuilder, GraphDefinition, StateUpdate
 from intent import IntentAdapter
 from intent.typed import Clock, valid_time_zone
 from planner.llm import PlanRequest, plan_with_llm
@@ -48,15 +60,92 @@ from shared.models import (
     IntentOutput,
     PendingQuestion,
     SlotQuestion,
+    StepTrace,
 )
 from shared.status import RunStatus
 from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
-Delta = dict[str, Any]
-
 GRAPH_NAME = "conversation"
 #: A turn is four nodes and an interrupt; this bounds a graph that loops by mistake.
 MAX_STEPS = 50
+
+
+class NewMessage(StateUpdate, state=TurnState):
+    """What a new message brings: a fresh turn (nothing of the last one carries over)."""
+
+    turn: Turn
+    session_id: str
+    pinned_domain: str | None
+    channel: str
+    #: given only when the request names a valid zone: kept for the session's later messages
+    time_zone: str | None = None
+
+
+class Understood(StateUpdate, state=TurnState):
+    """``understand``: the message in the transcript, the question still pending (or none), and
+    the turn, whose ``route`` says which node is next."""
+
+    messages: list[Message]
+    event_count: int
+    question: PendingQuestion | None
+    turn: Turn
+    #: None: unchanged (written only when the standing conversation changed it)
+    standing_proposal: bool | None = None
+
+
+class PlanMade(StateUpdate, state=TurnState):
+    """``plan``: the planned turn (``route`` execute or respond), and the question it asks, if any."""
+
+    turn: Turn
+    question: PendingQuestion | None = None
+
+
+class Executed(StateUpdate, state=TurnState):
+    """``execute``: the turn with its run, and the domain's question when the run waits for one."""
+
+    turn: Turn
+    question: PendingQuestion | None = None
+
+
+class Responded(StateUpdate, state=TurnState):
+    """``respond``: the answer in the transcript; the memory of a completed turn; the settled turn."""
+
+    messages: list[Message]
+    memory: Memory | None = None
+    turn: Turn | None = None
+
+
+class TurnChange(StateUpdate, state=Turn):
+    """Changes to the turn's working values, typed and validated (``.apply(turn)``)."""
+
+    intent: IntentOutput | None = None
+    execution_intent: ExecutionIntent | None = None
+    plan: ExecutionPlan | None = None
+    steps: list[StepTrace] | None = None
+    output: DomainOutput | None = None
+    answer: str | None = None
+    status: RunStatus | None = None
+    notes: list[str] | None = None
+    route: Route | None = None
+    confirmed: bool | None = None
+    continue_with: Continuation | None = None
+    unsupported: str | None = None
+    not_done: list[str] | None = None
+    cannot_do: list[str] | None = None
+    assistant_event_id: str | None = None
+
+
+class IntentChange(StateUpdate, state=IntentOutput):
+    """Changes to an understood intent, typed and validated (``.apply(intent)``)."""
+
+    primary_domain: str | None = None
+    goal: str | None = None
+    confidence: float | None = None
+    language: str | None = None
+
+
+#: The LLM planner's plan covers the whole message: no part is left to name in the answer.
+ALL_PARTS_PLANNED = TurnChange(unsupported=None, not_done=[], cannot_do=[])
 
 
 class Domains(Protocol):
@@ -135,23 +224,26 @@ class ConversationGraph:
         )
 
     @staticmethod
-    def message(entry: EntryRequest, run_id: str) -> Delta:
-        """The delta a new message brings: a fresh turn (nothing of the last one carries over)."""
-        delta: Delta = {
-            "turn": new_turn(run_id, entry.input_text),
-            "session_id": entry.session_id,
-            "pinned_domain": entry.pinned_domain,
-            "channel": entry.channel,
-        }
+    def message(entry: EntryRequest, run_id: str) -> NewMessage:
+        """The update a new message brings: a fresh turn (nothing of the last one carries over)."""
+        turn = new_turn(run_id, entry.input_text)
         zone = entry.metadata.get("time_zone")
         if isinstance(zone, str) and valid_time_zone(zone, "") == zone:
-            delta["time_zone"] = zone  # kept for the session's later messages
-        return delta
+            return NewMessage(
+                turn=turn,
+                session_id=entry.session_id,
+                pinned_domain=entry.pinned_domain,
+                channel=entry.channel,
+                time_zone=zone,
+            )
+        return NewMessage(
+            turn=turn, session_id=entry.session_id, pinned_domain=entry.pinned_domain, channel=entry.channel
+        )
 
     @classmethod
     def first_state(cls, entry: EntryRequest, run_id: str, event_count: int = 0) -> TurnState:
         """A new session's state with its first message (``event_count``: events numbered before)."""
-        return TurnState(event_count=event_count).model_copy(update=cls.message(entry, run_id))
+        return cls.message(entry, run_id).apply(TurnState(event_count=event_count))
 
     @property
     def catalog(self) -> Catalog:
@@ -164,18 +256,28 @@ class ConversationGraph:
 
     # ------------------------------------------------------------------ nodes
 
-    async def understand(self, state: TurnState) -> Delta:
+    async def understand(self, state: TurnState) -> Understood:
         """Read the new message: an answer to the pending question, or a fresh request."""
         seen = state.event_count
-        turn = state.turn.model_copy(update={"assistant_event_id": event_id(seen + 2)})
+        turn = TurnChange(assistant_event_id=event_id(seen + 2)).apply(state.turn)
         user = Message(role="user", content=turn.input, event_id=event_id(seen + 1), run_id=turn.run_id)
-        delta: Delta = {"messages": [user], "event_count": seen + 2, "question": None}
+        proposal: bool | None = None
+
+        def understood(turn: Turn, question: PendingQuestion | None = None) -> Understood:
+            return Understood(
+                messages=[user],
+                event_count=seen + 2,
+                question=question,
+                turn=turn,
+                standing_proposal=proposal,
+            )
+
         if self.standing is not None:
-            answered, proposal = await self.standing.reply_to(state, turn, self._clock(state))
-            if proposal != state.standing_proposal:  # kept in the checkpoint this turn writes
-                delta["standing_proposal"] = proposal
+            answered, proposed = await self.standing.reply_to(state, turn, self._clock(state))
+            if proposed != state.standing_proposal:  # kept in the checkpoint this turn writes
+                proposal = proposed
             if answered is not None:  # a schedule or watch proposed, confirmed, listed or changed
-                return {**delta, "turn": answered}
+                return understood(answered)
         attributes = {OPERATION: "plan", CONVERSATION: state.session_id}
         with start_span("parse_intent", attributes, current=False) as span:
             context = {"session_id": state.session_id, "time_zone": state.time_zone}
@@ -194,33 +296,32 @@ class ConversationGraph:
                 # "não, pra segunda" while a plan waits: the plan is made again with the new value
                 # (and asked again); nothing of the first ran
                 note = f"pending question (approval) corrected: {corrected.notes}"
-                redo = turn.model_copy(update={"intent": corrected, "route": "plan", "notes": [note]})
-                return {**delta, "turn": redo}
+                return understood(TurnChange(intent=corrected, route="plan", notes=[note]).apply(turn))
         if isinstance(question, ApprovalQuestion):
             threshold = self.orchestrator.threshold
             approved = approval.answer_approval(question, turn.input, intent, turn, threshold)
             if approved is not None:
-                return {**delta, "turn": approved[0], "question": approved[1]}
+                return understood(*approved)
             note = "pending question (approval) abandoned: the message is a new request; nothing of it ran"
-            turn = turn.model_copy(update={"notes": [note]})
+            turn = TurnChange(notes=[note]).apply(turn)
         elif isinstance(question, SlotQuestion):
             replied = self._answer_slot(question, turn, intent, self._clock(state))
             if replied is not None:
-                return {**delta, "turn": replied[0], "question": replied[1]}
+                return understood(*replied)
             note = "pending question (slot_filling) abandoned: the message asks for something else"
-            turn = turn.model_copy(update={"notes": [note]})
+            turn = TurnChange(notes=[note]).apply(turn)
         elif question is not None:
             added = self._gate_reply_adds(question, turn, intent, state)
             if added is not None:
-                return {**delta, "turn": added}
+                return understood(added)
             answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
             if answered is not None:
-                return {**delta, "turn": answered}
+                return understood(answered)
             again = rules.ask_again(question, turn, intent, self.orchestrator.threshold)
             if again is not None:  # a reply that picks nothing and asks nothing new: ask again
-                return {**delta, "turn": again, "question": question}
+                return understood(again, question)
             note = f"pending question ({question.kind}) abandoned: the message is a new request"
-            turn = turn.model_copy(update={"notes": [note]})
+            turn = TurnChange(notes=[note]).apply(turn)
         catalog = self.catalog
         intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, self._clock(state))
         intent = rules.composition_follow_up(
@@ -230,8 +331,8 @@ class ConversationGraph:
         parts = await read_parts(
             turn.input, intent, self.adapter, catalog, threshold, unsupported=self._unsupported_action
         )
-        update = {"intent": parts.intent, "not_done": parts.not_done, "cannot_do": parts.cannot_do}
-        return {**delta, "turn": turn.model_copy(update=update)}
+        change = TurnChange(intent=parts.intent, not_done=parts.not_done, cannot_do=parts.cannot_do)
+        return understood(change.apply(turn))
 
     @staticmethod
     def _conversation_language(intent: IntentOutput, state: TurnState) -> IntentOutput:
@@ -245,13 +346,13 @@ class ConversationGraph:
             known = state.memory.last_intent.language
         else:
             return intent
-        return intent if known == intent.language else intent.model_copy(update={"language": known})
+        return intent if known == intent.language else IntentChange(language=known).apply(intent)
 
-    async def plan(self, state: TurnState) -> Delta:
+    async def plan(self, state: TurnState) -> PlanMade:
         turn = state.turn
         intent = turn.intent
         if intent is None:
-            return {"turn": turn.model_copy(update={"route": "respond"})}
+            return PlanMade(turn=TurnChange(route="respond").apply(turn))
         by_llm_only = False
         try:
             with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
@@ -260,29 +361,31 @@ class ConversationGraph:
             # the deterministic planner could not plan it: the LLM planner (when configured) may
             instead = await self._plan_instead(turn, intent, exc)
             if isinstance(instead, Turn):
-                return {"turn": instead}
-            turn = turn.model_copy(update={"notes": [*turn.notes, _planner_error_note(exc)]})
+                return PlanMade(turn=instead)
+            turn = TurnChange(notes=[*turn.notes, _planner_error_note(exc)]).apply(turn)
             (execution_intent, plan), from_planner, carried = instead, False, frozenset()
             by_llm_only = True
-        update: dict[str, Any] = {
-            "execution_intent": execution_intent,
-            "plan": plan,
-            "continue_with": None,
-            "route": "execute",
+        parts_left = [*turn.not_done, *turn.cannot_do]
+        turn = TurnChange(
+            execution_intent=execution_intent,
+            plan=plan,
+            continue_with=None,
+            route="execute",
             # the settled steps of a paused plan that goes on are kept (execute does not call them)
-            "steps": turn.steps if carried else [],
-        }
+            steps=turn.steps if carried else [],
+        ).apply(turn)
         if not turn.confirmed and self.orchestrator.gate_blocks(execution_intent):
             question = rules.confirmation_question(intent, execution_intent, self.catalog)
-            update.update(
+            gated = TurnChange(
                 status=RunStatus.WAITING_INPUT,
                 answer=question.text,
                 output=rules.gate_output(question, intent.confidence),
                 route="respond",
             )
-            return {"turn": turn.model_copy(update=update), "question": question}
+            return PlanMade(turn=gated.apply(turn), question=question)
         if from_planner:
-            update["unsupported"] = self._unsupported_action(intent, turn.input)
+            unsupported = self._unsupported_action(intent, turn.input)
+            turn = TurnChange(unsupported=unsupported).apply(turn)
             # the LLM planner (when configured) plans what the deterministic plan cannot express
             request = PlanRequest(
                 turn.input,
@@ -290,32 +393,32 @@ class ConversationGraph:
                 intent,
                 execution_intent,
                 plan,
-                [*turn.not_done, *turn.cannot_do, *filter(None, [update["unsupported"]])],
+                [*parts_left, *filter(None, [unsupported])],
             )
             by_llm = await plan_with_llm(self.controller.planner, request)
             if by_llm is not None:
-                plan = update["plan"] = by_llm.plan
-                execution_intent = update["execution_intent"] = by_llm.execution_intent or execution_intent
+                plan = by_llm.plan
+                execution_intent = by_llm.execution_intent or execution_intent
+                turn = TurnChange(plan=plan, execution_intent=execution_intent).apply(turn)
                 if by_llm.refusal is not None:
-                    refused = {"status": RunStatus.FAILED, "answer": by_llm.refusal, "route": "respond"}
-                    return {"turn": turn.model_copy(update={**update, **refused})}
+                    refused = TurnChange(status=RunStatus.FAILED, answer=by_llm.refusal, route="respond")
+                    return PlanMade(turn=refused.apply(turn))
                 if plan.planner == "llm":  # the parts it was asked for are in its plan now
-                    update.update(unsupported=None, not_done=[], cannot_do=[])
+                    turn = ALL_PARTS_PLANNED.apply(turn)
         if by_llm_only:  # the whole message went to the LLM planner: its plan covers it
-            update.update(unsupported=None, not_done=[], cannot_do=[])
+            turn = ALL_PARTS_PLANNED.apply(turn)
         if from_planner or by_llm_only:
             # no domain is called with parameters its schema rejects: ask, or say what is missing
             problems = check_slots(intent, execution_intent, plan, self.catalog)
             if problems:
-                planned = (intent, execution_intent, plan)
-                return self._slot_delta(turn.model_copy(update=update), planned, problems)
+                return self._ask_slot(turn, (intent, execution_intent, plan), problems)
         # a step the person must approve first: ask, with the plan kept for the yes
         waiting = [s for s in approval.steps_needing_approval(plan, self.catalog) if s.id not in carried]
         if waiting:
             asked = approval.approval_question(waiting, intent, execution_intent, plan, self.catalog)
-            update.update(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
-            return {"turn": turn.model_copy(update=update), "question": asked}
-        return {"turn": turn.model_copy(update=update)}
+            held = TurnChange(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
+            return PlanMade(turn=held.apply(turn), question=asked)
+        return PlanMade(turn=turn)
 
     async def _plan_instead(self, turn: Turn, intent: IntentOutput, error: PlatformError) -> Planned | Turn:
         """The LLM planner's plan for a request the deterministic planner could not plan (it
@@ -338,23 +441,23 @@ class ConversationGraph:
             and by_llm.execution_intent is not None
         ):
             return by_llm.execution_intent, by_llm.plan
-        failed: dict[str, Any] = {
-            "status": RunStatus.FAILED,
-            "answer": error.message,
-            "output": None,
-            "route": "respond",
-            "notes": [*turn.notes, _planner_error_note(error)],
-        }
+        failed = TurnChange(
+            status=RunStatus.FAILED,
+            answer=error.message,
+            output=None,
+            route="respond",
+            notes=[*turn.notes, _planner_error_note(error)],
+        ).apply(turn)
         if by_llm is not None:  # asked, and gave nothing or refused: its exchange is in the trace
-            failed.update(plan=by_llm.plan, answer=by_llm.refusal or error.message)
-        return turn.model_copy(update=failed)
+            failed = TurnChange(plan=by_llm.plan, answer=by_llm.refusal or error.message).apply(failed)
+        return failed
 
-    def _slot_delta(
+    def _ask_slot(
         self,
         turn: Turn,
         planned: tuple[IntentOutput, ExecutionIntent, ExecutionPlan],
         problems: list[SlotProblem],
-    ) -> Delta:
+    ) -> PlanMade:
         """Ask for the first entity the plan lacks; when no entity can fill it, say so."""
         intent, execution_intent, plan = planned
         goal = self.catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
@@ -362,23 +465,23 @@ class ConversationGraph:
         notes = [*turn.notes, *(f"slot {p.param}: {p.problem} ({p.detail})" for p in problems)]
         if goal is None or askable is None or askable.entity is None:
             params = ", ".join(dict.fromkeys(p.param for p in problems if p.param)) or "?"
-            failed = {
-                "status": RunStatus.FAILED,
-                "answer": i18n.t("dialogue.cannot_run", intent.language, params=params),
-                "route": "respond",
-                "notes": notes,
-            }
-            return {"turn": turn.model_copy(update=failed)}
+            failed = TurnChange(
+                status=RunStatus.FAILED,
+                answer=i18n.t("dialogue.cannot_run", intent.language, params=params),
+                route="respond",
+                notes=notes,
+            )
+            return PlanMade(turn=failed.apply(turn))
         spec = goal.entities_schema[askable.entity]
         question = slots.slot_question(askable, spec, intent, execution_intent, plan)
-        waiting = {
-            "status": RunStatus.WAITING_INPUT,
-            "answer": question.text,
-            "output": slots.slot_output(question),
-            "route": "respond",
-            "notes": notes,
-        }
-        return {"turn": turn.model_copy(update=waiting), "question": question}
+        waiting = TurnChange(
+            status=RunStatus.WAITING_INPUT,
+            answer=question.text,
+            output=slots.slot_output(question),
+            route="respond",
+            notes=notes,
+        )
+        return PlanMade(turn=waiting.apply(turn), question=question)
 
     def _unsupported_action(self, intent: IntentOutput, text: str) -> str | None:
         """The verb the request opens with that its goal does not do ("compre 100 ações...")."""
@@ -407,18 +510,14 @@ class ConversationGraph:
         )
         if other and intent.confidence >= self.orchestrator.threshold:
             return None
-        request = question.resume.intent.model_copy(
-            update={"goal": picked.goal, "primary_domain": picked.domain}
-        )
+        request = IntentChange(goal=picked.goal, primary_domain=picked.domain).apply(question.resume.intent)
         added = self.follow_ups.added(request, turn.input, self.catalog, self._clock(state))
         if added is None:
             return None
-        confirmed = added.model_copy(update={"confidence": 1.0})
+        confirmed = IntentChange(confidence=1.0).apply(added)
         new = sorted(set(added.entities) - set(request.entities))
         notes = [f"the reply to the gate confirmed {picked.goal} and added {new}"]
-        return turn.model_copy(
-            update={"intent": confirmed, "route": "plan", "confirmed": True, "notes": notes}
-        )
+        return TurnChange(intent=confirmed, route="plan", confirmed=True, notes=notes).apply(turn)
 
     def _clock(self, state: TurnState) -> Clock:
         """The session's clock: its time zone, else the adapter's default (``INTENT_TIME_ZONE``)."""
@@ -455,15 +554,12 @@ class ConversationGraph:
                 return resend, False, frozenset()
         return self.planner().plan(intent, memory.for_planner()), True, frozenset()
 
-    async def execute(self, state: TurnState) -> Delta:
+    async def execute(self, state: TurnState) -> Executed:
         turn = state.turn
         intent, execution_intent, plan = turn.intent, turn.execution_intent, turn.plan
         if intent is None or execution_intent is None or plan is None:
-            failed = {
-                "status": RunStatus.FAILED,
-                "answer": rules.answer_text(None, intent.language if intent else ""),
-            }
-            return {"turn": turn.model_copy(update=failed)}
+            answer = rules.answer_text(None, intent.language if intent else "")
+            return Executed(turn=TurnChange(status=RunStatus.FAILED, answer=answer).apply(turn))
         context = {"run_id": turn.run_id, "session_id": state.session_id, "language": intent.language}
         # steps of a plan that paused for the person and ran before are kept, not called again
         kept = {t.id: t for t in turn.steps}
@@ -476,36 +572,35 @@ class ConversationGraph:
             resume=kept,
         )
         output = report.output
-        update: dict[str, Any] = {
-            "plan": report.plan or plan,  # replans included
-            "status": report.status,
-            "notes": [*turn.notes, *([report.reason] if report.reason else [])],
-            "steps": report.steps,
-            "output": output,
-            "answer": report.answer or rules.answer_text(output, intent.language),
-        }
+        answer = report.answer or rules.answer_text(output, intent.language)
         if turn.unsupported and report.status == RunStatus.COMPLETED:
             # the part the person asked for that no goal does is named, not silently dropped
-            update["answer"] = f"{self._unsupported_text(intent, turn.unsupported)}\n{update['answer']}"
+            answer = f"{self._unsupported_text(intent, turn.unsupported)}\n{answer}"
         if turn.not_done and report.status == RunStatus.COMPLETED:
             # so are the parts that ask for another goal, which this turn did not do
             parts = [i18n.t("dialogue.part_not_done", intent.language, part=part) for part in turn.not_done]
-            update["answer"] = "\n".join([update["answer"], *parts])
+            answer = "\n".join([answer, *parts])
         if turn.cannot_do and report.status == RunStatus.COMPLETED:
             # and the parts no goal does
             parts = [i18n.t("dialogue.part_cannot_do", intent.language, part=part) for part in turn.cannot_do]
-            update["answer"] = "\n".join([update["answer"], *parts])
-        delta: Delta = {}
+            answer = "\n".join([answer, *parts])
+        question: PendingQuestion | None = None
         if report.status == RunStatus.WAITING_INPUT and output is not None:
-            question = rules.domain_question(
-                output, update["answer"], intent, execution_intent, plan, report.steps
-            )
-            update["answer"] = question.text  # options included: a chat client shows only this text
-            delta["question"] = question
-        delta["turn"] = turn.model_copy(update=update)
-        return delta
+            question = rules.domain_question(output, answer, intent, execution_intent, plan, report.steps)
+            answer = question.text  # options included: a chat client shows only this text
+        ran = TurnChange(
+            plan=report.plan or plan,  # replans included
+            status=report.status,
+            notes=[*turn.notes, *([report.reason] if report.reason else [])],
+            steps=report.steps,
+            output=output,
+            answer=answer,
+        )
+        if question is None:
+            return Executed(turn=ran.apply(turn))
+        return Executed(turn=ran.apply(turn), question=question)
 
-    def respond(self, state: TurnState) -> Delta:
+    def respond(self, state: TurnState) -> Responded:
         turn = state.turn
         # a turn no node settled (nothing ran and nothing failed) is a completed one
         status = RunStatus.COMPLETED if turn.status == RunStatus.EXECUTING else turn.status
@@ -516,17 +611,16 @@ class ConversationGraph:
             run_id=turn.run_id,
             status=status,
         )
-        delta: Delta = {"messages": [answer]}
+        memory = None
         if status == RunStatus.COMPLETED and turn.intent is not None:
-            delta["memory"] = Memory(
+            memory = Memory(
                 last_intent=turn.intent,
                 last_execution_intent=turn.execution_intent,
                 last_answer=turn.answer,
                 last_outputs=[s.output for s in turn.steps if s.output is not None],
             )
-        if status != turn.status:
-            delta["turn"] = turn.model_copy(update={"status": status})
-        return delta
+        settled = TurnChange(status=status).apply(turn) if status != turn.status else None
+        return Responded(messages=[answer], memory=memory, turn=settled)
 
     # ------------------------------------------------------------------ routers
 
@@ -539,7 +633,7 @@ class ConversationGraph:
         return "respond" if state.turn.route == "respond" else "execute"
 
     @staticmethod
-    def after_respond(state: TurnState) -> str:
+    def after_respond(state: TurnState) -> Literal["ask", "idle"]:
         return "ask" if state.question is not None else "idle"
 
     # ------------------------------------------------------------------ steps

@@ -16,8 +16,9 @@ Public API::
     CachingCheckpointer(inner)  # a resume reads one small row instead of the versions
 
 Without ``state_schema`` the state is a dict and nodes get a read-only ``StateView``; with one
-(a frozen pydantic model) nodes get the model instance, return deltas of typed values, and
-``GraphResult.state`` / ``SessionState.state`` / ``get_version`` are instances of it.
+(a frozen pydantic model) nodes get the model instance, return a typed ``StateUpdate`` (or a
+mapping of its fields), and ``GraphResult.state`` / ``SessionState.state`` / ``get_version`` are
+instances of it.
 """
 
 from graph.builder import GraphBuilder
@@ -56,6 +57,7 @@ from graph.errors import (
 )
 from graph.sqlite_checkpoint import SqliteCheckpointer, checkpointer_for
 from graph.state import END, INPUT, START, StateView, add, append, merge, merge_delta, replace
+from graph.update import StateUpdate
 
 __all__ = [
     "END",
@@ -90,6 +92,7 @@ __all__ = [
     "SqliteCheckpointer",
     "StateCodec",
     "StateNotSerializableError",
+    "StateUpdate",
     "StateView",
     "VersionInfo",
     "VersionRecord",

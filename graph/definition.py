@@ -28,7 +28,8 @@ from graph.state import END, Reducer
 
 NodeKind = Literal["node", "interrupt"]
 #: A node function: ``(state) -> delta | None`` (sync or async); the state is a read-only
-#: ``StateView`` without a schema, the schema's model instance with one.
+#: ``StateView`` without a schema, the schema's model instance with one. A delta is a mapping
+#: of state keys, or with a schema a typed :class:`~graph.update.StateUpdate`.
 NodeFn = Callable[[Any], Any]
 #: A router: ``(state) -> label | node name | list of them`` (sync or async).
 RouterFn = Callable[[Any], Any]

@@ -84,6 +84,7 @@ from graph.errors import (
     SessionNotFoundError,
 )
 from graph.state import END, INPUT, START, squash
+from graph.update import StateUpdate
 from shared.status import InvalidTransition, RunStatus, transition
 
 
@@ -334,17 +335,21 @@ class GraphEngine(Generic[StateT]):
     async def resume(
         self,
         session_id: str,
-        new_input: Mapping[str, Any] | None = None,
+        new_input: Mapping[str, Any] | StateUpdate | None = None,
         *,
         on_commit: OnCommit | None = None,
     ) -> GraphResult[StateT]:
         """Load a session, fold ``new_input`` (through the reducers) and continue where it stopped.
+
+        ``new_input`` is a mapping of state keys, or a :class:`~graph.update.StateUpdate`.
 
         A session waiting on an interrupt gets ``new_input`` as that interrupt's delta and follows
         its edges (a router after the interrupt can tell an answer from a fresh request). A
         forked / interrupted-by-crash session just continues its stored frontier.
         """
         ck = self._require_checkpointer("resume")
+        if isinstance(new_input, StateUpdate):
+            new_input = new_input.delta()
         session, records, row_version = await self._load(ck, session_id)
         _check_resumable(session)
         cursor = _Cursor(
@@ -624,8 +629,11 @@ class GraphEngine(Generic[StateT]):
     def _check_delta(node: str, out: Any) -> Any:
         if out is None or type(out) is dict or isinstance(out, Mapping):
             return out
+        if isinstance(out, StateUpdate):
+            return out.delta()
         raise GraphRuntimeError(
-            f"node {node!r} returned {type(out).__name__}; a node returns a dict delta or None",
+            f"node {node!r} returned {type(out).__name__}; "
+            "a node returns a dict delta, a StateUpdate or None",
             param=f"nodes.{node}",
         )
 
@@ -890,7 +898,7 @@ async def run(
 async def resume(
     graph: GraphDefinition[StateT],
     session_id: str,
-    new_input: Mapping[str, Any] | None = None,
+    new_input: Mapping[str, Any] | StateUpdate | None = None,
     *,
     checkpointer: Checkpointer,
     max_steps: int | None = None,
