@@ -166,11 +166,15 @@ class Checkpointer(ABC):
         already exists is a :class:`SessionConflictError` too.
         """
 
-    async def write(self, extra: Sequence[ExtraWrite]) -> None:
+    async def write(self, extra: Sequence[ExtraWrite], *, single_statement: bool = False) -> None:
         """Commit ``extra`` alone, in one transaction on the store's connection (SQL only): the
         application's rows that must be stored before a turn goes on (a run reserved before its
         first domain call), written where the turn's pause will write, so a turn costs no second
-        connection (on SQLite: no second writer waiting for the file's lock)."""
+        connection (on SQLite: no second writer waiting for the file's lock).
+
+        ``single_statement=True``: ``extra`` is one write running one statement, which is atomic
+        by itself, so no transaction is opened around it (on PostgreSQL no BEGIN and COMMIT
+        round trips); anything else is a :class:`GraphSetupError`."""
         raise GraphSetupError("extra writes need a SqlCheckpointer", param="extra")
 
     @abstractmethod
@@ -466,6 +470,11 @@ def write_rows(conn: Connection, extra: Sequence[ExtraWrite]) -> None:
         write(conn)
 
 
+def check_single(extra: Sequence[ExtraWrite]) -> None:
+    if len(extra) != 1:
+        raise GraphSetupError("a single-statement write is one write", param="extra")
+
+
 def _check_plain(extra: Sequence[ExtraWrite]) -> None:
     # checked before anything is written: an async function would never run, silently
     if any(inspect.iscoroutinefunction(write) for write in extra):
@@ -610,7 +619,12 @@ class SqlCheckpointer(Checkpointer):
         async with self.engine.begin() as conn:
             await conn.run_sync(save_rows, session, versions, create, expected_version, update_session, extra)
 
-    async def write(self, extra: Sequence[ExtraWrite]) -> None:
+    async def write(self, extra: Sequence[ExtraWrite], *, single_statement: bool = False) -> None:
+        if single_statement:
+            check_single(extra)
+            async with self._reads.connect() as conn:  # autocommit: the statement commits itself
+                await conn.run_sync(write_rows, extra)
+            return
         async with self.engine.begin() as conn:
             await conn.run_sync(write_rows, extra)
 
@@ -698,8 +712,8 @@ class CachingCheckpointer(Checkpointer):
                 row = replace(session, created_at=row.created_at)
             self._remember(row, records + list(versions))
 
-    async def write(self, extra: Sequence[ExtraWrite]) -> None:
-        await self.inner.write(extra)
+    async def write(self, extra: Sequence[ExtraWrite], *, single_statement: bool = False) -> None:
+        await self.inner.write(extra, single_statement=single_statement)
 
     async def head(self, session_id: str) -> SessionHead | None:
         return await self.inner.head(session_id)

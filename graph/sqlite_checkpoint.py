@@ -44,6 +44,7 @@ from graph.checkpoint import (
     SqlCheckpointer,
     VersionInfo,
     VersionRecord,
+    check_single,
     create_graph_tables,
     delete_rows,
     head_row,
@@ -107,7 +108,10 @@ class SqliteCheckpointer(Checkpointer):
         )
         await self._run(work, write=True)
 
-    async def write(self, extra: Sequence[ExtraWrite]) -> None:
+    async def write(self, extra: Sequence[ExtraWrite], *, single_statement: bool = False) -> None:
+        # one hand-off either way: a transaction around one statement costs no round trip here
+        if single_statement:
+            check_single(extra)
         await self._run(partial(write_rows, extra=extra), write=True)
 
     async def head(self, session_id: str) -> SessionHead | None:

@@ -436,7 +436,8 @@ class RunStore:
         engine. The same insert either way."""
         reservation = self._reservation(run, input_text)
         if through is not None:
-            await through.write([reservation])
+            # one insert: it commits by itself (no BEGIN / COMMIT round trips on PostgreSQL)
+            await through.write([reservation], single_statement=True)
         else:
             async with self._engine.begin() as conn:
                 await conn.run_sync(reservation)

@@ -229,3 +229,37 @@ async def test_cache_keeps_at_most_max_sessions(sql_store: StoreParam) -> None:
         assert list(ck._entries) == ["c", "a"]
     finally:
         await inner.close()
+
+
+def _insert_turn(turn_id: str, answer: str) -> ExtraWrite:
+    def write(conn: Connection) -> None:
+        conn.execute(insert(turns).values(id=turn_id, answer=answer))
+
+    return write
+
+
+@pytest.mark.parametrize("single_statement", [False, True])
+async def test_a_write_alone_commits_its_rows(sql_store: StoreParam, single_statement: bool) -> None:
+    ck = await store(sql_store)
+    try:
+        await ck.write([_insert_turn("t1", "reserved")], single_statement=single_statement)
+        assert await stored_turns(sql_store) == [("t1", "reserved")]
+        with pytest.raises(IntegrityError):  # its errors are the caller's, and nothing is left open
+            await ck.write([_insert_turn("t1", "again")], single_statement=single_statement)
+        await ck.write([_insert_turn("t2", "next")], single_statement=single_statement)
+        assert await stored_turns(sql_store) == [("t1", "reserved"), ("t2", "next")]
+    finally:
+        await ck.close()
+
+
+async def test_a_single_statement_write_is_one_write(sql_store: StoreParam) -> None:
+    ck = await store(sql_store)
+    try:
+        writes = [_insert_turn("t1", "a"), _insert_turn("t2", "b")]
+        with pytest.raises(GraphSetupError, match="one write"):
+            await ck.write(writes, single_statement=True)
+        with pytest.raises(GraphSetupError, match="one write"):
+            await CachingCheckpointer(ck).write(writes, single_statement=True)
+        assert await stored_turns(sql_store) == []
+    finally:
+        await ck.close()
