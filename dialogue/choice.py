@@ -43,6 +43,22 @@ _YES = {
     "certo",
 }
 _NO = {"nao", "no", "n", "nope", "errado", "negativo"}
+#: Words people put before their yes or no when they change their mind or hesitate ("actually
+#: no, keep it", "hmm, sim", "pensando bem, não"): not part of the answer.
+_HESITATIONS = (
+    ("actually",),
+    ("well",),
+    ("hmm",),
+    ("hm",),
+    ("ah",),
+    ("oh",),
+    ("uh",),
+    ("entao",),
+    ("na", "verdade"),
+    ("pensando", "bem"),
+    ("on", "second", "thought"),
+    ("on", "second", "thoughts"),
+)
 
 
 @lru_cache(maxsize=4096)  # called on the same catalog words (synonyms, aliases) every turn
@@ -154,21 +170,33 @@ def listed(
     return "\n".join(lines)
 
 
-def is_yes(reply: str) -> bool:
-    """A short reply that starts with a yes ("sim", "ok, pode").
-
-    >>> is_yes("Sim, pode ser"), is_yes("sim mas na verdade eu queria outra coisa")
-    (True, False)
-    """
+def _answer_words(reply: str) -> list[str]:
+    """The reply's words after any hesitation it opens with ("actually no, keep it" -> "no keep it")."""
     words = normalise(reply).split()
+    while True:
+        lead = next((h for h in _HESITATIONS if tuple(words[: len(h)]) == h and len(words) > len(h)), None)
+        if lead is None:
+            return words
+        words = words[len(lead) :]
+
+
+def is_yes(reply: str) -> bool:
+    """A short reply that starts with a yes ("sim", "ok, pode"), perhaps after a hesitation.
+
+    >>> is_yes("Sim, pode ser"), is_yes("sim mas na verdade eu queria outra coisa"), is_yes("hmm, ok")
+    (True, False, True)
+    """
+    words = _answer_words(reply)
     return bool(words) and len(words) <= 4 and words[0] in _YES
 
 
 def is_no(reply: str) -> bool:
-    """A short reply that starts with a no ("não", "nope").
+    """A short reply that starts with a no ("não", "nope"), perhaps after a hesitation.
 
-    >>> is_no("Não"), is_no("nordea")
-    (True, False)
+    >>> is_no("Não"), is_no("nordea"), is_no("actually no, keep it"), is_no("na verdade não")
+    (True, False, True, True)
+    >>> is_no("actually"), is_no("actually I want the other one")
+    (False, False)
     """
-    words = normalise(reply).split()
+    words = _answer_words(reply)
     return bool(words) and len(words) <= 4 and words[0] in _NO
