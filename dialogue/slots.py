@@ -7,16 +7,20 @@ The planner's :func:`~planner.slots.check_slots` says what a plan lacks; here it
 in the person's language is used, see :func:`shared.i18n.bilingual.text_in`). The reply is read
 by the goal's own entity extractor, preferring the entity asked for ("reais" answers "which
 currency to?"); whatever else it names replaces what was said before ("não, em euros"). A
-confident request for another goal drops the question; a reply that names nothing is asked again
+confident request for another goal drops the question, unless the reply says nothing but the
+value asked for ("order 50017" to "which order number?" is no order-status request); a reply that names nothing is asked again
 once, then the platform says what it needs and stops asking.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
 from intent.base import guessed
-from intent.entities import GoalEntityExtractor
+from intent.entities import NOT_ENTITY, GoalEntityExtractor
+from intent.text import words
 from intent.typed import Clock
 from planner.slots import SlotProblem
 from shared import i18n
@@ -118,6 +122,34 @@ def slot_output(question: SlotQuestion) -> DomainOutput:
     )
 
 
+def only_the_answer(text: str, entity: str, found: dict[str, Any], spec: EntitySpec | None) -> bool:
+    """Whether ``text`` gives the value asked for and nothing a request of its own would say: its
+    words are the value's, words naming the entity ("order 50017" to "which order number?"),
+    function words and filler. "order 50017" answers the question even when the classifier reads
+    an order's status in it; "where is order 50017?" asks for something else.
+
+    >>> only_the_answer("order 50017", "order_number_text", {"order_number_text": "50017"}, None)
+    True
+    >>> only_the_answer("where is order 50017?", "order_number_text", {"order_number_text": "50017"}, None)
+    False
+    >>> only_the_answer("a coffee maker", "product_text", {}, None)
+    False
+    """
+    if entity not in found:
+        return False
+    said: set[str] = set()
+    for value in found.values():
+        for item in value if isinstance(value, list) else [value]:
+            said.update(words(str(item)))
+    naming = set(words(entity.replace("_", " ")))
+    if spec is not None and spec.description:
+        described = spec.description
+        texts = described.values() if isinstance(described, dict) else [described]
+        for part in texts:
+            naming.update(words(str(part)))
+    return not [w for w in words(text) if w not in said and w not in naming and w not in NOT_ENTITY]
+
+
 def answer_slot(
     question: SlotQuestion,
     text: str,
@@ -130,10 +162,15 @@ def answer_slot(
     """``turn`` continued by the reply ``text`` (and the question still pending, if any), or
     ``None`` when the reply is a new request for another goal (the question is dropped)."""
     asked = question.resume.intent
-    other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
-    if intent.goal is not None and intent.confidence >= threshold and other_goal and not guessed(intent):
-        return None
     found = extractor.extract(text, prefer=question.entity, clock=clock, language=question.resume.language)
+    other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
+    sure = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
+    if (
+        sure
+        and other_goal
+        and not only_the_answer(text, question.entity, found, extractor.specs.get(question.entity))
+    ):
+        return None
     if question.entity not in found and question.options:
         index = choose(text, question.options)
         if index is not None:
