@@ -263,7 +263,7 @@ class FollowUps:
             corrected = self.correct(last, text, catalog, clock)
             if corrected is not None and (intent.goal is None or intent.goal == last.goal):
                 return corrected
-            return intent
+            return referred(intent, text, last, catalog)
         if intent.goal is not None and (intent.primary_domain, intent.goal) != (
             last.primary_domain,
             last.goal,
@@ -352,6 +352,72 @@ class FollowUps:
         if key not in self._extractors:
             self._extractors[key] = entity_extractor(ref, catalog)
         return self._extractors[key]
+
+
+#: Words that point back at what the last request named ("cancel *it*", "cancela *esse*",
+#: "refund *that* order", "o mesmo pedido"). Accent-free, as :func:`normalise` writes them.
+ANAPHORS = frozenset(
+    {
+        "it",
+        "that",
+        "this",
+        "them",
+        "those",
+        "same",
+        "ele",
+        "ela",
+        "eles",
+        "elas",
+        "isso",
+        "esse",
+        "essa",
+        "esses",
+        "essas",
+        "este",
+        "aquele",
+        "aquela",
+        "dele",
+        "dela",
+        "nele",
+        "nela",
+        "desse",
+        "dessa",
+        "deste",
+        "desta",
+        "mesmo",
+        "mesma",
+    }
+)
+
+
+def referred(intent: IntentOutput, text: str, last: IntentOutput, catalog: Catalog) -> IntentOutput:
+    """A request of another goal of the last request's domain that points back at what the last
+    one named ("where's order 51230?" then "ok cancel it then"): the required entities it lacks
+    and the last request had, by the same name, are carried over. Without such a word nothing is
+    carried: a value never said in this request is no guess of its own."""
+    if (
+        intent.goal is None
+        or intent.primary_domain != last.primary_domain
+        or intent.goal == last.goal
+        or guessed(intent)
+        or not ANAPHORS.intersection(normalise(text).split())
+    ):
+        return intent
+    goal = catalog.find_goal(intent.primary_domain or "", intent.goal)
+    if goal is None:
+        return intent
+    carried = {
+        name: last.entities[name]
+        for name, spec in goal.entities_schema.items()
+        if spec.required and intent.entities.get(name) in (None, "", []) and last.entities.get(name)
+    }
+    if not carried:
+        return intent
+    notes = [
+        *intent.notes,
+        *(f"{k}={v!r} carried from the last request ({last.goal})" for k, v in carried.items()),
+    ]
+    return intent.model_copy(update={"entities": {**intent.entities, **carried}, "notes": notes})
 
 
 def composition_follow_up(

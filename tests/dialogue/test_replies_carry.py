@@ -1,0 +1,178 @@
+"""Replies that carry information for the request they answer or point back at: a bare value
+answers a slot question even when it reads like another goal, "cancel it" takes what the last
+request named, a hesitation before a no is still a no."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dialogue.choice import is_no, is_yes
+from dialogue.rules import FollowUps, referred
+from dialogue.slots import answer_slot, only_the_answer
+from dialogue.state import Memory, new_turn
+from intent.embedded import entity_extractor
+from shared.catalog import Catalog, GoalRef
+from shared.manifest import validate_manifest
+from shared.models import IntentOutput, ResumePoint, SlotQuestion
+
+ORDER_NUMBER = {
+    "type": "string",
+    "required": True,
+    "description": {"pt": "O número do pedido", "en": "The order number"},
+}
+AMOUNT = {"type": "money", "description": {"pt": "O valor", "en": "The amount"}}
+
+
+def _goal(goal: str, examples: list[dict[str, Any]], **entities: Any) -> dict[str, Any]:
+    return {
+        "goal": goal,
+        "description": goal.replace("_", " ").lower(),
+        "capabilities": [goal.lower()],
+        "entities_schema": entities,
+        "examples": examples,
+    }
+
+
+ORDERS: dict[str, Any] = {
+    "domain": "orders",
+    "version": "1",
+    "description": "Orders (pedidos)",
+    "capabilities": [
+        {"name": n, "description": n, "parameters": {"type": "object", "properties": {}}}
+        for n in ("order_status", "cancel_order", "refund_order")
+    ],
+    "goals": [
+        _goal(
+            "ORDER_STATUS",
+            [
+                {"text": "where is order 48213", "entities": {"order_number_text": "48213"}},
+                {"text": "status do pedido 50017", "entities": {"order_number_text": "50017"}},
+            ],
+            order_number_text=ORDER_NUMBER,
+        ),
+        _goal(
+            "CANCEL_ORDER",
+            [
+                {"text": "cancel order 48213", "entities": {"order_number_text": "48213"}},
+                {"text": "cancela o pedido 50017", "entities": {"order_number_text": "50017"}},
+            ],
+            order_number_text=ORDER_NUMBER,
+        ),
+        _goal(
+            "REFUND_ORDER",
+            [
+                {"text": "refund order 48213", "entities": {"order_number_text": "48213"}},
+                {"text": "reembolso do pedido 50017", "entities": {"order_number_text": "50017"}},
+            ],
+            order_number_text=ORDER_NUMBER,
+            amount_text=AMOUNT,
+        ),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def orders() -> Catalog:
+    return Catalog([validate_manifest(ORDERS)])
+
+
+def _intent(goal: str | None, confidence: float = 0.9, **entities: Any) -> IntentOutput:
+    return IntentOutput(
+        primary_domain="orders" if goal else None,
+        goal=goal,
+        entities=entities,
+        confidence=confidence,
+        language="en",
+    )
+
+
+def _slot_question(asked: IntentOutput) -> SlotQuestion:
+    resume = ResumePoint(intent=asked, language="en", domain="orders")
+    return SlotQuestion(
+        text="To go on, I need to know: the order number.", entity="order_number_text", resume=resume
+    )
+
+
+@pytest.mark.parametrize("reply", ["order 50017", "50017", "the order number is 50017", "pedido 50017"])
+def test_a_bare_value_answers_the_slot_question_over_another_confident_goal(
+    orders: Catalog, reply: str
+) -> None:
+    refund = orders.find_goal("orders", "REFUND_ORDER")
+    assert refund is not None
+    extractor = entity_extractor(GoalRef("orders", refund), orders)
+    asked = _intent("REFUND_ORDER", amount_text="30 reais")
+    status_reading = _intent("ORDER_STATUS", 0.81, order_number_text="50017")
+    answered = answer_slot(
+        _slot_question(asked), reply, status_reading, new_turn("r1", reply), extractor, 0.7
+    )
+    assert answered is not None
+    turn, still = answered
+    assert still is None and turn.intent is not None
+    assert turn.intent.goal == "REFUND_ORDER"
+    assert turn.intent.entities == {"amount_text": "30 reais", "order_number_text": "50017"}
+
+
+@pytest.mark.parametrize("reply", ["where is order 50017?", "cancel order 50017"])
+def test_a_request_of_its_own_still_drops_the_slot_question(orders: Catalog, reply: str) -> None:
+    refund = orders.find_goal("orders", "REFUND_ORDER")
+    assert refund is not None
+    extractor = entity_extractor(GoalRef("orders", refund), orders)
+    other = _intent("ORDER_STATUS", 0.9, order_number_text="50017")
+    assert (
+        answer_slot(
+            _slot_question(_intent("REFUND_ORDER")), reply, other, new_turn("r1", reply), extractor, 0.7
+        )
+        is None
+    )
+
+
+def test_only_the_answer_needs_the_asked_value() -> None:
+    assert not only_the_answer("order", "order_number_text", {}, None)
+    assert only_the_answer("50017 please", "order_number_text", {"order_number_text": "50017"}, None)
+
+
+@pytest.mark.parametrize("text", ["ok cancel it then", "cancela esse pedido", "refund that one"])
+def test_a_request_pointing_back_takes_the_last_requests_value(orders: Catalog, text: str) -> None:
+    last = _intent("ORDER_STATUS", order_number_text="51230")
+    goal = "REFUND_ORDER" if "refund" in text else "CANCEL_ORDER"
+    carried = referred(_intent(goal), text, last, orders)
+    assert carried.entities == {"order_number_text": "51230"}
+    assert any("carried from the last request" in note for note in carried.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "new", "last"),
+    [
+        ("cancel an order", _intent("CANCEL_ORDER"), _intent("ORDER_STATUS", order_number_text="51230")),
+        (
+            "cancel it",
+            _intent("CANCEL_ORDER", order_number_text="48213"),
+            _intent("ORDER_STATUS", order_number_text="51230"),
+        ),
+        ("cancel it", _intent(None), _intent("ORDER_STATUS", order_number_text="51230")),
+    ],
+)
+def test_nothing_is_carried_without_a_word_pointing_back_or_when_said(
+    orders: Catalog, text: str, new: IntentOutput, last: IntentOutput
+) -> None:
+    assert referred(new, text, last, orders).entities == new.entities
+
+
+def test_the_follow_up_reader_carries_what_cancel_it_points_at(orders: Catalog) -> None:
+    memory = Memory(
+        last_intent=_intent("ORDER_STATUS", order_number_text="51230"), last_answer="being prepared"
+    )
+    read = FollowUps().follow_up(_intent("CANCEL_ORDER"), "ok cancel it then", memory, orders)
+    assert read.goal == "CANCEL_ORDER" and read.entities == {"order_number_text": "51230"}
+
+
+@pytest.mark.parametrize("reply", ["actually no, keep it", "hmm, no", "na verdade não", "pensando bem, não"])
+def test_a_hesitation_before_a_no_is_a_no(reply: str) -> None:
+    assert is_no(reply) and not is_yes(reply)
+
+
+@pytest.mark.parametrize("reply", ["actually", "actually I want the blue one", "well, whatever"])
+def test_a_hesitation_alone_is_neither(reply: str) -> None:
+    assert not is_no(reply) and not is_yes(reply)
