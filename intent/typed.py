@@ -45,6 +45,9 @@ _PT_CURRENCIES = re.compile(
     r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?)\b", re.IGNORECASE
 )
 _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JPY"}
+#: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
+#: Duckling's Portuguese reads as money: that reading is asked for when they occur.
+_REAL = re.compile(r"R\$|\d\s*reais\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,24 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
         if not _on_word_edges(text, start, end):
             continue  # "ABC123" is a code, not the number 123
         out.extend(_normalised(hit, clean, language, zone, instant, start, end))
-    return tuple(sorted(_without_overlaps(_with_currency_words(text, language, out)), key=lambda s: s.start))
+    out = _with_currency_words(text, language, out)
+    if language != "pt" and _REAL.search(text):
+        out += _money_in_portuguese(text, zone, instant)
+    return tuple(sorted(_without_overlaps(out), key=lambda s: s.start))
+
+
+def _money_in_portuguese(text: str, zone: str, instant: int) -> list[TypedSpan]:
+    """The amounts in reais of a message in another language, as Portuguese reads them; they
+    are longer than the bare numbers read before, so they win over them."""
+    clean, origin = _expanded(text)
+    out: list[TypedSpan] = []
+    for hit in _parse(clean, "pt", zone, instant):
+        if hit["dim"] != "amount-of-money":
+            continue
+        start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
+        if _on_word_edges(text, start, end):
+            out.extend(_normalised(hit, clean, "pt", zone, instant, start, end))
+    return out
 
 
 #: Of two readings of the same words, the more specific: "2 horas" is a duration, not 2 o'clock;

@@ -99,6 +99,14 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("tomorrow at 2pm", "en", [("datetime", "2026-11-27T14:00:00-03:00")]),
         ("three passengers", "en", [("number", 3)]),
         ("it costs $19.99", "en", [("money", {"amount": 19.99, "currency": "USD"})]),
+        # reais in an English message: only Duckling's Portuguese knows the real
+        (
+            "refund R$ 25 on order 77801",
+            "en",
+            [("money", {"amount": 25, "currency": "BRL"}), ("number", 77801)],
+        ),
+        ("refund 30 reais please", "en", [("money", {"amount": 30, "currency": "BRL"})]),
+        ("real estate for 5 people", "en", [("number", 5)]),
         ("email bob@example.org", "en", [("email", "bob@example.org")]),
         ("cancel booking ABC123", "en", []),
         ("hi there, how are you?", "en", []),
