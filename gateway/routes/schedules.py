@@ -7,13 +7,14 @@ the answer for one that does not exist. The same requests are made and managed i
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field, field_validator
 
-from dialogue.standing import StandingConversation
+from dialogue.standing import Action, StandingConversation
 from gateway.deps import PrincipalDep, Services, new_session_id
 from gateway.storage.standing import (
     Firing,
@@ -147,25 +148,19 @@ async def get_standing(standing_id: StandingId, principal: PrincipalDep, service
     return StandingOut.of_request(found)
 
 
-@router.delete("/v1/schedules/{standing_id}")
-async def cancel_standing(
-    standing_id: StandingId, principal: PrincipalDep, service: ServiceDep
-) -> StandingOut:
-    return StandingOut.of_request(await service.change(principal.tenant, standing_id, "cancel"))
+def _change_route(action: Action) -> Callable[..., Awaitable[StandingOut]]:
+    """The route that pauses, resumes or cancels a standing request (``<action>_standing``)."""
+
+    async def change(standing_id: StandingId, principal: PrincipalDep, service: ServiceDep) -> StandingOut:
+        return StandingOut.of_request(await service.change(principal.tenant, standing_id, action))
+
+    change.__name__ = change.__qualname__ = f"{action}_standing"
+    return change
 
 
-@router.post("/v1/schedules/{standing_id}/pause")
-async def pause_standing(
-    standing_id: StandingId, principal: PrincipalDep, service: ServiceDep
-) -> StandingOut:
-    return StandingOut.of_request(await service.change(principal.tenant, standing_id, "pause"))
-
-
-@router.post("/v1/schedules/{standing_id}/resume")
-async def resume_standing(
-    standing_id: StandingId, principal: PrincipalDep, service: ServiceDep
-) -> StandingOut:
-    return StandingOut.of_request(await service.change(principal.tenant, standing_id, "resume"))
+cancel_standing = router.delete("/v1/schedules/{standing_id}")(_change_route("cancel"))
+pause_standing = router.post("/v1/schedules/{standing_id}/pause")(_change_route("pause"))
+resume_standing = router.post("/v1/schedules/{standing_id}/resume")(_change_route("resume"))
 
 
 @router.get("/v1/schedules/{standing_id}/firings")

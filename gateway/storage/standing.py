@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import SettingsConfigDict
 from sqlalchemy import (
     Boolean,
@@ -33,6 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 from shared.clock import utcnow
 from shared.db import Base, UtcDateTime, session_factory, unit_of_work
@@ -117,7 +118,17 @@ class StandingFiringRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
-class StandingRequest(BaseModel):
+class _OfRow(BaseModel):
+    """A model read from a row of the same fields."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    @classmethod
+    def of(cls, row: Base) -> Self:
+        return cls.model_validate(row)
+
+
+class StandingRequest(_OfRow):
     """A standing request as the API returns it."""
 
     id: str
@@ -139,12 +150,8 @@ class StandingRequest(BaseModel):
     created_at: datetime
     updated_at: datetime
 
-    @classmethod
-    def of(cls, row: StandingRequestRow) -> StandingRequest:
-        return cls.model_validate(row, from_attributes=True)
 
-
-class Firing(BaseModel):
+class Firing(_OfRow):
     """One tick of a standing request as the API returns it."""
 
     id: str
@@ -157,10 +164,6 @@ class Firing(BaseModel):
     gateway_id: str
     created_at: datetime
     finished_at: datetime | None
-
-    @classmethod
-    def of(cls, row: StandingFiringRow) -> Firing:
-        return cls.model_validate(row, from_attributes=True)
 
 
 class NewStanding(BaseModel):
@@ -194,6 +197,21 @@ def firing_id(standing_id: str, tick: datetime) -> str:
     return f"{standing_id}@{tick.astimezone(UTC):%Y%m%dT%H%M%SZ}"
 
 
+def _new_row(tenant: str, new: NewStanding, status: StandingStatus) -> StandingRequestRow:
+    return StandingRequestRow(
+        id=f"st_{uuid.uuid4().hex[:20]}", tenant=tenant, status=status, **new.model_dump()
+    )
+
+
+def _proposal_of(tenant: str, session_id: str) -> tuple[ColumnElement[bool], ...]:
+    """Where a session's proposal is (one at most)."""
+    return (
+        StandingRequestRow.tenant == tenant,
+        StandingRequestRow.session_id == session_id,
+        StandingRequestRow.status == "proposed",
+    )
+
+
 class StandingStore:
     """Reads and writes standing requests and firings; one short transaction per call."""
 
@@ -201,12 +219,7 @@ class StandingStore:
         self._sessions = session_factory(engine)
 
     async def create(self, tenant: str, new: NewStanding, *, max_per_tenant: int) -> StandingRequest:
-        row = StandingRequestRow(
-            id=f"st_{uuid.uuid4().hex[:20]}",
-            tenant=tenant,
-            status="active",
-            **new.model_dump(),
-        )
+        row = _new_row(tenant, new, "active")
         async with unit_of_work(self._sessions) as session:
             if await self._held(session, tenant) >= max_per_tenant:
                 raise LimitReached
@@ -216,26 +229,12 @@ class StandingStore:
     async def propose(self, tenant: str, session_id: str, new: NewStanding | None) -> None:
         """Replace the session's proposal with ``new`` (None: drop it)."""
         async with unit_of_work(self._sessions) as session:
-            await session.execute(
-                delete(StandingRequestRow).where(
-                    StandingRequestRow.tenant == tenant,
-                    StandingRequestRow.session_id == session_id,
-                    StandingRequestRow.status == "proposed",
-                )
-            )
+            await session.execute(delete(StandingRequestRow).where(*_proposal_of(tenant, session_id)))
             if new is not None:
-                session.add(
-                    StandingRequestRow(
-                        id=f"st_{uuid.uuid4().hex[:20]}", tenant=tenant, status="proposed", **new.model_dump()
-                    )
-                )
+                session.add(_new_row(tenant, new, "proposed"))
 
     async def proposed(self, tenant: str, session_id: str) -> StandingRequest | None:
-        query = select(StandingRequestRow).where(
-            StandingRequestRow.tenant == tenant,
-            StandingRequestRow.session_id == session_id,
-            StandingRequestRow.status == "proposed",
-        )
+        query = select(StandingRequestRow).where(*_proposal_of(tenant, session_id))
         async with self._sessions() as session:
             row = (await session.scalars(query.limit(1))).first()
         return None if row is None else StandingRequest.of(row)

@@ -276,18 +276,7 @@ def view_of(request: StandingRequest) -> StandingView:
 
 def draft_of(request: StandingRequest) -> StandingDraft:
     language = "en" if request.language == "en" else "pt"
-    return StandingDraft(
-        kind=request.kind,
-        label=request.label,
-        request_text=request.request_text,
-        recurrence=request.recurrence,
-        interval_seconds=request.interval_seconds,
-        condition=request.condition,
-        deliver_to=request.deliver_to,
-        timezone=request.timezone,
-        language=language,
-        channel=request.channel,
-    )
+    return StandingDraft.model_validate({**request.model_dump(), "language": language})
 
 
 class SessionBook:
@@ -316,20 +305,8 @@ class SessionBook:
         limit = self.service.settings.max_per_tenant
         if await self.store.held(tenant) >= limit:
             raise StandingRefused("limit", count=limit)
-        new = NewStanding(
-            kind=draft.kind,
-            session_id=session_id,
-            channel=draft.channel,
-            deliver_to=draft.deliver_to,
-            label=draft.label[:256],
-            request_text=draft.request_text,
-            recurrence=draft.recurrence,
-            interval_seconds=draft.interval_seconds,
-            condition=draft.condition,
-            timezone=draft.timezone,
-            language=draft.language,
-            next_fire_at=self.service.clock(),
-        )
+        fields = {"session_id": session_id, "label": draft.label[:256], "next_fire_at": self.service.clock()}
+        new = NewStanding.model_validate({**draft.model_dump(), **fields})
         try:
             checked = self.service.check(new)
         except InvalidRequest:
