@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
 
@@ -39,6 +39,19 @@ CapabilityLookup = Callable[[str, str], Capability | None]
 #: Slack over ``policy.timeout_s`` for our own timeout, so a transport's own timeout (which
 #: carries a clearer message) normally fires first.
 TIMEOUT_GRACE_S = 0.05
+
+
+@runtime_checkable
+class WaitingStepRunner(Protocol):
+    """A step runner that waits for an unreachable domain itself (a background run's durable
+    step, gateway/durable/steps.py): ``undelivered_wait_s()`` says how long it may wait now, and
+    the guard's timeout leaves that much room (each call is still bounded by the transport's)."""
+
+    async def __call__(
+        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext
+    ) -> DomainOutput: ...
+
+    def undelivered_wait_s(self) -> float: ...
 
 
 class _Attempt(Exception):
@@ -67,6 +80,7 @@ class StepGuard:
         budget: RunBudget | None = None,
     ):
         self._run_step = run_step
+        self._waits = run_step.undelivered_wait_s if isinstance(run_step, WaitingStepRunner) else None
         self._capability = capability
         self._validation_fn = validation_fn
         self._budget = budget
@@ -110,11 +124,9 @@ class StepGuard:
     async def _once(
         self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext, policy: ExecutionPolicy
     ) -> DomainOutput:
-        # a runner that waits for an unreachable domain itself (a background run's durable step)
-        # says how long it may: each of its calls is still bounded by the transport's timeout
-        waits: Callable[[], float] | None = getattr(self._run_step, "undelivered_wait_s", None)
+        waits = self._waits() if self._waits is not None else 0.0
         try:
-            async with asyncio.timeout(policy.timeout_s + TIMEOUT_GRACE_S + (waits() if waits else 0.0)):
+            async with asyncio.timeout(policy.timeout_s + TIMEOUT_GRACE_S + waits):
                 return await self._run_step(intent, step, call)
         except TimeoutError:
             error = DomainUnavailable(

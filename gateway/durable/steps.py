@@ -77,36 +77,34 @@ def durable_availability(
     return reason
 
 
-def durable_steps(run_step: StepRunner, settings: BackgroundSettings | None = None) -> StepRunner:
-    """``run_step``, with each call made inside a workflow a checkpointed step, retried while
-    its domain cannot be reached (``settings``' undelivered window)."""
-    settings = settings or BackgroundSettings()
-    options: StepOptions = {
-        "retries_allowed": settings.undelivered_retry_s > 0,
-        "max_attempts": settings.undelivered_attempts(),
-        "interval_seconds": settings.undelivered_interval_s,
-        "backoff_rate": settings.undelivered_backoff,
-        "should_retry": _undelivered,
-    }
+class DurableSteps:
+    """``run_step``, with each call made inside a workflow a checkpointed step, retried while its
+    domain cannot be reached (``settings``' undelivered window); an
+    :class:`execution.retry.WaitingStepRunner`, so the step guard's timeout leaves room for that."""
 
-    async def checkpointed(
-        intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext
-    ) -> DomainOutput | _Stopped:
-        try:
-            return await run_step(intent, plan_step, call)
-        except RunStopped as exc:
-            return _Stopped(exc.status, exc.reason)
-        except Exception as exc:
-            if _round_trips(exc):
-                raise
-            raise StepFailed(f"{type(exc).__name__}: {exc}") from exc
+    def __init__(self, run_step: StepRunner, settings: BackgroundSettings | None = None):
+        self._run_step = run_step
+        self._settings = settings = settings or BackgroundSettings()
+        self._options: StepOptions = {
+            "retries_allowed": settings.undelivered_retry_s > 0,
+            "max_attempts": settings.undelivered_attempts(),
+            "interval_seconds": settings.undelivered_interval_s,
+            "backoff_rate": settings.undelivered_backoff,
+            "should_retry": _undelivered,
+        }
 
-    async def step(intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext) -> DomainOutput:
+    async def __call__(
+        self, intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext
+    ) -> DomainOutput:
         if not in_workflow():
-            return await run_step(intent, plan_step, call)
+            return await self._run_step(intent, plan_step, call)
         try:
             outcome = await DBOS.run_step_async(
-                {**options, "name": f"plan-step:{plan_step.id}"}, checkpointed, intent, plan_step, call
+                {**self._options, "name": f"plan-step:{plan_step.id}"},
+                self._checkpointed,
+                intent,
+                plan_step,
+                call,
             )
         except dbos_error.DBOSMaxStepRetriesExceeded as exc:
             # the window is over: the step fails with the domain's last error, as it would have
@@ -118,9 +116,25 @@ def durable_steps(run_step: StepRunner, settings: BackgroundSettings | None = No
             raise RunStopped(outcome.status, outcome.reason)
         return outcome
 
-    def undelivered_wait_s() -> float:
-        # read by the step guard (execution.retry), whose timeout must leave room for the waits
-        return settings.undelivered_retry_s if in_workflow() and options["retries_allowed"] else 0.0
+    def undelivered_wait_s(self) -> float:
+        """How long a call may wait for its domain now: the window inside a workflow, else none."""
+        return (
+            self._settings.undelivered_retry_s if in_workflow() and self._options["retries_allowed"] else 0.0
+        )
 
-    step.undelivered_wait_s = undelivered_wait_s  # type: ignore[attr-defined]
-    return step
+    async def _checkpointed(
+        self, intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext
+    ) -> DomainOutput | _Stopped:
+        try:
+            return await self._run_step(intent, plan_step, call)
+        except RunStopped as exc:
+            return _Stopped(exc.status, exc.reason)
+        except Exception as exc:
+            if _round_trips(exc):
+                raise
+            raise StepFailed(f"{type(exc).__name__}: {exc}") from exc
+
+
+def durable_steps(run_step: StepRunner, settings: BackgroundSettings | None = None) -> DurableSteps:
+    """``run_step`` as :class:`DurableSteps`."""
+    return DurableSteps(run_step, settings)
