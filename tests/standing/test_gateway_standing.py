@@ -5,107 +5,36 @@ scripted price series (a domain process whose price the test writes)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from starlette.types import Receive, Scope, Send
 
-from gateway.app import create_app
 from gateway.settings import GatewaySettings
 from gateway.storage.principals import Principal
-from gateway.turns.standing import StandingService, watch_session
+from gateway.turns.standing import watch_session
 from shared.manifest import WatchPolicy
-from tests.conftest import Process, write_bootstrap
+from tests.standing.conftest import (
+    KEY_A,
+    KEY_B,
+    MONDAY_8,
+    PETROBRAS,
+    Clock,
+    gateway,
+    listed,
+    running,
+    say,
+    schedule,
+)
 
 pytestmark = pytest.mark.integration
 
-SP = {"time_zone": "America/Sao_Paulo"}
-KEY_A = {"Authorization": "Bearer key-a"}
-KEY_B = {"Authorization": "Bearer key-b"}
-#: Monday 2026-11-23, 08:00 in São Paulo
-MONDAY_8 = datetime(2026, 11, 23, 11, tzinfo=UTC)
-
-
-class Clock:
-    """The standing service's clock, moved by the test."""
-
-    def __init__(self, now: datetime):
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture(autouse=True)
-def standing_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the test drives the ticks: no gateway looks for them on its own
-    monkeypatch.setenv("SCHEDULES_RUNNER_ENABLED", "false")
-    monkeypatch.setenv("SCHEDULES_MIN_INTERVAL_S", "120")
-    monkeypatch.setenv("SCHEDULES_MAX_PER_TENANT", "3")
-
-
-def gateway_settings(tmp_path: Path, domains: dict[str, Process], database_url: str) -> GatewaySettings:
-    bootstrap = write_bootstrap(tmp_path / "bootstrap.json", {n: p.url for n, p in domains.items()})
-    return GatewaySettings(
-        database_url=database_url,
-        bootstrap_file=bootstrap,
-        redis_url=None,
-        api_keys="key-a,key-b",
-    )
-
-
-@asynccontextmanager
-async def gateway(
-    settings: GatewaySettings, clock: Clock
-) -> AsyncIterator[tuple[httpx.AsyncClient, StandingService]]:
-    """A gateway app in this process (its lifespan run), its standing service on the test's clock."""
-    app = create_app(settings)
-    async with app.router.lifespan_context(app) as state:
-        assert state is not None
-        service: StandingService = state["standing"]
-        service.clock = clock
-
-        async def with_state(scope: Scope, receive: Receive, send: Send) -> None:
-            await app({**scope, "state": dict(state)}, receive, send)
-
-        transport = httpx.ASGITransport(app=with_state)
-        async with httpx.AsyncClient(transport=transport, base_url="http://gw", timeout=60) as client:
-            yield client, service
-
-
-async def say(client: httpx.AsyncClient, session: str, text: str, headers: dict[str, str] = KEY_A) -> str:
-    answered = await client.post(
-        "/v1/runs", json={"input_text": text, "session_id": session, "metadata": SP}, headers=headers
-    )
-    assert answered.status_code == 200, answered.text
-    answer: str = answered.json()["answer"]
-    return answer
-
-
-async def listed(
-    client: httpx.AsyncClient, headers: dict[str, str] = KEY_A, **params: Any
-) -> list[dict[str, Any]]:
-    found = await client.get("/v1/schedules", headers=headers, params=params)
-    assert found.status_code == 200, found.text
-    data: list[dict[str, Any]] = found.json()["data"]
-    return data
-
-
-@pytest.fixture
-def domains(domain_processes: dict[str, Process], tickers: Process) -> dict[str, Process]:
-    return {**domain_processes, "tickers": tickers}
-
 
 async def test_made_listed_paused_and_cancelled_in_portuguese(
-    tmp_path: Path, domains: dict[str, Process]
+    settings: GatewaySettings, clock: Clock
 ) -> None:
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+    async with gateway(settings, clock) as (client, _):
         asked = await say(
             client, "pt-1", "manda as maiores altas do Brasil todo dia útil às 9h no meu telegram"
         )
@@ -141,9 +70,8 @@ async def test_made_listed_paused_and_cancelled_in_portuguese(
         assert await listed(client) == []
 
 
-async def test_made_listed_and_cancelled_in_english(tmp_path: Path, domains: dict[str, Process]) -> None:
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+async def test_made_listed_and_cancelled_in_english(settings: GatewaySettings, clock: Clock) -> None:
+    async with gateway(settings, clock) as (client, _):
         asked = await say(client, "en-1", "every Monday at 8am send me the price of Apple and Microsoft")
         assert asked == (
             "Every Monday at 08:00 (America/Sao_Paulo) I will send you "
@@ -169,11 +97,10 @@ async def test_made_listed_and_cancelled_in_english(tmp_path: Path, domains: dic
         assert await listed(client) == []
 
 
-async def test_api_validates_limits_and_scopes(tmp_path: Path, domains: dict[str, Process]) -> None:
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+async def test_api_validates_limits_and_scopes(settings: GatewaySettings, clock: Clock) -> None:
+    async with gateway(settings, clock) as (client, _):
         body = {
-            "request": "quanto está a Petrobras?",
+            "request": PETROBRAS,
             "recurrence": "FREQ=DAILY;BYHOUR=9;BYMINUTE=0",
             "timezone": "Europe/Lisbon",
         }
@@ -218,12 +145,10 @@ async def test_api_validates_limits_and_scopes(tmp_path: Path, domains: dict[str
 
 
 async def test_a_watch_fires_once_per_crossing(
-    tmp_path: Path, domains: dict[str, Process], price_file: Path
+    settings: GatewaySettings, clock: Clock, price_file: Path
 ) -> None:
-    clock = Clock(MONDAY_8)
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
     async with gateway(settings, clock) as (client, service):
-        assert service.runner is not None
+        runner = running(service)
         await say(client, "w-1", "me avisa quando a Petrobras passar de 40 reais a cada 5 minutos")
         assert (await say(client, "w-1", "sim")).startswith("Pronto:")
         (watch,) = await listed(client)
@@ -236,7 +161,7 @@ async def test_a_watch_fires_once_per_crossing(
         statuses = []
         for price in series:
             price_file.write_text(str(price))
-            fired = await service.runner.run_due(clock.now)
+            fired = await runner.run_due(clock.now)
             assert len(fired) == 1
             statuses.append(fired[0].status)
             clock.now += timedelta(minutes=5)
@@ -254,39 +179,36 @@ async def test_a_watch_fires_once_per_crossing(
         assert polls["data"]
         # paused by chat: no poll runs
         assert (await say(client, "w-1", "pausa o alerta da Petrobras")).startswith("Pausado:")
-        assert await service.runner.run_due(clock.now + timedelta(hours=1)) == []
+        assert await runner.run_due(clock.now + timedelta(hours=1)) == []
 
 
 async def test_a_tick_runs_once_and_a_missed_one_is_caught_up(
-    tmp_path: Path, domains: dict[str, Process], price_file: Path
+    settings: GatewaySettings, clock: Clock, price_file: Path
 ) -> None:
-    clock = Clock(MONDAY_8)
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
     price_file.write_text("37.5")
     async with gateway(settings, clock) as (client, service):
-        assert service.runner is not None
-        body = {
-            "request": "quanto está a Petrobras?",
-            "session_id": "t-1",
-            "timezone": "America/Sao_Paulo",
-            "recurrence": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0",
-        }
-        made = (await client.post("/v1/schedules", json=body, headers=KEY_A)).json()
-        assert await service.runner.run_due(clock.now) == []  # 08:00: not yet
+        runner = running(service)
+        made = await schedule(
+            client,
+            session_id="t-1",
+            timezone="America/Sao_Paulo",
+            recurrence="FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0",
+        )
+        assert await runner.run_due(clock.now) == []  # 08:00: not yet
         # a proposal waiting for the person's yes in the same session outlives a tick's turn
         assert (await say(client, "t-1", "me avisa quando a Vale cair abaixo de 50 reais")).endswith(
             "Confirma?"
         )
         clock.now = MONDAY_8 + timedelta(hours=1, seconds=2)
-        (first,) = await service.runner.run_due(clock.now)
+        (first,) = await runner.run_due(clock.now)
         assert first.status == "succeeded" and first.run_id is not None
-        assert await service.runner.run_due(clock.now) == []  # the same tick never twice
+        assert await runner.run_due(clock.now) == []  # the same tick never twice
         assert (await say(client, "t-1", "sim")).startswith("Pronto:")
         run = (await client.get(f"/v1/runs/{first.run_id}", headers=KEY_A)).json()
         assert run["session_id"] == "t-1" and "37.50" in run["answer"]
         # everything down from Monday 09:01 to Wednesday 09:10: Wednesday's tick runs, once
         clock.now = MONDAY_8 + timedelta(days=2, hours=1, minutes=10)
-        (caught_up,) = [f for f in await service.runner.run_due(clock.now) if f.standing_id == made["id"]]
+        (caught_up,) = [f for f in await runner.run_due(clock.now) if f.standing_id == made["id"]]
         assert caught_up.tick == datetime(2026, 11, 25, 12, tzinfo=UTC)
         firings = (await client.get(f"/v1/schedules/{made['id']}/firings", headers=KEY_A)).json()["data"]
         assert len(firings) == 2
@@ -294,40 +216,31 @@ async def test_a_tick_runs_once_and_a_missed_one_is_caught_up(
 
 
 async def test_a_tick_over_the_tenants_run_quota_is_skipped_and_recorded(
-    tmp_path: Path, domains: dict[str, Process], price_file: Path
+    settings: GatewaySettings, clock: Clock, price_file: Path
 ) -> None:
-    clock = Clock(MONDAY_8)
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
     settings = settings.model_copy(update={"max_concurrent_runs_per_key": 1})
     price_file.write_text("35")
     async with gateway(settings, clock) as (client, service):
-        assert service.runner is not None
-        body = {
-            "request": "quanto está a Petrobras?",
-            "session_id": "q-1",
-            "recurrence": "FREQ=HOURLY;BYMINUTE=0",
-        }
-        made = (await client.post("/v1/schedules", json=body, headers=KEY_A)).json()
+        runner = running(service)
+        made = await schedule(client, session_id="q-1", recurrence="FREQ=HOURLY;BYMINUTE=0")
         # the tenant's one place is taken (a turn of theirs still running)
-        held = await service.runner.quotas.run_slot(Principal(made["tenant"]))
+        held = await runner.quotas.run_slot(Principal(made["tenant"]))
         clock.now = MONDAY_8 + timedelta(hours=1, seconds=1)
-        (skipped,) = await service.runner.run_due(clock.now)
+        (skipped,) = await runner.run_due(clock.now)
         assert skipped.status == "skipped" and skipped.result.startswith("quota:")
         assert skipped.run_id is None
         await held.release()
         clock.now += timedelta(hours=1)
-        (ran,) = await service.runner.run_due(clock.now)
+        (ran,) = await runner.run_due(clock.now)
         assert ran.status == "succeeded" and ran.run_id is not None
 
 
 async def test_a_percentage_watch_by_chat_polls_at_the_domains_minimum(
-    tmp_path: Path, domains: dict[str, Process], price_file: Path
+    settings: GatewaySettings, clock: Clock, price_file: Path
 ) -> None:
-    clock = Clock(MONDAY_8)
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
     price_file.write_text("40 1.0")
     async with gateway(settings, clock) as (client, service):
-        assert service.runner is not None
+        runner = running(service)
         asked = await say(client, "p-1", "me avisa se a Petrobras subir 5% a cada 2 minutos")
         assert asked == (
             "Vou acompanhar “Petrobras” a cada 2 minutos e te aviso quando subir 5% no dia. Confirma?"
@@ -335,17 +248,17 @@ async def test_a_percentage_watch_by_chat_polls_at_the_domains_minimum(
         assert (await say(client, "p-1", "sim")).startswith("Pronto:")
         (watch,) = await listed(client)
         assert (watch["condition"], watch["interval_seconds"]) == ("output.result.change_pct >= `5`", 120)
-        (first,) = await service.runner.run_due(clock.now)
+        (first,) = await runner.run_due(clock.now)
         assert first.status == "quiet"
         # the tickers domain declares metadata.watch.min_interval_s = 300: raised at the first poll
         (watch,) = await listed(client)
         assert watch["interval_seconds"] == 300
-        assert await service.runner.run_due(clock.now + timedelta(seconds=121)) == []
+        assert await runner.run_due(clock.now + timedelta(seconds=121)) == []
         statuses = []
         for point in ["42 5.5", "43 6", "40 1", "42 5"]:
             clock.now += timedelta(minutes=5)
             price_file.write_text(point)
-            (fired,) = await service.runner.run_due(clock.now)
+            (fired,) = await runner.run_due(clock.now)
             statuses.append(fired.status)
         assert statuses == ["succeeded", "quiet", "quiet", "succeeded"]
         # English: proposed and told in English, dropped with a no
@@ -357,35 +270,30 @@ async def test_a_percentage_watch_by_chat_polls_at_the_domains_minimum(
 
 
 async def test_a_watch_on_a_capability_that_may_not_be_watched_is_paused(
-    tmp_path: Path, domains: dict[str, Process], price_file: Path
+    settings: GatewaySettings, clock: Clock, price_file: Path
 ) -> None:
-    clock = Clock(MONDAY_8)
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
     price_file.write_text("41")
     async with gateway(settings, clock) as (client, service):
-        assert service.runner is not None
+        runner = running(service)
         # the tickers domain's manifest as read by this gateway, now declaring watchable: false
-        found = service.runner.catalog().find_capability("scripted_price", "tickers")
+        found = runner.catalog().find_capability("scripted_price", "tickers")
         assert found is not None
         found.capability.metadata.watch = WatchPolicy(watchable=False)
-        body = {"kind": "watch", "request": "quanto está a Petrobras?", "condition": "value > `40`"}
-        made = await client.post("/v1/schedules", json=body, headers=KEY_A)
-        assert made.status_code == 201, made.text
-        (fired,) = await service.runner.run_due(clock.now)
+        await schedule(client, kind="watch", condition="value > `40`")
+        (fired,) = await runner.run_due(clock.now)
         assert fired.status == "failed" and "tickers.scripted_price cannot be watched" in fired.result
         (watch,) = await listed(client)
         assert watch["status"] == "paused"
-        assert await service.runner.run_due(clock.now + timedelta(hours=1)) == []
+        assert await runner.run_due(clock.now + timedelta(hours=1)) == []
 
 
 async def test_the_api_checks_the_watched_capabilitys_manifest_when_named(
-    tmp_path: Path, domains: dict[str, Process]
+    settings: GatewaySettings, clock: Clock
 ) -> None:
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
-        body = {
+    async with gateway(settings, clock) as (client, _):
+        body: dict[str, Any] = {
             "kind": "watch",
-            "request": "quanto está a Petrobras?",
+            "request": PETROBRAS,
             "condition": "value > `40`",
             "capability": "tickers.scripted_price",
         }
@@ -401,6 +309,4 @@ async def test_the_api_checks_the_watched_capabilitys_manifest_when_named(
             assert refused.json()["error"]["param"] == param
             assert refused.json()["error"]["type"] == "invalid_request_error"
         assert await listed(client) == []
-        made = await client.post("/v1/schedules", json={**body, "interval_seconds": 300}, headers=KEY_A)
-        assert made.status_code == 201, made.text
-        assert made.json()["interval_seconds"] == 300
+        assert (await schedule(client, **body, interval_seconds=300))["interval_seconds"] == 300

@@ -18,6 +18,7 @@ from dialogue.standing import (
     read_standing,
 )
 from shared.i18n import CORE
+from tests.standing.conftest import standing_request
 
 NOW = datetime(2026, 11, 26, 13, tzinfo=UTC)  # 10:00 in São Paulo: "at 9" is not "21:00"
 SP = "America/Sao_Paulo"
@@ -157,18 +158,15 @@ def test_percentage_watches(
 
 
 def test_a_percentage_watch_is_told_back_in_words() -> None:
-    view = StandingView(
-        id="st_1",
+    request = standing_request(
         kind="watch",
         label="Petrobras",
         request_text="quanto está Petrobras?",
-        status="active",
         recurrence=None,
         interval_seconds=300,
         condition="output.result.change_pct <= `-2.5`",
-        timezone=SP,
-        next_fire_at=None,
     )
+    view = StandingView.model_validate(request.model_dump())
     assert describe_view(view, "pt") == "“Petrobras” — a cada 5 minutos, quando cair 2,5% no dia"
     assert describe_view(view, "en") == "“Petrobras” — every 5 minutes, when it falls 2.5% on the day"
 

@@ -4,35 +4,21 @@ about something else clears both."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import Process
-from tests.standing.test_gateway_standing import (
-    MONDAY_8,
-    Clock,
-    domains,
-    gateway,
-    gateway_settings,
-    listed,
-    say,
-    standing_env,
-)
+from gateway.settings import GatewaySettings
+from tests.standing.conftest import Clock, gateway, listed, say
 
 pytestmark = pytest.mark.integration
 
-__all__ = ["domains", "standing_env"]  # the fixtures, used here by name
-
 
 async def test_a_proposal_outlives_a_restart_and_the_yes_after_it_makes_it(
-    tmp_path: Path, domains: dict[str, Process]
+    settings: GatewaySettings, clock: Clock
 ) -> None:
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+    async with gateway(settings, clock) as (client, _):
         asked = await say(client, "marked", "me avisa quando a Petrobras passar de 40 reais")
         assert asked.endswith("Confirma?")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+    async with gateway(settings, clock) as (client, _):
         done = await say(client, "marked", "sim")
         assert done.startswith("Pronto:")
         (made,) = await listed(client)
@@ -43,10 +29,9 @@ async def test_a_proposal_outlives_a_restart_and_the_yes_after_it_makes_it(
 
 
 async def test_a_message_about_something_else_drops_the_proposal(
-    tmp_path: Path, domains: dict[str, Process]
+    settings: GatewaySettings, clock: Clock
 ) -> None:
-    settings = gateway_settings(tmp_path, domains, f"sqlite+aiosqlite:///{tmp_path / 'gw.sqlite3'}")
-    async with gateway(settings, Clock(MONDAY_8)) as (client, _):
+    async with gateway(settings, clock) as (client, _):
         await say(client, "dropped", "every Monday at 8am send me the price of Apple")
         await say(client, "dropped", "what is the price of Petrobras?")
         assert not (await say(client, "dropped", "yes")).startswith("Done:")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -16,13 +17,13 @@ from gateway.storage.migrate import upgrade
 from gateway.storage.standing import (
     LimitReached,
     NewStanding,
-    StandingRequest,
     StandingSettings,
     StandingStore,
     firing_id,
 )
 from gateway.turns.standing import fire_due
 from shared.db import create_engine
+from tests.standing.conftest import standing_request
 
 WEEKDAYS_9 = "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0"
 #: Monday 2026-11-23 09:00 in São Paulo
@@ -47,26 +48,28 @@ async def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}"
 
 
-async def engines(url: str, count: int) -> list[AsyncEngine]:
+@asynccontextmanager
+async def engines(url: str, count: int = 3) -> AsyncIterator[list[AsyncEngine]]:
+    """``count`` engines on one migrated database (one per gateway), disposed of afterwards."""
     made = [create_engine(url) for _ in range(count)]
-    await upgrade(made[0])
-    return made
+    try:
+        await upgrade(made[0])
+        yield made
+    finally:
+        for e in made:
+            await e.dispose()
 
 
 @pytest.fixture
 async def sqlite_engines(sqlite_url: str) -> AsyncIterator[list[AsyncEngine]]:
-    made = await engines(sqlite_url, 3)
-    yield made
-    for e in made:
-        await e.dispose()
+    async with engines(sqlite_url) as made:
+        yield made
 
 
 @pytest.fixture
 async def pg_engines(pg_database_url: str) -> AsyncIterator[list[AsyncEngine]]:
-    made = await engines(pg_database_url, 3)
-    yield made
-    for e in made:
-        await e.dispose()
+    async with engines(pg_database_url) as made:
+        yield made
 
 
 async def test_another_tenant_cannot_see_change_or_list(sqlite_engines: list[AsyncEngine]) -> None:
@@ -105,26 +108,7 @@ async def test_a_proposal_is_neither_listed_nor_due(sqlite_engines: list[AsyncEn
 
 
 def test_fire_due_runs_the_latest_missed_tick_once_and_skips_older() -> None:
-    request = StandingRequest(
-        id="st_1",
-        kind="schedule",
-        tenant="acme",
-        session_id="s1",
-        channel="rest",
-        deliver_to="",
-        label="x",
-        request_text="x",
-        recurrence=WEEKDAYS_9,
-        interval_seconds=None,
-        condition=None,
-        last_condition=None,
-        timezone="America/Sao_Paulo",
-        language="pt",
-        status="active",
-        next_fire_at=MONDAY_9,
-        created_at=MONDAY_9,
-        updated_at=MONDAY_9,
-    )
+    request = standing_request(next_fire_at=MONDAY_9)
     max_late = timedelta(hours=1)
     assert fire_due(MONDAY_9 - timedelta(seconds=1), [request], max_late=max_late) == []
     (on_time,) = fire_due(MONDAY_9 + timedelta(seconds=5), [request], max_late=max_late)
@@ -182,25 +166,11 @@ async def test_one_claim_per_tick_with_three_gateways_on_postgresql(pg_engines: 
 
 def test_ticks_stay_at_nine_local_through_the_spring_change_in_new_york() -> None:
     """The runner's own loop, with the test's clock: each tick's next one, across 2026-03-08."""
-    request = StandingRequest(
+    request = standing_request(
         id="st_ny",
-        kind="schedule",
-        tenant="acme",
-        session_id="s1",
-        channel="rest",
-        deliver_to="",
-        label="x",
-        request_text="x",
-        recurrence=WEEKDAYS_9,
-        interval_seconds=None,
-        condition=None,
-        last_condition=None,
         timezone="America/New_York",
         language="en",
-        status="active",
         next_fire_at=datetime(2026, 3, 5, 14, tzinfo=UTC),
-        created_at=MONDAY_9,
-        updated_at=MONDAY_9,
     )
     fired: list[datetime] = []
     for _ in range(4):
