@@ -21,7 +21,7 @@ domain reads), because reusing the key would replay that same answer.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
@@ -67,7 +67,7 @@ class _Attempt(Exception):
 
 def delivered(exc: PlatformError) -> bool:
     """False only when the error says the request never reached the domain."""
-    return not (isinstance(exc.details, dict) and exc.details.get("delivered") is False)
+    return not (isinstance(exc.details, Mapping) and exc.details.get("delivered") is False)
 
 
 class StepGuard:

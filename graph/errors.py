@@ -20,9 +20,8 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from shared.errors import PlatformError, SetupError
+from shared.errors import ErrorDetails, PlatformError, SetupError
 
 
 class GraphSetupError(SetupError):
@@ -57,7 +56,7 @@ class StateNotSerializableError(GraphRuntimeError):
 
     code = "state_not_serializable"
 
-    def __init__(self, message: str, *, param: str | None = None, details: Any = None):
+    def __init__(self, message: str, *, param: str | None = None, details: ErrorDetails | None = None):
         super().__init__(message, param=param, details=details)
 
 

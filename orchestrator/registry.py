@@ -99,6 +99,7 @@ class ManifestRejected(InvalidRequest):
     """Registration refused: the manifest is invalid. ``details`` = ``[{"path", "message"}]``."""
 
     code = "invalid_manifest"
+    details: list[dict[str, str]]
 
     def __init__(self, name: str, errors: list[dict[str, str]]):
         listed = "; ".join(f"{e['path']}: {e['message']}" for e in errors)

@@ -5,7 +5,14 @@ the platform is a :class:`PlatformError` carrying its HTTP status and a stable c
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias
+
+#: One object of named details about the error (``{"delivered": False, "domain": ...}``): JSON
+#: data for logs, tests and the callers that branch on it, never a live object.
+DetailsObject: TypeAlias = Mapping[str, object]
+#: ``details``: one object, or a list of them (``[{"path", "message"}]`` of a rejected manifest).
+ErrorDetails: TypeAlias = DetailsObject | Sequence[DetailsObject]
 
 
 class PlatformError(Exception):
@@ -13,7 +20,7 @@ class PlatformError(Exception):
     code = "internal_error"
     error_type = "server_error"
 
-    def __init__(self, message: str, *, param: str | None = None, details: Any = None):
+    def __init__(self, message: str, *, param: str | None = None, details: ErrorDetails | None = None):
         super().__init__(message)
         self.message = message
         self.param = param
@@ -57,11 +64,17 @@ class PayloadTooLarge(PlatformError):
 
 
 class DomainUnavailable(PlatformError):
-    """A domain could not be reached, timed out, or its circuit is open."""
+    """A domain could not be reached, timed out, or its circuit is open. ``details`` is one
+    object: ``delivered`` (False: the request never reached the domain), ``domain``, ``detail``."""
 
     status_code = 503
     code = "domain_unavailable"
     error_type = "server_error"
+    details: DetailsObject
+
+    def __init__(self, message: str, *, param: str | None = None, details: DetailsObject | None = None):
+        # always an object (empty when nothing is known), so callers read keys without a None check
+        super().__init__(message, param=param, details={} if details is None else details)
 
 
 class DomainProtocolError(PlatformError):
