@@ -796,6 +796,13 @@ class EmbeddedIntentAdapter:
         out.entities = model.extractors[(best.domain, best.goal.goal)].extract(
             text, clock=clock, language=out.language, guessed=guessed
         )
+        if any(note.startswith(CHOICE_NOTE) for note in out.notes) and self._switch_explains(
+            text, best, out, pinned_domain, model
+        ):
+            out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
+            out.notes.append(
+                f"choice dropped: the runner-up's words switch on {best.goal.goal}'s composition"
+            )
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and clear_request(best.goal, out):
@@ -807,6 +814,29 @@ class EmbeddedIntentAdapter:
             )
             out.notes.append(f"clear request: {sorted(out.entities)} said (confidence {conf:.2f} raised)")
         return out
+
+    def _switch_explains(
+        self, text: str, best: GoalRef, out: IntentOutput, pinned_domain: str | None, model: EmbeddedModel
+    ) -> bool:
+        """Whether a near tie comes only from the words of one of the first goal's boolean
+        switches ("me avisa no telegram quanto tá a weg": a quote sent by Telegram, not a choice
+        between a quote and a message): said, and without them the first goal is clearly first."""
+        if not any(
+            out.entities.get(n) is True for n, s in best.goal.entities_schema.items() if s.type == "boolean"
+        ):
+            return False
+        rest = model.extractors[(best.domain, best.goal.goal)].without_switches(text)
+        if not rest:
+            return False
+        probs, conf, _ = self.scores(expand_shorthands(rest), pinned_domain)
+        if conf < self.oos_threshold or not probs.any():
+            return False
+        first = model.goals[int(probs.argmax())]
+        if (first.domain, first.goal.goal) != (best.domain, best.goal.goal):
+            return False
+        second = float(np.sort(probs)[-2]) if len(probs) > 1 else 0.0
+        top = float(probs.max()) or 1.0
+        return not too_close(conf, conf * second / top, self.choice_margin, self.oos_threshold)
 
     def _rescued(
         self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel

@@ -399,25 +399,37 @@ class GoalEntityExtractor:
     def _free_text(self, name: str, text: str, toks: list[Token], used: list[bool]) -> str | None:
         """The words after the entity's cue, as written: after a colon that closes the goal's own
         phrasing ("manda no telegram: reunião às 15h"), or after a word the examples put before
-        it ("saying", "dizendo"). No cue, no value: a phrase is never guessed."""
+        it ("saying", "dizendo"). A last sentence made only of the goal's phrasing ends the value
+        ("does X? i wanna research that"), and is the cue when there is no other. No cue, no
+        value: a phrase is never guessed."""
+        end = len(text)
+        ending = _SENTENCE_END.search(text.rstrip(" \t\n?!."))
+        if ending is not None:
+            after = [t for t in toks if t.start > ending.start()]
+            if after and all(self._phrasing(t) for t in after):
+                end = ending.start()
         start = None
-        colon = text.find(":")
+        colon = text.find(":", 0, end)
         if colon > 0:
             before = [t for t in toks if t.end <= colon]
-            if before and all(t.text in NOT_ENTITY or t.text in self._carrier for t in before):
+            if before and all(self._phrasing(t) for t in before):
                 start = colon + 1
         if start is None:
             cues = self._contexts[name].left
             # a function word ("que") is a cue only when the examples taught it more than once
-            found = next((t for t in toks if cues[t.text] > (1 if t.text in STOP else 0)), None)
+            found = next(
+                (t for t in toks if t.end < end and cues[t.text] > (1 if t.text in STOP else 0)), None
+            )
             start = found.end if found is not None else None
+        if start is None and end < len(text):
+            start = 0
         if start is None:
             return None
-        value = text[start:].strip(" \t\n\"'“”:,-")
-        if not content_words(value):
+        value = text[start:end].strip(" \t\n\"'“”:,-")
+        if not content_words(value) or (start == 0 and len(content_words(value)) < 2):
             return None
         for i, tok in enumerate(toks):
-            if tok.start >= start:
+            if tok.start >= start and tok.end <= end:
                 used[i] = True
         return value
 
@@ -827,6 +839,20 @@ class GoalEntityExtractor:
             return spans
         return []
 
+    def without_switches(self, text: str) -> str | None:
+        """``text`` without the words of the goal's boolean switches it says ("me avisa no
+        telegram" of a quote's ``notify``), normalised; ``None`` when it says none."""
+        toks = tokens(text)
+        used = [False] * len(toks)
+        for phrases in self._bool.values():
+            for phrase in phrases:
+                for i, j in find_phrase(phrase, toks, used):
+                    for k in range(i, j):
+                        used[k] = True
+        if not any(used):
+            return None
+        return " ".join(t.text for t, u in zip(toks, used, strict=True) if not u)
+
     def phrasing_words(self, text: str) -> list[str]:
         """The words of ``text`` that this goal's own phrasing uses (its examples' and
         description's words, typos allowed), function words and filler aside: "chove" for a
@@ -844,12 +870,18 @@ class GoalEntityExtractor:
                 return False
             if spec.type != "string" or name in self._typed_text:
                 continue
+            if name in self._contexts and self._contexts[name].free:
+                continue  # a phrase is only read after its cue: the cue is the evidence
             if not spec.lookup:
                 return False
             for item in value if isinstance(value, list) else [value]:
                 if not self._is_known(tuple(words(str(item)))):
                     return False
         return True
+
+    def _phrasing(self, tok: Token) -> bool:
+        """A function word, filler or a word of the goal's own phrasing: no part of a value."""
+        return tok.text in NOT_ENTITY or tok.text in self._carrier
 
     def _is_content(self, tok: Token) -> bool:
         return tok.text not in NOT_ENTITY and tok.text not in self._carrier

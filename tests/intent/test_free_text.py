@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from domains.finance.declarations import GET_QUOTE
 from domains.notifier.service import SEND_MESSAGE
+from domains.research.declarations import RESEARCH_HYPOTHESIS
 from intent.entities import GoalEntityExtractor
 from shared.manifest import Goal
 
@@ -34,3 +36,47 @@ def test_the_message_is_what_follows_the_cue(extractor: GoalEntityExtractor, tex
 def test_no_cue_no_message(extractor: GoalEntityExtractor, text: str) -> None:
     # what to send was not said: the platform asks (or sends the last answer), never guesses
     assert "message" not in extractor.extract(text)
+
+
+@pytest.fixture(scope="module")
+def research() -> GoalEntityExtractor:
+    return GoalEntityExtractor(Goal.model_validate(RESEARCH_HYPOTHESIS))
+
+
+@pytest.mark.parametrize(
+    ("text", "idea"),
+    [
+        # the goal's own phrasing after the idea ends it, and is its cue
+        (
+            "does code review reduce production incidents? i wanna research that",
+            "does code review reduce production incidents",
+        ),
+        (
+            "I think standing desks reduce back pain in office workers",
+            "standing desks reduce back pain in office workers",
+        ),
+        ("hipótese: reuniões curtas reduzem retrabalho", "reuniões curtas reduzem retrabalho"),
+    ],
+)
+def test_an_idea_is_read_around_the_goals_phrasing(
+    research: GoalEntityExtractor, text: str, idea: str
+) -> None:
+    found = research.extract(text)
+    assert found["idea_text"] == idea
+    assert research.evidenced(found)  # read after (or before) its cue: evidence of what it is
+
+
+def test_a_closing_thanks_is_no_part_of_the_message(extractor: GoalEntityExtractor) -> None:
+    assert extractor.extract("send a telegram message saying the meeting is at 3pm. thanks!") == {
+        "message": "the meeting is at 3pm"
+    }
+
+
+def test_a_sentence_of_other_words_is_no_cue(research: GoalEntityExtractor) -> None:
+    assert "idea_text" not in research.extract("the sky is blue. the grass is green")
+
+
+def test_a_goals_switch_words_can_be_set_aside() -> None:
+    quote = GoalEntityExtractor(Goal.model_validate(GET_QUOTE))
+    assert quote.without_switches("me avisa no telegram quanto tá a weg") == "no quanto ta a weg"
+    assert quote.without_switches("quanto tá a weg") is None
