@@ -30,7 +30,6 @@ from shared.references import escape, reference
 MAX_STEPS = 64
 STEP_EXPLANATION = "_step_explanation"
 STEP_RESULT = "_step_result"
-_PARAMETERS_PREFIX = "parameters."
 
 
 @dataclass
@@ -163,21 +162,13 @@ def _trigger_param(composition: Composition | None) -> str | None:
     planning instruction, not an input of the primary capability."""
     if composition is None or composition.enabled_if is None:
         return None
-    path = composition.enabled_if.path
-    if path.startswith(_PARAMETERS_PREFIX) and "." not in path[len(_PARAMETERS_PREFIX) :]:
-        return path[len(_PARAMETERS_PREFIX) :]
-    return None
+    return composition.enabled_if.trigger_param()
 
 
 def _enabled(composition: Composition, intent: ExecutionIntent) -> bool:
     if composition.enabled_if is None:
         return True
-    current: Any = intent.model_dump(mode="json")
-    for key in composition.enabled_if.path.split("."):
-        if not isinstance(current, dict) or key not in current:
-            return False
-        current = current[key]
-    return bool(current == composition.enabled_if.equals)
+    return composition.enabled_if.holds(intent.model_dump(mode="json"))
 
 
 def _param_source(sources: list[str], primary: list[int], parameters: dict[str, Any]) -> Any:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import jmespath.exceptions
 import jsonschema
 from jsonschema.exceptions import ValidationError as SchemaError
 from jsonschema.exceptions import best_match
@@ -21,13 +23,16 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     StringConstraints,
     TypeAdapter,
     ValidationError,
     WithJsonSchema,
+    model_serializer,
     model_validator,
 )
 
+from shared.expressions import ExpressionError, compile_expression
 from shared.i18n.languages import LANGUAGES
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
@@ -100,8 +105,87 @@ class Decomposition(_Strict):
 
 
 class EnabledIf(_Strict):
-    path: str = Field(description="Dotted path into the execution intent, e.g. parameters.notify")
+    """When a composition applies, read over the execution intent as JSON: ``{"if": "<JMESPath>"}``
+    (true by JMESPath's truth; an expression that cannot be computed does not hold) or
+    ``{"path": "parameters.notify", "equals": true}`` (the value at the dotted path equals
+    ``equals``). A ``path`` naming one parameter, or an ``if`` that is only ``parameters.X`` or
+    compares it with a literal, names the trigger parameter: a planning instruction the primary
+    capability does not receive."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    condition: str | None = Field(
+        default=None,
+        alias="if",
+        description="JMESPath expression over the execution intent, e.g. parameters.notify == `true`",
+    )
+    path: str | None = Field(
+        default=None, description="Dotted path into the execution intent, e.g. parameters.notify"
+    )
     equals: Any = True
+
+    @model_validator(mode="after")
+    def _one_form(self) -> EnabledIf:
+        if (self.condition is None) == (self.path is None):
+            raise ValueError("enabled_if takes either 'if' (a JMESPath expression) or 'path' (with 'equals')")
+        if self.condition is not None:
+            if self.equals is not True:  # (a dump of the ``if`` form never carries it)
+                raise ValueError("enabled_if: 'equals' goes with 'path'; write the comparison in 'if'")
+            try:
+                compile_expression(self.condition)
+            except ExpressionError as exc:
+                raise ValueError(exc.message) from None
+        return self
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Only the keys of the form in use, ``if`` by its name in the manifest: a dump (a domain's
+        ``GET /manifest``) reads back as it was written."""
+        data: dict[str, Any] = handler(self)
+        data.pop("if", None)
+        data.pop("condition", None)
+        if self.condition is None:
+            return data
+        return {"if": self.condition}
+
+    def holds(self, intent: Mapping[str, object]) -> bool:
+        """Whether the composition applies to ``intent`` (an execution intent dumped as JSON)."""
+        if self.condition is not None:
+            try:
+                value = compile_expression(self.condition).search(intent)
+            except (jmespath.exceptions.JMESPathError, TypeError, ValueError):
+                return False
+            return value not in (None, False, "", [], {})
+        current: object = intent
+        for key in (self.path or "").split("."):
+            if not isinstance(current, Mapping) or key not in current:
+                return False
+            current = current[key]
+        return bool(current == self.equals)
+
+    def trigger_param(self) -> str | None:
+        """The one parameter that switches the composition on (``parameters.notify`` -> ``notify``)."""
+        if self.path is not None:
+            name = self.path.removeprefix(_PARAMETERS)
+            return name if self.path.startswith(_PARAMETERS) and "." not in name else None
+        assert self.condition is not None
+        tree: object = compile_expression(self.condition).parsed
+        match tree:  # ``parameters.X <op> literal`` (either way round) reads as ``parameters.X``
+            case {"type": "comparator", "children": [{"type": "literal"}, dict() as side]} | {
+                "type": "comparator",
+                "children": [dict() as side, {"type": "literal"}],
+            }:
+                tree = side
+        match tree:
+            case {
+                "type": "subexpression",
+                "children": [{"type": "field", "value": "parameters"}, {"type": "field", "value": str(name)}],
+            }:
+                return name
+        return None
+
+
+_PARAMETERS = "parameters."
 
 
 class ParamSource(_Strict):
