@@ -94,11 +94,11 @@ class StateUpdate(BaseModel):
             )
         cls.none_is_unchanged = frozenset(optional)
 
-    def delta(self) -> dict[str, Any]:
+    def delta(self) -> dict[str, object]:
         """The fields to fold, in declaration order: what the engine folds and stores."""
         given = self.model_fields_set
         skip = self.none_is_unchanged
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for name in type(self).model_fields:
             if name in given:
                 value = getattr(self, name)
@@ -111,12 +111,12 @@ class StateUpdate(BaseModel):
         return model.model_copy(update=self.delta())
 
 
-def _members(annotation: Any) -> list[Any]:
+def _members(annotation: object) -> list[object]:
     """The members of a union (``X | None`` as ``[X, None]``), else ``[annotation]``."""
     if get_origin(annotation) in (Union, types.UnionType):
         return list(get_args(annotation))
     return [annotation]
 
 
-def _admits_none(annotation: Any) -> bool:
+def _admits_none(annotation: object) -> bool:
     return annotation is None or type(None) in _members(annotation)

@@ -138,10 +138,10 @@ class EnabledIf(_Strict):
         return self
 
     @model_serializer(mode="wrap")
-    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
         """Only the keys of the form in use, ``if`` by its name in the manifest: a dump (a domain's
         ``GET /manifest``) reads back as it was written."""
-        data: dict[str, Any] = handler(self)
+        data: dict[str, object] = handler(self)
         data.pop("if", None)
         data.pop("condition", None)
         if self.condition is None:
