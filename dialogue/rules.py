@@ -20,10 +20,12 @@ from dialogue.state import Continuation, Memory, Turn
 from execution.run_state import SETTLED
 from intent.base import guessed
 from intent.embedded import entity_extractor
-from intent.entities import GoalEntityExtractor, content_words
-from intent.typed import Clock
+from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words
+from intent.text import words
+from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import Catalog, GoalRef
+from shared.manifest import Goal
 from shared.models import (
     ApprovalQuestion,
     ClarificationOption,
@@ -306,16 +308,26 @@ class FollowUps:
     ) -> IntentOutput | None:
         """``request`` with the values a correction names replacing its own ("não, pra segunda",
         "make it 4", "no, to Rio"), read by the request's goal extractor; ``None`` when ``text``
-        is no correction or names none of the goal's entities."""
+        is no correction or names none of the goal's entities. A message that is nothing but
+        values of the goal, each with evidence of its entity (a table's or an enum's value, a
+        date...), corrects without a lead-in: "cardiology" while a booking waits for a yes."""
         rest = correction_rest(text)
-        if rest is None or request.goal is None or not request.primary_domain:
+        bare = rest is None
+        if bare and (is_yes(text) or is_no(text) or len(text.split()) > CORRECTION_MAX_WORDS):
+            return None
+        if request.goal is None or not request.primary_domain:
             return None
         goal = catalog.find_goal(request.primary_domain, request.goal)
         if goal is None:
             return None
         extractor = self.extractor(GoalRef(request.primary_domain, goal), catalog)
+        rest = text if rest is None else rest
         named = extractor.extract(rest, clock=clock, language=request.language)
         if not named:
+            return None
+        if bare and not (
+            extractor.evidenced(named) and _only_values(rest, named, goal, request.language, clock)
+        ):
             return None
         return request.model_copy(
             update={
@@ -352,6 +364,24 @@ class FollowUps:
         if key not in self._extractors:
             self._extractors[key] = entity_extractor(ref, catalog)
         return self._extractors[key]
+
+
+def _only_values(text: str, named: dict[str, object], goal: Goal, language: str, clock: Clock | None) -> bool:
+    """Whether ``text`` says nothing but ``named``: every word is a value's (an enum's by any of
+    its synonyms), part of a typed value (a date, a time...), a function word or filler."""
+    said: set[str] = set()
+    for name, value in named.items():
+        spec = goal.entities_schema.get(name)
+        for item in value if isinstance(value, list) else [value]:
+            said.update(words(str(item)))
+            if spec is not None and isinstance(item, str):
+                for synonym in spec.synonyms.get(item, []):
+                    said.update(words(synonym))
+    clock = clock or Clock.of(None)
+    plain = text
+    for span in reversed(RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)):
+        plain = plain[: span.start] + " " + plain[span.end :]
+    return not [w for w in words(plain) if w not in said and w not in NOT_ENTITY]
 
 
 #: Words that point back at what the last request named ("cancel *it*", "cancela *esse*",

@@ -59,6 +59,11 @@ ORDERS: dict[str, Any] = {
                 {"text": "cancela o pedido 50017", "entities": {"order_number_text": "50017"}},
             ],
             order_number_text=ORDER_NUMBER,
+            reason={
+                "type": "enum",
+                "values": ["LATE", "DAMAGED"],
+                "synonyms": {"LATE": ["atrasado", "too slow"], "DAMAGED": ["quebrado", "broken"]},
+            },
         ),
         _goal(
             "REFUND_ORDER",
@@ -176,3 +181,22 @@ def test_a_hesitation_before_a_no_is_a_no(reply: str) -> None:
 @pytest.mark.parametrize("reply", ["actually", "actually I want the blue one", "well, whatever"])
 def test_a_hesitation_alone_is_neither(reply: str) -> None:
     assert not is_no(reply) and not is_yes(reply)
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"), [("late", "LATE"), ("broken please", "DAMAGED"), ("atrasado", "LATE")]
+)
+def test_a_reply_of_values_only_corrects_the_waiting_request(
+    orders: Catalog, reply: str, reason: str
+) -> None:
+    waiting = _intent("CANCEL_ORDER", order_number_text="51230")
+    corrected = FollowUps().correct(waiting, reply, orders)
+    assert corrected is not None
+    assert corrected.entities == {"order_number_text": "51230", "reason": reason}
+
+
+@pytest.mark.parametrize("reply", ["yes", "no", "why is it late", "50017", "the weather is broken today"])
+def test_other_replies_are_no_bare_correction(orders: Catalog, reply: str) -> None:
+    # a yes or no, words beside the value, a value without evidence of its entity (a bare number
+    # for a text entity) or a long message: not a correction
+    assert FollowUps().correct(_intent("CANCEL_ORDER", order_number_text="51230"), reply, orders) is None
