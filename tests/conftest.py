@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -28,6 +28,7 @@ from typing import IO
 import httpx
 import pytest
 from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.types import Receive, Scope, Send
 
@@ -272,6 +273,40 @@ def gateway_over(
         gateway.stop()
 
 
+def wait_until(predicate: Callable[[], bool], timeout_s: float = 90.0, what: str = "the condition") -> None:
+    """Poll ``predicate`` until it holds, backing off from 0.05 s to 0.5 s; fail after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.05
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(delay)
+        delay = min(delay * 2, 0.5)
+
+
+#: A gateway, a notifier, the slow fixture domain and a finance of the stack's own.
+SlowStack = tuple[Process, Process, Process, Process]
+
+
+@contextlib.contextmanager
+def slow_stack(work: Path, env: dict[str, str]) -> Iterator[SlowStack]:
+    """A gateway (``env`` over :func:`gateway_over`'s defaults) routing to a notifier whose outbox
+    is in ``work``, the slow fixture domain (``slowpoke``) and a finance process of its own (a test
+    may stop or restart it); all stopped when the block ends."""
+    notifier = start_domain(
+        "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
+    )
+    slow = start_fixture_domain("slow_domain")
+    finance = start_domain("finance")
+    domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
+    try:
+        with gateway_over(domains, work, env) as gateway:
+            yield gateway, notifier, slow, finance
+    finally:
+        slow.stop()
+        notifier.stop()
+        finance.stop()
+
+
 @pytest.fixture(scope="session")
 def platform(
     domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
@@ -279,6 +314,22 @@ def platform(
     """A real gateway process on SQLite talking HTTP to the real domain processes."""
     with gateway_over(domain_processes, tmp_path_factory.mktemp("gateway")) as gateway:
         yield gateway
+
+
+@contextlib.asynccontextmanager
+async def migrated_engines(url: str, count: int = 1) -> AsyncIterator[list[AsyncEngine]]:
+    """``count`` engines on the database at ``url`` (one per gateway), migrated by the first;
+    disposed of when the block ends."""
+    from gateway.storage.migrate import upgrade
+    from shared.db import create_engine
+
+    made = [create_engine(url) for _ in range(count)]
+    try:
+        await upgrade(made[0])
+        yield made
+    finally:
+        for engine in made:
+            await engine.dispose()
 
 
 @pytest.fixture

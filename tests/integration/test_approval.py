@@ -13,19 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain
+from tests.conftest import Process, gateway_over
+from tests.integration.conftest import sent
 
 GATED = {"DOMAIN_CONFIRM_CAPABILITIES": "notifier.send_telegram_message"}
-
-
-@pytest.fixture(scope="module")
-def notifier(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
-    outbox = tmp_path_factory.mktemp("approval-notifier") / "outbox.sqlite3"
-    started = start_domain("notifier", {"NOTIFIER_OUTBOX_PATH": str(outbox), "TELEGRAM_BOT_TOKEN": ""})
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 @pytest.fixture(scope="module")
@@ -53,28 +44,24 @@ def _say(gateway: Process, session: str, text: str) -> dict[str, Any]:
     return body
 
 
-def _sent(notifier: Process) -> int:
-    return int(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["count"])
-
-
 def test_a_gated_send_waits_for_yes_in_portuguese(gateway: Process, notifier: Process) -> None:
     session = f"approve-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     asked = _say(gateway, session, "manda a cotação da Vale no meu telegram")
     assert asked["status"] == "waiting_input"
     assert "Confirma? (sim/não)" in asked["answer"] and "Telegram" in asked["answer"]
     assert "send_telegram_message" not in asked["answer"]  # no capability ids for people
     assert not asked["steps"]  # nothing ran, the quote included
-    assert _sent(notifier) == before
+    assert sent(notifier) == before
     done = _say(gateway, session, "sim")
     assert done["status"] == "completed", done
     assert [s["capability"] for s in done["steps"]] == ["get_stock_price", "send_telegram_message"]
-    assert _sent(notifier) == before + 1
+    assert sent(notifier) == before + 1
 
 
 def test_no_cancels_with_nothing_sent(gateway: Process, notifier: Process) -> None:
     session = f"approve-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     _say(gateway, session, "manda a cotação da Petrobras no meu telegram")
     unclear = _say(gateway, session, "hmm")
     assert unclear["status"] == "waiting_input" and unclear["answer"].startswith(
@@ -83,7 +70,7 @@ def test_no_cancels_with_nothing_sent(gateway: Process, notifier: Process) -> No
     declined = _say(gateway, session, "não")
     assert declined["status"] == "cancelled"
     assert "não fiz nada" in declined["answer"]
-    assert not declined["steps"] and _sent(notifier) == before
+    assert not declined["steps"] and sent(notifier) == before
     # the session goes on normally afterwards
     assert _say(gateway, session, "preço da Petrobras")["status"] == "completed"
 
@@ -92,20 +79,20 @@ def test_the_question_survives_a_restart_and_speaks_english(
     domains: dict[str, Process], notifier: Process, tmp_path: Path
 ) -> None:
     session = f"approve-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     with gateway_over(domains, tmp_path, GATED) as first:
         asked = _say(first, session, "send the Vale stock price to my telegram")
     assert asked["status"] == "waiting_input" and "Go ahead? (yes/no)" in asked["answer"], asked
     with gateway_over(domains, tmp_path, GATED) as second:  # same database file, a new process
         done = _say(second, session, "yes")
     assert done["status"] == "completed", done
-    assert _sent(notifier) == before + 1
+    assert sent(notifier) == before + 1
 
 
 def test_without_the_gate_the_same_request_runs_at_once(
     domains: dict[str, Process], notifier: Process, tmp_path: Path
 ) -> None:
-    before = _sent(notifier)
+    before = sent(notifier)
     with gateway_over(domains, tmp_path) as ungated:
         ran = _say(ungated, f"approve-{uuid.uuid4().hex[:8]}", "manda a cotação da Vale no meu telegram")
-    assert ran["status"] == "completed" and _sent(notifier) == before + 1
+    assert ran["status"] == "completed" and sent(notifier) == before + 1

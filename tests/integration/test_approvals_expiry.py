@@ -10,7 +10,7 @@ start-up: every turn and approval route reads the time from it.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,7 +26,8 @@ from gateway.deps import Services
 from gateway.durable import current_engine
 from gateway.settings import GatewaySettings
 from gateway.turns.approval_timers import ApprovalTimers, ApprovalWait
-from tests.conftest import Process, start_domain, write_bootstrap
+from tests.conftest import Process, write_bootstrap
+from tests.integration.conftest import sent
 
 pytestmark = pytest.mark.integration
 
@@ -40,16 +41,6 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-@pytest.fixture(scope="module")
-def notifier(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
-    outbox = tmp_path_factory.mktemp("approvals-notifier") / "outbox.sqlite3"
-    started = start_domain("notifier", {"NOTIFIER_OUTBOX_PATH": str(outbox), "TELEGRAM_BOT_TOKEN": ""})
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 @dataclass
@@ -134,10 +125,6 @@ async def _ask(gw: Gateway) -> tuple[str, dict[str, Any]]:
     return session, mine[0]
 
 
-def _sent(notifier: Process) -> int:
-    return int(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["count"])
-
-
 async def _history(gw: Gateway, session: str) -> list[dict[str, Any]]:
     read = await gw.client.get(f"/v1/sessions/{session}/history", headers=gw.user)
     assert read.status_code == 200, read.text
@@ -153,7 +140,7 @@ async def test_an_expired_approval_runs_nothing_and_tells_the_person(
 ) -> None:
     domains = {**domain_processes, "notifier": notifier}
     async with gateway(tmp_path, domains, monkeypatch) as gw:
-        before = _sent(notifier)
+        before = sent(notifier)
         by_approver, approval = await _ask(gw)
         asked_at = gw.clock.now
         assert datetime.fromisoformat(approval["expires_at"]) == asked_at + timedelta(seconds=EXPIRES_S)
@@ -184,7 +171,7 @@ async def test_an_expired_approval_runs_nothing_and_tells_the_person(
         assert await timers.expire(wait) == "settled"  # a step run again tells nobody twice
         assert len(await _history(gw, by_deadline)) == 2
 
-        assert _sent(notifier) == before  # nothing ran, whoever answered
+        assert sent(notifier) == before  # nothing ran, whoever answered
         # and the session goes on normally afterwards
         assert (await _say(gw, by_person, "preço da Petrobras"))["status"] == "completed"
 
@@ -218,7 +205,7 @@ async def _approvers_decide(
     database_url: str | None = None,
 ) -> None:
     async with gateway(tmp_path, domains, monkeypatch, database_url) as gw:
-        before = _sent(notifier)
+        before = sent(notifier)
         approved_session, approval = await _ask(gw)
 
         # another tenant's approver sees nothing and cannot answer it; a user key cannot either
@@ -229,7 +216,7 @@ async def _approvers_decide(
             assert denied.status_code == 404, denied.text
         forbidden = await gw.client.get("/v1/approvals", headers=gw.user)
         assert forbidden.status_code == 403, forbidden.text
-        assert _sent(notifier) == before
+        assert sent(notifier) == before
 
         gw.clock.now += timedelta(seconds=EXPIRES_S - 1)  # still in time
         done = await gw.client.post(f"/v1/approvals/{approval['id']}/approve", headers=gw.approver)
@@ -242,14 +229,14 @@ async def _approvers_decide(
             "get_stock_price",
             "send_telegram_message",
         ]
-        assert _sent(notifier) == before + 1
+        assert sent(notifier) == before + 1
         # the person sees it in their conversation
         last = (await _history(gw, approved_session))[-1]
         assert last["status"] == "completed" and last["run_id"] == decided["run"]["run_id"]
         # answered once: a second decision is refused, nothing runs again
         again = await gw.client.post(f"/v1/approvals/{approval['id']}/approve", headers=gw.approver)
         assert again.status_code == 409, again.text
-        assert _sent(notifier) == before + 1
+        assert sent(notifier) == before + 1
 
         # a rejection cancels with nothing run
         rejected_session, to_reject = await _ask(gw)
@@ -258,13 +245,13 @@ async def _approvers_decide(
         assert no.status_code == 200, no.text
         assert no.json()["approval"]["status"] == "rejected" and no.json()["run"]["status"] == "cancelled"
         assert "recusou" in no.json()["run"]["answer"]
-        assert _sent(notifier) == before + 1
+        assert sent(notifier) == before + 1
 
         # the session's owner answers by chat as before
         chat_session, by_chat = await _ask(gw)
         said = await _say(gw, chat_session, "sim")
         assert said["status"] == "completed", said
-        assert _sent(notifier) == before + 2
+        assert sent(notifier) == before + 2
         assert all(a["id"] != by_chat["id"] for a in await _pending(gw, gw.approver))
         settled = gw.services.turns.approvals.store
         assert settled is not None

@@ -5,31 +5,20 @@ waited run once and the person reads the result in their conversation. Real proc
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain
+from tests.conftest import Process, gateway_over, wait_until
+from tests.integration.conftest import sent
 
 pytestmark = pytest.mark.integration
 
 ADMIN = {"Authorization": "Bearer test-admin-token"}
 GATED = {"DOMAIN_CONFIRM_CAPABILITIES": "notifier.send_telegram_message", "APPROVAL_EXPIRES_S": "86400"}
-
-
-@pytest.fixture(scope="module")
-def notifier(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
-    outbox = tmp_path_factory.mktemp("approvals-restart-notifier") / "outbox.sqlite3"
-    started = start_domain("notifier", {"NOTIFIER_OUTBOX_PATH": str(outbox), "TELEGRAM_BOT_TOKEN": ""})
-    try:
-        yield started
-    finally:
-        started.stop()
 
 
 def _key(gateway: Process, tenant: str, role: str) -> dict[str, str]:
@@ -40,8 +29,27 @@ def _key(gateway: Process, tenant: str, role: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {made.json()['key']}"}
 
 
-def _sent(notifier: Process) -> int:
-    return int(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["count"])
+def _acme(gateway: Process) -> tuple[dict[str, str], dict[str, str]]:
+    """New keys of tenant acme: a user's and an approver's."""
+    return _key(gateway, "acme", "user"), _key(gateway, "acme", "approver")
+
+
+@pytest.fixture
+def domains(domain_processes: dict[str, Process], notifier: Process) -> dict[str, Process]:
+    return {**domain_processes, "notifier": notifier}
+
+
+def _ask(gateway: Process, headers: dict[str, str], text: str, session: str, **extra: Any) -> dict[str, Any]:
+    """``text`` said in ``session`` (``extra``: more of the body, ``background``); the answer."""
+    answer = httpx.post(
+        f"{gateway.url}/v1/runs",
+        json={"input_text": text, "session_id": session, **extra},
+        headers=headers,
+        timeout=60,
+    )
+    assert answer.status_code == (202 if extra.get("background") else 200), answer.text
+    body: dict[str, Any] = answer.json()
+    return body
 
 
 def _pending(gateway: Process, headers: dict[str, str]) -> list[dict[str, Any]]:
@@ -52,24 +60,16 @@ def _pending(gateway: Process, headers: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def test_an_approver_approves_after_a_full_restart(
-    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+    domains: dict[str, Process], notifier: Process, tmp_path: Path
 ) -> None:
-    domains = {**domain_processes, "notifier": notifier}
     session = f"approvals-restart-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     with gateway_over(domains, tmp_path, GATED) as first:
-        user = _key(first, "acme", "user")
-        approver = _key(first, "acme", "approver")
+        user, approver = _acme(first)
         other = _key(first, "globex", "approver")
-        asked = httpx.post(
-            f"{first.url}/v1/runs",
-            json={"input_text": "send the Vale stock price to my telegram", "session_id": session},
-            headers=user,
-            timeout=60,
-        )
-        assert asked.status_code == 200, asked.text
-        assert asked.json()["status"] == "waiting_input", asked.json()
-    assert _sent(notifier) == before
+        asked = _ask(first, user, "send the Vale stock price to my telegram", session)
+        assert asked["status"] == "waiting_input", asked
+    assert sent(notifier) == before
 
     with gateway_over(domains, tmp_path, GATED) as second:  # same database file, a new process
         assert _pending(second, other) == []
@@ -85,7 +85,7 @@ def test_an_approver_approves_after_a_full_restart(
         run = done.json()["run"]
         assert run["status"] == "completed", run
         assert [s["capability"] for s in run["steps"]] == ["get_stock_price", "send_telegram_message"]
-        assert _sent(notifier) == before + 1
+        assert sent(notifier) == before + 1
         # the person reads it in their conversation, in their language
         history = httpx.get(f"{second.url}/v1/sessions/{session}/history", headers=user, timeout=30)
         assert history.status_code == 200, history.text
@@ -102,95 +102,64 @@ def _turns(gateway: Process, session: str, headers: dict[str, str]) -> list[dict
     return turns
 
 
-def _until(check: Callable[[], bool], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
-
-
 TIMED = {**GATED, "DURABLE_LIVENESS_LEASE_S": "2", "DURABLE_RECOVERY_INTERVAL_S": "0.5"}
 
 
 def test_the_person_is_reminded_then_told_the_request_expired(
-    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+    domains: dict[str, Process], notifier: Process, tmp_path: Path
 ) -> None:
-    domains = {**domain_processes, "notifier": notifier}
     session = f"approvals-timers-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     env = {**TIMED, "APPROVAL_REMINDER_S": "1", "APPROVAL_EXPIRES_S": "6"}
     with gateway_over(domains, tmp_path, env) as gateway:
-        user = _key(gateway, "acme", "user")
-        approver = _key(gateway, "acme", "approver")
-        asked = httpx.post(
-            f"{gateway.url}/v1/runs",
-            json={"input_text": "manda a cotação da Vale no meu telegram", "session_id": session},
-            headers=user,
-            timeout=60,
-        )
-        assert asked.json()["status"] == "waiting_input", asked.text
-        _until(lambda: len(_turns(gateway, session, user)) >= 2, 30, "the reminder")
+        user, approver = _acme(gateway)
+        asked = _ask(gateway, user, "manda a cotação da Vale no meu telegram", session)
+        assert asked["status"] == "waiting_input", asked
+        wait_until(lambda: len(_turns(gateway, session, user)) >= 2, 30, "the reminder")
         reminded = _turns(gateway, session, user)[1]
         assert reminded["status"] == "waiting_input" and reminded["answer"].startswith("Lembrete:"), reminded
         assert any(a["reminded_at"] for a in _pending(gateway, approver) if a["session_id"] == session)
-        _until(lambda: _turns(gateway, session, user)[-1]["status"] == "cancelled", 60, "the expiry")
+        wait_until(lambda: _turns(gateway, session, user)[-1]["status"] == "cancelled", 60, "the expiry")
         told = _turns(gateway, session, user)
         assert len(told) == 3 and "expirou" in told[-1]["answer"], told  # one reminder, then the expiry
         assert _pending(gateway, approver) == []
-    assert _sent(notifier) == before
+    assert sent(notifier) == before
 
 
 def test_the_deadline_outlives_a_restart_of_the_gateway(
-    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+    domains: dict[str, Process], notifier: Process, tmp_path: Path
 ) -> None:
-    domains = {**domain_processes, "notifier": notifier}
     session = f"approvals-timers-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     env = {**TIMED, "APPROVAL_EXPIRES_S": "4"}
     with gateway_over(domains, tmp_path, env) as first:
         user = _key(first, "acme", "user")
-        asked = httpx.post(
-            f"{first.url}/v1/runs",
-            json={"input_text": "send the Vale stock price to my telegram", "session_id": session},
-            headers=user,
-            timeout=60,
-        )
-        assert asked.json()["status"] == "waiting_input", asked.text
+        asked = _ask(first, user, "send the Vale stock price to my telegram", session)
+        assert asked["status"] == "waiting_input", asked
     # stopped before its deadline; the next process (same database) tells the person
     with gateway_over(domains, tmp_path, env) as second:
-        _until(lambda: _turns(second, session, user)[-1]["status"] == "cancelled", 60, "the expiry")
+        wait_until(lambda: _turns(second, session, user)[-1]["status"] == "cancelled", 60, "the expiry")
         told = _turns(second, session, user)[-1]
         assert "expired" in told["answer"] and "nothing was done" in told["answer"], told
-    assert _sent(notifier) == before
+    assert sent(notifier) == before
 
 
 def test_a_background_runs_approval_is_approved_by_an_approver(
-    domain_processes: dict[str, Process], notifier: Process, tmp_path: Path
+    domains: dict[str, Process], notifier: Process, tmp_path: Path
 ) -> None:
-    domains = {**domain_processes, "notifier": notifier}
     session = f"approvals-bg-{uuid.uuid4().hex[:8]}"
-    before = _sent(notifier)
+    before = sent(notifier)
     with gateway_over(domains, tmp_path, TIMED) as gateway:
-        user = _key(gateway, "acme", "user")
-        approver = _key(gateway, "acme", "approver")
-        accepted = httpx.post(
-            f"{gateway.url}/v1/runs",
-            json={
-                "input_text": "manda a cotação da Vale no meu telegram",
-                "session_id": session,
-                "background": True,
-            },
-            headers=user,
-            timeout=60,
-        )
-        assert accepted.status_code == 202, accepted.text
-        run_id = accepted.json()["run_id"]
+        user, approver = _acme(gateway)
+        run_id = _ask(gateway, user, "manda a cotação da Vale no meu telegram", session, background=True)[
+            "run_id"
+        ]
 
         def status() -> str:
             read = httpx.get(f"{gateway.url}/v1/runs/{run_id}", headers=user, timeout=30)
             return str(read.json()["status"])
 
-        _until(lambda: status() == "waiting_input", 60, "the background run's question")
+        wait_until(lambda: status() == "waiting_input", 60, "the background run's question")
         waiting = [a for a in _pending(gateway, approver) if a["session_id"] == session]
         assert len(waiting) == 1 and waiting[0]["run_id"] == run_id, waiting
         done = httpx.post(
@@ -198,4 +167,4 @@ def test_a_background_runs_approval_is_approved_by_an_approver(
         )
         assert done.status_code == 200, done.text
         assert done.json()["run"]["status"] == "completed"
-        assert _sent(notifier) == before + 1
+        assert sent(notifier) == before + 1

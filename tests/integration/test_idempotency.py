@@ -13,18 +13,7 @@ import pytest
 from gateway.storage.principals import ANONYMOUS_TENANT
 from gateway.turns.idempotency import run_id_for_key
 from shared.models import ExecutionIntent
-from tests.conftest import Process, gateway_over, start_domain
-
-
-@pytest.fixture(scope="module")
-def notifier(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Process]:
-    """A notifier of this module's own: its outbox holds only these tests' messages."""
-    outbox = tmp_path_factory.mktemp("idempotency-notifier") / "outbox.sqlite3"
-    started = start_domain("notifier", {"NOTIFIER_OUTBOX_PATH": str(outbox), "TELEGRAM_BOT_TOKEN": ""})
-    try:
-        yield started
-    finally:
-        started.stop()
+from tests.conftest import Process, gateway_over
 
 
 @pytest.fixture(scope="module")
