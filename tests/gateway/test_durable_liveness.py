@@ -15,18 +15,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.durable.liveness import Liveness, now_ms
 from gateway.storage.liveness import gateway_liveness
-from gateway.storage.migrate import upgrade
-from shared.db import create_engine
+from tests.conftest import migrated_engines
 
 
 @pytest.fixture
 async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    database = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}")
-    await upgrade(database)
-    try:
+    async with migrated_engines(f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}") as (database,):
         yield database
-    finally:
-        await database.dispose()
 
 
 def liveness(engine: AsyncEngine, executor_id: str, lease_s: float = 5.0) -> Liveness:

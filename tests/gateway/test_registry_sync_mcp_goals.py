@@ -11,14 +11,12 @@ from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.coordination.registry_sync import RegistrySync
-from gateway.storage.migrate import upgrade
 from gateway.storage.registrations import RegistrationStore
 from orchestrator.client import DomainClient, domain_http_client
 from orchestrator.mcp_domain import McpDomains, McpRegistration, mcp_base_url
 from orchestrator.registry import DomainRegistry
-from shared.db import create_engine
 from shared.manifest import Goal
-from tests.conftest import Process, start_fixture_domain
+from tests.conftest import Process, migrated_engines, start_fixture_domain
 
 pytestmark = pytest.mark.integration
 
@@ -51,12 +49,8 @@ def warehouse() -> Iterator[Process]:
 
 @pytest.fixture
 async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    built = create_engine(f"sqlite:///{tmp_path / 'gateway.sqlite3'}")
-    await upgrade(built)
-    try:
+    async with migrated_engines(f"sqlite:///{tmp_path / 'gateway.sqlite3'}") as (built,):
         yield built
-    finally:
-        await built.dispose()
 
 
 class Gateway:

@@ -7,6 +7,7 @@ step (the durable engine's cancel) finishes that step and never starts its secon
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
 from collections.abc import Iterator
@@ -16,35 +17,36 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ROOT, Process, _start_service, gateway_over, start_domain, start_fixture_domain
+from tests.conftest import (
+    ROOT,
+    Process,
+    SlowStack,
+    _start_service,
+    gateway_over,
+    slow_stack,
+    start_domain,
+    start_fixture_domain,
+    wait_until,
+)
 
 pytestmark = pytest.mark.integration
 
 KEY_A, KEY_B = "cancel-tenant-a", "cancel-tenant-b"
 A = {"Authorization": f"Bearer {KEY_A}"}
 B = {"Authorization": f"Bearer {KEY_B}"}
-#: the gateway, the notifier, the slow domain, finance
-Stack = tuple[Process, Process, Process, Process]
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    work: Path = tmp_path_factory.mktemp("cancel")
-    notifier = start_domain(
-        "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
-    )
-    slow = start_fixture_domain("slow_domain")
-    finance = start_domain("finance")  # this module's own: the retry test restarts it
-    domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowStack]:
     # a background step waits for a domain it cannot reach; the retry test needs its run to fail
+    # (it restarts finance)
     env = {"API_KEYS": f"{KEY_A},{KEY_B}", "BACKGROUND_WORKERS": "1", "BACKGROUND_UNDELIVERED_RETRY_S": "1"}
-    try:
-        with gateway_over(domains, work, env) as gateway:
-            yield gateway, notifier, slow, finance
-    finally:
-        slow.stop()
-        notifier.stop()
-        finance.stop()
+    with slow_stack(tmp_path_factory.mktemp("cancel"), env) as started:
+        yield started
+
+
+#: This module's runs finish within a minute.
+_wait = functools.partial(wait_until, timeout_s=60.0)
 
 
 def _background(gateway: Process, text: str, session: str) -> dict[str, Any]:
@@ -58,16 +60,7 @@ def _run(gateway: Process, run_id: str, headers: dict[str, str] = A) -> httpx.Re
     return httpx.get(f"{gateway.url}/v1/runs/{run_id}", headers=headers, timeout=10)
 
 
-def _wait(predicate: Any, timeout_s: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    delay = 0.05
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(delay)
-        delay = min(delay * 2, 0.5)
-
-
-def test_cancel_a_running_and_a_queued_run(stack: Stack) -> None:
+def test_cancel_a_running_and_a_queued_run(stack: SlowStack) -> None:
     gateway, notifier, slow, _ = stack
     session = f"cancel-{uuid.uuid4().hex[:8]}"
     running = _background(gateway, "reconcilia o inventário do armazém", session)
@@ -97,7 +90,7 @@ def test_cancel_a_running_and_a_queued_run(stack: Stack) -> None:
     # one worker: a run sent now starts once the slow step has given up (its timeout, twice) and
     # the cancelled queued run has been taken off the queue
     last = _background(gateway, "qual a cotação da Vale?", f"{session}-3")
-    _wait(lambda: _run(gateway, last["run_id"]).json()["status"] == "completed", 90.0)
+    wait_until(lambda: _run(gateway, last["run_id"]).json()["status"] == "completed", 90.0)
     assert _run(gateway, running["run_id"]).json()["status"] == "cancelled"
     assert _run(gateway, queued["run_id"]).json()["status"] == "cancelled"
     assert httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"] == []  # it never started
@@ -106,7 +99,7 @@ def test_cancel_a_running_and_a_queued_run(stack: Stack) -> None:
     assert again.status_code == 409 and again.json()["error"]["param"] == "run_id"
 
 
-def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: Stack) -> None:
+def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: SlowStack) -> None:
     gateway, _, _, _ = stack
     done = httpx.post(
         f"{gateway.url}/v1/runs", json={"input_text": "qual a cotação da Vale?"}, headers=A, timeout=30
@@ -120,7 +113,7 @@ def test_an_interactive_or_unknown_run_cannot_be_cancelled(stack: Stack) -> None
     assert bad.status_code == 400 and bad.json()["error"]["param"] == "status"
 
 
-def test_a_failed_run_is_retried_under_its_id(stack: Stack) -> None:
+def test_a_failed_run_is_retried_under_its_id(stack: SlowStack) -> None:
     """Finance down: the quote fails, so does the run, and nothing is sent. Finance back up,
     ``retry`` runs it again under the same id, and the message goes out once. (Runs last in this
     module: it restarts finance.)"""

@@ -6,9 +6,8 @@ window, a background run whose notifier stays down ends without it."""
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain
+from tests.conftest import Process, gateway_over, start_domain, wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -54,15 +53,6 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
         finance.stop()
 
 
-def _wait(predicate: Callable[[], bool], timeout_s: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    delay = 0.05
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(delay)
-        delay = min(delay * 2, 0.5)
-
-
 def _run(gateway: Process, run_id: str) -> dict[str, Any]:
     answer: dict[str, Any] = httpx.get(f"{gateway.url}/v1/runs/{run_id}", timeout=10).json()
     return answer
@@ -90,12 +80,12 @@ def test_a_background_run_waits_for_its_notifier_and_an_interactive_turn_does_no
     assert accepted.status_code == 202, accepted.text
     run_id = accepted.json()["run_id"]
     # its notification step was tried while the notifier was down, and is waiting to try again
-    _wait(lambda: RETRIED in stack.log.read_text())
+    wait_until(lambda: RETRIED in stack.log.read_text())
     assert _run(gateway, run_id)["status"] == "executing"
 
     back = _notifier(stack.work, stack.notifier_port)
     try:
-        _wait(lambda: _run(gateway, run_id)["status"] not in ("queued", "executing"))
+        wait_until(lambda: _run(gateway, run_id)["status"] not in ("queued", "executing"))
         run = _run(gateway, run_id)
         assert run["status"] == "completed", run
         assert _notification(run)["status"] == "completed", run["steps"]
@@ -118,7 +108,7 @@ def test_a_short_window_gives_up_on_a_notifier_that_stays_down(tmp_path: Path) -
                 "background": True,
             }
             run_id = httpx.post(f"{gateway.url}/v1/runs", json=body, timeout=30).json()["run_id"]
-            _wait(lambda: _run(gateway, run_id)["status"] not in ("queued", "executing"), timeout_s=60)
+            wait_until(lambda: _run(gateway, run_id)["status"] not in ("queued", "executing"), timeout_s=60)
             notification = _notification(_run(gateway, run_id))
             assert notification["status"] != "completed"
             assert notification["error"], notification

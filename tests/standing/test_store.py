@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -13,7 +12,6 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from gateway.storage.migrate import upgrade
 from gateway.storage.standing import (
     LimitReached,
     NewStanding,
@@ -22,7 +20,7 @@ from gateway.storage.standing import (
     firing_id,
 )
 from gateway.turns.standing import fire_due
-from shared.db import create_engine
+from tests.conftest import migrated_engines
 from tests.standing.conftest import standing_request
 
 WEEKDAYS_9 = "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0"
@@ -48,27 +46,15 @@ async def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}"
 
 
-@asynccontextmanager
-async def engines(url: str, count: int = 3) -> AsyncIterator[list[AsyncEngine]]:
-    """``count`` engines on one migrated database (one per gateway), disposed of afterwards."""
-    made = [create_engine(url) for _ in range(count)]
-    try:
-        await upgrade(made[0])
-        yield made
-    finally:
-        for e in made:
-            await e.dispose()
-
-
 @pytest.fixture
 async def sqlite_engines(sqlite_url: str) -> AsyncIterator[list[AsyncEngine]]:
-    async with engines(sqlite_url) as made:
+    async with migrated_engines(sqlite_url, 3) as made:
         yield made
 
 
 @pytest.fixture
 async def pg_engines(pg_database_url: str) -> AsyncIterator[list[AsyncEngine]]:
-    async with engines(pg_database_url) as made:
+    async with migrated_engines(pg_database_url, 3) as made:
         yield made
 
 

@@ -6,16 +6,14 @@ neither."""
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain, start_fixture_domain
+from tests.conftest import Process, SlowStack, slow_stack, start_domain, wait_until
 from tests.ui.conftest import SCREENSHOTS
 from tests.ui.test_inspector_browser import Page
 
@@ -23,29 +21,15 @@ pytestmark = pytest.mark.integration
 
 KEY = "run-controls-key"
 AUTH = {"Authorization": f"Bearer {KEY}"}
-#: the gateway, the notifier, the slow domain, finance
-Stack = tuple[Process, Process, Process, Process]
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    work: Path = tmp_path_factory.mktemp("run-controls")
-    notifier = start_domain(
-        "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
-    )
-    slow = start_fixture_domain("slow_domain")
-    finance = start_domain("finance")  # this module's own: the retry test stops it
-    domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlowStack]:
     # one worker, so a second background run stays queued; a step's unreachable domain is waited
-    # for only briefly, so the run with finance down fails
+    # for only briefly, so the run with finance down fails (the retry test stops finance)
     env = {"API_KEYS": KEY, "BACKGROUND_WORKERS": "1", "BACKGROUND_UNDELIVERED_RETRY_S": "1"}
-    try:
-        with gateway_over(domains, work, env) as gateway:
-            yield gateway, notifier, slow, finance
-    finally:
-        slow.stop()
-        notifier.stop()
-        finance.stop()
+    with slow_stack(tmp_path_factory.mktemp("run-controls"), env) as started:
+        yield started
 
 
 def _background(gateway: Process, text: str) -> str:
@@ -61,15 +45,6 @@ def _status(gateway: Process, run_id: str) -> str:
     return status
 
 
-def _wait(predicate: Callable[[], bool], timeout_s: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    delay = 0.05
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(delay)
-        delay = min(delay * 2, 0.5)
-
-
 def _open_run(page: Page, run_id: str) -> None:
     page.driver.get(f"{page.gateway.url}/ui#/sessions")
     page.driver.execute_script("sessionStorage.setItem('orchestrator.apiKey', arguments[0])", KEY)
@@ -80,12 +55,12 @@ def _shown_status(page: Page) -> str:
     return str(page.one("#run-status .badge").get_attribute("data-status"))
 
 
-def test_a_failed_run_is_retried_from_its_page(browser: Any, stack: Stack) -> None:
+def test_a_failed_run_is_retried_from_its_page(browser: Any, stack: SlowStack) -> None:
     gateway, notifier, _, finance = stack
     port = int(finance.url.rsplit(":", 1)[1])
     finance.stop("kill")
     run_id = _background(gateway, "manda a cotação da Vale no meu telegram")
-    _wait(lambda: _status(gateway, run_id) not in ("queued", "executing"))
+    wait_until(lambda: _status(gateway, run_id) not in ("queued", "executing"))
     assert _status(gateway, run_id) == "failed"
     before = len(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"])
 
@@ -98,11 +73,11 @@ def test_a_failed_run_is_retried_from_its_page(browser: Any, stack: Stack) -> No
     back = start_domain("finance", None, port)
     try:
         ready = f"{gateway.url}/ready"
-        _wait(lambda: httpx.get(ready, timeout=5).json()["checks"]["domains"]["finance"] == "ok")
+        wait_until(lambda: httpx.get(ready, timeout=5).json()["checks"]["domains"]["finance"] == "ok")
         page.one("#run-retry").click()
         # the page is drawn again from the stored run: queued (or already running or done)
         page.until(lambda: _shown_status(page) in ("queued", "executing", "completed"), "the retried run")
-        _wait(lambda: _status(gateway, run_id) == "completed")
+        wait_until(lambda: _status(gateway, run_id) == "completed")
         messages = httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"]
         assert [m["idempotency_key"] for m in messages[before:]] == [f"{run_id}:2"]
         _open_run(page, run_id)
@@ -112,11 +87,11 @@ def test_a_failed_run_is_retried_from_its_page(browser: Any, stack: Stack) -> No
         back.stop()
 
 
-def test_a_queued_and_a_running_run_are_cancelled_from_their_pages(browser: Any, stack: Stack) -> None:
+def test_a_queued_and_a_running_run_are_cancelled_from_their_pages(browser: Any, stack: SlowStack) -> None:
     gateway, notifier, slow, _ = stack
     started = httpx.get(f"{slow.url}/started", timeout=5).json()["started"]
     running = _background(gateway, "reconcilia o inventário do armazém")
-    _wait(lambda: httpx.get(f"{slow.url}/started", timeout=5).json()["started"] > started)
+    wait_until(lambda: httpx.get(f"{slow.url}/started", timeout=5).json()["started"] > started)
     queued = _background(gateway, "manda a cotação da Vale no meu telegram")
     assert _status(gateway, queued) == "queued"
     outbox = len(httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"])
