@@ -82,32 +82,28 @@ def start_gateway_from(tree: Path, work: Path, domain: Process, database_url: st
     return Process(f"gateway@{tree}", url, proc, env)
 
 
-def new_pg_database() -> str:
-    """A new database on the tests' PostgreSQL, as the gateway's URL."""
-    name = f"overhead_{uuid.uuid4().hex[:10]}"
+def _as_admin(sql: str) -> None:
+    """``sql`` on the tests' PostgreSQL as its admin."""
 
-    async def create() -> None:
+    async def run() -> None:
         admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
         try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
+            await admin.execute(sql)
         finally:
             await admin.close()
 
-    asyncio.run(create())
+    asyncio.run(run())
+
+
+def new_pg_database() -> str:
+    """A new database on the tests' PostgreSQL, as the gateway's URL."""
+    name = f"overhead_{uuid.uuid4().hex[:10]}"
+    _as_admin(f'CREATE DATABASE "{name}"')
     return f"{PG_ADMIN_URL.rsplit('/', 1)[0]}/{name}".replace("postgresql://", "postgresql+asyncpg://")
 
 
 def drop_pg_database(url: str) -> None:
-    name = url.rsplit("/", 1)[1]
-
-    async def drop() -> None:
-        admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
-
-    asyncio.run(drop())
+    _as_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
 def interactive(client: httpx.Client, gateway: Process, session: str) -> float:
