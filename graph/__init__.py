@@ -14,6 +14,7 @@ Public API::
     InMemoryCheckpointer() / SqlCheckpointer.from_url(url) / SqliteCheckpointer(engine)
     checkpointer_for(engine)  # SqliteCheckpointer on a SQLite file, else SqlCheckpointer; GRAPH_TABLES
     CachingCheckpointer(inner)  # a resume reads one small row instead of the versions
+    class Said(StateUpdate, state=Model): ...  # a node's typed update (graph.update)
 
 Without ``state_schema`` the state is a dict and nodes get a read-only ``StateView``; with one
 (a frozen pydantic model) nodes get the model instance, return a typed ``StateUpdate`` (or a
