@@ -15,6 +15,7 @@ targets, all real processes on loopback:
 * ``gateway_pg``: the gateway on PostgreSQL + Redis (session locks, quotas, claims in Redis);
 * ``baseline_sqlite`` (``--baseline REF``): the SQLite gateway of commit REF (a git worktree on
   this venv), interleaved with the rest, so a change is measured against its baseline in one run;
+  ``baseline_pg`` its PostgreSQL + Redis gateway too (unless ``--no-pg``);
 * ``langgraph`` (``--langgraph``): the same turn as a LangGraph graph with ``AsyncSqliteSaver``
   (bench/langgraph_turn.py, installed with pinned versions into a venv of its own).
 
@@ -23,7 +24,8 @@ request is the next message of a running conversation). Each round runs every ta
 client count, in a rotating order, so a noisy moment hurts all targets alike. Per target and
 client count: p50/p99 latency (wrk's histogram), requests/s (median over rounds) and CPU ms per
 request: user+system time from ``/proc/<pid>/stat`` of the target's server *and* of finance,
-over the timed window, divided by the requests served (the domain's CPU counted on every side).
+over the timed window, divided by the requests served (the domain's CPU counted on every side);
+for a PostgreSQL gateway also, apart, the CPU of the server processes connected to its database.
 Beside them: each server's idle CPU (ms per second with no request: its background work, which
 every request's figure carries at low rates) and the 1-minute load average during the samples.
 ``--profile`` also records a py-spy profile of each gateway under 8 clients
@@ -73,6 +75,8 @@ INTENT: dict[str, Any] = {
 }
 PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+#: the baseline's PostgreSQL gateway: a Redis database of its own (locks and claims apart)
+BASELINE_REDIS_URL = os.environ.get("BENCH_BASELINE_REDIS_URL", "redis://127.0.0.1:6379/13")
 WORK = ROOT / "bench" / ".work"
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -85,6 +89,7 @@ TARGETS = {
     "gateway_pg": "**gateway `/v1/chat/completions`, PostgreSQL + Redis**",
     "langgraph": "LangGraph + AsyncSqliteSaver, same turn (no intent model)",
     "baseline_sqlite": "gateway of the baseline commit, SQLite",
+    "baseline_pg": "gateway of the baseline commit, PostgreSQL + Redis",
 }
 
 
@@ -98,6 +103,9 @@ class Target:
     pids: tuple[int, ...]
     #: each connection sends its own ``X-Session-Id`` (a conversation that goes on)
     sessions: bool = False
+    #: the PostgreSQL database it stores in: the CPU of that database's server processes is
+    #: counted beside its own (a SQLite gateway's database work is in its own process)
+    pg_database: str | None = None
 
 
 @dataclass
@@ -113,12 +121,39 @@ class Sample:
     cpu_ms_per_request: float
     #: the machine's 1-minute load average when the sample ended (what else ran beside it)
     load_1min: float = 0.0
+    #: CPU ms per request of the PostgreSQL server processes serving the target's database
+    db_cpu_ms_per_request: float = 0.0
 
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of a process (all its threads) so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+async def _backend_pids(database: str) -> list[int]:
+    import asyncpg
+
+    admin = await asyncpg.connect(PG_ADMIN_URL, timeout=5)
+    try:
+        rows = await admin.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", database)
+    finally:
+        await admin.close()
+    return [int(r["pid"]) for r in rows]
+
+
+def backend_cpu(database: str | None) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL server process connected to ``database`` (needs
+    the server on this machine and /proc access to its processes; empty otherwise)."""
+    if database is None:
+        return {}
+    found: dict[int, float] = {}
+    for pid in asyncio.run(_backend_pids(database)):
+        try:
+            found[pid] = cpu_seconds(pid)
+        except OSError:
+            continue  # gone, or not readable
+    return found
 
 
 _WRK_SCRIPT = """
@@ -158,9 +193,12 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
     """One timed ``wrk`` run against ``target``; CPU read from /proc around it."""
     script = _wrk_script(target, run)
     argv = ["wrk", f"-t{clients}", f"-c{clients}", f"-d{int(seconds)}s", "--latency", "-s", str(script)]
+    db_before = backend_cpu(target.pg_database)
     before = [cpu_seconds(pid) for pid in target.pids]
     out = subprocess.run([*argv, target.url + target.path], capture_output=True, text=True, check=True).stdout
     cpu = sum(cpu_seconds(pid) for pid in target.pids) - sum(before)
+    # a backend opened during the sample counts from zero
+    db_cpu = sum(used - db_before.get(pid, 0.0) for pid, used in backend_cpu(target.pg_database).items())
     requests = int(re.search(r"(\d+) requests in ([\d.]+)(\w+)", out)[1])  # type: ignore[index]
     errors = sum(int(m) for m in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
     errors += sum(int(m) for m in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
@@ -179,6 +217,7 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
         errors,
         cpu * 1e3 / max(requests, 1),
         os.getloadavg()[0],
+        db_cpu * 1e3 / max(requests, 1),
     )
 
 
@@ -234,10 +273,10 @@ def pg_database() -> Iterator[str]:
         asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-def _flush_redis() -> None:
+def _flush_redis(url: str = REDIS_URL) -> None:
     from redis import Redis
 
-    with Redis.from_url(REDIS_URL) as client:
+    with Redis.from_url(url) as client:
         client.flushdb()
 
 
@@ -289,7 +328,13 @@ def start_targets(
         stack.callback(_flush_redis)
         pg = _start(stack, "gateway_pg", ["-m", "gateway"], _gateway_env(bootstrap, database_url, REDIS_URL))
         targets["gateway_pg"] = Target(
-            "gateway_pg", pg.url, "/v1/chat/completions", chat_body, (pg.proc.pid, fin), True
+            "gateway_pg",
+            pg.url,
+            "/v1/chat/completions",
+            chat_body,
+            (pg.proc.pid, fin),
+            True,
+            database_url.rsplit("/", 1)[1],
         )
     if baseline is not None:
         base_env = _gateway_env(bootstrap, f"sqlite+aiosqlite:///{work / 'baseline.sqlite3'}")
@@ -297,6 +342,21 @@ def start_targets(
         targets["baseline_sqlite"] = Target(
             "baseline_sqlite", base.url, "/v1/chat/completions", chat_body, (base.proc.pid, fin), True
         )
+        if with_pg:
+            base_url = stack.enter_context(pg_database())
+            _flush_redis(BASELINE_REDIS_URL)
+            stack.callback(_flush_redis, BASELINE_REDIS_URL)
+            base_pg_env = _gateway_env(bootstrap, base_url, BASELINE_REDIS_URL)
+            base_pg = _start(stack, "baseline_pg", ["-m", "gateway"], base_pg_env, tree=baseline)
+            targets["baseline_pg"] = Target(
+                "baseline_pg",
+                base_pg.url,
+                "/v1/chat/completions",
+                chat_body,
+                (base_pg.proc.pid, fin),
+                True,
+                base_url.rsplit("/", 1)[1],
+            )
     if langgraph is not None:
         argv = [str(ROOT / "bench" / "langgraph_turn.py"), "serve", "--domain-url", finance.url]
         lg = _start(stack, "langgraph", [*argv, "--db", str(work / "langgraph.sqlite3")], python=langgraph)
@@ -420,6 +480,7 @@ def summarise(
             at = [s for s in mine if s.clients == c]
             row[f"rps_{c}"] = statistics.median(s.rps for s in at)
             row[f"cpu_ms_{c}"] = statistics.median(s.cpu_ms_per_request for s in at)
+            row[f"db_cpu_ms_{c}"] = statistics.median(s.db_cpu_ms_per_request for s in at)
             idle_ms = idle.get(name, 0.0)
             row[f"net_cpu_ms_{c}"] = statistics.median(
                 s.cpu_ms_per_request - idle_ms * s.seconds / max(s.requests, 1) for s in at
@@ -467,13 +528,29 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"p50 {lite['p50_ms'] / base['p50_ms']:.2f}×, "
             f"req/s at 8 clients {lite.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×.\n"
         )
+    if "baseline_pg" in summary:
+        base, pg = summary["baseline_pg"], summary["gateway_pg"]
+        pg_line += (
+            f"\nThis tree / `{args.baseline or args.baseline_tree}` (PostgreSQL + Redis, same run): CPU per "
+            f"request {pg[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}× "
+            f"(net of idle CPU {pg[f'net_cpu_ms_{cpu_at}'] / base[f'net_cpu_ms_{cpu_at}']:.2f}×), "
+            f"p50 {pg['p50_ms'] / base['p50_ms']:.2f}×, "
+            f"req/s at 8 clients {pg.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×; "
+            f"the PostgreSQL server's CPU per request {pg[f'db_cpu_ms_{cpu_at}']:.2f} ms vs "
+            f"{base[f'db_cpu_ms_{cpu_at}']:.2f} ms "
+            f"({pg[f'db_cpu_ms_{cpu_at}'] / max(base[f'db_cpu_ms_{cpu_at}'], 1e-9):.2f}×).\n"
+        )
     if "gateway_pg" in summary:
         pg, lite = summary["gateway_pg"], summary["gateway_sqlite"]
         pg_line += (
             f"\nPostgreSQL + Redis / SQLite (≤ 1.3): p50 {pg['p50_ms'] / lite['p50_ms']:.2f}×, "
             f"CPU {pg[f'cpu_ms_{cpu_at}'] / lite[f'cpu_ms_{cpu_at}']:.2f}× "
             f"(net of idle CPU {pg[f'net_cpu_ms_{cpu_at}'] / lite[f'net_cpu_ms_{cpu_at}']:.2f}×), "
-            f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer.\n"
+            f"req/s at 8 clients {lite.get('rps_8', 0) / max(pg.get('rps_8', 1), 1e-9):.2f}× fewer; "
+            f"with the PostgreSQL server's CPU ({pg[f'db_cpu_ms_{cpu_at}']:.2f} ms per request; a SQLite "
+            f"gateway's database work is in its own process) CPU "
+            f"{(pg[f'cpu_ms_{cpu_at}'] + pg[f'db_cpu_ms_{cpu_at}']) / lite[f'cpu_ms_{cpu_at}']:.2f}× "
+            f"(Redis's server not counted: it is shared).\n"
         )
     before, after = result["load_avg_1min_before_after"]
     during = result["load_avg_1min_during"]
