@@ -136,37 +136,26 @@ def test_a_new_request_after_the_deadline_is_answered_and_the_approval_recorded_
     assert late.outcome is Decision.EXPIRED
 
 
+def _by_approver(run_id: str, decision: Decision, target_id: str | None) -> ApprovalTurn:
+    """A turn carrying a decision an approver made through the API, at ``NOW``."""
+    return ApprovalTurn(
+        run_id=run_id, now=NOW, decision=decision, target_id=target_id, decided_by="um aprovador"
+    )
+
+
 def test_an_approvers_decision_applies_to_the_question_waiting_only() -> None:
     question = _ask("pt", current=ApprovalTurn(run_id="run-1", now=NOW))
-    other = ApprovalTurn(
-        run_id="run-2",
-        now=NOW,
-        decision=Decision.APPROVED,
-        target_id="apr-another",
-        decided_by="um aprovador",
-    )
+    other = _by_approver("run-2", Decision.APPROVED, "apr-another")
     kept = _answer(question, "Aprovado por um aprovador.", other)
     assert kept is not None and kept[1] == question and kept[0].status == RunStatus.WAITING_INPUT
     assert other.outcome is None and other.answered_id is None
 
-    approver = ApprovalTurn(
-        run_id="run-3",
-        now=NOW,
-        decision=Decision.APPROVED,
-        target_id=question.approval_id,
-        decided_by="um aprovador",
-    )
+    approver = _by_approver("run-3", Decision.APPROVED, question.approval_id)
     approved = _answer(question, "Aprovado por um aprovador.", approver)
     assert approved is not None and approved[0].route == "execute" and approved[1] is None
     assert approver.outcome is Decision.APPROVED
 
-    rejecter = ApprovalTurn(
-        run_id="run-4",
-        now=NOW,
-        decision=Decision.REJECTED,
-        target_id=question.approval_id,
-        decided_by="um aprovador",
-    )
+    rejecter = _by_approver("run-4", Decision.REJECTED, question.approval_id)
     rejected = _answer(question, "Recusado por um aprovador.", rejecter)
     assert rejected is not None and rejected[0].status == RunStatus.CANCELLED
     assert rejected[0].answer == "Um aprovador recusou o pedido; nada foi feito."
