@@ -19,7 +19,7 @@ from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
 from gateway.admin import domains, keys
 from gateway.auth import Authenticator
-from gateway.channels import a2a, mcp, openai_chat, openai_responses, rest, telegram
+from gateway.channels import a2a, mcp_endpoint, openai_chat, openai_responses, rest, telegram
 from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.coordination.quotas import Quotas
 from gateway.coordination.registry_sync import RegistrySync
@@ -315,9 +315,9 @@ def create_app(
             setup_tracing(settings.otel.service_name, settings.otel.exporter_otlp_endpoint)
             stack.callback(flush_tracing)
             services = await build_services(stack, settings, intent_settings, llm_settings)
-            # /mcp: the platform's goals as MCP tools; MCP servers registered as domains go
-            # through the domain client (client.mcp)
-            platform_mcp = mcp.PlatformMcp(services.turns, services.registry)
+            # /mcp: the platform's goals as MCP tools, started in the background (the MCP SDK is
+            # off the start-up path); MCP servers registered as domains go through client.mcp
+            platform_mcp = mcp_endpoint.McpEndpoint(services.turns, services.registry)
             await stack.enter_async_context(platform_mcp.running())
             # schedules and watches: their conversation joins the turn, their runner fires ticks
             standing = await schedules.start_standing(stack, services)
@@ -353,7 +353,7 @@ def create_app(
     app.include_router(sessions.router, dependencies=checked)
     app.include_router(schedules.router, dependencies=checked)
     app.include_router(domains.router, dependencies=checked)
-    app.include_router(mcp.router, dependencies=v1)
+    app.include_router(mcp_endpoint.router, dependencies=v1)
     app.include_router(keys.router, dependencies=checked)
     app.include_router(approvals.router, dependencies=checked)
     if settings.metrics_enabled:

@@ -20,7 +20,6 @@ import logging
 from pathlib import Path
 from typing import Literal
 
-from mcp.client.stdio import StdioServerParameters
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.mcp_domain import McpDomains, McpRegistration
@@ -79,6 +78,9 @@ def declare_bootstrap_mcp(path: Path, mcp: McpDomains) -> list[str]:
         if entry.goals or entry.description:
             mcp.configure(entry.name, McpRegistration(description=entry.description, goals=entry.goals))
         if entry.command is not None:
+            # the SDK only when a stdio server is declared (orchestrator.mcp_domain says why)
+            from mcp.client.stdio import StdioServerParameters
+
             program, *arguments = entry.command
             mcp.add_stdio(
                 entry.name,

@@ -21,6 +21,11 @@ else one), ``annotations.destructiveHint: true`` is recorded as ``policy.confirm
 ones given at registration (:class:`McpRegistration`), else one per tool generated from its name,
 description and input schema. The gateway stores the given ones with the registration
 (``gateway.storage.registrations``), so a restarted gateway, and every other one, uses them too.
+
+The ``mcp`` SDK (its protocol models cost a noticeable part of the gateway's start) is imported by
+the functions that talk to a server or read its answers, on first use: the URL helpers,
+:class:`McpRegistration` and an idle :class:`McpDomains` never load it, so a gateway with no MCP
+server registered does not either (``tests/gateway/test_lazy_imports.py`` keeps it so).
 """
 
 from __future__ import annotations
@@ -31,14 +36,10 @@ import re
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from http.cookiejar import CookieJar, DefaultCookiePolicy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx2
-from mcp import Client, MCPError
-from mcp.client.stdio import StdioServerParameters
-from mcp.client.streamable_http import streamable_http_client
-from mcp.types import CONNECTION_CLOSED, CallToolResult, TextContent, Tool
 from pydantic import BaseModel, Field, ValidationError
 
 from orchestrator.bounded_decoding import BoundedDecodingTransport
@@ -55,6 +56,11 @@ from shared.manifest import (
     parse_manifest,
 )
 from shared.models import DomainOutput, ExecutionIntent, Failure
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+    from mcp.types import CallToolResult, Tool
 
 #: The scheme prefix of a registered MCP server's base URL.
 MCP_SCHEME_PREFIX = "mcp+"
@@ -236,6 +242,8 @@ def output_from_result(result: CallToolResult, tool: str = "", language: str = "
     """A ``tools/call`` result as a domain output: ``isError`` is a non-recoverable failure whose
     explanation is the tool's text; otherwise ``structuredContent`` is the result (the text, when
     there is none) and the text is the explanation."""
+    from mcp.types import TextContent
+
     text = "\n".join(block.text for block in result.content if isinstance(block, TextContent)).strip()
     structured = result.structured_content
     if result.is_error:
@@ -428,6 +436,9 @@ class McpDomains:
                 )
             yield await server.client()
             return
+        from mcp import Client
+        from mcp.client.streamable_http import streamable_http_client
+
         endpoint = endpoint_url(base_url)
         if self._http is None:  # no await between the test and the assignment: built once
             # as domains are called: no proxies from the environment, and no cookies kept (one
@@ -485,6 +496,9 @@ def _leaves(error: BaseException) -> Iterator[BaseException]:
 
 
 def _platform_error(endpoint: str, exc: BaseException) -> DomainUnavailable | DomainProtocolError:
+    from mcp import MCPError
+    from mcp.types import CONNECTION_CLOSED
+
     if isinstance(exc, httpx2.ConnectError | httpx2.ConnectTimeout):
         return DomainUnavailable(f"could not connect to {endpoint}", details={"delivered": False})
     if isinstance(exc, httpx2.TimeoutException | TimeoutError):

@@ -10,6 +10,9 @@ client, keeps the session until asked to stop or to restart, and starts it again
 (waiting longer after each failed start, up to :data:`MAX_BACKOFF_S`). The child's output
 ending is what says it died: the session is dropped and a new child started at once, and a call
 arriving meanwhile waits for the new session instead of failing.
+
+The SDK is imported when a server starts, not with this module: the registry reads the URL
+helpers below on every start, and most gateways declare no stdio server.
 """
 
 from __future__ import annotations
@@ -19,14 +22,16 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import anyio
-from mcp import Client
-from mcp.client._transport import TransportStreams
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.shared.message import SessionMessage
 
 from shared.errors import DomainUnavailable
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.client._transport import TransportStreams
+    from mcp.client.stdio import StdioServerParameters
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +116,8 @@ class StdioServer:
         self._changed = asyncio.Event()
 
     async def _hold(self) -> None:
+        from mcp import Client
+
         backoff = FIRST_BACKOFF_S
         while not self._stopping:
             self._restart.clear()
@@ -147,6 +154,9 @@ async def _watched(
 ) -> AsyncIterator[TransportStreams]:
     """The SDK's stdio transport, calling ``on_end`` as soon as the child's output ends (the SDK
     tells the session, not its owner): the messages pass through one relay stream."""
+    from mcp.client.stdio import stdio_client
+    from mcp.shared.message import SessionMessage
+
     async with stdio_client(parameters) as (read, write):
         relay_in, relay_out = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 

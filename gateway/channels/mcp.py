@@ -1,5 +1,6 @@
 """The platform as an MCP server: ``/mcp`` on the gateway (streamable HTTP, stateless, JSON
-answers), behind the same API key check as ``/v1/*``.
+answers), behind the same API key check as ``/v1/*``. The route, and the start of this server
+after the gateway's own (it imports the ``mcp`` SDK), are :mod:`gateway.channels.mcp_endpoint`'s.
 
 Tools, read from the registry's catalog on every ``tools/list`` (a domain registered at runtime
 is listed at once, one that is removed is gone):
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
-from fastapi import APIRouter, Request, Response
 from mcp.server import Server, ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.types import (
@@ -39,10 +39,11 @@ from mcp.types import (
     Tool,
     ToolAnnotations,
 )
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
+from gateway.channels.mcp_endpoint import SLOT_STATE, TENANT_STATE
 from gateway.coordination.quotas import RunSlot
-from gateway.deps import PrincipalDep, new_session_id, services
+from gateway.deps import new_session_id
 from gateway.turns.turn import TurnService
 from gateway.validation import MAX_SESSION_ID, check_json, check_session_id
 from orchestrator.registry import DomainRegistry
@@ -61,10 +62,6 @@ ASK = "ask"
 TOOL_LANGUAGE: Language = "en"
 #: The longest message ``ask`` takes (a chat message, not a document).
 MAX_MESSAGE_CHARS = 8000
-#: Where the caller's tenant waits for the MCP handlers, in the request's state.
-_TENANT_STATE = "mcp_tenant"
-#: Where the caller's run-quota slot is taken from, for each tool call (a turn).
-_SLOT_STATE = "mcp_run_slot"
 
 _SESSION_ID = {
     "type": "string",
@@ -252,8 +249,8 @@ class PlatformMcp:
         if problem is not None:
             return tool_error(problem)
         state = getattr(ctx.request, "state", None)
-        tenant = getattr(state, _TENANT_STATE, None)
-        take_slot: Callable[[], Awaitable[RunSlot]] | None = getattr(state, _SLOT_STATE, None)
+        tenant = getattr(state, TENANT_STATE, None)
+        take_slot: Callable[[], Awaitable[RunSlot]] | None = getattr(state, SLOT_STATE, None)
         try:
             # the boundary checks every /v1 body gets: texts a database can store, usable session ids
             check_json(arguments)
@@ -300,39 +297,3 @@ class PlatformMcp:
         )
         entry = EntryRequest(session_id=session_id, input_text=text, channel="mcp")
         return await self.turns.run_goal(entry, intent, tenant=tenant)
-
-
-class _HandOff(Response):
-    """A response that hands the request to an ASGI app (the MCP transport), so the route keeps
-    the ``/v1`` dependencies (the API key check) and the error mapping. The body was read by the
-    route (a dependency may have read it too): it is replayed to the app."""
-
-    def __init__(self, app: PlatformMcp, body: bytes):
-        super().__init__()
-        self._app = app
-        self._body = body
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": self._body, "more_body": False}
-            return await receive()  # then what the client does next (a disconnect)
-
-        await self._app.handle(scope, replay, send)
-
-
-router = APIRouter()
-
-
-# POST only: stateless, there is no stream for a GET to open (405 says so, as the transport
-# specifies) and no session for a DELETE to end
-@router.post("/mcp", include_in_schema=False)
-async def mcp_endpoint(request: Request, principal: PrincipalDep) -> Response:
-    setattr(request.state, _TENANT_STATE, principal.tenant)
-    quotas = services(request).quotas
-    setattr(request.state, _SLOT_STATE, lambda: quotas.run_slot(principal))
-    return _HandOff(request.state.mcp, await request.body())
