@@ -169,83 +169,124 @@ def admin_environment(settings: GatewaySettings) -> tuple[dict[str, str], str]:
     return {"ADMIN_TOKEN": key}, note
 
 
-def main() -> int:
-    settings = GatewaySettings()
-    bootstrap = json.loads(Path(settings.bootstrap_file).read_text())
-    view = view_for(sys.stdout)
-    children: list[tuple[str, subprocess.Popen[bytes]]] = []
+class Children:
+    """The processes the launcher started, their output passed to the view; stopped in reverse."""
+
+    def __init__(self, view: StartupView):
+        self.view = view
+        self.procs: list[tuple[str, subprocess.Popen[bytes]]] = []
 
     def spawn(
-        name: str, argv: list[str], env: dict[str, str] | None = None, fds: tuple[int, ...] = ()
+        self, name: str, argv: list[str], env: dict[str, str] | None = None, fds: tuple[int, ...] = ()
     ) -> None:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, pass_fds=fds)
         assert proc.stdout is not None
-        threading.Thread(target=_pass_lines, args=(proc.stdout, view), daemon=True).start()
-        children.append((name, proc))
+        threading.Thread(target=_pass_lines, args=(proc.stdout, self.view), daemon=True).start()
+        self.procs.append((name, proc))
 
-    def stop_all() -> None:
-        for _name, proc in reversed(children):
+    def exited(self) -> tuple[str, int] | None:
+        """The first child that has exited, with its return code."""
+        for name, proc in self.procs:
+            if proc.poll() is not None:
+                return name, proc.returncode
+        return None
+
+    def stop_all(self) -> None:
+        for _name, proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.terminate()
-        for _name, proc in reversed(children):
+        for _name, proc in reversed(self.procs):
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
 
+
+def start_domains(bootstrap: dict[str, Any], children: Children) -> dict[str, str]:
+    """Every bootstrap entry with a ``command``, started on its URL's port; name -> base URL."""
+    domains: dict[str, str] = {}
+    for entry in bootstrap.get("domains", []):
+        command = entry.get("command")
+        if not command:
+            continue
+        url = urlparse(domain_url(entry))
+        children.spawn(entry["name"], domain_argv(command, url.hostname or "127.0.0.1", url.port or 80))
+        domains[entry["name"]] = domain_url(entry).rstrip("/")
+    return domains
+
+
+def start_gateway(
+    children: Children, domains: dict[str, str], admin_env: dict[str, str]
+) -> queue.Queue[dict[str, Any]]:
+    """The gateway, waiting for ``domains`` before it learns the catalog; its start-up phases
+    arrive on the returned queue (a pipe it writes JSON lines to)."""
+    events: queue.Queue[dict[str, Any]] = queue.Queue()
+    read_fd, write_fd = os.pipe()
+    waits = [arg for url in domains.values() for arg in ("--wait-for", url)]
+    children.spawn(
+        "gateway",
+        [sys.executable, "-m", "cli.gateway_process", *waits],
+        env={**os.environ, **admin_env, PROGRESS_FD_ENV: str(write_fd)},
+        fds=(write_fd,),
+    )
+    os.close(write_fd)
+    reader = os.fdopen(read_fd, encoding="utf-8")
+    threading.Thread(target=_read_events, args=(reader, events), daemon=True).start()
+    return events
+
+
+def watch(
+    children: Children,
+    startup: Startup,
+    events: queue.Queue[dict[str, Any]],
+    settings: GatewaySettings,
+    admin_note: str,
+) -> int:
+    """Show start-up until ``/ready`` passes, print the banner, then wait until a child exits
+    (its return code; Ctrl-C is the caller's)."""
+    ready_url = f"http://{settings.gateway_host}:{settings.gateway_port}/ready"
+    ready = False
+    while True:
+        gone = children.exited()
+        if gone is not None:
+            children.view.close()
+            print(f"{gone[0]} exited with code {gone[1]}; stopping", flush=True)
+            return gone[1] or 1
+        if not ready:
+            startup.check_domains()
+            while not events.empty():
+                startup.on_event(events.get_nowait())
+            if answers(ready_url, timeout_s=1.0):
+                ready = True
+                children.view.close()
+                for line in banner(settings, admin_note, startup.elapsed()):
+                    print(line, flush=True)
+                for name in startup.not_healthy():
+                    print(f"  domain {name} is not answering yet: the gateway retries it", flush=True)
+            children.view.tick()
+        time.sleep(POLL_S if not ready else 0.5)
+
+
+def main() -> int:
+    settings = GatewaySettings()
+    bootstrap = json.loads(Path(settings.bootstrap_file).read_text())
+    view = view_for(sys.stdout)
+    children = Children(view)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
-        domains: dict[str, str] = {}
-        for entry in bootstrap.get("domains", []):
-            command = entry.get("command")
-            if not command:
-                continue
-            url = urlparse(domain_url(entry))
-            spawn(entry["name"], domain_argv(command, url.hostname or "127.0.0.1", url.port or 80))
-            domains[entry["name"]] = domain_url(entry).rstrip("/")
+        domains = start_domains(bootstrap, children)
         view.say(f"starting {len(domains)} domains ({', '.join(domains)}) and the gateway")
         admin_env, admin_note = admin_environment(settings)
-        events: queue.Queue[dict[str, Any]] = queue.Queue()
-        read_fd, write_fd = os.pipe()
-        waits = [arg for url in domains.values() for arg in ("--wait-for", url)]
-        spawn(
-            "gateway",
-            [sys.executable, "-m", "cli.gateway_process", *waits],
-            env={**os.environ, **admin_env, PROGRESS_FD_ENV: str(write_fd)},
-            fds=(write_fd,),
-        )
-        os.close(write_fd)
-        reader = os.fdopen(read_fd, encoding="utf-8")
-        threading.Thread(target=_read_events, args=(reader, events), daemon=True).start()
+        events = start_gateway(children, domains, admin_env)
         startup = Startup(view, domains)
         view.phase("domains starting")
-        ready_url = f"http://{settings.gateway_host}:{settings.gateway_port}/ready"
-        ready = False
-        while True:
-            for name, proc in children:
-                if proc.poll() is not None:
-                    view.close()
-                    print(f"{name} exited with code {proc.returncode}; stopping", flush=True)
-                    return proc.returncode or 1
-            if not ready:
-                startup.check_domains()
-                while not events.empty():
-                    startup.on_event(events.get_nowait())
-                if answers(ready_url, timeout_s=1.0):
-                    ready = True
-                    view.close()
-                    for line in banner(settings, admin_note, startup.elapsed()):
-                        print(line, flush=True)
-                    for name in startup.not_healthy():
-                        print(f"  domain {name} is not answering yet: the gateway retries it", flush=True)
-                view.tick()
-            time.sleep(POLL_S if not ready else 0.5)
+        return watch(children, startup, events, settings, admin_note)
     except KeyboardInterrupt:
         view.close()
         print("\nstopping...", flush=True)
         return 0
     finally:
-        stop_all()
+        children.stop_all()
 
 
 if __name__ == "__main__":
