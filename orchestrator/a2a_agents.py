@@ -1,5 +1,7 @@
 """A remote A2A agent presented as a domain: the registry and the orchestrator talk to it through
-:class:`~orchestrator.client.DomainClient` exactly as they talk to an SDK domain.
+:class:`~orchestrator.client.DomainClient` exactly as they talk to an SDK domain. This is the part
+that speaks A2A with the official ``a2a-sdk``; :class:`orchestrator.a2a_domain.A2ADomains` loads
+it on the first call to an agent (the SDK stays off the gateway's start-up path).
 
 A registered A2A agent's base URL is its agent card's URL (``https://host/.well-known/agent-card.json``),
 so the one stored string says how to call it: the bootstrap file, stored registrations and other
@@ -42,24 +44,16 @@ from a2a.compat.v0_3.jsonrpc_transport import CompatJsonRpcTransport
 from a2a.compat.v0_3.rest_transport import CompatRestTransport
 from a2a.helpers.proto_helpers import get_data_parts, get_text_parts, new_data_part, new_text_part
 from a2a.types import AgentCard, AgentInterface, Message, Part, Role, SendMessageRequest, Task, TaskState
-from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, PROTOCOL_VERSION_1_0, VERSION_HEADER
+from a2a.utils.constants import PROTOCOL_VERSION_1_0, VERSION_HEADER
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import ParseError
 
+from orchestrator.a2a_domain import DEFAULT_TIMEOUT_S, REMOTE_FAILED, REMOTE_NOT_FINISHED, REPLY_PARAM
 from shared.errors import DomainProtocolError
 from shared.manifest import GOAL_NAME, DomainManifest, ManifestInvalid, ManifestLimits, parse_manifest
 from shared.models import Clarification, ContinueWith, DomainOutput, ExecutionIntent, Failure
 from shared.telemetry.tracing import inject_trace_context
 
-#: Paths an agent card is published at (the current one, and A2A 0.2's).
-CARD_PATHS = (AGENT_CARD_WELL_KNOWN_PATH, "/.well-known/agent.json")
-#: The parameter a person's reply to the agent's question fills (the clarification's continue_with).
-REPLY_PARAM = "reply"
-#: Failure reasons.
-REMOTE_FAILED = "remote_agent_failed"
-REMOTE_NOT_FINISHED = "remote_agent_not_finished"
-#: An agent's answer may take a while (it may run a model): the capability's default timeout.
-DEFAULT_TIMEOUT_S = 30.0
 #: Tasks waiting for the person's reply, remembered at most (oldest forgotten first).
 _PENDING_MAX = 10_000
 #: binding -> (the A2A 1.0 transport, the 0.3 one), each built as ``(http, card, url, is_shared_httpx=)``
@@ -67,26 +61,6 @@ _TRANSPORTS: dict[str, tuple[Callable[..., ClientTransport], Callable[..., Clien
     "JSONRPC": (JsonRpcTransport, CompatJsonRpcTransport),
     "HTTP+JSON": (RestTransport, CompatRestTransport),
 }
-
-
-def is_agent_card_url(url: str) -> bool:
-    """An A2A agent's base URL: an http(s) URL whose path is a well-known agent card path.
-
-    >>> is_agent_card_url("http://h:9/.well-known/agent-card.json"), is_agent_card_url("http://h:9")
-    (True, False)
-    """
-    parts = urlsplit(url)
-    return parts.scheme in ("http", "https") and parts.path.endswith(CARD_PATHS)
-
-
-def agent_card_url(url: str) -> str:
-    """The card URL for what an admin typed: a card URL as is, else the agent's base URL + the
-    well-known path.
-
-    >>> agent_card_url("http://h:9/"), agent_card_url("http://h:9/.well-known/agent.json")
-    ('http://h:9/.well-known/agent-card.json', 'http://h:9/.well-known/agent.json')
-    """
-    return url if is_agent_card_url(url) else url.rstrip("/") + AGENT_CARD_WELL_KNOWN_PATH
 
 
 def capability_name(skill_id: str) -> str:
@@ -193,8 +167,8 @@ def output_from_message(message: Message) -> DomainOutput:
     )
 
 
-class A2ADomains:
-    """Speaks A2A to the registered agents, for :class:`~orchestrator.client.DomainClient`.
+class A2AAgents:
+    """Speaks A2A to the registered agents, for :class:`~orchestrator.a2a_domain.A2ADomains`.
 
     The card is read at registration and on every health check (the registry's refresh), and kept
     to pick the agent's interface; tasks waiting for the person's reply are remembered by

@@ -10,18 +10,17 @@ import httpx
 import pytest
 from a2a.helpers.proto_helpers import new_data_part, new_text_part
 from a2a.types import AgentCard, AgentSkill, Artifact, Message, Role, Task, TaskState, TaskStatus
+from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH as SDK_CARD_PATH
 
+from orchestrator.a2a_agents import manifest_from_card, output_from_message, output_from_task, remote_context
 from orchestrator.a2a_domain import (
+    AGENT_CARD_WELL_KNOWN_PATH,
     REMOTE_FAILED,
     REMOTE_NOT_FINISHED,
     REPLY_PARAM,
     A2ADomains,
     agent_card_url,
     is_agent_card_url,
-    manifest_from_card,
-    output_from_message,
-    output_from_task,
-    remote_context,
 )
 from orchestrator.client import DomainClient
 from shared.errors import DomainProtocolError, DomainUnavailable
@@ -35,6 +34,7 @@ CARD = f"{AGENT}/.well-known/agent-card.json"
 
 
 def test_the_card_url_says_the_base_url_is_an_agent() -> None:
+    assert AGENT_CARD_WELL_KNOWN_PATH == SDK_CARD_PATH  # ours is a copy, kept off the SDK's import
     assert is_agent_card_url(CARD) and is_agent_card_url("https://a/x/.well-known/agent.json")
     assert not is_agent_card_url(AGENT) and not is_agent_card_url("ftp://a/.well-known/agent-card.json")
     assert agent_card_url(f"{AGENT}/") == CARD
