@@ -7,7 +7,8 @@ Starts finance, general and a gateway (of this tree, or of ``--tree``: another c
 this venv) on a fresh database with ``log_statement = 'all'`` set on that database only, runs
 warm-up turns and then ``--turns`` turns of one session at one client, and prints per turn each
 statement the server logged for the gateway's database (every one is a round trip) and the Redis
-commands (``MONITOR`` on its database). Background work on the same database (DBOS's queue and
+commands the gateway sent (``MONITOR`` on its database; the commands its scripts run inside Redis
+are left out). Background work on the same database (DBOS's queue and
 schedule polls, the liveness lease) lands in the same window: its statements are listed too, and
 tell themselves apart by their tables.
 """
@@ -104,8 +105,11 @@ def count(tree: Path, turns: int, log: Path) -> tuple[collections.Counter[str], 
         sql = collections.Counter(
             s for line in lines if f"@{database} " in line and (s := _statement(line)) is not None
         )
+        # a client's commands (round trips), not those its scripts run inside Redis ("[db lua]")
         redis = collections.Counter(
-            line.split('"')[1].upper() for line in monitor_out.read_text().splitlines() if '"' in line
+            line.split('"')[1].upper()
+            for line in monitor_out.read_text().splitlines()
+            if '"' in line and " lua]" not in line
         )
         return sql, redis
 
@@ -137,7 +141,7 @@ def main() -> None:
     print(f"PostgreSQL statements per turn (the gateway's database, background included): {per_turn:.2f}")
     for statement, n in sql.most_common():
         print(f"  {n / args.turns:6.2f}  {statement}")
-    print(f"Redis commands per turn: {sum(redis.values()) / args.turns:.2f}")
+    print(f"Redis commands per turn (round trips): {sum(redis.values()) / args.turns:.2f}")
     for command, n in redis.most_common():
         print(f"  {n / args.turns:6.2f}  {command}")
 
