@@ -19,7 +19,7 @@ from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
 from gateway.admin import domains, keys
 from gateway.auth import Authenticator
-from gateway.channels import a2a, mcp_endpoint, openai_chat, openai_responses, rest, telegram
+from gateway.channels import a2a_endpoint, mcp_endpoint, openai_chat, openai_responses, rest, telegram
 from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
 from gateway.coordination.quotas import Quotas
 from gateway.coordination.registry_sync import RegistrySync
@@ -317,15 +317,18 @@ def create_app(
             services = await build_services(stack, settings, intent_settings, llm_settings)
             # /mcp: the platform's goals as MCP tools, started in the background (the MCP SDK is
             # off the start-up path); MCP servers registered as domains go through client.mcp
-            platform_mcp = mcp_endpoint.McpEndpoint(services.turns, services.registry)
+            platform_mcp = mcp_endpoint.deferred_server(services.turns, services.registry)
             await stack.enter_async_context(platform_mcp.running())
+            # the card and /a2a, started in the background the same way
+            platform_a2a = a2a_endpoint.deferred_server(services.turns)
+            await stack.enter_async_context(platform_a2a.running())
             # schedules and watches: their conversation joins the turn, their runner fires ticks
             standing = await schedules.start_standing(stack, services)
             # Starlette hands a copy of this to every request (``request.state``)
             yield {
                 "services": services,
                 "mcp": platform_mcp,
-                "a2a": a2a.dispatcher(services.turns),
+                "a2a": platform_a2a,
                 "standing": standing,
             }
 
@@ -362,8 +365,8 @@ def create_app(
     app.include_router(inspector.ui_router)
     app.include_router(inspector.api_router, dependencies=checked)
     # A2A: the card is public discovery; the JSON-RPC endpoint takes the /v1 keys
-    app.include_router(a2a.card_router)
-    app.include_router(a2a.rpc_router, dependencies=[*v1, RunQuota])
+    app.include_router(a2a_endpoint.card_router)
+    app.include_router(a2a_endpoint.rpc_router, dependencies=[*v1, RunQuota])
     # /openapi.json: the 400s and other errors the routes really answer, not FastAPI's 422
     install_openapi(app)
     return app

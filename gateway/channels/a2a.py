@@ -13,6 +13,9 @@ with the question as the agent's message, an answer ``completed`` with the answe
 artifact (and the domain's structured result as a data part), anything else ``failed``.
 A2A tasks live in this process's memory; the conversation itself is the session, stored as on
 every other channel, so a follow-up in the same ``contextId`` continues it after a restart too.
+
+The routes, and the start of this server after the gateway's own (it imports the SDK), are
+:mod:`gateway.channels.a2a_endpoint`'s.
 """
 
 from __future__ import annotations
@@ -34,16 +37,15 @@ from a2a.server.routes.common import DefaultServerCallContextBuilder
 from a2a.server.routes.jsonrpc_dispatcher import JsonRpcDispatcher
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import AgentCard, Part, Task
-from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi import Request, Response
 from starlette.requests import Request as StarletteRequest
 
+from gateway.channels.a2a_endpoint import DESCRIPTION, RPC_PATH
 from gateway.channels.progress import progress_text
-from gateway.deps import MAX_SESSION_ID, PrincipalDep, RegistryDep, SettingsDep
+from gateway.deps import MAX_SESSION_ID
 from gateway.turns.turn import TurnService, new_run_id
-from gateway.validation import check_json
 from shared.agent_card import card_json, platform_card
-from shared.errors import InvalidRequest, PlatformError
+from shared.errors import PlatformError
 from shared.events import StepEvent
 from shared.i18n import detect, t
 from shared.manifest import DomainManifest
@@ -52,77 +54,10 @@ from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
 
-#: Where the JSON-RPC endpoint lives (named in the card's interfaces).
-RPC_PATH = "/a2a"
-CARD_PATH = "/.well-known/agent-card.json"
 #: A2A tasks this process remembers at most (the oldest are forgotten first).
 MAX_TASKS = 10_000
 #: Seconds a task waiting for the person's reply keeps its worker.
 IDLE_TASK_S = 300.0
-DESCRIPTION = (
-    "One conversational front door for many business domains: ask in plain language; "
-    "the platform routes the request to the domain that owns it."
-)
-
-card_router = APIRouter()
-rpc_router = APIRouter()
-
-
-@card_router.get(CARD_PATH, include_in_schema=False)
-async def agent_card(request: Request, settings: SettingsDep, registry: RegistryDep) -> dict[str, Any]:
-    """The platform's card; public, as A2A discovery is (the card says which scheme /a2a needs)."""
-    return card_json(_card(request, settings.model_name, registry.catalog.manifests(), bearer=True))
-
-
-@rpc_router.post(RPC_PATH, include_in_schema=False)
-async def a2a_rpc(request: Request, principal: PrincipalDep, settings: SettingsDep) -> Response:
-    # the key was checked by the /v1 dependency; the tenant travels to the executor with the call
-    request.state.a2a_tenant = principal.tenant
-    refused = refusal_of(await request.body(), settings.max_message_chars)  # Starlette keeps the body
-    if refused is not None:
-        return JSONResponse(refused)
-    dispatcher: JsonRpcDispatcher = request.state.a2a
-    return await dispatcher.handle_requests(request)
-
-
-#: JSON-RPC's "invalid params"
-INVALID_PARAMS = -32602
-
-
-def refusal_of(body: bytes, max_chars: int) -> dict[str, Any] | None:
-    """The JSON-RPC error for a request whose texts no turn may take (a NUL, a lone surrogate, a
-    number no column holds, a message longer than ``max_chars``), answered before the SDK or any
-    turn sees it; ``None`` otherwise (a body that is not JSON at all is the SDK's to answer)."""
-    try:
-        payload = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    request_id = payload.get("id") if isinstance(payload, dict) else None
-    try:
-        check_json(payload)
-        if isinstance(payload, dict):
-            _check_message_length(payload.get("params"), max_chars)
-    except InvalidRequest as exc:
-        plain_id = isinstance(request_id, (str, int)) and not isinstance(request_id, bool)
-        return {
-            "jsonrpc": "2.0",
-            "id": request_id if plain_id else None,
-            "error": {"code": INVALID_PARAMS, "message": exc.message, "data": {"param": exc.param}},
-        }
-    return None
-
-
-def _check_message_length(params: Any, max_chars: int) -> None:
-    message = params.get("message") if isinstance(params, dict) else None
-    parts = message.get("parts") if isinstance(message, dict) else None
-    if not isinstance(parts, list):
-        return
-    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
-    if sum(len(text) for text in texts) > max_chars:
-        raise InvalidRequest(
-            f"params.message.parts: a message is at most {max_chars} characters of text",
-            param="params.message.parts",
-        )
 
 
 def _card(request: Request, name: str, manifests: Iterable[DomainManifest], *, bearer: bool) -> AgentCard:
@@ -136,8 +71,23 @@ def _card(request: Request, name: str, manifests: Iterable[DomainManifest], *, b
     )
 
 
+class PlatformA2a:
+    """The platform as an A2A agent: its card, and ``/a2a`` served by the SDK's dispatcher."""
+
+    def __init__(self, turns: TurnService) -> None:
+        self.dispatcher = dispatcher(turns)
+
+    def card(self, request: Request, name: str, manifests: Iterable[DomainManifest]) -> dict[str, Any]:
+        """The card of the platform offering ``manifests``, as A2A clients read it."""
+        return card_json(_card(request, name, manifests, bearer=True))
+
+    async def handle(self, request: Request) -> Response:
+        """One JSON-RPC request (its texts already checked by the route)."""
+        return await self.dispatcher.handle_requests(request)
+
+
 def dispatcher(turns: TurnService) -> JsonRpcDispatcher:
-    """The SDK's dispatcher over ``turns``, built once by the lifespan (``request.state.a2a``)."""
+    """The SDK's dispatcher over ``turns``, built once per gateway (:class:`PlatformA2a`)."""
     handler = DefaultRequestHandler(
         agent_executor=PlatformExecutor(turns),
         task_store=BoundedTaskStore(),

@@ -1,9 +1,11 @@
 """The gateway's start does not load the protocol SDKs it needs only later (issue 28): importing
-``gateway.app`` leaves out the ``mcp`` SDK, which the platform's ``/mcp`` server imports in the
-background after start-up and MCP domains on their first call."""
+``gateway.app`` leaves out the ``mcp`` and ``a2a`` SDKs, which the platform's ``/mcp`` and
+``/a2a`` servers import in the background after start-up (gateway/channels/deferred.py), and MCP
+servers and A2A agents registered as domains on their first call."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -14,12 +16,12 @@ import pytest
 from starlette.types import Receive, Scope, Send
 
 from gateway.app import create_app
-from gateway.channels.mcp_endpoint import McpEndpoint, McpUnavailable
+from gateway.channels.deferred import ChannelUnavailable, Deferred
 from gateway.settings import GatewaySettings
 from tests.conftest import ROOT
 
 #: Top-level packages ``import gateway.app`` must not load.
-LAZY = ("mcp", "mcp_types")
+LAZY = ("mcp", "mcp_types", "a2a")
 
 
 def loaded_packages(statement: str) -> set[str]:
@@ -34,18 +36,20 @@ def loaded_packages(statement: str) -> set[str]:
     return set(json.loads(done.stdout.splitlines()[-1]))
 
 
-def test_importing_the_gateway_loads_no_mcp_sdk() -> None:
+def test_importing_the_gateway_loads_no_protocol_sdk() -> None:
     loaded = loaded_packages("import gateway.app")
     assert "gateway" in loaded
     assert not loaded & set(LAZY), f"import gateway.app loaded {sorted(loaded & set(LAZY))}"
 
 
-def test_the_mcp_helpers_the_registry_uses_load_no_mcp_sdk() -> None:
+def test_the_domain_client_and_protocol_helpers_load_no_protocol_sdk() -> None:
     loaded = loaded_packages(
         "from orchestrator.mcp_domain import McpDomains, McpRegistration, endpoint_url, mcp_base_url\n"
         "from orchestrator.mcp_stdio import is_stdio_url, stdio_base_url\n"
         "from orchestrator.mcp_bootstrap import read_mcp_entries\n"
-        "McpDomains(); McpRegistration()"
+        "from orchestrator.a2a_domain import agent_card_url\n"
+        "from orchestrator.client import DomainClient, domain_http_client\n"
+        "DomainClient(domain_http_client()); McpRegistration()"
     )
     assert not loaded & set(LAZY)
 
@@ -59,26 +63,35 @@ def settings(tmp_path: Path) -> GatewaySettings:
     )
 
 
-async def test_mcp_answers_from_the_start_and_stops_with_the_gateway(settings: GatewaySettings) -> None:
+async def test_mcp_and_a2a_answer_from_the_start_and_stop_with_the_gateway(
+    settings: GatewaySettings,
+) -> None:
     app = create_app(settings)
     async with app.router.lifespan_context(app) as state:
         assert state is not None
-        endpoint = state["mcp"]
-        assert isinstance(endpoint, McpEndpoint)
+        servers = [state["mcp"], state["a2a"]]
+        assert all(isinstance(server, Deferred) for server in servers)
 
         async def with_state(scope: Scope, receive: Receive, send: Send) -> None:
             await app({**scope, "state": dict(state)}, receive, send)
 
         transport = httpx.ASGITransport(app=with_state)
         async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
-            # sent at once: the call waits for the server the lifespan started in the background
-            listed = await client.post(
-                "/mcp",
-                json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
-                headers={"Accept": "application/json, text/event-stream"},
+            # sent at once: each call waits for the server the lifespan started in the background
+            listed, card = await asyncio.gather(
+                client.post(
+                    "/mcp",
+                    json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
+                    headers={"Accept": "application/json, text/event-stream"},
+                ),
+                client.get("/.well-known/agent-card.json"),
             )
         assert listed.status_code == 200, listed.text
         assert [tool["name"] for tool in listed.json()["result"]["tools"]] == ["ask"]
-    # the lifespan ended: the session manager was stopped, and a late call is refused, not hung
-    with pytest.raises(McpUnavailable):
-        await endpoint.server()
+        assert card.status_code == 200, card.text
+        assert card.json()["supportedInterfaces"][0]["url"] == "http://gw/a2a"
+    # the lifespan ended: the servers were stopped (MCP's session manager with them), and a late
+    # call is refused at once, not left waiting
+    for server in servers:
+        with pytest.raises(ChannelUnavailable):
+            await asyncio.wait_for(server.server(), 1)
