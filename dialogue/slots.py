@@ -8,8 +8,8 @@ in the person's language is used, see :func:`shared.i18n.bilingual.text_in`). Th
 by the goal's own entity extractor, preferring the entity asked for ("reais" answers "which
 currency to?"); whatever else it names replaces what was said before ("não, em euros"). A
 confident request for another goal drops the question, unless the reply says nothing but the
-value asked for ("order 50017" to "which order number?" is no order-status request); a reply that names nothing is asked again
-once, then the platform says what it needs and stops asking.
+value asked for ("order 50017" to "which order number?" is no order-status request); a reply
+that names nothing is asked again once, then the platform says what it needs and stops asking.
 """
 
 from __future__ import annotations
