@@ -35,14 +35,12 @@ from dialogue.state import (
     new_turn,
     recent_messages,
 )
-from execution.dag import StepRunner
 from execution.run_state import RunEventSink
 from execution.runner import RunController
 from graph import END, GraphBuilder, GraphDefinition, StateUpdate
 from intent import IntentAdapter
 from intent.typed import Clock, valid_time_zone
 from planner.llm import PlanRequest, plan_with_llm
-from planner.run_planner import DeterministicRunPlanner
 from planner.service import PlannerService
 from planner.slots import SlotProblem, check_slots
 from shared import i18n
@@ -50,13 +48,11 @@ from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.models import (
     ApprovalQuestion,
-    CallContext,
     ConfirmationQuestion,
     DomainOutput,
     EntryRequest,
     ExecutionIntent,
     ExecutionPlan,
-    ExecutionStep,
     IntentOutput,
     PendingQuestion,
     SlotQuestion,
@@ -149,15 +145,12 @@ ALL_PARTS_PLANNED = TurnChange(unsupported=None, not_done=[], cannot_do=[])
 
 
 class Domains(Protocol):
-    """What a turn needs of the orchestrator: its confidence gate and the domain calls."""
+    """What a turn needs of the orchestrator: its confidence gate (the domain calls go through the
+    run loop's step runner, not through the turn)."""
 
     threshold: float
 
     def gate_blocks(self, intent: ExecutionIntent) -> bool: ...
-
-    async def dispatch(
-        self, intent: ExecutionIntent, step: ExecutionStep | None = None, call: CallContext | None = None
-    ) -> DomainOutput: ...
 
 
 class ConversationGraph:
@@ -173,10 +166,11 @@ class ConversationGraph:
         adapter: IntentAdapter,
         catalog: Callable[[], Catalog],
         orchestrator: Domains,
-        controller: Callable[[StepRunner], RunController] | None = None,
+        controller: RunController,
     ):
-        """``catalog`` returns the current catalog (a registration replaces it); ``controller``
-        builds the run loop around the step runner (the default one plans deterministically)."""
+        """``catalog`` returns the current catalog (a registration replaces it); ``controller`` is
+        the run loop ``execute`` hands plans to, built by the caller around the orchestrator's step
+        runner (a step's path goes from the run loop to the orchestrator, never back here)."""
         self.adapter = adapter
         self._catalog = catalog
         self.orchestrator = orchestrator
@@ -187,11 +181,7 @@ class ConversationGraph:
         #: sets it (it keeps them), None: not offered.
         self.standing: StandingConversation | None = None
         self._planner: PlannerService | None = None
-        build = controller or self._default_controller
-        self.controller = build(self._run_step)
-
-    def _default_controller(self, run_step: StepRunner) -> RunController:
-        return RunController(lambda: self.catalog, run_step, planner=DeterministicRunPlanner())
+        self.controller = controller
 
     # ------------------------------------------------------------------ definition
 
@@ -635,23 +625,6 @@ class ConversationGraph:
     @staticmethod
     def after_respond(state: TurnState) -> Literal["ask", "idle"]:
         return "ask" if state.question is not None else "idle"
-
-    # ------------------------------------------------------------------ steps
-
-    async def _run_step(
-        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext
-    ) -> DomainOutput:
-        catalog = self.catalog
-        ref = catalog.find_capability(intent.capability, intent.domain)
-        if ref is not None and (
-            ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context
-        ):
-            # help and out-of-scope answers list what the platform can do: hand them the catalog
-            intent.context["catalog"] = [
-                {"domain": g.domain, "goal": g.goal.goal, "description": g.goal.description}
-                for g in catalog.goals()
-            ]
-        return await self.orchestrator.dispatch(intent, step, call)
 
 
 def _planner_error_note(error: PlatformError) -> str:

@@ -13,7 +13,6 @@ from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from execution.dag import StepRunner
 from execution.policy import ContextPolicy
 from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
@@ -50,6 +49,7 @@ from gateway.turns.approval_timers import ApprovalTimers
 from gateway.turns.approvals import ApprovalLedger, ApprovalSettings
 from gateway.turns.background import BackgroundRuns
 from gateway.turns.events import RunEventHub
+from gateway.turns.reservation import ReservedDomains
 from gateway.turns.turn import TurnService
 from graph import CachingCheckpointer, checkpointer_for
 from intent import build_adapter
@@ -126,20 +126,21 @@ async def build_services(
     # deterministic unless PLANNER_LLM and an endpoint are set (planner/llm, docs/planning.md)
     run_planner = build_run_planner(PlannerLlmSettings(), lambda: registry.catalog)
 
-    def controller(run_step: StepRunner) -> RunController:
-        return RunController(
-            lambda: registry.catalog,
-            # inside a durable workflow (a background run) each step is checkpointed
-            durable_steps(run_step),
-            policy=policy,
-            hooks=hooks,
-            synthesis=synthesis,
-            max_replans=settings.max_replans,
-            deadline_s=settings.run_deadline_s,
-            # a background run calls a domain known to be down: its step waits for it instead
-            availability=durable_availability(orchestrator.unavailable_reason),
-            planner=run_planner,
-        )
+    # the one run loop, around the orchestrator's step runner: a run's first call waits for its
+    # row to be stored, and inside a durable workflow (a background run) each step is checkpointed
+    reserved = ReservedDomains(orchestrator)
+    controller = RunController(
+        lambda: registry.catalog,
+        durable_steps(reserved.dispatch),
+        policy=policy,
+        hooks=hooks,
+        synthesis=synthesis,
+        max_replans=settings.max_replans,
+        deadline_s=settings.run_deadline_s,
+        # a background run calls a domain known to be down: its step waits for it instead
+        availability=durable_availability(orchestrator.unavailable_reason),
+        planner=run_planner,
+    )
 
     store = RunStore(engine)
     redis = _redis(stack, settings)
@@ -162,7 +163,7 @@ async def build_services(
     turns = TurnService(
         adapter=adapter,
         registry=registry,
-        orchestrator=orchestrator,
+        domains=reserved,
         store=store,
         # a full snapshot every 16 versions (a version is a turn): a cold resume folds at most
         # 15 small deltas, and a warm one none (the engine keeps the state); the cache turns a

@@ -9,12 +9,17 @@
   run loop asks for a fresh key: a replan, or a retry after an invalid answer), read from the typed
   :class:`~shared.models.CallContext` the step runner passes beside the intent (never from the
   body the domain reads), so the retries the capability's ``policy`` allows can never run it twice.
+* Catalog hand-off: a fallback capability (help, out of scope) or one whose manifest asks for it
+  (``metadata.context: ["catalog"]``) gets the registered goals in ``intent.context["catalog"]``
+  (:class:`CatalogEntry` dumped to JSON), so it lists what the platform can do right now.
 
-:meth:`Orchestrator.dispatch` makes ONE guarded call and raises ``DomainUnavailable`` /
-``DomainProtocolError``: retrying is :mod:`execution.retry`'s job (the platform's one retry
-mechanism), replanning :class:`execution.runner.RunController`'s. It fails fast, without network,
-when the domain's circuit is open or the registry lists it unhealthy
-(:meth:`Orchestrator.unavailable_reason`), and applies per-domain timeouts.
+:meth:`Orchestrator.dispatch` is the platform's one step runner (an
+:data:`execution.dag.StepRunner`), given once to the run loop the gateway builds. It makes ONE
+guarded call and raises ``DomainUnavailable`` / ``DomainProtocolError``: retrying is
+:mod:`execution.retry`'s job (the platform's one retry mechanism), replanning
+:class:`execution.runner.RunController`'s. It fails fast, without network, when the domain's
+circuit is open or the registry lists it unhealthy (:meth:`Orchestrator.unavailable_reason`),
+and applies per-domain timeouts.
 """
 
 from __future__ import annotations
@@ -23,20 +28,34 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict
+
 from orchestrator.breaker import CircuitOpen, DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.domain_transport import DomainKind
 from orchestrator.registry import DomainRegistry
-from shared.catalog import CapabilityRef
+from shared.catalog import CapabilityRef, Catalog
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
 from shared.i18n import Language, as_language, t
-from shared.manifest import ExecutionPolicy
+from shared.manifest import ExecutionPolicy, LocalizedText
 from shared.models import CallContext, Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
 
 log = logging.getLogger(__name__)
 
 #: On the intent adapter's calibrated scale (see gateway.settings.GatewaySettings.confidence_threshold).
 DEFAULT_THRESHOLD = 0.7
+
+
+class CatalogEntry(BaseModel):
+    """One registered goal, as a fallback capability receives it in ``intent.context["catalog"]``
+    (``domains/general/catalog.py`` reads the same three fields)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    goal: str
+    #: The manifest's description, by language or one bilingual string.
+    description: LocalizedText
 
 
 class Orchestrator:
@@ -143,6 +162,12 @@ class Orchestrator:
         except NotFound as exc:  # unregistered between routing and calling
             return _failure(exc.message, exc.code)
         routed = intent if intent.domain == domain else intent.model_copy(update={"domain": domain})
+        if ref is not None and (
+            ref.capability.role == "fallback" or "catalog" in ref.capability.metadata.context
+        ):
+            # help and out-of-scope answers list what the platform can do: hand them the catalog
+            entries = [e.model_dump(mode="json") for e in catalog_entries(self.registry.catalog)]
+            routed = routed.model_copy(update={"context": {**routed.context, "catalog": entries}})
         # the routed domain owns ``ref`` when there is one (it is the domain ``ref`` names)
         policy = ref.capability.metadata.policy if ref is not None else ExecutionPolicy()
         return _Target(domain, base_url, kind, routed, call.idempotency_key, language, policy)
@@ -173,6 +198,14 @@ class _Target:
     language: Language
     #: The capability's execution policy (defaults when the catalog does not know it).
     policy: ExecutionPolicy
+
+
+def catalog_entries(catalog: Catalog) -> list[CatalogEntry]:
+    """Every registered goal, as a fallback capability is told of it."""
+    return [
+        CatalogEntry(domain=g.domain, goal=g.goal.goal, description=g.goal.description)
+        for g in catalog.goals()
+    ]
 
 
 def _route(registry: DomainRegistry, ref: CapabilityRef | None, intent: ExecutionIntent) -> str | None:

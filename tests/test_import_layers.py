@@ -3,7 +3,8 @@
 Layers (docs/architecture.md), lowest first; a package may import only from lower layers::
 
     shared  <-  graph, sdk
-    shared  <-  intent, planner, execution, orchestrator  <-  dialogue  <-  gateway  <-  cli
+    shared  <-  intent, planner, execution  <-  dialogue  <-  gateway  <-  cli
+    shared  <-  orchestrator  <-  gateway, cli
     shared, sdk, graph  <-  domains
 
 Inside the gateway, the same rule holds between its parts (``GATEWAY_LAYERS``): storage and
@@ -32,7 +33,9 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "planner": frozenset({"shared"}),
     "execution": frozenset({"shared"}),
     "orchestrator": frozenset({"shared"}),
-    "dialogue": frozenset({"shared", "graph", "intent", "planner", "execution", "orchestrator"}),
+    # the turn reads the orchestrator's gate through a protocol; its steps reach the orchestrator
+    # through the run loop the gateway builds, never through the dialogue
+    "dialogue": frozenset({"shared", "graph", "intent", "planner", "execution"}),
     "gateway": frozenset({"shared", "graph", "intent", "planner", "execution", "orchestrator", "dialogue"}),
     "cli": frozenset({"shared", "intent", "orchestrator", "gateway"}),
     "domains": frozenset({"shared", "sdk", "graph"}),
@@ -46,7 +49,7 @@ TOLERATED: Mapping[tuple[str, str], str] = {}
 #: The gateway's parts, lowest first: a part may import only from parts in earlier rows (and from
 #: itself). Top-level modules are named by their module, subpackages by their folder.
 GATEWAY_LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"settings", "errors", "telemetry", "validation", "hooks"}),
+    frozenset({"settings", "errors", "telemetry", "validation", "hooks", "http_guard"}),
     frozenset({"middleware", "server"}),
     frozenset({"storage"}),
     frozenset({"coordination", "durable"}),
@@ -153,6 +156,24 @@ def test_packages_import_only_from_lower_layers() -> None:
     assert not against, "imports against the layering:\n" + "\n".join(against)
     stale = sorted(set(TOLERATED) - used)
     assert not stale, f"tolerated imports no longer needed, remove them from TOLERATED: {stale}"
+
+
+def constructions(name: str) -> Iterator[str]:
+    """Every call of ``name(...)`` in a layered package, as ``path:line``."""
+    for package in sorted(MAY_IMPORT):
+        for source in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+                    yield f"{source.relative_to(ROOT)}:{node.lineno}"
+
+
+def test_the_run_loop_and_its_step_runner_are_built_once_by_the_gateway() -> None:
+    """One run loop, around the orchestrator's step runner, given to the conversation graph: no
+    package but the gateway's app builds one (the dialogue used to, around a step runner of its
+    own that every step climbed back through)."""
+    built = list(constructions("RunController"))
+    assert [where.split(":")[0] for where in built] == ["gateway/app.py"], built
 
 
 def gateway_part(path: Path) -> str:

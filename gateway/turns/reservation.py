@@ -1,7 +1,7 @@
 """Nothing acts before it can be recorded: a turn's run is stored (reserved) before its first
 domain call, not only when the turn ends.
 
-:class:`ReservedDomains` stands between a turn's graph and the orchestrator. A turn announces
+:class:`ReservedDomains` stands between the run loop's steps and the orchestrator. A turn announces
 its run (:meth:`ReservedDomains.expect`) with how to reserve it; the run's first domain call
 makes the reservation (concurrent first calls wait on the same one) and only then goes out. A
 reservation that fails stops the run before any step has run (:class:`~execution.dag.RunStopped`)
@@ -19,8 +19,8 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 
-from dialogue.graph import Domains
 from execution.dag import RunStopped
+from orchestrator.orchestrator import Orchestrator
 from shared.models import CallContext, DomainOutput, ExecutionIntent, ExecutionStep
 from shared.status import RunStatus
 
@@ -57,10 +57,11 @@ class _Reservation:
 
 
 class ReservedDomains:
-    """The :class:`~dialogue.graph.Domains` a turn's graph calls: the orchestrator, behind each
-    expected run's reservation."""
+    """The orchestrator behind each expected run's reservation: the turn's graph reads its gate
+    (:class:`~dialogue.graph.Domains`), and :meth:`dispatch` is the step runner the gateway gives
+    the run loop once."""
 
-    def __init__(self, domains: Domains):
+    def __init__(self, domains: Orchestrator):
         self._domains = domains
         self._expected: dict[str, _Reservation] = {}
         self.threshold = domains.threshold

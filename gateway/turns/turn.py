@@ -20,7 +20,6 @@ from sqlalchemy.exc import DBAPIError
 
 from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
-from execution.dag import StepRunner
 from execution.runner import RunController
 from gateway.auth import request_tenant
 from gateway.coordination.locks import LocalSessionLocks, SessionLocks
@@ -50,7 +49,6 @@ from graph import (
     SessionNotFoundError,
 )
 from intent import IntentAdapter
-from orchestrator.orchestrator import Orchestrator
 from orchestrator.registry import DomainRegistry
 from shared.clock import utcnow
 from shared.events import RunFinished, RunStatusEvent, StepEvent
@@ -83,11 +81,11 @@ class TurnService:
         *,
         adapter: IntentAdapter,
         registry: DomainRegistry,
-        orchestrator: Orchestrator,
+        domains: ReservedDomains,
         store: RunStore,
         checkpointer: Checkpointer,
         locks: SessionLocks | None = None,
-        controller: Callable[[StepRunner], RunController] | None = None,
+        controller: RunController,
         before_turn: Callable[[], Awaitable[None]] | None = None,
         events: RunEventHub | None = None,
         metrics: bool = True,
@@ -105,7 +103,7 @@ class TurnService:
         #: run id -> tenant, for runs whose events are followed live (:meth:`run_tenant`)
         self._run_tenants: dict[str, str] = {}
         #: a run's first domain call waits until the run is stored (nothing acts unrecorded)
-        self.domains = ReservedDomains(orchestrator)
+        self.domains = domains
         self.graph = ConversationGraph(
             # a message whose intent is given (run_goal) skips the parse, nothing else
             adapter=GivenIntents(adapter),

@@ -11,7 +11,11 @@ from typing import Any
 
 import pytest
 
+from dialogue.graph import ConversationGraph
+from execution.runner import RunController
+from intent import IntentAdapter
 from intent.embedded import EmbeddedIntentAdapter
+from planner.run_planner import DeterministicRunPlanner
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
 from shared.models import (
@@ -23,6 +27,7 @@ from shared.models import (
     ExecutionIntent,
     ExecutionStep,
 )
+from shared.planning import RunPlanner
 
 
 def _ex(text: str, **entities: Any) -> dict[str, Any]:
@@ -211,3 +216,14 @@ class FakeDomains:
 @pytest.fixture
 def domains() -> FakeDomains:
     return FakeDomains()
+
+
+def conversation_graph(
+    adapter: IntentAdapter, catalog: Catalog, domains: FakeDomains, planner: RunPlanner | None = None
+) -> ConversationGraph:
+    """The graph as the gateway builds it: one run loop, given the (fake) orchestrator's step
+    runner, handed to the graph (deterministic planning unless ``planner`` is given)."""
+    run_loop = RunController(lambda: catalog, domains.dispatch, planner=planner or DeterministicRunPlanner())
+    return ConversationGraph(
+        adapter=adapter, catalog=lambda: catalog, orchestrator=domains, controller=run_loop
+    )

@@ -7,14 +7,13 @@ import itertools
 
 import pytest
 
-from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
 from graph import GraphEngine, GraphResult, InMemoryCheckpointer, SessionNotFoundError
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.models import ClarificationQuestion, ConfirmationQuestion, EntryRequest
 from shared.status import RunStatus
-from tests.dialogue.conftest import FakeDomains
+from tests.dialogue.conftest import FakeDomains, conversation_graph
 
 
 class Conversation:
@@ -23,7 +22,7 @@ class Conversation:
     def __init__(self, adapter: EmbeddedIntentAdapter, catalog: Catalog, domains: FakeDomains):
         self.domains = domains
         self.checkpointer = InMemoryCheckpointer()
-        self.graph = ConversationGraph(adapter=adapter, catalog=lambda: catalog, orchestrator=domains)
+        self.graph = conversation_graph(adapter, catalog, domains)
         self.engine: GraphEngine[TurnState] = GraphEngine(self.graph.definition(), self.checkpointer)
         self.runs = itertools.count(1)
 

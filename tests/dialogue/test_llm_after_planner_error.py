@@ -10,10 +10,7 @@ from typing import Any
 
 import pytest
 
-from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
-from execution.dag import StepRunner
-from execution.runner import RunController
 from graph import GraphEngine, GraphResult, InMemoryCheckpointer
 from intent.embedded import EmbeddedIntentAdapter
 from planner.llm import LlmPlanner, LlmRunPlanner, PlannerLlmSettings
@@ -24,7 +21,7 @@ from shared.models import EntryRequest
 from shared.planning import RunPlanner
 from shared.status import RunStatus
 from tests.conftest import free_port
-from tests.dialogue.conftest import COACH, NOTIFIER, STOCKS, FakeDomains, _ex
+from tests.dialogue.conftest import COACH, NOTIFIER, STOCKS, FakeDomains, _ex, conversation_graph
 from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 
 #: A goal whose capability map covers one value of its enum entity: asked for the other ("which
@@ -113,12 +110,7 @@ async def say(
 ) -> tuple[TurnState, FakeDomains]:
     domains = FakeDomains()
 
-    def controller(run_step: StepRunner) -> RunController:
-        return RunController(lambda: CATALOG, run_step, planner=planner)
-
-    graph = ConversationGraph(
-        adapter=adapter, catalog=lambda: CATALOG, orchestrator=domains, controller=controller
-    )
+    graph = conversation_graph(adapter, CATALOG, domains, planner)
     engine: GraphEngine[TurnState] = GraphEngine(graph.definition(), InMemoryCheckpointer())
     entry = EntryRequest(session_id="s1", input_text=text)
     result: GraphResult[TurnState] = await engine.run(

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from typing import Any
 
@@ -46,6 +47,23 @@ def _intent(
         confidence=confidence,
         context={"run_id": "run-7", "step_id": 2, **context},
     )
+
+
+async def test_a_fallback_capability_is_handed_the_catalog_and_others_are_not(
+    hosts: Any, registry: DomainRegistry, client: DomainClient, make: dict[str, Any]
+) -> None:
+    await _registry_with(hosts, registry, make, "bakery", "lounge")
+    orchestrator = Orchestrator(registry, client)
+    chat = _intent("chat", domain="lounge")
+    await orchestrator.dispatch(chat)
+    await orchestrator.dispatch(_intent("bake_bread"))
+    bodies = [json.loads(r.content) for r in hosts.requests if r.url.path == "/execute"]
+    # the wire format domains/general reads: one {domain, goal, description} per registered goal
+    assert bodies[0]["context"]["catalog"] == [
+        {"domain": "bakery", "goal": "BAKE", "description": "bake bread"}
+    ]
+    assert "catalog" not in bodies[1]["context"]
+    assert "catalog" not in chat.context  # the caller's intent is left as it was
 
 
 async def test_routes_by_capability_and_sends_the_idempotency_key(
