@@ -38,6 +38,8 @@ CPU and RSS, and whether ``make run`` would need a server.
 
     .venv/bin/python bench/durable/engine_spike.py --out bench/results/durable_engines.json \\
         --md bench/results/durable_engines.md
+
+(``--render <json> --md <md>`` writes the tables again from a run's JSON, without running.)
 """
 
 from __future__ import annotations
@@ -465,6 +467,13 @@ async def main_async(args: argparse.Namespace) -> Json:
                 ),
                 Target("dbos-postgres", sys.executable, DBOS_SCRIPT, ["--db", pg_url]),
                 Target("temporal", tpy, TEMPORAL_SCRIPT, ["--address", address], server_pid=server_pid),
+                Target(
+                    "temporal-no-sticky",
+                    tpy,
+                    TEMPORAL_SCRIPT,
+                    ["--address", address, "--no-sticky"],
+                    server_pid=server_pid,
+                ),
             ]
             await idle(targets, work, args.idle_s, args.settle_s)
             await overhead(targets, work, args.runs, args.rounds)
@@ -495,6 +504,136 @@ async def main_async(args: argparse.Namespace) -> Json:
     }
 
 
+READING = "## Reading"
+
+
+def f1(value: float | None, scale: float = 1.0) -> str:
+    return "–" if value is None else f"{value * scale:.1f}"
+
+
+def render_md(results: Json, previous: str = "") -> str:
+    """The results as Markdown tables; a hand-written ``## Reading`` of ``previous`` is kept."""
+    m, v, t = results["machine"], results["versions"], results["targets"]
+    names = list(t)
+    lb, la = results["load_average_before"], results["load_average_after"]
+    server = results["temporal_server"]
+    out = [
+        "# Durable engines side by side (issue 23's spike): DBOS Transact and Temporal",
+        "",
+        f"Command: `{results['command']}` (one run; every scenario visits the targets in turn, so",
+        "their ratios share the machine's load).",
+        "",
+        f"Machine: {m['cpus']} cores ({m['cpu_model']}), {m['mem_gib']} GiB, Linux {m['kernel']}, Python",
+        f"{m['python']}, SQLite {m['sqlite']}; **shared and busy** (other engineers' tests and benches ran",
+        f"meanwhile): load average {lb[0]:.2f} / {lb[1]:.2f} / {lb[2]:.2f} (1/5/15 min) before, "
+        f"{la[0]:.2f} / {la[1]:.2f} / {la[2]:.2f} after.",
+        f"Versions: dbos {v['dbos']}; temporalio {v['temporalio']}, {v['temporal_cli']};",
+        f"PostgreSQL {v['postgresql']}.",
+        "",
+        "Targets: `dbos-sqlite` (a temporary SQLite file, WAL), `dbos-postgres` (a new database on the",
+        "local PostgreSQL, dropped after), `temporal` (the dev server, `temporal server start-dev",
+        "--headless`, its SQLite on a temporary file with `journal_mode=wal`), `temporal-no-sticky`",
+        "(the same server, workers with `max_cached_workflows=0`: no sticky queue).",
+        "",
+        "## 1. Per-workflow overhead (2 trivial steps, start → result, sequential)",
+        "",
+        "| target | n | median ms | p90 ms | min ms | worker CPU ms/wf | server CPU ms/wf |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for n in names:
+        o = t[n]["overhead"]
+        out.append(
+            f"| {n} | {o['n']} | {f1(o['median_ms'])} | {f1(o['p90_ms'])} | {f1(o['min_ms'])} | "
+            f"{f1(o['worker_cpu_ms_per_workflow'])} | {f1(o['server_cpu_ms_per_workflow'])} |"
+        )
+    base = t[names[0]]["overhead"]["median_ms"]
+    out += ["", "Median against " + names[0] + ": " + ", ".join(
+        f"{n} {t[n]['overhead']['median_ms'] / base:.1f}×" for n in names[1:]
+    ) + ". Server CPU: the Temporal server's own (DBOS has none; PostgreSQL's is not counted:"
+    " the server is shared).", ""]  # fmt: skip
+    for key, title, extra in (
+        (
+            "sigkill_mid_step",
+            "## 2. SIGKILL mid-step (step 2 works 3 s; killed once it started)",
+            ("step1_runs", "step2_starts", "step2_ends"),
+        ),
+        (
+            "durable_sleep_killed",
+            "## 3. Durable sleep of 5 s, worker SIGKILLed 1 s after the start",
+            ("before_runs", "after_runs"),
+        ),
+    ):  # fmt: skip
+        out += [
+            title,
+            "",
+            "| target | run | killed at (s after start) | new worker ready (s after kill) "
+            "| done (s after kill) | done (s after start) | " + " | ".join(extra) + " |",
+            "|---|---|---|---|---|---|" + "---|" * len(extra),
+        ]
+        for n in names:
+            for i, r in enumerate(t[n][key]["runs"], 1):
+                out.append(
+                    f"| {n} | {i} | {r['kill_after_start_s']:.2f} | "
+                    f"{r['new_worker_ready_after_kill_s']:.2f} | "
+                    f"{r['done_after_kill_s']:.2f} | {r['done_after_start_s']:.2f} | "
+                    + " | ".join(str(r[k]) for k in extra)
+                    + " |"
+                )
+        out += ["", "Medians, done after the kill: " + ", ".join(
+            f"{n} {t[n][key]['median_done_after_kill_s']:.2f} s" for n in names
+        ) + "; after the start: " + ", ".join(
+            f"{n} {t[n][key]['median_done_after_start_s']:.2f} s" for n in names
+        ) + ".", ""]  # fmt: skip
+    out += [
+        "## 4. Cancel during step 1 (step 1 works 1 s; step 2 would follow)",
+        "",
+        "| target | runs | cancel call median ms | status right after the cancel | final status "
+        "| step 2 runs |",
+        "|---|---|---|---|---|---|",
+    ]
+    for n in names:
+        c = t[n]["cancel"]
+        runs = c["runs"]
+        out.append(
+            f"| {n} | {len(runs)} | {f1(c['cancel_call_ms_median'])} | "
+            f"{'/'.join(sorted({str(r['status_after_cancel']) for r in runs}))} | "
+            f"{'/'.join(sorted({str(r['final_status']) for r in runs}))} | {c['step2_runs_total']} |"
+        )
+    out += [
+        "",
+        f"## Idle cost and what `make run` needs (idle: {results['settings']['idle_s']:.0f} s, "
+        "after the launch settled)",
+        "",
+        "| target | worker CPU ms/s idle | worker RSS MiB | server CPU ms/s idle | server RSS MiB "
+        "| a server to run? |",
+        "|---|---|---|---|---|---|",
+    ]
+    for n in names:
+        i = t[n]["idle"]
+        needs = (
+            "yes: the Temporal server, a separate process"
+            if "server_rss_mib" in i
+            else ("no: the gateway's SQLite file" if "sqlite" in n else "PostgreSQL (already in compose)")
+        )
+        out.append(
+            f"| {n} | {f1(i['worker_cpu_ms_per_s'])} | {f1(i['worker_rss_mib'])} | "
+            f"{f1(i.get('server_cpu_ms_per_s'))} | {f1(i.get('server_rss_mib'))} | {needs} |"
+        )
+    out += [
+        "",
+        f"Temporal dev server: serving {server['start_to_serving_s']:.1f} s after its start; RSS at the end "
+        f"{server['rss_mib_end']:.0f} MiB (peak {server['rss_mib_peak']:.0f} MiB); "
+        f"{server['cpu_s_total']:.1f} s of CPU over the whole run. "
+        "DBOS's worker idles with one queue polled every 1 s (the gateway's "
+        "default `DURABLE_QUEUE_POLL_S`).",
+        "",
+        "Raw numbers: `bench/results/durable_engines.json`.",
+        "",
+    ]
+    kept = previous[previous.index(READING) :] if READING in previous else READING + "\n\n(to be written)\n"
+    return "\n".join(out) + "\n" + kept
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="workflows per target in the overhead scenario")
@@ -512,12 +651,20 @@ def main() -> None:
     )
     parser.add_argument("--keep", action="store_true", help="keep the work dir (logs, counters)")
     parser.add_argument("--out", type=Path, help="JSON results")
+    parser.add_argument("--md", type=Path, help="Markdown tables (a ## Reading already there is kept)")
+    parser.add_argument("--render", type=Path, help="no run: render --md from this JSON")
     args = parser.parse_args()
-    results = asyncio.run(main_async(args))
-    text = json.dumps(results, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
+    if args.render:
+        results = json.loads(args.render.read_text())
+    else:
+        results = asyncio.run(main_async(args))
+        text = json.dumps(results, indent=2)
+        print(text)
+        if args.out:
+            args.out.write_text(text + "\n")
+    if args.md:
+        previous = args.md.read_text() if args.md.exists() else ""
+        args.md.write_text(render_md(results, previous))
 
 
 if __name__ == "__main__":
