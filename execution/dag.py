@@ -132,22 +132,21 @@ def topological_order(plan: ExecutionPlan, deps: dict[int, set[int]]) -> list[Ex
 class DagExecutor:
     def __init__(
         self,
-        run_step: StepRunner,
+        run_step: StepRunner | None = None,
         *,
         on_event: EventHook | None = None,
         call: StepCall | None = None,
         preflight: Preflight | None = None,
     ):
-        self._run_step = run_step
+        """Steps are made with ``call`` (the run loop's guarded call, which holds the step runner)
+        or, for a bare DAG, with one call of ``run_step`` each: exactly one of the two."""
+        if run_step is not None and call is None:
+            call = _once(run_step)
+        elif call is None or run_step is not None:
+            raise TypeError("DagExecutor takes run_step or call, exactly one")
+        self._call: StepCall = call
         self._on_event = on_event
-        self._call = call or self._call_once
         self._preflight = preflight
-
-    async def _call_once(
-        self, intent: ExecutionIntent, step: ExecutionStep, call: CallContext, trace: StepTrace
-    ) -> DomainOutput:
-        trace.attempts += 1
-        return await self._run_step(intent, step, call)
 
     async def execute(
         self,
@@ -213,6 +212,18 @@ class DagExecutor:
             await self._on_event(trace.model_copy())
         except Exception:  # a broken listener must not break the run it listens to
             log.exception("on_event listener failed for step %s", trace.id)
+
+
+def _once(run_step: StepRunner) -> StepCall:
+    """One call of ``run_step`` per step, counted as the step's one attempt."""
+
+    async def call_once(
+        intent: ExecutionIntent, step: ExecutionStep, call: CallContext, trace: StepTrace
+    ) -> DomainOutput:
+        trace.attempts += 1
+        return await run_step(intent, step, call)
+
+    return call_once
 
 
 def _round_status(

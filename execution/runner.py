@@ -203,7 +203,6 @@ class RunController:
         if refused is not None:
             return refused
         executor = DagExecutor(
-            self._run_step,
             on_event=lambda trace: self._on_step(state, trace),
             call=self._guard(budget),
             preflight=partial(self._preflight, language=state.language),

@@ -238,3 +238,22 @@ async def test_text_the_person_typed_reaches_the_domain_unexpanded() -> None:
     plan = ExecutionPlan(steps=[step(1), step(2, deps=[1], q=escape(typed), m="${1.explanation}")])
     await run(plan, domains)
     assert domains.calls[1].parameters == {"q": typed, "m": "did c1"}
+
+
+async def test_an_executor_makes_its_steps_with_a_step_runner_or_a_guarded_call_exactly_one() -> None:
+    domains = FakeDomains()
+
+    async def guarded(
+        intent: ExecutionIntent, plan_step: ExecutionStep, call: CallContext, trace: StepTrace
+    ) -> DomainOutput:
+        trace.attempts += 2  # as a retry guard counts its tries
+        return await domains(intent, plan_step, call)
+
+    report = await DagExecutor(call=guarded).execute(
+        ExecutionPlan(steps=[step(1)]), original_query="q", confidence=1.0, context={}
+    )
+    assert report.steps[0].attempts == 2 and [i.capability for i in domains.calls] == ["c1"]
+    with pytest.raises(TypeError):
+        DagExecutor()
+    with pytest.raises(TypeError):
+        DagExecutor(domains, call=guarded)
