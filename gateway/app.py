@@ -316,11 +316,11 @@ def create_app(
             setup_tracing(settings.otel.service_name, settings.otel.exporter_otlp_endpoint)
             stack.callback(flush_tracing)
             services = await build_services(stack, settings, intent_settings, llm_settings)
-            # /mcp: the platform's goals as MCP tools, started in the background (the MCP SDK is
+            # /mcp: the platform's goals as MCP tools, started by the first call (the MCP SDK is
             # off the start-up path); MCP servers registered as domains go through client.mcp
             platform_mcp = mcp_endpoint.deferred_server(services.turns, services.registry)
             await stack.enter_async_context(platform_mcp.running())
-            # the card and /a2a, started in the background the same way
+            # the card and /a2a, started the same way
             platform_a2a = a2a_endpoint.deferred_server(services.turns)
             await stack.enter_async_context(platform_a2a.running())
             # schedules and watches: their conversation joins the turn, their runner fires ticks

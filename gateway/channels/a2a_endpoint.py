@@ -1,6 +1,6 @@
 """The A2A routes: ``GET /.well-known/agent-card.json`` and ``POST /a2a`` (what they answer:
-:mod:`gateway.channels.a2a`). That server is started in the background once the gateway has
-started (:mod:`gateway.channels.deferred` says why); the routes wait for it. The checks made
+:mod:`gateway.channels.a2a`). That server is started by the first request to either
+(:mod:`gateway.channels.deferred` says why); the routes wait for it. The checks made
 before any turn (:func:`refusal_of`) need no SDK and are here.
 """
 

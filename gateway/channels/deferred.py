@@ -1,16 +1,18 @@
-"""A channel's server started after the gateway's start-up, in a task the lifespan owns.
+"""A channel's server started by its first request, in a task the lifespan owns and stops.
 
 The ``/mcp`` and ``/a2a`` servers are built on protocol SDKs (``mcp``, ``a2a-sdk``) whose models
-cost a noticeable part of the gateway's start, and nothing else at start-up needs them. So the
-lifespan does not build them in line: :meth:`Deferred.running` starts a task that imports the SDK
-in a worker thread (the event loop keeps serving meanwhile), builds the server and holds it until
-shutdown. A request arriving before that waits for it, at most :data:`START_WAIT_S`, then is
-refused with a 503.
+cost a noticeable part of the gateway's start, and nothing else needs them. So the lifespan does
+not build them: the first request to the channel starts a task that imports the SDK in a worker
+thread (the event loop keeps serving meanwhile), builds the server and holds it until shutdown
+(:meth:`Deferred.running`). That request, and any arriving meanwhile, waits for it, at most
+:data:`START_WAIT_S`, then is refused with a 503.
 
-Why at start-up and not on the first request: a server may need a long-lived task anyway (the
-MCP session manager's task group is entered and left in one task), and started at once no client
-pays the import on its first call. ``tests/gateway/test_lazy_imports.py`` checks that importing
-the gateway imports neither SDK.
+Why on the first request and not right after start-up: an import thread still holds the GIL half
+the time, so started at once it slowed the gateway's first answers (a first chat answer by about
+half a second on 2 cores), and most gateways are never called over MCP or A2A; the first such
+call pays the import once instead. It is a task of its own, not the request's, because a server
+may need a long-lived one (the MCP session manager's task group is entered and left in one
+task). ``tests/gateway/test_lazy_imports.py`` checks that importing the gateway imports neither SDK.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ class ChannelUnavailable(PlatformError):
 
 
 class Deferred(Generic[T]):
-    """A server ``open`` builds and holds (an async context), started by :meth:`running` and
-    waited for by :meth:`server`; ``name`` names it in errors and the log."""
+    """A server ``open`` builds and holds (an async context), started by the first
+    :meth:`server` call within :meth:`running`; ``name`` names it in errors and the log."""
 
     def __init__(self, name: str, open: Callable[[], AbstractAsyncContextManager[T]]) -> None:
         self.name = name
@@ -51,22 +53,29 @@ class Deferred(Generic[T]):
         #: set once the server runs, or will not (it failed to start, or the gateway stops)
         self._settled = asyncio.Event()
         self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        """Start the server in the background; on exit, stop it (its context is left)."""
-        task = asyncio.create_task(self._hold(), name=f"start-{self.name}")
+        """The span :meth:`server` may start the server in; on exit, it is stopped (its context
+        left) if it was started."""
         try:
             yield
         finally:
             self._stop.set()
-            if not self._settled.is_set():  # still importing: nothing runs yet that needs ending
-                task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            task = self._task
+            if task is not None:
+                if not self._settled.is_set():  # still importing: nothing runs yet that needs ending
+                    task.cancel()
+                # waits for the task without raising its cancellation (a cancellation of ours still is)
+                await asyncio.wait([task])
+            self._settled.set()
 
     async def server(self) -> T:
-        """The running server, once started (waiting for it at most :data:`START_WAIT_S`)."""
+        """The running server, started by the first call (waiting for it at most
+        :data:`START_WAIT_S`)."""
+        if self._task is None and not self._stop.is_set():
+            self._task = asyncio.create_task(self._hold(), name=f"start-{self.name}")
         if not self._settled.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._settled.wait(), START_WAIT_S)

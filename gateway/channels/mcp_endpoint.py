@@ -1,6 +1,5 @@
-"""``/mcp``: the route, and the platform's MCP server (:mod:`gateway.channels.mcp`), started in
-the background once the gateway has started (:mod:`gateway.channels.deferred` says why): the
-route waits for it.
+"""``/mcp``: the route, and the platform's MCP server (:mod:`gateway.channels.mcp`), started by
+the first call (:mod:`gateway.channels.deferred` says why): the route waits for it.
 """
 
 from __future__ import annotations

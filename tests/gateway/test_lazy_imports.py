@@ -1,6 +1,6 @@
 """The gateway's start does not load the protocol SDKs it needs only later (issue 28): importing
 ``gateway.app`` leaves out the ``mcp`` and ``a2a`` SDKs, which the platform's ``/mcp`` and
-``/a2a`` servers import in the background after start-up (gateway/channels/deferred.py), and MCP
+``/a2a`` servers import on their first request (gateway/channels/deferred.py), and MCP
 servers and A2A agents registered as domains on their first call."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def settings(tmp_path: Path) -> GatewaySettings:
     )
 
 
-async def test_mcp_and_a2a_answer_from_the_start_and_stop_with_the_gateway(
+async def test_mcp_and_a2a_start_on_their_first_call_and_stop_with_the_gateway(
     settings: GatewaySettings,
 ) -> None:
     app = create_app(settings)
@@ -77,7 +77,7 @@ async def test_mcp_and_a2a_answer_from_the_start_and_stop_with_the_gateway(
 
         transport = httpx.ASGITransport(app=with_state)
         async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
-            # sent at once: each call waits for the server the lifespan started in the background
+            # sent at once: each first call starts its server, in a task of its own, and waits for it
             listed, card = await asyncio.gather(
                 client.post(
                     "/mcp",
@@ -90,8 +90,20 @@ async def test_mcp_and_a2a_answer_from_the_start_and_stop_with_the_gateway(
         assert [tool["name"] for tool in listed.json()["result"]["tools"]] == ["ask"]
         assert card.status_code == 200, card.text
         assert card.json()["supportedInterfaces"][0]["url"] == "http://gw/a2a"
+        # started once: later calls get the same server
+        assert await servers[0].server() is await servers[0].server()
     # the lifespan ended: the servers were stopped (MCP's session manager with them), and a late
     # call is refused at once, not left waiting
     for server in servers:
+        with pytest.raises(ChannelUnavailable):
+            await asyncio.wait_for(server.server(), 1)
+
+
+async def test_a_gateway_whose_channels_were_never_called_stops_cleanly(settings: GatewaySettings) -> None:
+    app = create_app(settings)
+    async with app.router.lifespan_context(app) as state:
+        assert state is not None
+        servers = [state["mcp"], state["a2a"]]
+    for server in servers:  # never started, and not startable once the gateway stopped
         with pytest.raises(ChannelUnavailable):
             await asyncio.wait_for(server.server(), 1)
