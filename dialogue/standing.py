@@ -117,9 +117,12 @@ _FALL = re.compile(
 #: ``change_pct``): JMESPath has no arithmetic, so "5% above the price when the watch was made"
 #: cannot be written as a condition (docs/standing-requests.md).
 CHANGE_FIELD = "output.result.change_pct"
+#: what a standing request is: run at times, or run when a condition holds
+StandingKind = Literal["schedule", "watch"]
+
 _ARTICLE = re.compile(r"^\s*(a|o|as|os|the)\s+", re.IGNORECASE)
 
-_KIND_WORDS = {
+_KIND_WORDS: dict[StandingKind, tuple[str, ...]] = {
     "watch": ("alerta", "alertas", "alert", "alerts", "watch", "watches", "aviso", "avisos"),
     "schedule": (
         "agendamento",
@@ -259,7 +262,7 @@ class StandingCommand(BaseModel):
     action: Action
     #: Words naming which request ("petrobras"); empty: the only one, or all (for a listing).
     target: list[str]
-    kind: Literal["schedule", "watch"] | None = None
+    kind: StandingKind | None = None
     language: Language
 
 

@@ -89,7 +89,9 @@ class RegistrationStore:
                 registered_at=r.registered_at,
                 registered_by=r.registered_by,
                 mcp_registration=r.mcp_registration,
-                accepted_goals=r.accepted_goals,
+                accepted_goals=None
+                if r.accepted_goals is None
+                else [Goal.model_validate(g) for g in r.accepted_goals],
             )
             for r in rows
         ]

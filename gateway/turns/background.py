@@ -42,7 +42,7 @@ from gateway.turns.turn import TurnService
 from shared.clock import utcnow
 from shared.errors import Conflict, PlatformError
 from shared.events import RunFinished, RunStatusEvent
-from shared.models import EntryRequest, RunResult
+from shared.models import Channel, EntryRequest, RunResult
 from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class BackgroundRequest:
     tenant: str
     session_id: str
     input_text: str
-    channel: str = "rest"
+    channel: Channel = "rest"
     metadata: dict[str, Any] = field(default_factory=dict)
     pinned_domain: str | None = None
 

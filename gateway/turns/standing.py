@@ -61,7 +61,8 @@ from shared.recurrence import Recurrence, RecurrenceError, interval_tick, shorte
 
 log = logging.getLogger(__name__)
 
-_CHANNELS: frozenset[str] = frozenset(get_args(Channel))
+#: a stored channel name -> the channel (an unknown one runs as "rest")
+_CHANNELS: dict[str, Channel] = {name: name for name in get_args(Channel)}
 
 
 # ---------------------------------------------------------------------------------------- due ticks
@@ -484,7 +485,7 @@ class StandingRunner:
         return None
 
     async def _run(self, request: StandingRequest, session_id: str, run_id: str) -> RunResult:
-        channel = request.channel if request.channel in _CHANNELS else "rest"
+        channel = _CHANNELS.get(request.channel, "rest")
         entry = EntryRequest(
             session_id=session_id,
             input_text=request.request_text,

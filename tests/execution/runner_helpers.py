@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal
 
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
@@ -143,7 +143,11 @@ def s(
     )
 
 
-def plan(*steps: ExecutionStep, mode: str = "dag", combine: str = "last") -> ExecutionPlan:
+def plan(
+    *steps: ExecutionStep,
+    mode: Literal["sequential", "parallel", "dag"] = "dag",
+    combine: Literal["last", "report", "merge"] = "last",
+) -> ExecutionPlan:
     return ExecutionPlan(steps=list(steps), execution_mode=mode, combine_mode=combine)
 
 

@@ -93,7 +93,7 @@ def test_a_field_the_state_lacks_or_types_otherwise_fails_when_the_class_is_defi
 
 def test_values_are_validated_and_unknown_keywords_refused() -> None:
     with pytest.raises(ValidationError):
-        Asked(messages=["a"], tries="many")
+        Asked.model_validate({"messages": ["a"], "tries": "many"})
     with pytest.raises(ValidationError):
         Answered(messages=["a"], mood="x")  # type: ignore[call-arg]
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 from starlette.types import Receive, Scope, Send
 
 from gateway.app import create_app
@@ -67,7 +68,7 @@ async def gateway(
         database_url=database_url or f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}",
         bootstrap_file=bootstrap,
         redis_url=None,
-        admin_token="test-admin-token",
+        admin_token=SecretStr("test-admin-token"),
     )
     app = create_app(settings)
     async with app.router.lifespan_context(app) as state:

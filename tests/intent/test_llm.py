@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from intent.embedded import EmbeddedIntentAdapter
 from intent.llm import OUT_OF_SCOPE, LlmIntentAdapter, build_schema
@@ -32,7 +33,7 @@ def _adapter(
     settings = IntentSettings(
         llm_base_url="http://llm.test/v1",
         llm_model="fake-model",
-        llm_api_key="sk-test",
+        llm_api_key=SecretStr("sk-test"),
         llm_timeout_s=timeout,
     )
     llm = LlmIntentAdapter(settings, fallback=embedded, transport=httpx.ASGITransport(app=fake.app()))
@@ -189,7 +190,7 @@ async def test_a_runtime_catalog_change_reaches_the_llm_schema_and_its_fallback(
 
     lexical = LexicalIntentAdapter()
     settings = IntentSettings(
-        llm_base_url="http://llm.test/v1", llm_model="fake-model", llm_api_key="sk-test"
+        llm_base_url="http://llm.test/v1", llm_model="fake-model", llm_api_key=SecretStr("sk-test")
     )
     llm = LlmIntentAdapter(settings, fallback=lexical, transport=httpx.ASGITransport(app=fake.app()))
     await llm.update_catalog_async(catalog)

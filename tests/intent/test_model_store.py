@@ -172,11 +172,13 @@ def test_settings_choose_the_directory_and_empty_disables_it(
 ) -> None:
     monkeypatch.delenv("INTENT_CACHE_DIR", raising=False)
     assert IntentSettings(_env_file=None).intent_cache_dir == Path("var/intent-cache")
-    assert IntentSettings(_env_file=None, intent_cache_dir="").intent_cache_dir is None
+    assert IntentSettings.model_validate({"intent_cache_dir": ""}).intent_cache_dir is None
     chosen = build_adapter(
         IntentSettings(_env_file=None, intent_adapter="embedded", intent_cache_dir=tmp_path)
     )
     assert isinstance(chosen, EmbeddedIntentAdapter)
     assert chosen.store is not None and chosen.store.directory == tmp_path
-    disabled = build_adapter(IntentSettings(_env_file=None, intent_adapter="embedded", intent_cache_dir=""))
+    disabled = build_adapter(
+        IntentSettings.model_validate({"intent_adapter": "embedded", "intent_cache_dir": ""})
+    )
     assert isinstance(disabled, EmbeddedIntentAdapter) and disabled.store is None

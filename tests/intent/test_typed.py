@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from intent.embedded import EmbeddedIntentAdapter
 from intent.entities import GoalEntityExtractor
@@ -205,7 +206,9 @@ async def test_the_llm_gets_the_clock_and_no_invented_day() -> None:
     fake.reply = lambda body: json.dumps(
         {"goal": "meetings.SCHEDULE_MEETING", "entities": reply, "confidence": 0.9, "language": "pt"}
     )
-    settings = IntentSettings(llm_base_url="http://llm.test/v1", llm_model="m", llm_api_key="sk-test")
+    settings = IntentSettings(
+        llm_base_url="http://llm.test/v1", llm_model="m", llm_api_key=SecretStr("sk-test")
+    )
     embedded = EmbeddedIntentAdapter(catalog, use_embeddings=False)
     llm = LlmIntentAdapter(settings, fallback=embedded, transport=httpx.ASGITransport(app=fake.app()))
     llm.catalog = catalog

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI, Request
+from pydantic import SecretStr
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
@@ -118,7 +119,7 @@ async def test_the_admin_route_fetches_and_checks_once_and_stores_nothing_refuse
             database_url=f"sqlite+aiosqlite:///{tmp_path / 'gateway.sqlite3'}",
             bootstrap_file=bootstrap,
             redis_url=None,
-            admin_token="adm",
+            admin_token=SecretStr("adm"),
         )
         async with in_process_client(create_app(settings)) as gateway:
             admin = {"Authorization": "Bearer adm"}
