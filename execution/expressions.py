@@ -24,6 +24,7 @@ from shared.expressions import (
     expressions_in,
     split_text,
     steps_named,
+    truthy,
 )
 from shared.models import DomainOutput
 
@@ -67,11 +68,6 @@ def search(parsed: ParsedResult, data: Any) -> Any:
         raise ExpressionError(
             f"expression {parsed.expression!r} failed: {_first_line(exc)}", param=parsed.expression
         ) from None
-
-
-def truthy(value: Any) -> bool:
-    """JMESPath's truth: empty lists, objects and strings, ``null`` and ``false`` are false."""
-    return value not in (None, False, "", [], {})
 
 
 def _first_line(exc: Exception) -> str:

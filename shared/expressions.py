@@ -154,3 +154,8 @@ def expressions_in(value: object) -> list[str]:
 
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def truthy(value: object) -> bool:
+    """JMESPath's truth: empty lists, objects and strings, ``null`` and ``false`` are false."""
+    return value not in (None, False, "", [], {})

@@ -32,7 +32,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared.expressions import ExpressionError, compile_expression
+from shared.expressions import ExpressionError, compile_expression, truthy
 from shared.i18n.languages import LANGUAGES
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
@@ -155,7 +155,7 @@ class EnabledIf(_Strict):
                 value = compile_expression(self.condition).search(intent)
             except (jmespath.exceptions.JMESPathError, TypeError, ValueError):
                 return False
-            return value not in (None, False, "", [], {})
+            return truthy(value)
         current: object = intent
         for key in (self.path or "").split("."):
             if not isinstance(current, Mapping) or key not in current:
