@@ -28,8 +28,6 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
-
 from orchestrator.breaker import CircuitOpen, DomainBreakers
 from orchestrator.client import DomainClient
 from orchestrator.domain_transport import DomainKind
@@ -37,25 +35,13 @@ from orchestrator.registry import DomainRegistry
 from shared.catalog import CapabilityRef, Catalog
 from shared.errors import DomainProtocolError, DomainUnavailable, NotFound
 from shared.i18n import Language, as_language, t
-from shared.manifest import ExecutionPolicy, LocalizedText
+from shared.manifest import CatalogEntry, ExecutionPolicy
 from shared.models import CallContext, Clarification, DomainOutput, ExecutionIntent, ExecutionStep, Failure
 
 log = logging.getLogger(__name__)
 
 #: On the intent adapter's calibrated scale (see gateway.settings.GatewaySettings.confidence_threshold).
 DEFAULT_THRESHOLD = 0.7
-
-
-class CatalogEntry(BaseModel):
-    """One registered goal, as a fallback capability receives it in ``intent.context["catalog"]``
-    (``domains/general/catalog.py`` reads the same three fields)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    domain: str
-    goal: str
-    #: The manifest's description, by language or one bilingual string.
-    description: LocalizedText
 
 
 class Orchestrator:

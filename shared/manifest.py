@@ -80,6 +80,19 @@ RegistrationText = Annotated[
 ]
 
 
+class CatalogEntry(BaseModel):
+    """One registered goal as a fallback capability receives it in ``intent.context["catalog"]``:
+    written by the orchestrator, read by domains that describe the platform (general's help). Keys
+    a reader does not know are ignored."""
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    goal: str
+    #: The manifest's description, by language or one bilingual string.
+    description: LocalizedText = ""
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -10,17 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from shared.i18n.bilingual import text_in
-
-
-class CatalogEntry(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    domain: str
-    goal: str
-    description: str | dict[str, str] = ""
+from shared.manifest import CatalogEntry
 
 
 def catalog_from_context(context: dict[str, Any]) -> list[CatalogEntry] | None:
