@@ -17,6 +17,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TextIO
 from urllib.request import urlopen
 
@@ -33,6 +34,29 @@ PHASES: dict[tuple[str, str], str] = {
 }
 
 
+@dataclass(frozen=True)
+class ProgressEvent:
+    """One start-up phase the gateway reached, as the launcher reads it from the pipe."""
+
+    phase: str
+    #: the log record's arguments, as text (the catalog id, a count of goals, seconds)
+    args: tuple[str, ...] = ()
+
+    def to_line(self) -> str:
+        return json.dumps({"phase": self.phase, "args": list(self.args)}) + "\n"
+
+    @classmethod
+    def from_line(cls, line: str) -> ProgressEvent | None:
+        """The event a line holds; ``None`` for a line that is not one."""
+        try:
+            data = json.loads(line)
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("phase"), str):
+            return None
+        return cls(data["phase"], tuple(str(arg) for arg in data.get("args") or ()))
+
+
 class ProgressHandler(logging.Handler):
     """Writes the records of :data:`PHASES` as ``{"phase": ..., "args": [...]}`` lines."""
 
@@ -46,7 +70,7 @@ class ProgressHandler(logging.Handler):
             return
         args = record.args if isinstance(record.args, tuple) else ()
         try:
-            self.out.write(json.dumps({"phase": phase, "args": [str(a) for a in args]}) + "\n")
+            self.out.write(ProgressEvent(phase, tuple(str(a) for a in args)).to_line())
             self.out.flush()
         except (OSError, ValueError):  # the launcher went away: the gateway goes on without it
             pass

@@ -22,13 +22,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
+from pydantic import BaseModel, Field
+
 from cli.admin_key import DEFAULT_PATH as ADMIN_KEY_PATH
 from cli.admin_key import ensure_admin_key
-from cli.gateway_process import PROGRESS_FD_ENV
+from cli.gateway_process import PROGRESS_FD_ENV, ProgressEvent
 from cli.startup_view import StartupView, view_for
 from gateway.settings import GatewaySettings
 from shared.domain_urls import env_override
@@ -38,8 +40,29 @@ TIMINGS_PATH = Path("var/startup-times.json")
 POLL_S = 0.1
 
 
-def domain_url(entry: dict[str, Any]) -> str:
-    return env_override(entry["name"]) or str(entry["base_url"])
+class BootstrapDomain(BaseModel):
+    """A domain entry of the bootstrap file, as far as the launcher reads it."""
+
+    name: str
+    #: "mcp": an MCP server, which the gateway itself reaches (or starts, over stdio)
+    kind: str = "http"
+    base_url: str = ""
+    #: how to start it locally; none: it runs elsewhere and is only registered
+    command: list[str] | None = None
+
+    @property
+    def started_here(self) -> bool:
+        """The launcher starts it: an HTTP domain with a command (an MCP server's command is
+        the gateway's to run, over stdio, with no port)."""
+        return self.kind != "mcp" and bool(self.command)
+
+
+class Bootstrap(BaseModel):
+    domains: list[BootstrapDomain] = Field(default_factory=list)
+
+
+def domain_url(entry: BootstrapDomain) -> str:
+    return env_override(entry.name) or entry.base_url
 
 
 def domain_argv(command: list[str], host: str, port: int) -> list[str]:
@@ -80,12 +103,11 @@ def _pass_lines(stream: IO[bytes], view: StartupView) -> None:
         view.passthrough(raw.decode("utf-8", errors="replace").rstrip("\n"))
 
 
-def _read_events(stream: IO[str], events: queue.Queue[dict[str, Any]]) -> None:
+def _read_events(stream: IO[str], events: queue.Queue[ProgressEvent]) -> None:
     for line in iter(stream.readline, ""):
-        try:
-            events.put(json.loads(line))
-        except ValueError:
-            continue
+        event = ProgressEvent.from_line(line)
+        if event is not None:
+            events.put(event)
 
 
 @dataclass
@@ -123,8 +145,8 @@ class Startup:
     def _answers(self, name: str) -> bool:
         return answers(f"{self.domains[name]}/health")
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        phase, args = event.get("phase"), event.get("args") or []
+    def on_event(self, event: ProgressEvent) -> None:
+        phase, args = event.phase, event.args
         if phase == "migration":
             self.view.say(f"database: {args[0] if args else 'migrating'}")
             self.view.phase("gateway starting")
@@ -202,25 +224,24 @@ class Children:
                 proc.kill()
 
 
-def start_domains(bootstrap: dict[str, Any], children: Children) -> dict[str, str]:
+def start_domains(bootstrap: Bootstrap, children: Children) -> dict[str, str]:
     """Every bootstrap entry with a ``command``, started on its URL's port; name -> base URL."""
     domains: dict[str, str] = {}
-    for entry in bootstrap.get("domains", []):
-        command = entry.get("command")
-        if not command:
+    for entry in bootstrap.domains:
+        if not entry.started_here or entry.command is None:
             continue
         url = urlparse(domain_url(entry))
-        children.spawn(entry["name"], domain_argv(command, url.hostname or "127.0.0.1", url.port or 80))
-        domains[entry["name"]] = domain_url(entry).rstrip("/")
+        children.spawn(entry.name, domain_argv(entry.command, url.hostname or "127.0.0.1", url.port or 80))
+        domains[entry.name] = domain_url(entry).rstrip("/")
     return domains
 
 
 def start_gateway(
     children: Children, domains: dict[str, str], admin_env: dict[str, str]
-) -> queue.Queue[dict[str, Any]]:
+) -> queue.Queue[ProgressEvent]:
     """The gateway, waiting for ``domains`` before it learns the catalog; its start-up phases
     arrive on the returned queue (a pipe it writes JSON lines to)."""
-    events: queue.Queue[dict[str, Any]] = queue.Queue()
+    events: queue.Queue[ProgressEvent] = queue.Queue()
     read_fd, write_fd = os.pipe()
     waits = [arg for url in domains.values() for arg in ("--wait-for", url)]
     children.spawn(
@@ -238,7 +259,7 @@ def start_gateway(
 def watch(
     children: Children,
     startup: Startup,
-    events: queue.Queue[dict[str, Any]],
+    events: queue.Queue[ProgressEvent],
     settings: GatewaySettings,
     admin_note: str,
 ) -> int:
@@ -269,7 +290,7 @@ def watch(
 
 def main() -> int:
     settings = GatewaySettings()
-    bootstrap = json.loads(Path(settings.bootstrap_file).read_text())
+    bootstrap = Bootstrap.model_validate_json(Path(settings.bootstrap_file).read_text())
     view = view_for(sys.stdout)
     children = Children(view)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))

@@ -140,3 +140,26 @@ def test_an_empty_or_odd_key_file_is_refused_not_used(tmp_path: Path) -> None:
     folder.mkdir()
     with pytest.raises(AdminKeyUnsafe, match="not a regular file"):
         ensure_admin_key(folder)
+
+
+def test_only_http_domains_with_a_command_are_started_by_the_launcher() -> None:
+    """An MCP server declared with a command is the gateway's to start over stdio (it has no base
+    URL or port); a domain with no command runs elsewhere."""
+    from cli.launcher import Bootstrap
+
+    bootstrap = Bootstrap.model_validate_json(
+        json.dumps(
+            {
+                "domains": [
+                    {
+                        "name": "finance",
+                        "base_url": "http://127.0.0.1:8101",
+                        "command": ["python", "-m", "x"],
+                    },
+                    {"name": "remote", "base_url": "http://10.0.0.5:8200"},
+                    {"name": "shelf", "kind": "mcp", "command": ["python", "/opt/tools/shelf_server.py"]},
+                ]
+            }
+        )
+    )
+    assert [entry.name for entry in bootstrap.domains if entry.started_here] == ["finance"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli import startup_view
-from cli.gateway_process import ProgressHandler
+from cli.gateway_process import ProgressEvent, ProgressHandler
 from cli.launcher import Startup
 from cli.startup_view import PlainView, TerminalView, view_for
 
@@ -89,8 +89,8 @@ def test_startup_turns_phases_into_lines_and_keeps_the_training_time(tmp_path: P
     timings.write_text(json.dumps({"intent_training_s": 7.0}))
     out = io.StringIO()
     startup = Startup(PlainView(out), {}, timings_path=timings)
-    startup.on_event({"phase": "training", "args": ["abc", "8"]})
-    startup.on_event({"phase": "trained", "args": ["abc", "6.5"]})
+    startup.on_event(ProgressEvent("training", ("abc", "8")))
+    startup.on_event(ProgressEvent("trained", ("abc", "6.5")))
     lines = out.getvalue().splitlines()
     assert lines[0] == (
         "launcher: training the intent model on 8 goals (first start, or the catalog changed) (about 7 s)..."
