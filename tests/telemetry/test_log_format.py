@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import logging
 
-from shared.telemetry.logs import JsonFormatter, TextFormatter, secrets_from_env
+import pytest
+
+from shared.telemetry.logs import JsonFormatter, TextFormatter, secrets_from_env, setup_logging, stop_logging
 
 
 def _record(message: str, *args: object, **fields: object) -> logging.LogRecord:
@@ -48,3 +50,35 @@ def test_bearer_credentials_are_masked_even_when_unknown() -> None:
 def test_text_format_is_readable_with_the_fields_after_the_message() -> None:
     line = TextFormatter().format(_record("turn completed", run_id="run-1", status="completed"))
     assert line.endswith("INFO gateway.turns: turn completed run_id=run-1 status=completed")
+
+
+def test_set_up_logging_writes_off_the_calling_thread_with_secrets_masked_and_tracebacks_kept(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        setup_logging("INFO", "json", secrets=["sk-configured-secret"])
+        log = logging.getLogger("gateway.turns")
+        arguments = {"key": "sk-configured-secret"}
+        log.info("turn of %s", arguments, extra={"run_id": "run-1"})
+        arguments["key"] = "changed after the call"  # the line says what was true when logged
+        try:
+            raise ValueError("Bearer sk-in-a-traceback")
+        except ValueError:
+            log.exception("turn failed")
+        stop_logging()  # the listener's queue written out
+    finally:
+        stop_logging()
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in handlers:
+            root.addHandler(handler)
+        root.setLevel(level)
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
+    assert [(line["message"], line.get("run_id")) for line in lines] == [
+        ("turn of {'key': '***'}", "run-1"),
+        ("turn failed", None),
+    ]
+    assert "ValueError: Bearer ***" in lines[1]["exception"]
+    assert "sk-in-a-traceback" not in lines[1]["exception"]
