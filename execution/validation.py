@@ -19,13 +19,12 @@ from typing import Any
 import jsonschema
 
 from execution.policy import StepContext, ValidationFn
-from shared.json_schema import validators
+from shared.json_schema import SchemaValidators
 from shared.manifest import Capability
 from shared.models import DomainOutput
 
 
-def schema_problem(schema: dict[str, Any], result: dict[str, Any]) -> str | None:
-    compiled = validators(schema)
+def schema_problem(compiled: SchemaValidators, result: dict[str, Any]) -> str | None:
     if compiled.check.is_valid(result):
         return None
     error = jsonschema.exceptions.best_match(compiled.explain.iter_errors(result))
@@ -41,8 +40,9 @@ def check_output(
     context: dict[str, Any],
     validation_fn: ValidationFn | None = None,
 ) -> str | None:
-    if output.status == "success" and capability is not None and capability.output_schema:
-        problem = schema_problem(capability.output_schema, output.result)
+    compiled = capability.output_validators if capability is not None else None
+    if output.status == "success" and compiled is not None:
+        problem = schema_problem(compiled, output.result)
         if problem is not None:
             return problem
     if validation_fn is not None:

@@ -16,7 +16,7 @@ import jsonschema
 
 from planner.late_params import answered_late, split_late
 from shared.catalog import Catalog
-from shared.json_schema import validators
+from shared.json_schema import SchemaValidators
 from shared.manifest import Goal
 from shared.models import ExecutionIntent, ExecutionPlan, IntentOutput
 
@@ -45,9 +45,9 @@ def _missing_properties(error: jsonschema.ValidationError) -> list[str]:
     return []
 
 
-def schema_problems(schema: dict[str, Any], params: dict[str, Any], goal: Goal) -> list[SlotProblem]:
-    """What ``params`` lack or get wrong against ``schema``, each tied to a goal entity if one fills it."""
-    compiled = validators(schema)
+def schema_problems(compiled: SchemaValidators, params: dict[str, Any], goal: Goal) -> list[SlotProblem]:
+    """What ``params`` lack or get wrong against a capability's compiled parameter schema, each
+    tied to a goal entity if one fills it."""
     problems: list[SlotProblem] = []
     if compiled.check.is_valid(params):  # the common case, on every turn: the fast check only
         return problems
@@ -100,7 +100,7 @@ def check_slots(
         ref = catalog.find_capability(step.capability, step.domain)
         if ref is None:
             continue
-        problems.extend(schema_problems(ref.capability.parameters, step.params, goal))
+        problems.extend(schema_problems(ref.capability.parameter_validators, step.params, goal))
     seen: set[tuple[str, str | None]] = set()
     unique = []
     for p in problems:

@@ -11,11 +11,15 @@ object identity.
 (True, ["'a' is a required property"])
 >>> validators({"required": ["a"], "type": "object"}) is pair
 True
+>>> import copy, pickle
+>>> copy.deepcopy(pair) is pair, pickle.loads(pickle.dumps(pair)) is pair
+(True, True)
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -28,15 +32,23 @@ import jsonschema_rs
 class SchemaValidators:
     check: jsonschema_rs.Draft202012Validator
     explain: jsonschema.Draft202012Validator
+    #: the schema's canonical JSON: the cache's key, and how a copy or a pickle is rebuilt
+    schema_json: str
+
+    def __reduce__(self) -> tuple[Callable[[str], SchemaValidators], tuple[str]]:
+        # jsonschema-rs validators do not pickle; a copy is the same compiled pair, from the cache
+        return _compiled, (self.schema_json,)
 
 
 @lru_cache(maxsize=512)
 def _compiled(schema_json: str) -> SchemaValidators:
     schema = json.loads(schema_json)
     fast, worded = jsonschema_rs.Draft202012Validator(schema), jsonschema.Draft202012Validator(schema)
-    return SchemaValidators(fast, worded)
+    return SchemaValidators(fast, worded, schema_json)
 
 
 def validators(schema: dict[str, Any]) -> SchemaValidators:
-    """The validators of ``schema`` (compiled once per distinct schema)."""
+    """The validators of ``schema`` (compiled once per distinct schema). It encodes ``schema`` to
+    find them: a hot path keeps the answer (``Capability.parameter_validators`` and
+    ``output_validators`` do, once per capability)."""
     return _compiled(json.dumps(schema, sort_keys=True))

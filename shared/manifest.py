@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -34,6 +34,7 @@ from pydantic import (
 
 from shared.expressions import ExpressionError, compile_expression, truthy
 from shared.i18n.languages import LANGUAGES
+from shared.json_schema import SchemaValidators, validators
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
 IDENTIFIER = r"^[a-z][a-z0-9_\-]*$"
@@ -278,6 +279,15 @@ class Capability(_Strict):
     #: A role other parts can look capabilities up by ("notifier", "fallback", ...).
     role: str | None = None
     metadata: CapabilityMetadata = Field(default_factory=CapabilityMetadata)
+
+    # compiled once per capability, not looked up by the schema's text on every step
+    @cached_property
+    def parameter_validators(self) -> SchemaValidators:
+        return validators(self.parameters)
+
+    @cached_property
+    def output_validators(self) -> SchemaValidators | None:
+        return validators(self.output_schema) if self.output_schema else None
 
 
 # ----------------------------------------------------------------------- goals

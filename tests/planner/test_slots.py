@@ -7,6 +7,7 @@ from typing import Any
 from planner.service import PlannerService
 from planner.slots import SlotProblem, check_slots, schema_problems
 from shared.catalog import Catalog
+from shared.json_schema import validators
 from shared.manifest import validate_manifest
 from shared.models import IntentOutput
 
@@ -92,7 +93,7 @@ def test_a_value_an_earlier_step_gives_counts_as_present() -> None:
     known yet: it is neither missing nor checked against the schema before the run."""
     goal = Catalog([validate_manifest(TICKETS)]).find_goal("tickets", "BOOK")
     assert goal is not None
-    schema = TICKETS["capabilities"][0]["parameters"]
+    schema = validators(TICKETS["capabilities"][0]["parameters"])
     late = {"passenger_id": "${1.result.id}", "seat": "${= step1.result.seats[0]}"}
     assert schema_problems(schema, late, goal) == []
     # what is known is still checked, and what is absent still missing
