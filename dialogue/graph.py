@@ -216,7 +216,7 @@ class ConversationGraph:
     @staticmethod
     def message(entry: EntryRequest, run_id: str) -> NewMessage:
         """The update a new message brings: a fresh turn (nothing of the last one carries over)."""
-        turn = new_turn(run_id, entry.input_text)
+        turn = new_turn(run_id, entry.input_text, entry.intent)
         zone = entry.metadata.get("time_zone")
         if isinstance(zone, str) and valid_time_zone(zone, "") == zone:
             return NewMessage(
@@ -270,8 +270,13 @@ class ConversationGraph:
                 return understood(answered)
         attributes = {OPERATION: "plan", CONVERSATION: state.session_id}
         with start_span("parse_intent", attributes, current=False) as span:
-            context = {"session_id": state.session_id, "time_zone": state.time_zone}
-            intent = await self.adapter.parse(turn.input, pinned_domain=state.pinned_domain, context=context)
+            if turn.given_intent is not None:  # named by the caller (an MCP goal tool): not parsed
+                intent = turn.given_intent
+            else:
+                context = {"session_id": state.session_id, "time_zone": state.time_zone}
+                intent = await self.adapter.parse(
+                    turn.input, pinned_domain=state.pinned_domain, context=context
+                )
             if span is not None:
                 span.set_attributes(
                     {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}

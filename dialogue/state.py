@@ -110,6 +110,9 @@ class Turn(BaseModel):
     cannot_do: list[str] = Field(default_factory=list)
     #: The answer's event id (the message's is the one before).
     assistant_event_id: str | None = None
+    #: The intent the caller gave with the message (``EntryRequest.intent``): ``understand``
+    #: takes it instead of parsing ``input``.
+    given_intent: IntentOutput | None = None
 
 
 class TurnState(BaseModel):
@@ -182,6 +185,7 @@ def event_id(n: int) -> str:
     return f"evt-{n:04d}"
 
 
-def new_turn(run_id: str, text: str) -> Turn:
-    """The working values of a turn that has just received ``text``: everything else reset."""
-    return Turn(run_id=run_id, input=text)
+def new_turn(run_id: str, text: str, given_intent: IntentOutput | None = None) -> Turn:
+    """The working values of a turn that has just received ``text`` (and the intent its caller
+    gave, if any): everything else reset."""
+    return Turn(run_id=run_id, input=text, given_intent=given_intent)

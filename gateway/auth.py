@@ -11,7 +11,6 @@ caller is the one anonymous tenant.
 from __future__ import annotations
 
 import time
-from contextvars import ContextVar
 
 from fastapi import Request
 
@@ -31,13 +30,6 @@ from shared.errors import Forbidden, Unauthorized
 
 #: Stored keys remembered at most; past it the oldest are forgotten (looked up again).
 _CACHE_MAX = 10_000
-#: The tenant of the request being served (set with its principal; copied into the tasks it starts).
-_REQUEST_TENANT: ContextVar[str | None] = ContextVar("request_tenant", default=None)
-
-
-def request_tenant() -> str | None:
-    """The tenant of the ``/v1`` request this code runs for, if it runs for one."""
-    return _REQUEST_TENANT.get()
 
 
 def _bearer(request: Request) -> str | None:
@@ -118,10 +110,10 @@ class Authenticator:
 
 
 async def principal_of(request: Request, auth: Authenticator, quotas: Quotas) -> Principal:
-    """The request's principal (its bearer key or admin token), its tenant set for the request,
-    and its key's request rate counted (gateway/coordination/quotas.py)."""
+    """The request's principal (its bearer key or admin token), with its key's request rate
+    counted (gateway/coordination/quotas.py). Its tenant reaches a turn as the ``tenant``
+    argument of :meth:`~gateway.turns.turn.TurnService.handle`, passed by each channel."""
     principal = await auth.principal(_bearer(request), request.headers.get("x-admin-token"))
-    _REQUEST_TENANT.set(principal.tenant)
     await quotas.check_rate(principal)
     return principal
 

@@ -28,6 +28,9 @@ class EntryRequest(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     #: Restricts goal matching to one domain (``orchestrator:<domain>`` model on /v1).
     pinned_domain: str | None = None
+    #: The intent, when the caller named it (an MCP goal tool): it stands in for the parse of
+    #: ``input_text``; everything after the parse is a typed message's turn. Set by channels only.
+    intent: IntentOutput | None = None
 
 
 class GoalCandidate(BaseModel):

@@ -9,7 +9,7 @@ is listed at once, one that is removed is gone):
   (:meth:`gateway.turns.turn.TurnService.handle`);
 * one tool per goal, named after the goal (``GET_QUOTE`` -> ``get_quote``), described by the
   goal's description, its entities as the input schema: the goal runs with those entities
-  (:meth:`gateway.turns.turn.TurnService.run_goal`), no text parsing involved. ``session_id`` and
+  (an ``EntryRequest`` whose ``intent`` the tool names), no text parsing involved. ``session_id`` and
   ``language`` are optional on every goal tool.
 
 Every result has the answer as text and ``structuredContent`` ``{answer, session_id, run_id,
@@ -249,7 +249,8 @@ class PlatformMcp:
         if problem is not None:
             return tool_error(problem)
         state = getattr(ctx.request, "state", None)
-        tenant = getattr(state, TENANT_STATE, None)
+        # set by the /mcp route from the caller's principal; none (no route ran): the turn is refused
+        tenant: str = getattr(state, TENANT_STATE, "")
         take_slot: Callable[[], Awaitable[RunSlot]] | None = getattr(state, SLOT_STATE, None)
         try:
             # the boundary checks every /v1 body gets: texts a database can store, usable session ids
@@ -270,7 +271,7 @@ class PlatformMcp:
             log.exception("MCP tool %s failed", params.name)
             return tool_error("internal error")
 
-    async def _ask(self, arguments: dict[str, Any], tenant: str | None) -> RunResult:
+    async def _ask(self, arguments: dict[str, Any], tenant: str) -> RunResult:
         entry = EntryRequest(
             session_id=arguments.get("session_id") or new_session_id(),
             input_text=str(arguments["message"]).strip(),
@@ -278,7 +279,7 @@ class PlatformMcp:
         )
         return await self.turns.handle(entry, tenant=tenant)
 
-    async def _run_goal(self, ref: GoalRef, arguments: dict[str, Any], tenant: str | None) -> RunResult:
+    async def _run_goal(self, ref: GoalRef, arguments: dict[str, Any], tenant: str) -> RunResult:
         entities = {k: v for k, v in arguments.items() if k in ref.goal.entities_schema}
         session_id = str(arguments.get("session_id") or new_session_id())
         asked_in = None if "language" in ref.goal.entities_schema else arguments.get("language")
@@ -295,5 +296,6 @@ class PlatformMcp:
             adapter="mcp",
             language=language,
         )
-        entry = EntryRequest(session_id=session_id, input_text=text, channel="mcp")
-        return await self.turns.run_goal(entry, intent, tenant=tenant)
+        # the intent stands in for the parse of the text; the rest is a typed message's turn
+        entry = EntryRequest(session_id=session_id, input_text=text, channel="mcp", intent=intent)
+        return await self.turns.handle(entry, tenant=tenant)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dialogue.approval import Decision
 from gateway.storage.approvals import StoredApproval
-from gateway.turns.approvals import OutsideDecision, decided_outside
+from gateway.turns.approvals import OutsideDecision
 from gateway.turns.turn import TurnService
 from graph import SessionNotFoundError
 from shared import i18n
@@ -66,8 +66,7 @@ async def decide(
         }
     )
     outside = OutsideDecision(approval_id=approval.id, decision=decision, by=by, said_as=said_as)
-    with decided_outside(outside):
-        return await turns.handle(entry, tenant=approval.tenant)
+    return await turns.handle(entry, tenant=approval.tenant, outside=outside)
 
 
 async def remind(turns: TurnService, approval: StoredApproval) -> RunResult:
@@ -83,5 +82,4 @@ async def remind(turns: TurnService, approval: StoredApproval) -> RunResult:
         }
     )
     outside = OutsideDecision(approval_id=approval.id, decision=None, by="reminder", reminder=True)
-    with decided_outside(outside):
-        return await turns.handle(entry, tenant=approval.tenant)
+    return await turns.handle(entry, tenant=approval.tenant, outside=outside)

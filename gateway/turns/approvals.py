@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -60,19 +59,6 @@ class OutsideDecision:
     #: How the person reads who decided ("an approver").
     said_as: str = ""
     reminder: bool = False
-
-
-_OUTSIDE: ContextVar[OutsideDecision | None] = ContextVar("approval_outside_decision", default=None)
-
-
-@contextmanager
-def decided_outside(decision: OutsideDecision) -> Iterator[None]:
-    """Within the block, the turn this task runs decides ``decision.approval_id`` as given."""
-    token = _OUTSIDE.set(decision)
-    try:
-        yield
-    finally:
-        _OUTSIDE.reset(token)
 
 
 class TurnApprovals:
@@ -161,8 +147,17 @@ class ApprovalLedger:
         #: durable engine's workflow); ``None``: only answers check the deadline.
         self.on_asked: Callable[[StoredApproval], Awaitable[None]] | None = None
 
-    def begin(self, session_id: str, run_id: str, *, tenant: str, channel: str) -> TurnApprovals:
-        outside = _OUTSIDE.get()
+    def begin(
+        self,
+        session_id: str,
+        run_id: str,
+        *,
+        tenant: str,
+        channel: str,
+        outside: OutsideDecision | None = None,
+    ) -> TurnApprovals:
+        """The approvals of turn ``run_id``; ``outside``: the decision it carries out, made
+        outside the chat (``None``: the person's message decides)."""
         current = ApprovalTurn(
             run_id=run_id,
             now=self.clock(),

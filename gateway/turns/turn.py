@@ -21,7 +21,6 @@ from sqlalchemy.exc import DBAPIError
 from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
 from execution.runner import RunController
-from gateway.auth import request_tenant
 from gateway.coordination.locks import LocalSessionLocks, SessionLocks
 from gateway.errors import storage_unavailable
 from gateway.storage.runs import RunStore, no_session
@@ -34,9 +33,8 @@ from gateway.telemetry import (
     note_domain_wait,
     record_turn,
 )
-from gateway.turns.approvals import ApprovalLedger
+from gateway.turns.approvals import ApprovalLedger, OutsideDecision
 from gateway.turns.events import RunEventHub
-from gateway.turns.given_intent import GivenIntents
 from gateway.turns.idempotency import replayable
 from gateway.turns.reservation import ReservedDomains
 from graph import (
@@ -52,7 +50,7 @@ from intent import IntentAdapter
 from orchestrator.registry import DomainRegistry
 from shared.clock import utcnow
 from shared.events import RunFinished, RunStatusEvent, StepEvent
-from shared.models import EntryRequest, IntentOutput, RunResult
+from shared.models import EntryRequest, RunResult
 from shared.status import RunStatus
 from shared.telemetry.tracing import CONVERSATION, OPERATION, start_span
 
@@ -105,8 +103,7 @@ class TurnService:
         #: a run's first domain call waits until the run is stored (nothing acts unrecorded)
         self.domains = domains
         self.graph = ConversationGraph(
-            # a message whose intent is given (run_goal) skips the parse, nothing else
-            adapter=GivenIntents(adapter),
+            adapter=adapter,
             catalog=lambda: registry.catalog,
             orchestrator=self.domains,
             controller=controller,
@@ -136,42 +133,40 @@ class TurnService:
         """The tenant of a run whose events this process holds, if it does."""
         return self._run_tenants.get(run_id) if self.events.has(run_id) else None
 
-    async def run_goal(
-        self, entry: EntryRequest, intent: IntentOutput, *, tenant: str | None = None
-    ) -> RunResult:
-        """One turn whose message is already understood: ``intent`` (a goal and its entities,
-        named by the caller, as an MCP goal tool does) stands in for the parse of
-        ``entry.input_text``; the rest is a message's turn (:meth:`handle`)."""
-        with GivenIntents.given(entry.session_id, intent):
-            return await self.handle(entry, tenant=tenant)
-
     async def handle(
         self,
         entry: EntryRequest,
         run_id: str | None = None,
         *,
-        tenant: str | None = None,
+        tenant: str,
         replay_stored: bool = False,
+        outside: OutsideDecision | None = None,
     ) -> RunResult:
         """Run one turn for ``tenant``. ``run_id`` may be chosen by the caller beforehand, so a
         client can follow ``/v1/runs/{run_id}/events`` while it runs."""
-        return (await self.handle_traced(entry, run_id, tenant=tenant, replay_stored=replay_stored)).run
+        traced = await self.handle_traced(
+            entry, run_id, tenant=tenant, replay_stored=replay_stored, outside=outside
+        )
+        return traced.run
 
     async def handle_traced(
         self,
         entry: EntryRequest,
         run_id: str | None = None,
         *,
-        tenant: str | None = None,
+        tenant: str,
         replay_stored: bool = False,
+        outside: OutsideDecision | None = None,
     ) -> TracedTurn:
         """:meth:`handle`, with the run's JSON as it was stored (a response body, ready made).
 
-        ``tenant`` defaults to the tenant of the ``/v1`` request being served (its principal);
-        with neither, the turn is refused: no turn runs as nobody's. ``replay_stored`` (a run id
-        named by an ``Idempotency-Key``): when ``run_id`` is already stored once the session's
-        lock is held (a twin request finished first), that run is the answer; no turn runs."""
-        owner = tenant or request_tenant()
+        ``tenant`` is the caller's (a ``/v1`` request's principal, or the owner a turn runs as);
+        an empty one is refused: no turn runs as nobody's. ``replay_stored`` (a run id named by
+        an ``Idempotency-Key``): when ``run_id`` is already stored once the session's lock is
+        held (a twin request finished first), that run is the answer; no turn runs. ``outside``:
+        the turn carries out a decision on its session's pending approval made outside the chat
+        (an approver, a deadline, a reminder; gateway/turns/approval_decisions.py)."""
+        owner = tenant
         run_id = run_id or new_run_id()
         self.open_run(run_id, owner or "")
         started = time.perf_counter()
@@ -181,7 +176,7 @@ class TurnService:
         span_attributes = {OPERATION: "invoke_workflow", CONVERSATION: entry.session_id, "run.id": run_id}
         try:
             if not owner:
-                raise RuntimeError("a turn needs a tenant: pass tenant= outside a /v1 request")
+                raise RuntimeError("a turn needs a tenant")
             with start_span("invoke_workflow", span_attributes) as span:
                 if self.before_turn is not None:
                     await self.before_turn()
@@ -196,7 +191,7 @@ class TurnService:
                         return TracedTurn(replayable(stored), stored.model_dump_json())
                     # an unfinished one (its gateway died mid-turn) runs again under its run id:
                     # the domains answer the steps it already sent from their idempotency keys
-                    turn = await self._turn(entry, run_id, owner)
+                    turn = await self._turn(entry, run_id, owner, outside)
                 if span is not None:
                     span.set_attribute("run.status", turn.run.status.value)
                 wait_ms = domain_wait_ms(turn.run, since)
@@ -227,10 +222,14 @@ class TurnService:
             )
         )
 
-    async def _turn(self, entry: EntryRequest, run_id: str, tenant: str) -> TracedTurn:
+    async def _turn(
+        self, entry: EntryRequest, run_id: str, tenant: str, outside: OutsideDecision | None
+    ) -> TracedTurn:
         created = utcnow()
         stored: list[TracedTurn] = []
-        approvals = self.approvals.begin(entry.session_id, run_id, tenant=tenant, channel=entry.channel)
+        approvals = self.approvals.begin(
+            entry.session_id, run_id, tenant=tenant, channel=entry.channel, outside=outside
+        )
 
         def record_turn(result: GraphResult[TurnState]) -> list[ExtraWrite]:
             # the run trace is committed in the same transaction as the graph's pause
