@@ -9,27 +9,24 @@ client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a re
 neither asks once more, unless it is a confident new request, which drops the question.
 
 Each question has an ``approval_id``: the gateway lists it for the tenant's approvers, who may
-decide it instead of the person (:func:`deciding`), and holds its deadline: an answer after it is
-refused and nothing runs (:class:`ApprovalTurn` carries what the gateway knows into the turn, and
-what the turn decided back out). The question is in the person's language throughout: a
-capability description written only in another language (an MCP tool's) is quoted as the tool's
-own words.
+decide it instead of the person, and holds its deadline: an answer after it is refused and nothing
+runs (the turn's ``approval``, an :class:`~dialogue.approval_turn.ApprovalTurn`, carries what the
+gateway knows into the turn, and what the turn decided back out). The question is in the person's
+language throughout: a capability description written only in another language (an MCP tool's)
+is quoted as the tool's own words.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from enum import StrEnum
-from typing import Any
+from datetime import timedelta
+from typing import Any, NamedTuple
 
+from dialogue.approval_turn import ApprovalTurn, Decision
 from dialogue.choice import is_no, is_yes
 from dialogue.slots import describe
 from dialogue.state import Turn
+from graph import StateUpdate
 from intent.base import guessed
 from shared import i18n
 from shared.catalog import Catalog
@@ -60,62 +57,33 @@ def steps_needing_approval(plan: ExecutionPlan, catalog: Catalog) -> list[Execut
     return needing
 
 
-class Decision(StrEnum):
-    """How a waiting approval ended."""
+class ApprovalAnswer(NamedTuple):
+    """A message's reply to a pending approval question."""
 
-    APPROVED = "approved"
-    REJECTED = "rejected"
-    EXPIRED = "expired"
-    #: The person moved on to another request (or corrected it, which asks again): nothing ran.
-    SUPERSEDED = "superseded"
-
-
-@dataclass(slots=True)
-class ApprovalTurn:
-    """One turn's view of approvals: what the gateway hands in (the time, the operator's
-    defaults, a decision made outside the chat) and what the turn did (which approval it
-    answered and how), read back when the turn is stored."""
-
-    run_id: str
-    #: The turn's time: an answer at or after a question's ``expires_at`` is refused.
-    now: datetime | None = None
-    #: The operator's deadline and reminder, for steps whose manifest sets none.
-    default_expires_s: float | None = None
-    default_reminder_s: float | None = None
-    #: Decided outside the chat (an approver, the deadline), for the approval ``target_id``;
-    #: ``None``: the person's message decides.
-    decision: Decision | None = None
-    target_id: str | None = None
-    #: Who decided outside the chat, as the person reads it ("an approver").
-    decided_by: str = ""
-    #: A reminder on the person's behalf (for ``target_id``): the question is asked again.
-    reminder: bool = False
-    #: Set by the turn: the approval it answered (or dropped), and how it ended.
-    answered_id: str | None = None
-    outcome: Decision | None = None
-
-    @property
-    def from_person(self) -> bool:
-        return self.decision is None and not self.reminder
+    #: The turn after it; its ``approval`` says which approval it answered and how.
+    turn: Turn
+    #: The question, still pending (asked again); ``None``: settled or dropped.
+    question: ApprovalQuestion | None
+    #: The message is a new request: the question is dropped, ``turn`` goes on to be understood.
+    new_request: bool = False
 
 
-_CURRENT: ContextVar[ApprovalTurn | None] = ContextVar("approval_turn", default=None)
+class _Answered(StateUpdate, state=ApprovalTurn):
+    answered_id: str | None
+    outcome: Decision | None
 
 
-@contextmanager
-def deciding(current: ApprovalTurn) -> Iterator[ApprovalTurn]:
-    """Within the block, the turn of ``current.run_id`` answers its pending approval as
-    ``current`` says (a context variable, so concurrent turns never see each other's)."""
-    token = _CURRENT.set(current)
-    try:
-        yield current
-    finally:
-        _CURRENT.reset(token)
+class _Marked(StateUpdate, state=Turn):
+    approval: ApprovalTurn | None
 
 
-def _current(run_id: str) -> ApprovalTurn | None:
-    found = _CURRENT.get()
-    return found if found is not None and found.run_id == run_id else None
+def _marked(turn: Turn, answered_id: str | None, outcome: Decision | None) -> Turn:
+    """``turn`` noting that it answered ``answered_id`` as ``outcome`` (for the gateway, which
+    stores the decision with the turn); unchanged for a turn the gateway handed nothing."""
+    if turn.approval is None:
+        return turn
+    approval = _Answered(answered_id=answered_id, outcome=outcome).apply(turn.approval)
+    return _Marked(approval=approval).apply(turn)
 
 
 def new_approval_id() -> str:
@@ -190,8 +158,10 @@ def approval_question(
     execution_intent: ExecutionIntent,
     plan: ExecutionPlan,
     catalog: Catalog,
+    current: ApprovalTurn | None = None,
 ) -> ApprovalQuestion:
-    """The question for ``steps`` (the plan's steps that wait for the yes)."""
+    """The question for ``steps`` (the plan's steps that wait for the yes); ``current`` (the
+    turn's ``approval``) gives the time its deadline and reminder count from."""
     language = intent.language
     actions = "; ".join(_action_text(step, plan, catalog, language) for step in steps)
     question = ApprovalQuestion(
@@ -200,7 +170,6 @@ def approval_question(
         steps=[step.id for step in steps],
         resume=ResumePoint(intent=intent, execution_intent=execution_intent, plan=plan, language=language),
     )
-    current = _CURRENT.get()
     if current is None or current.now is None:
         return question  # no clock given (a turn outside the gateway): it waits until answered
     expires_s, reminder_s = approval_policy(question, catalog)
@@ -261,15 +230,23 @@ def _declined(turn: Turn, question: ApprovalQuestion, who: str) -> Turn:
 
 def answer_approval(
     question: ApprovalQuestion, text: str, intent: IntentOutput, turn: Turn, threshold: float
-) -> tuple[Turn, ApprovalQuestion | None] | None:
+) -> ApprovalAnswer:
     """``turn`` after ``text`` answered ``question``, with the question still pending (asked
-    again) or None; ``None`` when the message is a new request (the question is dropped)."""
+    again) or None; ``new_request`` when the message is a new request (the question is dropped).
+    A decision made outside the chat comes in ``turn.approval``, and what was answered goes
+    back out in it."""
     language = question.resume.language
-    current = _current(turn.run_id)
+    current = turn.approval
     decision = current.decision if current is not None else None
     new_request = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
+    answered_id: str | None = question.approval_id
+
+    def answer(
+        result: Turn, pending: ApprovalQuestion | None, outcome: Decision | None = None, *, new: bool = False
+    ) -> ApprovalAnswer:
+        return ApprovalAnswer(_marked(result, answered_id, outcome), pending, new)
+
     if current is not None:
-        current.answered_id = question.approval_id
         if not current.from_person and question.approval_id != current.target_id:
             # decided for another question than the one waiting now: nothing to do
             kept = {
@@ -278,17 +255,17 @@ def answer_approval(
                 "answer": i18n.t("dialogue.approval_not_pending", language),
                 "intent": None,
             }
-            current.answered_id = None
-            return turn.model_copy(update=kept), question
+            answered_id = None
+            return answer(turn.model_copy(update=kept), question)
         late = (
             current.now is not None and question.expires_at is not None and current.now >= question.expires_at
         )
         if decision is Decision.EXPIRED or late:
             # correctness never waits for a timer: past the deadline, no answer runs anything
-            current.outcome = Decision.EXPIRED
             if current.from_person and new_request:
-                return None  # the person moved on: their new request is answered as usual
-            return _expired(turn, question), None
+                # the person moved on: their new request is answered as usual
+                return answer(turn, None, Decision.EXPIRED, new=True)
+            return answer(_expired(turn, question), None, Decision.EXPIRED)
         if current.reminder:
             reminded = {
                 "route": "respond",
@@ -296,21 +273,17 @@ def answer_approval(
                 "answer": i18n.t("dialogue.approval_reminder", language, question=question.text),
                 "intent": None,
             }
-            return turn.model_copy(update=reminded), question
+            return answer(turn.model_copy(update=reminded), question)
     who = current.decided_by if current is not None and decision is not None else ""
     if decision is Decision.APPROVED or (decision is None and is_yes(text)):
-        if current is not None:
-            current.outcome = Decision.APPROVED
-        return _approved(turn, question, who), None
+        return answer(_approved(turn, question, who), None, Decision.APPROVED)
     if decision is Decision.REJECTED or (decision is None and is_no(text)):
-        if current is not None:
-            current.outcome = Decision.REJECTED
-        return _declined(turn, question, who), None
+        return answer(_declined(turn, question, who), None, Decision.REJECTED)
     if new_request:
-        return None  # a new request: the plan that waited is dropped, nothing of it ran
+        return answer(turn, None, new=True)  # a new request: the plan that waited is dropped, nothing ran
     again = question.model_copy(
         update={"text": i18n.t("dialogue.approval_again", language, question=question.text)}
     )
     waiting = {"route": "respond", "status": RunStatus.WAITING_INPUT, "answer": again.text, "intent": None}
     # the question keeps its first wording: asking again does not nest the reminder
-    return turn.model_copy(update=waiting), question
+    return answer(turn.model_copy(update=waiting), question)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Literal, Protocol
 
 from dialogue import approval, rules, slots
+from dialogue.approval_turn import ApprovalTurn
 from dialogue.parts import read_parts
 from dialogue.rules import FollowUps, Planned
 from dialogue.standing import StandingConversation
@@ -214,9 +215,11 @@ class ConversationGraph:
         )
 
     @staticmethod
-    def message(entry: EntryRequest, run_id: str) -> NewMessage:
-        """The update a new message brings: a fresh turn (nothing of the last one carries over)."""
-        turn = new_turn(run_id, entry.input_text, entry.intent)
+    def message(entry: EntryRequest, run_id: str, approval: ApprovalTurn | None = None) -> NewMessage:
+        """The update a new message brings: a fresh turn (nothing of the last one carries over),
+        with what the gateway knows of approvals (``approval``: the time, a decision made outside
+        the chat), which the turn hands back with what it answered."""
+        turn = new_turn(run_id, entry.input_text, entry.intent, approval)
         zone = entry.metadata.get("time_zone")
         if isinstance(zone, str) and valid_time_zone(zone, "") == zone:
             return NewMessage(
@@ -231,9 +234,11 @@ class ConversationGraph:
         )
 
     @classmethod
-    def first_state(cls, entry: EntryRequest, run_id: str, event_count: int = 0) -> TurnState:
+    def first_state(
+        cls, entry: EntryRequest, run_id: str, event_count: int = 0, approval: ApprovalTurn | None = None
+    ) -> TurnState:
         """A new session's state with its first message (``event_count``: events numbered before)."""
-        return cls.message(entry, run_id).apply(TurnState(event_count=event_count))
+        return cls.message(entry, run_id, approval).apply(TurnState(event_count=event_count))
 
     @property
     def catalog(self) -> Catalog:
@@ -294,11 +299,11 @@ class ConversationGraph:
                 return understood(TurnChange(intent=corrected, route="plan", notes=[note]).apply(turn))
         if isinstance(question, ApprovalQuestion):
             threshold = self.orchestrator.threshold
-            approved = approval.answer_approval(question, turn.input, intent, turn, threshold)
-            if approved is not None:
-                return understood(*approved)
+            reply = approval.answer_approval(question, turn.input, intent, turn, threshold)
+            if not reply.new_request:
+                return understood(reply.turn, reply.question)
             note = "pending question (approval) abandoned: the message is a new request; nothing of it ran"
-            turn = TurnChange(notes=[note]).apply(turn)
+            turn = TurnChange(notes=[note]).apply(reply.turn)
         elif isinstance(question, SlotQuestion):
             replied = self._answer_slot(question, turn, intent, self._clock(state))
             if replied is not None:
@@ -410,7 +415,9 @@ class ConversationGraph:
         # a step the person must approve first: ask, with the plan kept for the yes
         waiting = [s for s in approval.steps_needing_approval(plan, self.catalog) if s.id not in carried]
         if waiting:
-            asked = approval.approval_question(waiting, intent, execution_intent, plan, self.catalog)
+            asked = approval.approval_question(
+                waiting, intent, execution_intent, plan, self.catalog, turn.approval
+            )
             held = TurnChange(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
             return PlanMade(turn=held.apply(turn), question=asked)
         return PlanMade(turn=turn)

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from dialogue.approval_turn import ApprovalTurn
 from planner.memory import SessionMemory
 from shared.models import (
     DomainOutput,
@@ -113,6 +114,9 @@ class Turn(BaseModel):
     #: The intent the caller gave with the message (``EntryRequest.intent``): ``understand``
     #: takes it instead of parsing ``input``.
     given_intent: IntentOutput | None = None
+    #: Approvals as the gateway hands them in, and which one this turn answered and how
+    #: (None: a turn outside the gateway, whose approval questions wait until answered).
+    approval: ApprovalTurn | None = None
 
 
 class TurnState(BaseModel):
@@ -185,7 +189,9 @@ def event_id(n: int) -> str:
     return f"evt-{n:04d}"
 
 
-def new_turn(run_id: str, text: str, given_intent: IntentOutput | None = None) -> Turn:
-    """The working values of a turn that has just received ``text`` (and the intent its caller
-    gave, if any): everything else reset."""
-    return Turn(run_id=run_id, input=text, given_intent=given_intent)
+def new_turn(
+    run_id: str, text: str, given_intent: IntentOutput | None = None, approval: ApprovalTurn | None = None
+) -> Turn:
+    """The working values of a turn that has just received ``text`` (with the intent its caller
+    gave and the gateway's view of approvals, if any): everything else reset."""
+    return Turn(run_id=run_id, input=text, given_intent=given_intent, approval=approval)

@@ -1,7 +1,8 @@
 """Approvals around a turn: the turn gets the time, the operator's default deadline and reminder,
-and any decision made outside the chat (:mod:`dialogue.approval` reads them); when the turn is
-stored, the approval it asked or settled is written in the same transaction
-(:class:`~gateway.storage.approvals.ApprovalStore`).
+and any decision made outside the chat, in its message (``Turn.approval``, which
+:mod:`dialogue.approval` reads and writes back which approval it answered); when the turn is
+stored, the approval it asked or settled (read from its final state) is written in the same
+transaction (:class:`~gateway.storage.approvals.ApprovalStore`).
 
 The time is the ledger's ``clock`` (the platform's :func:`shared.clock.utcnow` unless a test
 hands in its own), read once per turn: an answer at or after a question's deadline is refused
@@ -11,15 +12,14 @@ whether or not anything has noticed the deadline yet.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from dialogue.approval import ApprovalTurn, Decision, deciding
+from dialogue.approval_turn import ApprovalTurn, Decision
 from dialogue.state import TurnState
 from gateway.storage.approvals import (
     ApprovalStatus,
@@ -62,10 +62,15 @@ class OutsideDecision:
 
 
 class TurnApprovals:
-    """One turn's approvals: :meth:`active` around the graph, :meth:`writes` when it is stored."""
+    """One turn's approvals: :attr:`current` goes into the turn with its message, :meth:`writes`
+    reads the turn's final state when it is stored."""
 
-    def __init__(self, current: ApprovalTurn, *, by: str, session_id: str, tenant: str, channel: str):
+    def __init__(
+        self, current: ApprovalTurn, *, run_id: str, by: str, session_id: str, tenant: str, channel: str
+    ):
+        #: What the turn is handed (its time, the defaults, a decision made outside the chat).
         self.current = current
+        self.run_id = run_id
         self._by = by
         self._session_id = session_id
         self._tenant = tenant
@@ -73,14 +78,11 @@ class TurnApprovals:
         #: The approval this turn asked (set when the turn is stored).
         self.asked: StoredApproval | None = None
 
-    @contextmanager
-    def active(self) -> Iterator[ApprovalTurn]:
-        with deciding(self.current) as current:
-            yield current
-
     def writes(self, state: TurnState) -> list[TurnWrite]:
         """The approval rows this turn changes, for the transaction that stores it."""
-        current = self.current
+        # what the turn answered is in its state; a turn that replaced it carries what it was handed
+        current = state.turn.approval or self.current
+        run_id = self.run_id
         now = current.now or utcnow()
         question = state.question
         waiting = question if isinstance(question, ApprovalQuestion) else None
@@ -89,19 +91,17 @@ class TurnApprovals:
         answered = current.answered_id
         if answered is not None and answered != waiting_id:
             status: ApprovalStatus = (current.outcome or Decision.SUPERSEDED).value
-            writes.append(
-                ApprovalStore.decided_write(answered, status, by=self._by, run_id=current.run_id, now=now)
-            )
+            writes.append(ApprovalStore.decided_write(answered, status, by=self._by, run_id=run_id, now=now))
         if not current.from_person and answered is None and current.target_id is not None:
             # decided outside the chat, but the session no longer waits for it: settle it
             writes.append(
                 ApprovalStore.decided_write(
-                    current.target_id, "superseded", by=self._by, run_id=current.run_id, now=now
+                    current.target_id, "superseded", by=self._by, run_id=run_id, now=now
                 )
             )
         if waiting is not None and waiting_id is not None and waiting_id != answered:
             self.asked = self._stored(waiting, waiting_id, state, now)
-            writes.append(ApprovalStore.superseded_in_session_write(self._session_id, now, current.run_id))
+            writes.append(ApprovalStore.superseded_in_session_write(self._session_id, now, run_id))
             writes.append(ApprovalStore.asked_write(self.asked))
         return writes
 
@@ -118,7 +118,7 @@ class TurnApprovals:
             id=approval_id,
             tenant=self._tenant,
             session_id=self._session_id,
-            run_id=self.current.run_id,
+            run_id=self.run_id,
             status="pending",
             question=question.text,
             language=question.resume.language,
@@ -158,20 +158,23 @@ class ApprovalLedger:
     ) -> TurnApprovals:
         """The approvals of turn ``run_id``; ``outside``: the decision it carries out, made
         outside the chat (``None``: the person's message decides)."""
-        current = ApprovalTurn(
-            run_id=run_id,
-            now=self.clock(),
-            default_expires_s=self.settings.expires_s,
-            default_reminder_s=self.settings.reminder_s,
-        )
+        now, expires_s, reminder_s = self.clock(), self.settings.expires_s, self.settings.reminder_s
+        current = ApprovalTurn(now=now, default_expires_s=expires_s, default_reminder_s=reminder_s)
         by = "owner"
         if outside is not None:
-            current.decision = outside.decision
-            current.target_id = outside.approval_id
-            current.decided_by = outside.said_as
-            current.reminder = outside.reminder
+            current = ApprovalTurn(
+                now=now,
+                default_expires_s=expires_s,
+                default_reminder_s=reminder_s,
+                decision=outside.decision,
+                target_id=outside.approval_id,
+                decided_by=outside.said_as,
+                reminder=outside.reminder,
+            )
             by = outside.by
-        return TurnApprovals(current, by=by, session_id=session_id, tenant=tenant, channel=channel)
+        return TurnApprovals(
+            current, run_id=run_id, by=by, session_id=session_id, tenant=tenant, channel=channel
+        )
 
     def writes(self, approvals: TurnApprovals, state: TurnState) -> list[TurnWrite]:
         return approvals.writes(state) if self.store is not None else []

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from sqlalchemy.exc import DBAPIError
 
+from dialogue.approval_turn import ApprovalTurn
 from dialogue.graph import ConversationGraph
 from dialogue.state import TurnState
 from execution.runner import RunController
@@ -257,11 +258,8 @@ class TurnService:
         try:
             # a background run (recorded before its turn) may be cancelled from any gateway
             cancelled = partial(self._cancelled, run_id) if recorded else None
-            with (
-                self.domains.expect(run_id, _nothing if recorded else reserve, cancelled) as reservation,
-                approvals.active(),
-            ):
-                await self._advance(entry, run_id, record_turn)
+            with self.domains.expect(run_id, _nothing if recorded else reserve, cancelled) as reservation:
+                await self._advance(entry, run_id, record_turn, approvals.current)
         finally:
             self.graph.listeners.pop(run_id, None)
             if not recorded:
@@ -303,13 +301,15 @@ class TurnService:
     async def _cancelled(self, run_id: str) -> bool:
         return await self.store.run_status(run_id) is RunStatus.CANCELLED
 
-    async def _advance(self, entry: EntryRequest, run_id: str, on_commit: OnCommit) -> GraphResult[TurnState]:
-        """Resume the session's graph with the message, or start it (first message, or after a
-        reset / a broken session)."""
+    async def _advance(
+        self, entry: EntryRequest, run_id: str, on_commit: OnCommit, approval: ApprovalTurn
+    ) -> GraphResult[TurnState]:
+        """Resume the session's graph with the message (and ``approval``: what the turn is handed
+        of approvals), or start it (first message, or after a reset / a broken session)."""
         session_id = entry.session_id
         try:
             return await self.engine.resume(
-                session_id, self.graph.message(entry, run_id), on_commit=on_commit
+                session_id, self.graph.message(entry, run_id, approval), on_commit=on_commit
             )
         except SessionNotFoundError:
             pass
@@ -318,7 +318,7 @@ class TurnService:
             await self.engine.delete(session_id)
         # event ids go on from where the session was (a reset keeps its numbering)
         session = await self.store.load_session(session_id)
-        first = self.graph.first_state(entry, run_id, event_count=session.event_count)
+        first = self.graph.first_state(entry, run_id, event_count=session.event_count, approval=approval)
         return await self.engine.run(first, session_id=session_id, on_commit=on_commit)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dialogue.approval import ApprovalTurn, Decision, answer_approval, approval_question, deciding
+from dialogue.approval import ApprovalAnswer, ApprovalTurn, Decision, answer_approval, approval_question
 from dialogue.state import new_turn
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
@@ -64,10 +64,7 @@ def _ask(
     plan = ExecutionPlan(steps=[step])
     goal = "DELETE_FILE" if capability == "delete_file" else "ARCHIVE_FILE"
     execution = ExecutionIntent(domain="files", capability=capability, goal=goal)
-    if current is None:
-        return approval_question([step], _intent(language, goal), execution, plan, files())
-    with deciding(current):
-        return approval_question([step], _intent(language, goal), execution, plan, files())
+    return approval_question([step], _intent(language, goal), execution, plan, files(), current)
 
 
 def test_an_english_tool_description_is_quoted_as_the_tools_words_in_a_portuguese_question() -> None:
@@ -88,86 +85,91 @@ def test_a_description_in_the_persons_language_is_not_quoted() -> None:
 
 
 def test_the_manifest_deadline_and_reminder_apply_else_the_operators() -> None:
-    own = _ask("en", current=ApprovalTurn(run_id="run-1", now=NOW, default_expires_s=3600))
+    own = _ask("en", current=ApprovalTurn(now=NOW, default_expires_s=3600))
     assert own.approval_id is not None
     assert own.expires_at == NOW + timedelta(seconds=600) and own.remind_at == NOW + timedelta(seconds=60)
     operator = _ask(
         "en",
         "archive_file",
-        ApprovalTurn(run_id="run-1", now=NOW, default_expires_s=3600, default_reminder_s=5),
+        ApprovalTurn(now=NOW, default_expires_s=3600, default_reminder_s=5),
     )
     assert operator.expires_at == NOW + timedelta(seconds=3600)
     assert operator.remind_at == NOW + timedelta(seconds=5)
-    assert _ask("en", "archive_file", ApprovalTurn(run_id="run-1", now=NOW)).expires_at is None
+    assert _ask("en", "archive_file", ApprovalTurn(now=NOW)).expires_at is None
     assert _ask("en").expires_at is None  # no clock given: it waits until answered
 
 
 def _answer(
     question: ApprovalQuestion, text: str, current: ApprovalTurn, intent: IntentOutput | None = None
-) -> tuple[Any, ApprovalQuestion | None] | None:
-    turn = new_turn(current.run_id, text)
-    with deciding(current):
-        return answer_approval(question, text, intent or IntentOutput(language="pt"), turn, threshold=0.7)
+) -> ApprovalAnswer:
+    turn = new_turn("run-2", text, approval=current)
+    return answer_approval(question, text, intent or IntentOutput(language="pt"), turn, threshold=0.7)
+
+
+def _answered(reply: ApprovalAnswer) -> ApprovalTurn:
+    """What the turn hands back to the gateway: which approval it answered, and how."""
+    assert reply.turn.approval is not None
+    return reply.turn.approval
 
 
 def test_a_yes_at_the_deadline_runs_nothing() -> None:
-    question = _ask("pt", current=ApprovalTurn(run_id="run-1", now=NOW))
+    question = _ask("pt", current=ApprovalTurn(now=NOW))
     assert question.expires_at is not None
-    in_time = ApprovalTurn(run_id="run-2", now=question.expires_at - timedelta(seconds=1))
+    in_time = ApprovalTurn(now=question.expires_at - timedelta(seconds=1))
     answered = _answer(question, "sim", in_time)
-    assert answered is not None and answered[0].route == "execute" and answered[0].confirmed
-    assert in_time.outcome is Decision.APPROVED and in_time.answered_id == question.approval_id
+    assert answered.turn.route == "execute" and answered.turn.confirmed and answered.question is None
+    assert _answered(answered).outcome is Decision.APPROVED
+    assert _answered(answered).answered_id == question.approval_id
 
-    late = ApprovalTurn(run_id="run-3", now=question.expires_at)
+    late = ApprovalTurn(now=question.expires_at)
     refused = _answer(question, "sim", late)
-    assert refused is not None
-    turn, still = refused
+    turn, still = refused.turn, refused.question
     assert still is None and turn.route == "respond" and turn.status == RunStatus.CANCELLED
     assert turn.answer == "Este pedido expirou sem aprovação; nada foi feito."
-    assert late.outcome is Decision.EXPIRED
+    assert _answered(refused).outcome is Decision.EXPIRED
 
 
 def test_a_new_request_after_the_deadline_is_answered_and_the_approval_recorded_expired() -> None:
-    question = _ask("pt", current=ApprovalTurn(run_id="run-1", now=NOW))
+    question = _ask("pt", current=ApprovalTurn(now=NOW))
     assert question.expires_at is not None
-    late = ApprovalTurn(run_id="run-2", now=question.expires_at + timedelta(days=3))
+    late = ApprovalTurn(now=question.expires_at + timedelta(days=3))
     request = IntentOutput(primary_domain="files", goal="ARCHIVE_FILE", confidence=0.95, language="pt")
-    assert _answer(question, "arquiva o relatório", late, request) is None
-    assert late.outcome is Decision.EXPIRED
+    moved_on = _answer(question, "arquiva o relatório", late, request)
+    assert moved_on.new_request and moved_on.question is None
+    assert _answered(moved_on).outcome is Decision.EXPIRED
+    assert _answered(moved_on).answered_id == question.approval_id
 
 
-def _by_approver(run_id: str, decision: Decision, target_id: str | None) -> ApprovalTurn:
+def _by_approver(decision: Decision, target_id: str | None) -> ApprovalTurn:
     """A turn carrying a decision an approver made through the API, at ``NOW``."""
-    return ApprovalTurn(
-        run_id=run_id, now=NOW, decision=decision, target_id=target_id, decided_by="um aprovador"
-    )
+    return ApprovalTurn(now=NOW, decision=decision, target_id=target_id, decided_by="um aprovador")
 
 
 def test_an_approvers_decision_applies_to_the_question_waiting_only() -> None:
-    question = _ask("pt", current=ApprovalTurn(run_id="run-1", now=NOW))
-    other = _by_approver("run-2", Decision.APPROVED, "apr-another")
+    question = _ask("pt", current=ApprovalTurn(now=NOW))
+    other = _by_approver(Decision.APPROVED, "apr-another")
     kept = _answer(question, "Aprovado por um aprovador.", other)
-    assert kept is not None and kept[1] == question and kept[0].status == RunStatus.WAITING_INPUT
-    assert other.outcome is None and other.answered_id is None
+    assert kept.question == question and kept.turn.status == RunStatus.WAITING_INPUT
+    assert _answered(kept).outcome is None and _answered(kept).answered_id is None
 
-    approver = _by_approver("run-3", Decision.APPROVED, question.approval_id)
+    approver = _by_approver(Decision.APPROVED, question.approval_id)
     approved = _answer(question, "Aprovado por um aprovador.", approver)
-    assert approved is not None and approved[0].route == "execute" and approved[1] is None
-    assert approver.outcome is Decision.APPROVED
+    assert approved.turn.route == "execute" and approved.question is None
+    assert _answered(approved).outcome is Decision.APPROVED
 
-    rejecter = _by_approver("run-4", Decision.REJECTED, question.approval_id)
+    rejecter = _by_approver(Decision.REJECTED, question.approval_id)
     rejected = _answer(question, "Recusado por um aprovador.", rejecter)
-    assert rejected is not None and rejected[0].status == RunStatus.CANCELLED
-    assert rejected[0].answer == "Um aprovador recusou o pedido; nada foi feito."
+    assert rejected.turn.status == RunStatus.CANCELLED and _answered(rejected).outcome is Decision.REJECTED
+    assert rejected.turn.answer == "Um aprovador recusou o pedido; nada foi feito."
 
 
 def test_a_reminder_asks_again_and_decides_nothing() -> None:
-    question = _ask("pt", current=ApprovalTurn(run_id="run-1", now=NOW))
-    reminder = ApprovalTurn(run_id="run-2", now=NOW, target_id=question.approval_id, reminder=True)
+    question = _ask("pt", current=ApprovalTurn(now=NOW))
+    reminder = ApprovalTurn(now=NOW, target_id=question.approval_id, reminder=True)
     reminded = _answer(question, "Lembrete de aprovação.", reminder)
-    assert reminded is not None and reminded[1] == question
-    assert reminded[0].answer == f"Lembrete: um pedido seu ainda espera aprovação. {question.text}"
-    assert reminder.outcome is None
+    assert reminded.question == question
+    assert reminded.turn.answer == f"Lembrete: um pedido seu ainda espera aprovação. {question.text}"
+    assert _answered(reminded).outcome is None
 
 
 @pytest.mark.parametrize("text", ["sim", "não"])
@@ -175,4 +177,5 @@ def test_without_a_turn_context_the_chat_answers_as_before(text: str) -> None:
     question = _ask("pt")
     turn = new_turn("run-9", text)
     answered = answer_approval(question, text, IntentOutput(language="pt"), turn, threshold=0.7)
-    assert answered is not None and answered[1] is None
+    assert not answered.new_request and answered.question is None
+    assert answered.turn.approval is None  # nothing handed in, nothing handed back
