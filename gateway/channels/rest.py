@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette.sse import EventSourceResponse
 
-from gateway.deps import PrincipalDep, RunSlotDep, StoreDep, TurnsDep, services, session_id_from
+from gateway.deps import PrincipalDep, RunSlotDep, ServicesDep, StoreDep, session_id_from
 from gateway.turns.background import BackgroundJob, entry_of
 from gateway.turns.idempotency import REPLAYED_HEADER, idempotent_run_id, replayable
 from gateway.turns.turn import UNFINISHED_RUN, new_run_id
@@ -84,11 +84,12 @@ def _accepted(run_id: str, session_id: str, status: RunStatus, replayed: bool = 
 async def create_run(
     body: RunRequest,
     request: Request,
-    turns: TurnsDep,
-    store: StoreDep,
+    services: ServicesDep,
     principal: PrincipalDep,
     slot: RunSlotDep,
 ) -> Response:
+    # one dependency for the services the route reads (one solve per request, not one each)
+    turns, store = services.turns, services.store
     # a resend with the same Idempotency-Key gets the first request's run, on any gateway
     keyed_run_id = idempotent_run_id(request, principal.tenant)
     if keyed_run_id is not None:
@@ -110,7 +111,7 @@ async def create_run(
         pinned_domain=body.domain,
     )
     if body.background:
-        background = services(request).background
+        background = services.background
         # refused now, as a 404, rather than after the 202 (the turn checks again, under the lock)
         await turns.check_access(session_id, principal.tenant)
         # the run's quota slot moves to the background run, which gives it back when it ends
@@ -129,10 +130,9 @@ async def create_run(
 
 
 @router.get("/v1/runs/{run_id}/events", response_model=None)
-async def run_events(
-    run_id: str, turns: TurnsDep, store: StoreDep, principal: PrincipalDep
-) -> EventSourceResponse:
+async def run_events(run_id: str, services: ServicesDep, principal: PrincipalDep) -> EventSourceResponse:
     """Server-Sent Events: ``run.status``, ``step`` (each step status change), ``run.finished``."""
+    turns, store = services.turns, services.store
     if turns.run_tenant(run_id) == principal.tenant:
         source = turns.events.follow(run_id)
     else:
@@ -191,10 +191,11 @@ async def list_runs(
 
 
 @router.post("/v1/runs/{run_id}/cancel")
-async def cancel_run(run_id: str, request: Request, store: StoreDep, principal: PrincipalDep) -> RunResult:
+async def cancel_run(run_id: str, services: ServicesDep, principal: PrincipalDep) -> RunResult:
     """Cancel a background run: queued, it never starts; running, its step in flight finishes
     (or times out) and no further step starts. A finished run is a 409, as is an interactive
     one (it ends with its request)."""
+    store = services.store
     run = await store.owned_run(run_id, principal.tenant)
     if run is None:
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
@@ -205,7 +206,7 @@ async def cancel_run(run_id: str, request: Request, store: StoreDep, principal: 
     # stored first: a worker taking it from now on finds it cancelled and does not start it
     await store.cancel_run(run_id, CANCEL_NOTE)
     # then its workflow: off the queue if still there; running, no further step starts
-    await services(request).background.cancel(run_id)
+    await services.background.cancel(run_id)
     cancelled = await store.owned_run(run_id, principal.tenant)
     if cancelled is None:  # its session was deleted meanwhile
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
@@ -214,11 +215,12 @@ async def cancel_run(run_id: str, request: Request, store: StoreDep, principal: 
 
 @router.post("/v1/runs/{run_id}/retry")
 async def retry_run(
-    run_id: str, request: Request, turns: TurnsDep, store: StoreDep, principal: PrincipalDep, slot: RunSlotDep
+    run_id: str, services: ServicesDep, principal: PrincipalDep, slot: RunSlotDep
 ) -> JSONResponse:
     """Run a failed or timed-out run again, in the background, under its own id: its domains see
     the same per-step idempotency keys, so the steps that succeeded answer from what they did
     (nothing is sent twice) and the others run. 202 as for a background run; 409 otherwise."""
+    store = services.store
     run = await store.owned_run(run_id, principal.tenant)
     if run is None:
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
@@ -231,7 +233,7 @@ async def retry_run(
     if stored is None:
         raise NotFound(f"No run with id '{run_id}'", param="run_id")
     input_text, extras = stored
-    background = services(request).background
+    background = services.background
     entry = entry_of(run.session_id, input_text, extras)
     job = BackgroundJob(entry, run_id, principal.tenant, slot.hand_over())
     try:
