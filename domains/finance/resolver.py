@@ -13,8 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rapidfuzz import fuzz, process
-
 from domains.finance.provider import Instrument, Market
 from domains.finance.text import normalize, strip_fillers
 
@@ -142,6 +140,9 @@ class SymbolResolver:
             elif len(core) >= 4 and core_tokens <= tokens:  # "Magazine" is Magazine Luiza
                 yield from self._emit(key, QUERY_IN_KEY, "prefix")
         if len(core) >= MIN_KEY_LEN:
+            # imported on the first fuzzy lookup, not at the domain's start
+            from rapidfuzz import fuzz, process
+
             for key, score, _ in process.extract(
                 core, self._key_list, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=10
             ):

@@ -12,9 +12,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from fastapi import FastAPI, Query
 
 from domains.notifier.outbox import Outbox
@@ -24,6 +23,9 @@ from sdk.idempotency import current_key
 from sdk.service import DomainService, fail
 from shared.i18n import Catalog, as_language
 from shared.models import DomainOutput, ExecutionIntent
+
+if TYPE_CHECKING:
+    import httpx
 
 VERSION = "1.0.0"
 
@@ -131,6 +133,9 @@ class Notifier:
         if token is None:
             raise RuntimeError("Telegram is not configured")
         if self._http is None:
+            # imported here: with Telegram off (the default) httpx is never needed
+            import httpx
+
             self._http = httpx.AsyncClient(timeout=self.settings.telegram_timeout_s)
         return TelegramClient(self._http, token, self.settings.telegram_api_base)
 

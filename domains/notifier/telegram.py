@@ -8,9 +8,12 @@ httpx's request logging is kept at WARNING.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
-import httpx
 from pydantic import SecretStr
+
+if TYPE_CHECKING:
+    import httpx
 
 #: Telegram rejects longer texts; longer messages are sent in several parts.
 MAX_MESSAGE_CHARS = 4096
@@ -54,6 +57,9 @@ class TelegramClient:
         return [await self._send_part(chat_id, part) for part in split_message(text)]
 
     async def _send_part(self, chat_id: str, text: str) -> int:
+        # imported on first send: most processes never send, and httpx costs CPU at every start
+        import httpx
+
         url = f"{self._api_base}/bot{self._token.get_secret_value()}/sendMessage"
         try:
             response = await self._http.post(url, json={"chat_id": chat_id, "text": text})

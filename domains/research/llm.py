@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from pydantic import SecretStr
 
 from domains.research.config import AgentConfig
+
+if TYPE_CHECKING:
+    import httpx
 
 
 class LLMError(RuntimeError):
@@ -62,6 +64,8 @@ class ChatClient:
         headers = {}
         if self._api_key is not None and self._api_key.get_secret_value():
             headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
+        import httpx  # already loaded by whoever made self._http; kept off the domain's start
+
         try:
             response = await self._http.post(self._url, json=body, headers=headers, timeout=self._timeout)
         except httpx.TimeoutException:

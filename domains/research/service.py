@@ -19,9 +19,8 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
@@ -49,6 +48,9 @@ from shared.db import create_engine
 from shared.i18n import as_language, language_of
 from shared.models import ContinueWith, DomainOutput, ExecutionIntent
 from shared.status import RunStatus
+
+if TYPE_CHECKING:
+    import httpx
 
 VERSION = "1.0.0"
 DOMAIN = "research"
@@ -306,6 +308,9 @@ def _llm_client(
         return None, http, False
     assert settings.llm_base_url is not None
     owns_http = http is None
+    # imported only with an LLM configured: without one the domain never makes an HTTP call
+    import httpx
+
     client = http or httpx.AsyncClient()
     llm = ChatClient(
         client,
