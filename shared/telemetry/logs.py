@@ -14,13 +14,9 @@ Events carry their fields as ``extra``: ``log.info("turn finished", extra=event_
 
 from __future__ import annotations
 
-import atexit
-import copy
 import json
 import logging
-import logging.handlers
 import os
-import queue
 import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -95,10 +91,8 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             **event_fields(record),
         }
-        if record.exc_info and not record.exc_text:
-            record.exc_text = self.formatException(record.exc_info)
-        if record.exc_text:
-            line["exception"] = record.exc_text
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
         return self.redact(json.dumps(line, ensure_ascii=False, default=str))
 
 
@@ -115,60 +109,23 @@ class TextFormatter(logging.Formatter):
         return self.redact(text)
 
 
-class _OffLoopHandler(logging.handlers.QueueHandler):
-    """Hands a record to the listener thread: what depends on the emitting thread (the message's
-    arguments, the trace id of its context, an exception's traceback) is settled here; the JSON
-    encoding, the masking and the write to stderr happen on the listener's thread, so a turn's log
-    line costs the event loop a queue put, and a slow or full stderr pipe never blocks it."""
-
-    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
-        prepared = copy.copy(record)
-        prepared.msg = record.getMessage()
-        prepared.args = None
-        if getattr(record, "trace_id", None) is None:
-            prepared.trace_id = current_trace_id()  # a contextvar: unreadable from the listener
-        if record.exc_info:
-            prepared.exc_text = record.exc_text or _TRACEBACKS.formatException(record.exc_info)
-            prepared.exc_info = None
-        return prepared
-
-
-_TRACEBACKS = logging.Formatter()
-_listener: logging.handlers.QueueListener | None = None
-
-
-def stop_logging() -> None:
-    """Write what is queued and stop the listener thread (at exit, or before a new set-up)."""
-    global _listener
-    if _listener is not None:
-        _listener.stop()
-        _listener = None
-
-
 def setup_logging(level: str = "INFO", log_format: str | None = None, secrets: Iterable[str] = ()) -> None:
     """Configure the root logger once for the process: ``log_format`` is ``json`` or ``text``
     (default: ``LOG_FORMAT``, else json); ``secrets`` (plus the secret-named environment
-    variables) are masked in every line. Lines are formatted and written by a listener thread
-    that lives as long as the process (log lines come before and after an app's lifespan too);
-    it is stopped, its queue written out, at exit."""
-    global _listener
+    variables) are masked in every line. Lines are written by the logging thread: a
+    ``QueueHandler`` to a listener thread was measured (bench/results/gateway_turn.md, perf2
+    round 2) to spare the caller a few microseconds a line and cost the process more (a thread
+    wake-up per line)."""
     chosen = (log_format or os.environ.get("LOG_FORMAT") or "json").lower()
     masked = [*secrets, *secrets_from_env()]
-    writer = logging.StreamHandler()
-    writer.setFormatter(TextFormatter(masked) if chosen == "text" else JsonFormatter(masked))
-    stop_logging()
-    lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
-    _listener = logging.handlers.QueueListener(lines, writer)
-    _listener.start()
+    handler = logging.StreamHandler()
+    handler.setFormatter(TextFormatter(masked) if chosen == "text" else JsonFormatter(masked))
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
-    root.addHandler(_OffLoopHandler(lines))
+    root.addHandler(handler)
     root.setLevel(level.upper())
     # uvicorn's loggers have handlers of their own: route them through ours instead
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers = []
         logging.getLogger(name).propagate = True
-
-
-atexit.register(stop_logging)

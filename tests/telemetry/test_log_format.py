@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from shared.telemetry.logs import JsonFormatter, TextFormatter, secrets_from_env, setup_logging, stop_logging
+from shared.telemetry.logs import JsonFormatter, TextFormatter, secrets_from_env, setup_logging
 
 
 def _record(message: str, *args: object, **fields: object) -> logging.LogRecord:
@@ -52,7 +52,7 @@ def test_text_format_is_readable_with_the_fields_after_the_message() -> None:
     assert line.endswith("INFO gateway.turns: turn completed run_id=run-1 status=completed")
 
 
-def test_set_up_logging_writes_off_the_calling_thread_with_secrets_masked_and_tracebacks_kept(
+def test_set_up_logging_writes_json_lines_with_secrets_masked_and_tracebacks_kept(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     root = logging.getLogger()
@@ -62,14 +62,11 @@ def test_set_up_logging_writes_off_the_calling_thread_with_secrets_masked_and_tr
         log = logging.getLogger("gateway.turns")
         arguments = {"key": "sk-configured-secret"}
         log.info("turn of %s", arguments, extra={"run_id": "run-1"})
-        arguments["key"] = "changed after the call"  # the line says what was true when logged
         try:
             raise ValueError("Bearer sk-in-a-traceback")
         except ValueError:
             log.exception("turn failed")
-        stop_logging()  # the listener's queue written out
     finally:
-        stop_logging()
         for handler in list(root.handlers):
             root.removeHandler(handler)
         for handler in handlers:
