@@ -6,6 +6,7 @@ in one pydantic pass, repeated ``Idempotency-Key`` answered from the durable sto
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -207,8 +208,13 @@ def serve(service: DomainService, app: FastAPI | None = None, *, default_port: i
     args = parser.parse_args()
     setup_logging(args.log_level)
     service.served = True  # the domain's own process: its idempotency keys outlive it
+    app = app or service.app()
+    # what the start built lives as long as the process: frozen, later collections skip it (a
+    # domain's __main__ turns collection off for the start, which makes almost no garbage)
+    gc.freeze()
+    gc.enable()
     uvicorn.run(
-        app or service.app(),
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level.lower(),
