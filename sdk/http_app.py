@@ -113,7 +113,9 @@ def _add_info_routes(app: FastAPI, service: DomainService, manifest: DomainManif
     """What a domain says about itself: health, metrics, manifest, lookup tables, agent card."""
     started = time.monotonic()
 
-    @app.get("/health")
+    # response_model=None: the answers are already plain JSON; a response model per route costs
+    # start-up CPU (FastAPI loads pydantic.v1 to build the first one) and a pass per answer
+    @app.get("/health", response_model=None)
     async def health() -> dict[str, Any]:
         return {
             "status": "ok",
@@ -127,14 +129,14 @@ def _add_info_routes(app: FastAPI, service: DomainService, manifest: DomainManif
         body, content_type = render_metrics()
         return Response(body, media_type=content_type)
 
-    @app.get("/manifest")
+    @app.get("/manifest", response_model=None)
     async def get_manifest() -> dict[str, Any]:
         return manifest.model_dump(mode="json", exclude_none=True)
 
     for path, entries in service.lookups().items():
         app.add_api_route(path, _lookup_route(entries), methods=["GET"], include_in_schema=False)
 
-    @app.get("/.well-known/agent-card.json")
+    @app.get("/.well-known/agent-card.json", response_model=None)
     async def agent_card(request: Request) -> dict[str, Any]:
         # imported here: the A2A SDK costs a second at start, and few callers read the card
         from shared.agent_card import card_json, domain_card

@@ -24,15 +24,16 @@ BUILD = {
 #: Top-level packages a domain's start must not load (with its defaults: no Telegram, no LLM).
 LAZY = ("httpx", "rapidfuzz")
 
+#: Modules the SDK's routes must not load (a domain's own routes with parameters may).
+SDK_LAZY = ("pydantic.v1",)
+
 #: Settings that would make a domain need httpx at start; unset for these checks.
 OUTSIDE = ("TELEGRAM_BOT_TOKEN", "LLM_BASE_URL")
 
 
-def loaded_packages(statement: str) -> set[str]:
-    """The top-level packages in ``sys.modules`` after ``statement``, in a fresh interpreter."""
-    code = (
-        f"import json, sys\n{statement}\nprint(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
-    )
+def loaded_modules(statement: str) -> set[str]:
+    """The modules in ``sys.modules`` after ``statement``, in a fresh interpreter."""
+    code = f"import json, sys\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
     env = {k: v for k, v in os.environ.items() if k not in OUTSIDE}
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -49,6 +50,14 @@ def loaded_packages(statement: str) -> set[str]:
 
 @pytest.mark.parametrize("domain", sorted(BUILD))
 def test_building_a_domain_loads_nothing_only_some_requests_use(domain: str) -> None:
-    loaded = loaded_packages(f"import domains.{domain}.__main__\n{BUILD[domain]}")
+    modules = loaded_modules(f"import domains.{domain}.__main__\n{BUILD[domain]}")
+    loaded = {m.split(".")[0] for m in modules}
     assert "fastapi" in loaded  # the statement did build the app
     assert not loaded & set(LAZY), f"{domain} loaded {sorted(loaded & set(LAZY))} at start"
+
+
+@pytest.mark.parametrize("domain", ["finance", "general"])  # only the SDK's routes
+def test_the_sdk_routes_build_no_response_model(domain: str) -> None:
+    modules = loaded_modules(f"import domains.{domain}.__main__\n{BUILD[domain]}")
+    assert "fastapi" in modules
+    assert not modules & set(SDK_LAZY), f"{domain} loaded {sorted(modules & set(SDK_LAZY))} at start"
