@@ -100,7 +100,7 @@ def _capability_errors(step: ExecutionStep, index: int, catalog: Catalog) -> lis
         return [f"steps.{index}: domain '{step.domain}' has no capability '{step.capability}'{hint}"]
     static, late = split_late(step.params)
     errors = []
-    for error in validators(ref.capability.parameters).explain.iter_errors(static):
+    for error in ref.capability.parameter_validators.explain.iter_errors(static):
         if answered_late(error, late):
             continue
         errors.append(f"steps.{index}.params{_path(error)}: {error.message}")
