@@ -358,10 +358,11 @@ def import_costs(reference: list[str] | None) -> list[str]:
     modules = {
         "launcher (this tree)": "cli.launcher",
         "gateway (`gateway.app`)": "gateway.app",
+        # a domain's __main__ imports its service (the app) and the SDK's server inside main()
         **{
-            f"domain {name}": f"domains.{name}.__main__"
+            f"domain {name}": f"domains.{name}.service, sdk.service"
             for name in domain_names()
-            if (ROOT / "domains" / name / "__main__.py").exists()
+            if (ROOT / "domains" / name / "service.py").exists()
         },
     }
     rows = [f"| {label} | {import_cpu_s(module):.2f} |" for label, module in modules.items()]
