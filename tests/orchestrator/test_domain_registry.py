@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cli.launcher import domain_url
+from cli.launcher import BootstrapDomain, domain_url
 from orchestrator import DomainClient, DomainRegistry, ManifestRejected
 from orchestrator.registry import GoalOverlapRefused, env_override
 from shared.catalog import Catalog
@@ -69,8 +69,14 @@ def test_one_domain_url_reader_serves_the_registry_and_the_launcher(monkeypatch:
     monkeypatch.delenv("DOMAIN_URL_FINANCE", raising=False)
     assert env_override("fx-rates") == "http://10.0.0.5:9000"  # upper case, '-' read as '_'
     assert env_override("fx-rates", {}) is None
-    assert domain_url({"name": "fx-rates", "base_url": "http://127.0.0.1:8001"}) == "http://10.0.0.5:9000"
-    assert domain_url({"name": "finance", "base_url": "http://127.0.0.1:8001"}) == "http://127.0.0.1:8001"
+    assert (
+        domain_url(BootstrapDomain(name="fx-rates", base_url="http://127.0.0.1:8001"))
+        == "http://10.0.0.5:9000"
+    )
+    assert (
+        domain_url(BootstrapDomain(name="finance", base_url="http://127.0.0.1:8001"))
+        == "http://127.0.0.1:8001"
+    )
 
 
 async def test_a_bootstrap_file_that_is_not_a_domains_list_is_a_setup_error(
