@@ -51,10 +51,10 @@ class BootstrapDomain(BaseModel):
     command: list[str] | None = None
 
     @property
-    def started_here(self) -> bool:
-        """The launcher starts it: an HTTP domain with a command (an MCP server's command is
-        the gateway's to run, over stdio, with no port)."""
-        return self.kind != "mcp" and bool(self.command)
+    def local_command(self) -> list[str] | None:
+        """The command the launcher starts it with: an HTTP domain's; ``None`` for one that runs
+        elsewhere, and for an MCP server (the gateway runs its command, over stdio, with no port)."""
+        return None if self.kind == "mcp" or not self.command else self.command
 
 
 class Bootstrap(BaseModel):
@@ -228,10 +228,11 @@ def start_domains(bootstrap: Bootstrap, children: Children) -> dict[str, str]:
     """Every bootstrap entry with a ``command``, started on its URL's port; name -> base URL."""
     domains: dict[str, str] = {}
     for entry in bootstrap.domains:
-        if not entry.started_here or entry.command is None:
+        command = entry.local_command
+        if command is None:
             continue
         url = urlparse(domain_url(entry))
-        children.spawn(entry.name, domain_argv(entry.command, url.hostname or "127.0.0.1", url.port or 80))
+        children.spawn(entry.name, domain_argv(command, url.hostname or "127.0.0.1", url.port or 80))
         domains[entry.name] = domain_url(entry).rstrip("/")
     return domains
 

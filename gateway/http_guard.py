@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -22,7 +23,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with the deadlines and the size bound of :class:`HeaderLimits`
     (a subclass per server sets ``limits``: uvicorn builds the protocol from its class alone)."""
 
-    limits = HeaderLimits(header_timeout_s=10.0, max_header_bytes=65_536)
+    limits: ClassVar[HeaderLimits]
     _header_timer: asyncio.TimerHandle | None = None
     _body_timer: asyncio.TimerHandle | None = None
     _awaiting_headers = False

@@ -162,4 +162,4 @@ def test_only_http_domains_with_a_command_are_started_by_the_launcher() -> None:
             }
         )
     )
-    assert [entry.name for entry in bootstrap.domains if entry.started_here] == ["finance"]
+    assert [entry.name for entry in bootstrap.domains if entry.local_command] == ["finance"]
