@@ -492,6 +492,19 @@ def summarise(
     return out
 
 
+def _against_baseline(
+    against: str, label: str, this: dict[str, float], base: dict[str, float], cpu_at: int
+) -> str:
+    """One sentence of this tree's figures over the baseline's, measured in the same run."""
+    return (
+        f"\nThis tree / `{against}` ({label}, same run): CPU per request "
+        f"{this[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}× "
+        f"(net of idle CPU {this[f'net_cpu_ms_{cpu_at}'] / base[f'net_cpu_ms_{cpu_at}']:.2f}×), "
+        f"p50 {this['p50_ms'] / base['p50_ms']:.2f}×, "
+        f"req/s at 8 clients {this.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×"
+    )
+
+
 def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     summary = result["summary"]
     clients = [int(c) for c in args.clients.split(",")]
@@ -519,23 +532,14 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"{gw['p99_ms'] / gw['p50_ms']:.2f} (≤ 1.5) |"
         )
     pg_line = ""
+    against = args.baseline or args.baseline_tree
     if "baseline_sqlite" in summary:
         base, lite = summary["baseline_sqlite"], summary["gateway_sqlite"]
-        pg_line += (
-            f"\nThis tree / `{args.baseline or args.baseline_tree}` (SQLite, same run): CPU per request "
-            f"{lite[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}× "
-            f"(net of idle CPU {lite[f'net_cpu_ms_{cpu_at}'] / base[f'net_cpu_ms_{cpu_at}']:.2f}×), "
-            f"p50 {lite['p50_ms'] / base['p50_ms']:.2f}×, "
-            f"req/s at 8 clients {lite.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×.\n"
-        )
+        pg_line += _against_baseline(against, "SQLite", lite, base, cpu_at) + ".\n"
     if "baseline_pg" in summary:
         base, pg = summary["baseline_pg"], summary["gateway_pg"]
-        pg_line += (
-            f"\nThis tree / `{args.baseline or args.baseline_tree}` (PostgreSQL + Redis, same run): CPU per "
-            f"request {pg[f'cpu_ms_{cpu_at}'] / base[f'cpu_ms_{cpu_at}']:.2f}× "
-            f"(net of idle CPU {pg[f'net_cpu_ms_{cpu_at}'] / base[f'net_cpu_ms_{cpu_at}']:.2f}×), "
-            f"p50 {pg['p50_ms'] / base['p50_ms']:.2f}×, "
-            f"req/s at 8 clients {pg.get('rps_8', 0) / max(base.get('rps_8', 1), 1e-9):.2f}×; "
+        pg_line += _against_baseline(against, "PostgreSQL + Redis", pg, base, cpu_at) + (
+            "; "
             f"the PostgreSQL server's CPU per request {pg[f'db_cpu_ms_{cpu_at}']:.2f} ms vs "
             f"{base[f'db_cpu_ms_{cpu_at}']:.2f} ms "
             f"({pg[f'db_cpu_ms_{cpu_at}'] / max(base[f'db_cpu_ms_{cpu_at}'], 1e-9):.2f}×).\n"
