@@ -9,6 +9,8 @@ import asyncio
 import json
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -22,6 +24,30 @@ from tests.conftest import ROOT
 
 #: Top-level packages ``import gateway.app`` must not load.
 LAZY = ("mcp", "mcp_types", "a2a")
+
+#: Seconds a lifespan may take to start, serve the test and stop before the test fails.
+LIFESPAN_BOUND_S = 90.0
+
+
+@asynccontextmanager
+async def bounded(seconds: float) -> AsyncIterator[None]:
+    """Fail the block after ``seconds``, printing every task's stack first: a lifespan that never
+    ends otherwise hangs the whole suite with no clue to what it waits on."""
+    current = asyncio.current_task()
+    assert current is not None
+
+    async def watch() -> None:
+        await asyncio.sleep(seconds)
+        for task in asyncio.all_tasks():
+            print(f"--- {task.get_name()}", file=sys.stderr)
+            task.print_stack(file=sys.stderr)
+        current.cancel()
+
+    watchdog = asyncio.create_task(watch(), name="lifespan-watchdog")
+    try:
+        yield
+    finally:
+        watchdog.cancel()
 
 
 def loaded_packages(statement: str) -> set[str]:
@@ -67,7 +93,7 @@ async def test_mcp_and_a2a_start_on_their_first_call_and_stop_with_the_gateway(
     settings: GatewaySettings,
 ) -> None:
     app = create_app(settings)
-    async with app.router.lifespan_context(app) as state:
+    async with bounded(LIFESPAN_BOUND_S), app.router.lifespan_context(app) as state:
         assert state is not None
         servers = [state["mcp"], state["a2a"]]
         assert all(isinstance(server, Deferred) for server in servers)
@@ -101,7 +127,7 @@ async def test_mcp_and_a2a_start_on_their_first_call_and_stop_with_the_gateway(
 
 async def test_a_gateway_whose_channels_were_never_called_stops_cleanly(settings: GatewaySettings) -> None:
     app = create_app(settings)
-    async with app.router.lifespan_context(app) as state:
+    async with bounded(LIFESPAN_BOUND_S), app.router.lifespan_context(app) as state:
         assert state is not None
         servers = [state["mcp"], state["a2a"]]
     for server in servers:  # never started, and not startable once the gateway stopped
