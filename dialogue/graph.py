@@ -18,6 +18,7 @@ working values change through :class:`TurnChange`, so no field is named in a str
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from dialogue import approval, rules, slots
@@ -145,6 +146,16 @@ class IntentChange(StateUpdate, state=IntentOutput):
 ALL_PARTS_PLANNED = TurnChange(unsupported=None, not_done=[], cannot_do=[])
 
 
+@dataclass(frozen=True, slots=True)
+class TurnDeps:
+    """What the caller hands one turn beside its message (the engine's ``deps=``): per call,
+    never stored in the session, so one graph serves every concurrent session without a table
+    of runs kept on it."""
+
+    #: who wants this turn's step events as they happen (the gateway's SSE hub); None: nobody
+    on_event: RunEventSink | None = None
+
+
 class Domains(Protocol):
     """What a turn needs of the orchestrator: its confidence gate (the domain calls go through the
     run loop's step runner, not through the turn)."""
@@ -155,11 +166,8 @@ class Domains(Protocol):
 
 
 class ConversationGraph:
-    """Builds the turn graph and holds the services its nodes call.
-
-    ``listeners`` lets the caller watch step progress of the turn in flight (SSE); it is
-    looked up per run, keyed by run id, so one graph serves every concurrent session.
-    """
+    """Builds the turn graph and holds the services its nodes call (shared by every session:
+    what belongs to one turn comes in its message, or in its :class:`TurnDeps`)."""
 
     def __init__(
         self,
@@ -175,8 +183,6 @@ class ConversationGraph:
         self.adapter = adapter
         self._catalog = catalog
         self.orchestrator = orchestrator
-        #: run id -> who wants that run's events (the gateway's SSE hub)
-        self.listeners: dict[str, RunEventSink] = {}
         self.follow_ups = FollowUps()
         #: Standing requests made and managed in conversation (dialogue/standing.py); the gateway
         #: sets it (it keeps them), None: not offered.
@@ -556,7 +562,8 @@ class ConversationGraph:
                 return resend, False, frozenset()
         return self.planner().plan(intent, memory.for_planner()), True, frozenset()
 
-    async def execute(self, state: TurnState) -> Executed:
+    async def execute(self, state: TurnState, deps: TurnDeps | None) -> Executed:
+        """Run the plan through the run loop; its step events go to ``deps.on_event``."""
         turn = state.turn
         intent, execution_intent, plan = turn.intent, turn.execution_intent, turn.plan
         if intent is None or execution_intent is None or plan is None:
@@ -570,7 +577,7 @@ class ConversationGraph:
             execution_intent,
             plan,
             context=context,
-            on_event=self.listeners.get(turn.run_id),
+            on_event=deps.on_event if deps is not None else None,
             resume=kept,
         )
         output = report.output

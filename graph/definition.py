@@ -27,10 +27,13 @@ from graph.errors import GraphSetupError
 from graph.state import END, Reducer
 
 NodeKind = Literal["node", "interrupt"]
-#: A node function: ``(state) -> delta | None`` (sync or async); the state is a read-only
-#: ``StateView`` without a schema, the schema's model instance with one. A delta is a mapping
-#: of state keys, or with a schema a typed :class:`~graph.update.StateUpdate`.
-NodeFn = Callable[[Any], Any]
+#: A node function: ``(state) -> delta | None`` or ``(state, deps) -> delta | None`` (sync or
+#: async); the state is a read-only ``StateView`` without a schema, the schema's model instance
+#: with one. A delta is a mapping of state keys, or with a schema a typed
+#: :class:`~graph.update.StateUpdate`. ``deps`` is what the caller of ``run`` / ``resume`` handed
+#: that call (``deps=``): per call, never stored, so a node is given what belongs to the call in
+#: flight (where its progress goes) without a table kept on the graph's owner.
+NodeFn = Callable[..., Any]
 #: A router: ``(state) -> label | node name | list of them`` (sync or async).
 RouterFn = Callable[[Any], Any]
 
@@ -101,7 +104,7 @@ class GraphDefinition(Generic[StateT]):
             self,
             "node_fns",
             {
-                s.name: (s.function, _is_async(s.function))
+                s.name: (s.function, _is_async(s.function), takes_deps(s.function))
                 for s in self.nodes.values()
                 if s.function is not None
             },
@@ -120,7 +123,8 @@ class GraphDefinition(Generic[StateT]):
 
     # populated in __post_init__ (declared for type checkers)
     codec: StateCodec[StateT] = field(init=False, repr=False, compare=False)
-    node_fns: Mapping[str, tuple[NodeFn, bool]] = field(init=False, repr=False, compare=False)
+    #: node -> (function, is async, takes the call's ``deps``)
+    node_fns: Mapping[str, tuple[NodeFn, bool, bool]] = field(init=False, repr=False, compare=False)
     routers: Mapping[str, tuple[RouterFn, bool]] = field(init=False, repr=False, compare=False)
     joins_by_source: Mapping[str, tuple[Join, ...]] = field(init=False, repr=False, compare=False)
     interrupt_names: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -142,6 +146,22 @@ class GraphDefinition(Generic[StateT]):
             out.extend(self.conditional_edges[node].targets)
         out.extend(j.target for j in self.joins_by_source.get(node, ()))
         return tuple(dict.fromkeys(out))
+
+
+def takes_deps(fn: Callable[..., Any]) -> bool:
+    """Whether a node function takes a second positional parameter: the call's ``deps``.
+
+    >>> takes_deps(lambda state: {}), takes_deps(lambda state, deps: {})
+    (False, True)
+    """
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: the state only
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return True
+    return sum(p.kind in positional for p in parameters) >= 2
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:

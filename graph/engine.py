@@ -64,7 +64,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Generic, Literal
+from typing import Any, Generic, Literal, Protocol
 
 from graph.checkpoint import (
     Checkpointer,
@@ -155,9 +155,19 @@ def generate_session_id() -> str:
 
 Durability = Literal["sync", "async", "exit"]
 
-#: Given the result about to be stored (a pause or a completion), the caller's own writes to
-#: commit in the same transaction (``SqlCheckpointer`` only); see ``GraphEngine.run``.
-OnCommit = Callable[["GraphResult[Any]"], Sequence[ExtraWrite]]
+
+class OnCommit(Protocol[StateT]):
+    """The caller's own rows, written in the transaction that stores a call's pause or end.
+
+    Not a callback into the caller's logic: given the result about to be stored, it returns
+    the writes (:class:`~graph.checkpoint.ExtraWrite`) of the application's own records of that
+    result (a conversation turn's run trace, say), and the checkpointer commits them with the
+    session row, so both land together or not at all (``SqlCheckpointer``; the in-memory one
+    runs them with no connection). It runs once per ``run`` / ``resume`` call, after the last
+    node, and must not do I/O itself.
+    """
+
+    def __call__(self, result: GraphResult[StateT], /) -> Sequence[ExtraWrite]: ...
 
 
 class _Writer:
@@ -179,7 +189,7 @@ class _Writer:
         ck: Checkpointer,
         mode: Durability,
         *,
-        on_commit: OnCommit | None = None,
+        on_commit: OnCommit[Any] | None = None,
         create: bool = False,
         stored: Callable[[str, VersionRecord, Any], None] | None = None,
     ):
@@ -238,6 +248,8 @@ class _Cursor(Generic[StateT]):
     #: per join target, the sources that already arrived
     joins: dict[str, set[str]]
     writer: _Writer | None
+    #: what the caller handed this call for its nodes (``deps=``); never stored
+    deps: object = None
     #: the session row's version: the optimistic-concurrency token of the final write
     row_version: int = 0
     #: the newest version handed to the writer
@@ -311,15 +323,18 @@ class GraphEngine(Generic[StateT]):
         initial_state: Mapping[str, Any] | StateT | None = None,
         *,
         session_id: str | None = None,
-        on_commit: OnCommit | None = None,
+        on_commit: OnCommit[StateT] | None = None,
+        deps: object = None,
     ) -> GraphResult[StateT]:
         """Start a new run at the entry node (a new session when a checkpointer is set).
 
         ``initial_state`` is a mapping, or with a state schema also an instance of it.
-        ``on_commit`` (also on :meth:`resume`) is called with the result about to be stored when
-        the run pauses or completes; the writes it returns are committed in the same transaction
-        as the session (so an application's record of the turn and the graph's pause land
-        together or not at all). With ``durability="exit"`` a new session is only stored then.
+        ``on_commit`` (also on :meth:`resume`, an :class:`OnCommit`) is called with the result
+        about to be stored when the run pauses or completes; the writes it returns are committed
+        in the same transaction as the session (so an application's record of the turn and the
+        graph's pause land together or not at all). With ``durability="exit"`` a new session is
+        only stored then. ``deps`` (also on :meth:`resume`) is handed to every node that takes a
+        second parameter, for this call only (see :data:`~graph.definition.NodeFn`).
         """
         sid = session_id or generate_session_id()
         state = self.codec.initial(initial_state)
@@ -329,7 +344,9 @@ class GraphEngine(Generic[StateT]):
             writer = await self._open_session(
                 self.checkpointer, sid, state, Frontier(tuple(entry)), on_commit
             )
-        cursor = _Cursor(session_id=sid, state=state, version=0, next_nodes=entry, joins={}, writer=writer)
+        cursor = _Cursor(
+            session_id=sid, state=state, version=0, next_nodes=entry, joins={}, writer=writer, deps=deps
+        )
         return await self._drive(cursor, answer=None)
 
     async def resume(
@@ -337,7 +354,8 @@ class GraphEngine(Generic[StateT]):
         session_id: str,
         new_input: Mapping[str, Any] | StateUpdate | None = None,
         *,
-        on_commit: OnCommit | None = None,
+        on_commit: OnCommit[StateT] | None = None,
+        deps: object = None,
     ) -> GraphResult[StateT]:
         """Load a session, fold ``new_input`` (through the reducers) and continue where it stopped.
 
@@ -359,6 +377,7 @@ class GraphEngine(Generic[StateT]):
             next_nodes=list(session.frontier.next),
             joins={k: set(v) for k, v in session.frontier.joins.items()},
             writer=_Writer(ck, self.durability, on_commit=on_commit, stored=self._remember),
+            deps=deps,
             row_version=row_version,
             written=session.version,
             created_at=session.created_at,
@@ -433,7 +452,12 @@ class GraphEngine(Generic[StateT]):
     # ------------------------------------------------------------------ starting a call
 
     async def _open_session(
-        self, ck: Checkpointer, sid: str, state: StateT, frontier: Frontier, on_commit: OnCommit | None
+        self,
+        ck: Checkpointer,
+        sid: str,
+        state: StateT,
+        frontier: Frontier,
+        on_commit: OnCommit[StateT] | None,
     ) -> _Writer:
         """Store version 0, or keep it for the final write when ``durability="exit"``."""
         text = self.codec.encode_state(state, what="initial state")
@@ -520,7 +544,7 @@ class GraphEngine(Generic[StateT]):
     ) -> list[Any]:
         """Every node's delta (a node's own exception propagates after the session is marked failed)."""
         try:
-            return await self._run_step(step, self.codec.view(cursor.state), answer)
+            return await self._run_step(step, self.codec.view(cursor.state), answer, cursor.deps)
         except BaseException:
             await self._fail(cursor, cursor.written, step, [])
             raise
@@ -585,14 +609,16 @@ class GraphEngine(Generic[StateT]):
         cursor.written = cursor.version
         return None
 
-    async def _run_step(self, step: Sequence[str], view: Any, answer: dict[str, Any] | None) -> list[Any]:
+    async def _run_step(
+        self, step: Sequence[str], view: Any, answer: dict[str, Any] | None, deps: object
+    ) -> list[Any]:
         node_fns = self.graph.node_fns
         if len(step) == 1:
             node = step[0]
             if node in self.graph.interrupt_names:
                 return [answer]
-            fn, is_async = node_fns[node]
-            out = fn(view)
+            fn, is_async, with_deps = node_fns[node]
+            out = fn(view, deps) if with_deps else fn(view)
             if is_async or inspect.isawaitable(out):
                 out = await out
             return [self._check_delta(node, out)]
@@ -606,11 +632,12 @@ class GraphEngine(Generic[StateT]):
                     results[i] = None if answered else answer
                     answered = True
                     continue
-                fn, is_async = node_fns[node]
+                fn, is_async, with_deps = node_fns[node]
+                called = fn(view, deps) if with_deps else fn(view)
                 if is_async:
-                    tasks.append((i, asyncio.ensure_future(fn(view))))
+                    tasks.append((i, asyncio.ensure_future(called)))
                 else:
-                    out = fn(view)
+                    out = called
                     if inspect.isawaitable(out):
                         tasks.append((i, asyncio.ensure_future(out)))
                     else:

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from sqlalchemy.exc import DBAPIError
 
 from dialogue.approval_turn import ApprovalTurn
-from dialogue.graph import ConversationGraph
+from dialogue.graph import ConversationGraph, TurnDeps
 from dialogue.state import TurnState
 from execution.runner import RunController
 from gateway.coordination.locks import LocalSessionLocks, SessionLocks
@@ -249,7 +249,6 @@ class TurnService:
                 *self.approvals.writes(approvals, result.state),
             ]
 
-        self.graph.listeners[run_id] = self._publish_step
         await self.events.publish(
             RunStatusEvent(run_id=run_id, session_id=entry.session_id, status=RunStatus.EXECUTING)
         )
@@ -261,7 +260,6 @@ class TurnService:
             with self.domains.expect(run_id, _nothing if recorded else reserve, cancelled) as reservation:
                 await self._advance(entry, run_id, record_turn, approvals.current)
         finally:
-            self.graph.listeners.pop(run_id, None)
             if not recorded:
                 self.store.forget_queued(run_id)
         if reservation.failed is not None:
@@ -302,14 +300,16 @@ class TurnService:
         return await self.store.run_status(run_id) is RunStatus.CANCELLED
 
     async def _advance(
-        self, entry: EntryRequest, run_id: str, on_commit: OnCommit, approval: ApprovalTurn
+        self, entry: EntryRequest, run_id: str, on_commit: OnCommit[TurnState], approval: ApprovalTurn
     ) -> GraphResult[TurnState]:
         """Resume the session's graph with the message (and ``approval``: what the turn is handed
-        of approvals), or start it (first message, or after a reset / a broken session)."""
+        of approvals), or start it (first message, or after a reset / a broken session). The
+        turn's step events reach its followers through the turn's own :class:`TurnDeps`."""
         session_id = entry.session_id
+        deps = TurnDeps(on_event=self._publish_step)
         try:
             return await self.engine.resume(
-                session_id, self.graph.message(entry, run_id, approval), on_commit=on_commit
+                session_id, self.graph.message(entry, run_id, approval), on_commit=on_commit, deps=deps
             )
         except SessionNotFoundError:
             pass
@@ -319,7 +319,7 @@ class TurnService:
         # event ids go on from where the session was (a reset keeps its numbering)
         session = await self.store.load_session(session_id)
         first = self.graph.first_state(entry, run_id, event_count=session.event_count, approval=approval)
-        return await self.engine.run(first, session_id=session_id, on_commit=on_commit)
+        return await self.engine.run(first, session_id=session_id, on_commit=on_commit, deps=deps)
 
 
 async def _nothing() -> None:

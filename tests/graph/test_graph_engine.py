@@ -235,3 +235,44 @@ async def test_a_node_may_return_values_it_read_from_the_state_with_a_checkpoint
     result = await engine.run({"profile": {"name": "Ana", "tags": ["a", "b"]}}, session_id="views")
     assert result.state["copy"] == {"name": "Ana", "tags": ["a", "b"]}
     assert (await engine.get_version("views", 1))["tags"] == ["a", "b"]
+
+
+async def test_a_node_that_takes_deps_gets_the_calls_own_and_they_are_not_stored() -> None:
+    """``deps=`` reaches the nodes of that call only (sequential and fanned-out ones alike);
+    a node that takes the state alone is called as before."""
+    from graph import InMemoryCheckpointer
+
+    seen: list[tuple[str, object]] = []
+
+    def ask(state: State, deps: object) -> dict[str, Any]:
+        seen.append(("ask", deps))
+        return {"asked": True}
+
+    async def left(state: State, deps: object) -> dict[str, Any]:
+        seen.append(("left", deps))
+        return {}
+
+    def right(state: State) -> dict[str, Any]:
+        seen.append(("right", None))
+        return {}
+
+    graph = (
+        GraphBuilder("deps")
+        .add_node("ask", ask)
+        .add_interrupt("wait")
+        .add_node("left", left)
+        .add_node("right", right)
+        .add_edge("ask", "wait")
+        .add_edge("wait", ["left", "right"])
+        .add_edge("left", END)
+        .add_edge("right", END)
+        .set_entry("ask")
+        .compile()
+    )
+    engine = GraphEngine(graph, InMemoryCheckpointer())
+    first = await engine.run({}, session_id="d", deps="first call")
+    assert first.status == RunStatus.WAITING_INPUT and "deps" not in first.state
+    done = await engine.resume("d", {"answer": 1}, deps="second call")
+    assert done.status == RunStatus.COMPLETED
+    assert seen[0] == ("ask", "first call")
+    assert sorted(seen[1:]) == [("left", "second call"), ("right", None)]  # a sync node runs first
