@@ -1,7 +1,10 @@
 """Live run events for SSE: every status change of a run and its steps, in order.
 
-In-process: a run's events are kept while it runs and for ``retain_s`` after it ends, so a client
-that connects late still sees everything; an older run is replayed from its stored trace.
+In-process: a run's events are kept while it runs and, after it ends, for ``retain_s`` and among
+the ``keep_finished`` latest finished runs, so a client that connects late still sees everything;
+an older run is replayed from its stored trace. The count bound matters under load: every kept
+run is a dozen objects the garbage collector's full passes walk, and at a hundred turns a second
+two minutes of them made those passes take tens of milliseconds (the turns' p99).
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ class _RunLog:
 
 
 class RunEventHub:
-    def __init__(self, retain_s: float = 120.0):
+    def __init__(self, retain_s: float = 120.0, keep_finished: int = 256):
         self.retain_s = retain_s
+        self.keep_finished = keep_finished
         self._runs: dict[str, _RunLog] = {}
         #: (finished at, run id), oldest first: expiry looks at the front only
         self._finished: deque[tuple[float, str]] = deque()
@@ -63,6 +67,7 @@ class RunEventHub:
 
     def _gc(self) -> None:
         expired = time.monotonic() - self.retain_s
-        while self._finished and self._finished[0][0] < expired:
+        finished = self._finished
+        while finished and (finished[0][0] < expired or len(finished) > self.keep_finished):
             _, run_id = self._finished.popleft()
             self._runs.pop(run_id, None)

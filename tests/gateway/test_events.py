@@ -35,3 +35,13 @@ async def test_finished_runs_are_kept_for_the_retention_time() -> None:
     await hub.publish(RunFinished(run_id="r1", status=RunStatus.COMPLETED))
     hub.open("r2")
     assert hub.has("r1")
+
+
+async def test_only_the_latest_finished_runs_are_kept_however_recent() -> None:
+    hub = RunEventHub(retain_s=3600.0, keep_finished=2)
+    for run_id in ("r1", "r2", "r3"):
+        hub.open(run_id)
+        await hub.publish(RunFinished(run_id=run_id, status=RunStatus.COMPLETED))
+    hub.open("running")
+    assert not hub.has("r1")
+    assert hub.has("r2") and hub.has("r3") and hub.has("running")
