@@ -12,14 +12,17 @@ next message is ``resume(session_id, ConversationGraph.message(...))``, which st
 starts a new request. The state is a :class:`~dialogue.state.TurnState`; each node returns its
 own typed update (:class:`Understood`, :class:`PlanMade`, :class:`Executed`, :class:`Responded`, a
 :class:`~graph.update.StateUpdate` checked against ``TurnState`` at import), and the turn's
-working values change through :class:`TurnChange`, so no field is named in a string.
+working values change through :class:`TurnChange`, so no field is named in a string. Each
+update's subclasses name the node that comes next (``goes_to=``: :class:`PlanToExecute`,
+:class:`PlanToRespond`, ...), so a node's return annotation is its edges: the builder reads them
+from it, and no router reads the state to choose.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Protocol
 
 from dialogue import approval, rules, slots
 from dialogue.approval_turn import ApprovalTurn
@@ -39,7 +42,7 @@ from dialogue.state import (
 )
 from execution.run_state import RunEventSink
 from execution.runner import RunController
-from graph import END, GraphBuilder, GraphDefinition, StateUpdate
+from graph import GraphBuilder, GraphDefinition, StateUpdate
 from intent import IntentAdapter
 from intent.typed import Clock, valid_time_zone
 from planner.llm import PlanRequest, plan_with_llm
@@ -81,7 +84,7 @@ class NewMessage(StateUpdate, state=TurnState):
 
 class Understood(StateUpdate, state=TurnState):
     """``understand``: the message in the transcript, the question still pending (or none), and
-    the turn, whose ``route`` says which node is next."""
+    the turn; the subclass says which node is next (:meth:`of`)."""
 
     messages: list[Message]
     event_count: int
@@ -90,15 +93,48 @@ class Understood(StateUpdate, state=TurnState):
     #: None: unchanged (written only when the standing conversation changed it)
     standing_proposal: bool | None = None
 
+    @staticmethod
+    def of(turn: Turn) -> type[UnderstoodToPlan | UnderstoodToExecute | UnderstoodToRespond]:
+        """The update that goes where the understood turn's ``route`` says (the dialogue rules
+        that read a reply set it)."""
+        return _UNDERSTOOD[turn.route]
+
+
+class UnderstoodToPlan(Understood, goes_to="plan"):
+    """A request to plan (a new one, or a question's answer that changes what to plan)."""
+
+
+class UnderstoodToExecute(Understood, goes_to="execute"):
+    """A reply that lets the plan already made run (a confirmation, an approval, a filled slot)."""
+
+
+class UnderstoodToRespond(Understood, goes_to="respond"):
+    """A reply answered without a run (a question asked again, a refusal, a standing request)."""
+
+
+_UNDERSTOOD: dict[Route, type[UnderstoodToPlan | UnderstoodToExecute | UnderstoodToRespond]] = {
+    "plan": UnderstoodToPlan,
+    "execute": UnderstoodToExecute,
+    "respond": UnderstoodToRespond,
+}
+
 
 class PlanMade(StateUpdate, state=TurnState):
-    """``plan``: the planned turn (``route`` execute or respond), and the question it asks, if any."""
+    """``plan``: the planned turn, and the question it asks, if any."""
 
     turn: Turn
     question: PendingQuestion | None = None
 
 
-class Executed(StateUpdate, state=TurnState):
+class PlanToExecute(PlanMade, goes_to="execute"):
+    """A plan to run."""
+
+
+class PlanToRespond(PlanMade, goes_to="respond"):
+    """Nothing to run: a question first (the gate, a slot, an approval), a refusal, a failure."""
+
+
+class Executed(StateUpdate, state=TurnState, goes_to="respond"):
     """``execute``: the turn with its run, and the domain's question when the run waits for one."""
 
     turn: Turn
@@ -111,6 +147,14 @@ class Responded(StateUpdate, state=TurnState):
     messages: list[Message]
     memory: Memory | None = None
     turn: Turn | None = None
+
+
+class RespondedToAsk(Responded, goes_to="ask"):
+    """The answer asks a question: the session waits for its answer."""
+
+
+class RespondedToIdle(Responded, goes_to="idle"):
+    """The turn is over: the session waits for the next message."""
 
 
 class TurnChange(StateUpdate, state=Turn):
@@ -200,20 +244,13 @@ class ConversationGraph:
                 reducers={"messages": recent_messages},
                 max_steps=MAX_STEPS,
             )
+            # each node's next nodes are the ones its return type's updates name (goes_to=)
             .add_node("understand", self.understand)
             .add_node("plan", self.plan)
             .add_node("execute", self.execute)
             .add_node("respond", self.respond)
             .add_interrupt("ask")  # the question is in the state: stored there once
             .add_interrupt("idle")
-            .add_conditional_edges(
-                "understand",
-                self.after_understand,
-                {"plan": "plan", "execute": "execute", "respond": "respond"},
-            )
-            .add_conditional_edges("plan", self.after_plan, {"execute": "execute", "respond": "respond"})
-            .add_edge("execute", "respond")
-            .add_conditional_edges("respond", self.after_respond, {"ask": "ask", "idle": "idle", "end": END})
             .add_edge("ask", "understand")
             .add_edge("idle", "understand")
             .set_entry("understand")
@@ -257,15 +294,19 @@ class ConversationGraph:
 
     # ------------------------------------------------------------------ nodes
 
-    async def understand(self, state: TurnState) -> Understood:
+    async def understand(
+        self, state: TurnState
+    ) -> UnderstoodToPlan | UnderstoodToExecute | UnderstoodToRespond:
         """Read the new message: an answer to the pending question, or a fresh request."""
         seen = state.event_count
         turn = TurnChange(assistant_event_id=event_id(seen + 2)).apply(state.turn)
         user = Message(role="user", content=turn.input, event_id=event_id(seen + 1), run_id=turn.run_id)
         proposal: bool | None = None
 
-        def understood(turn: Turn, question: PendingQuestion | None = None) -> Understood:
-            return Understood(
+        def understood(
+            turn: Turn, question: PendingQuestion | None = None
+        ) -> UnderstoodToPlan | UnderstoodToExecute | UnderstoodToRespond:
+            return Understood.of(turn)(
                 messages=[user],
                 event_count=seen + 2,
                 question=question,
@@ -354,11 +395,11 @@ class ConversationGraph:
             return intent
         return intent if known == intent.language else IntentChange(language=known).apply(intent)
 
-    async def plan(self, state: TurnState) -> PlanMade:
+    async def plan(self, state: TurnState) -> PlanToExecute | PlanToRespond:
         turn = state.turn
         intent = turn.intent
         if intent is None:
-            return PlanMade(turn=TurnChange(route="respond").apply(turn))
+            return PlanToRespond(turn=TurnChange(route="respond").apply(turn))
         by_llm_only = False
         try:
             with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
@@ -367,7 +408,7 @@ class ConversationGraph:
             # the deterministic planner could not plan it: the LLM planner (when configured) may
             instead = await self._plan_instead(turn, intent, exc)
             if isinstance(instead, Turn):
-                return PlanMade(turn=instead)
+                return PlanToRespond(turn=instead)
             turn = TurnChange(notes=[*turn.notes, _planner_error_note(exc)]).apply(turn)
             (execution_intent, plan), from_planner, carried = instead, False, frozenset()
             by_llm_only = True
@@ -388,7 +429,7 @@ class ConversationGraph:
                 output=rules.gate_output(question, intent.confidence),
                 route="respond",
             )
-            return PlanMade(turn=gated.apply(turn), question=question)
+            return PlanToRespond(turn=gated.apply(turn), question=question)
         if from_planner:
             unsupported = self._unsupported_action(intent, turn.input)
             turn = TurnChange(unsupported=unsupported).apply(turn)
@@ -408,7 +449,7 @@ class ConversationGraph:
                 turn = TurnChange(plan=plan, execution_intent=execution_intent).apply(turn)
                 if by_llm.refusal is not None:
                     refused = TurnChange(status=RunStatus.FAILED, answer=by_llm.refusal, route="respond")
-                    return PlanMade(turn=refused.apply(turn))
+                    return PlanToRespond(turn=refused.apply(turn))
                 if plan.planner == "llm":  # the parts it was asked for are in its plan now
                     turn = ALL_PARTS_PLANNED.apply(turn)
         if by_llm_only:  # the whole message went to the LLM planner: its plan covers it
@@ -425,8 +466,8 @@ class ConversationGraph:
                 waiting, intent, execution_intent, plan, self.catalog, turn.approval
             )
             held = TurnChange(status=RunStatus.WAITING_INPUT, answer=asked.text, route="respond")
-            return PlanMade(turn=held.apply(turn), question=asked)
-        return PlanMade(turn=turn)
+            return PlanToRespond(turn=held.apply(turn), question=asked)
+        return PlanToExecute(turn=turn)
 
     async def _plan_instead(self, turn: Turn, intent: IntentOutput, error: PlatformError) -> Planned | Turn:
         """The LLM planner's plan for a request the deterministic planner could not plan (it
@@ -465,7 +506,7 @@ class ConversationGraph:
         turn: Turn,
         planned: tuple[IntentOutput, ExecutionIntent, ExecutionPlan],
         problems: list[SlotProblem],
-    ) -> PlanMade:
+    ) -> PlanToRespond:
         """Ask for the first entity the plan lacks; when no entity can fill it, say so."""
         intent, execution_intent, plan = planned
         goal = self.catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
@@ -479,7 +520,7 @@ class ConversationGraph:
                 route="respond",
                 notes=notes,
             )
-            return PlanMade(turn=failed.apply(turn))
+            return PlanToRespond(turn=failed.apply(turn))
         spec = goal.entities_schema[askable.entity]
         question = slots.slot_question(askable, spec, intent, execution_intent, plan)
         waiting = TurnChange(
@@ -489,7 +530,7 @@ class ConversationGraph:
             route="respond",
             notes=notes,
         )
-        return PlanMade(turn=waiting.apply(turn), question=question)
+        return PlanToRespond(turn=waiting.apply(turn), question=question)
 
     def _unsupported_action(self, intent: IntentOutput, text: str) -> str | None:
         """The verb the request opens with that its goal does not do ("compre 100 ações...")."""
@@ -609,7 +650,7 @@ class ConversationGraph:
             return Executed(turn=ran.apply(turn))
         return Executed(turn=ran.apply(turn), question=question)
 
-    def respond(self, state: TurnState) -> Responded:
+    def respond(self, state: TurnState) -> RespondedToAsk | RespondedToIdle:
         turn = state.turn
         # a turn no node settled (nothing ran and nothing failed) is a completed one
         status = RunStatus.COMPLETED if turn.status == RunStatus.EXECUTING else turn.status
@@ -629,21 +670,9 @@ class ConversationGraph:
                 last_outputs=[s.output for s in turn.steps if s.output is not None],
             )
         settled = TurnChange(status=status).apply(turn) if status != turn.status else None
-        return Responded(messages=[answer], memory=memory, turn=settled)
-
-    # ------------------------------------------------------------------ routers
-
-    @staticmethod
-    def after_understand(state: TurnState) -> Route:
-        return state.turn.route
-
-    @staticmethod
-    def after_plan(state: TurnState) -> Route:
-        return "respond" if state.turn.route == "respond" else "execute"
-
-    @staticmethod
-    def after_respond(state: TurnState) -> Literal["ask", "idle"]:
-        return "ask" if state.question is not None else "idle"
+        # a question still pending waits for its answer; else the turn is over
+        responded = RespondedToAsk if state.question is not None else RespondedToIdle
+        return responded(messages=[answer], memory=memory, turn=settled)
 
 
 def _planner_error_note(error: PlatformError) -> str:

@@ -4,17 +4,20 @@ Public API::
 
     GraphBuilder(name, *, state_schema=None, reducers={"messages": append}, max_steps=100)
         .add_node(name, fn) / .add_interrupt(name, question=..., payload_key=...)
+        # fn(state) or fn(state, deps); a return type of updates with goes_to= gives its edges
         .add_edge(a, b) / .add_edge(a, [b, c]) / .add_edge([b, c], join)
         .add_conditional_edges(a, router, {label: node})
         .set_entry(name).compile() -> GraphDefinition   # .to_mermaid()
     GraphEngine(graph, checkpointer=None, max_steps=None, durability="sync")
-        .run(initial_state, session_id=None) / .resume(session_id, new_input)
+        .run(initial_state, session_id=None, on_commit=None, deps=None)
+        .resume(session_id, new_input, on_commit=None, deps=None)
         .get_session / .history / .get_version / .fork / .delete
     run(graph, initial_state, ...) / resume(graph, session_id, new_input, checkpointer=...)
     InMemoryCheckpointer() / SqlCheckpointer.from_url(url) / SqliteCheckpointer(engine)
     checkpointer_for(engine)  # SqliteCheckpointer on a SQLite file, else SqlCheckpointer; GRAPH_TABLES
     CachingCheckpointer(inner)  # a resume reads one small row instead of the versions
     class Said(StateUpdate, state=Model): ...  # a node's typed update (graph.update)
+    class Done(Said, goes_to="next_node"): ...  # ... that names the node the run goes to
 
 Without ``state_schema`` the state is a dict and nodes get a read-only ``StateView``; with one
 (a frozen pydantic model) nodes get the model instance, return a typed ``StateUpdate`` (or a

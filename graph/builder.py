@@ -72,6 +72,7 @@ from graph.definition import (
 )
 from graph.errors import GraphSetupError
 from graph.state import END, Reducer
+from graph.update import StateUpdate, updates_returned
 
 Targets = str | Sequence[str]
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -128,6 +129,8 @@ class GraphBuilder(Generic[StateT]):
         self._conditional: dict[str, ConditionalEdge] = {}
         self._joins: list[Join] = []
         self._entry: str | None = None
+        #: nodes whose edges come from their return type (no edge may be added to them)
+        self._typed: set[str] = set()
         self._reducers: dict[str, Reducer] = {}
         for key, reducer in (reducers or {}).items():
             self.add_reducer(key, reducer)
@@ -143,7 +146,13 @@ class GraphBuilder(Generic[StateT]):
             raise GraphSetupError(f"duplicate node name {name!r}", param=f"nodes.{name}")
 
     def add_node(self, name: str | NodeFn, fn: NodeFn | None = None) -> GraphBuilder[StateT]:
-        """Register ``fn`` under ``name`` (or ``add_node(fn)``: named after the function)."""
+        """Register ``fn`` under ``name`` (or ``add_node(fn)``: named after the function).
+
+        When ``fn`` is annotated to return :class:`~graph.update.StateUpdate` classes that name
+        their next node (``goes_to=``), its edges are those: one class, an edge to its node;
+        several, a conditional edge labelled with the class names, followed by the class the
+        node returns. Such a node takes no other edge.
+        """
         if fn is None:
             if not callable(name):
                 raise GraphSetupError(f"node {name!r} needs a function", param=f"nodes.{name}")
@@ -152,7 +161,26 @@ class GraphBuilder(Generic[StateT]):
         self._new_name(name)
         _require_callable(fn, f"nodes.{name}")
         self._nodes[name] = NodeSpec(name=name, kind="node", function=fn)
+        routed = updates_returned(fn)
+        if routed is not None:
+            self._edges_from_updates(name, routed)
         return self
+
+    def _edges_from_updates(self, name: str, updates: Sequence[type[StateUpdate]]) -> None:
+        targets = list(dict.fromkeys(update.next_node for update in updates if update.next_node))
+        if len(targets) == 1:
+            self._edges[name] = targets
+        else:
+            path_map = {update.__name__: (update.next_node or END,) for update in updates}
+            self._conditional[name] = ConditionalEdge(source=name, router=None, path_map=path_map)
+        self._typed.add(name)
+
+    def _check_untyped(self, source: str, where: str) -> None:
+        if source in self._typed:
+            raise GraphSetupError(
+                f"node {source!r} has its edges from its return type; name the next node there",
+                param=where,
+            )
 
     def add_interrupt(
         self, name: str, *, question: str | None = None, payload_key: str | None = None
@@ -185,6 +213,8 @@ class GraphBuilder(Generic[StateT]):
         sources, targets = _as_tuple(source), _as_tuple(target)
         if not sources or not targets:
             raise GraphSetupError("add_edge needs a source and a target", param="edges")
+        for name in sources:
+            self._check_untyped(name, f"edges.{name}")
         if len(sources) > 1:
             if len(targets) != 1:
                 raise GraphSetupError("a join has exactly one target", param="joins")
@@ -207,6 +237,7 @@ class GraphBuilder(Generic[StateT]):
         definition static (validation, reachability and Mermaid all see them).
         """
         where = f"conditional_edges.{source}"
+        self._check_untyped(source, where)
         if source in self._conditional:
             raise GraphSetupError(f"node {source!r} already has conditional edges", param=where)
         _require_callable(router, f"{where}.router")

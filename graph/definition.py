@@ -55,10 +55,14 @@ class NodeSpec:
 
 @dataclass(frozen=True, slots=True)
 class ConditionalEdge:
-    """A decision point: ``router`` returns a label of ``path_map`` (or a target node name)."""
+    """A decision point: ``router`` returns a label of ``path_map`` (or a target node name).
+
+    Without a router the edge comes from the source node's return type: each label is a
+    :class:`~graph.update.StateUpdate` class the node may return, leading to the node that class
+    names (``goes_to=``), and the run follows the class the node did return."""
 
     source: str
-    router: RouterFn
+    router: RouterFn | None
     #: label -> the target node names it leads to (several = fan-out).
     path_map: Mapping[str, tuple[str, ...]]
 
@@ -112,7 +116,11 @@ class GraphDefinition(Generic[StateT]):
         object.__setattr__(
             self,
             "routers",
-            {src: (e.router, _is_async(e.router)) for src, e in self.conditional_edges.items()},
+            {
+                src: (e.router, _is_async(e.router))
+                for src, e in self.conditional_edges.items()
+                if e.router is not None
+            },
         )
         joins_by_source: dict[str, list[Join]] = {}
         for join in self.joins:
@@ -226,8 +234,10 @@ def _check_conditional_edges(graph: GraphDefinition[Any]) -> None:
                 f"node {src!r} has both an edge and a conditional edge; let the router return every target",
                 param=where,
             )
-        if not callable(edge.router):
+        if edge.router is not None and not callable(edge.router):
             raise GraphSetupError(f"router of {src!r} is not callable", param=f"{where}.router")
+        if edge.router is None and any(len(targets) != 1 for targets in edge.path_map.values()):
+            raise GraphSetupError(f"a typed update of {src!r} leads to one node", param=where)
         if not edge.path_map:
             raise GraphSetupError(f"conditional edge from {src!r} lists no targets", param=where)
         for label, targets in edge.path_map.items():

@@ -76,7 +76,7 @@ from graph.checkpoint import (
     utcnow,
 )
 from graph.codec import StateCodec, StateT
-from graph.definition import GraphDefinition
+from graph.definition import ConditionalEdge, GraphDefinition
 from graph.errors import (
     GraphRecursionError,
     GraphRuntimeError,
@@ -554,15 +554,21 @@ class GraphEngine(Generic[StateT]):
     ) -> list[_Pending]:
         """Fold the step's deltas in frontier order, then ask the edges for the next frontier."""
         pending: list[_Pending] = []
+        #: node -> the next node its typed update named (``goes_to=``)
+        named: dict[str, str] = {}
         try:
             for node, delta in zip(step, deltas, strict=True):
+                if isinstance(delta, StateUpdate):
+                    if delta.next_node is not None:
+                        named[node] = delta.next_node
+                    delta = delta.delta()
                 folded = self._fold_delta(cursor, node, delta)
                 if folded is not None:
                     pending.append(folded)
             view = self.codec.view(cursor.state)
             next_nodes: list[str] = []
             for node in step:
-                await self._route(node, view, next_nodes, cursor.joins)
+                await self._route(node, view, next_nodes, cursor.joins, named.get(node))
             cursor.next_nodes = next_nodes
         except BaseException:
             await self._fail(cursor, cursor.written + len(pending), step, self._records(pending, None))
@@ -654,21 +660,25 @@ class GraphEngine(Generic[StateT]):
 
     @staticmethod
     def _check_delta(node: str, out: Any) -> Any:
-        if out is None or type(out) is dict or isinstance(out, Mapping):
+        if out is None or type(out) is dict or isinstance(out, Mapping | StateUpdate):
             return out
-        if isinstance(out, StateUpdate):
-            return out.delta()
         raise GraphRuntimeError(
             f"node {node!r} returned {type(out).__name__}; "
             "a node returns a dict delta, a StateUpdate or None",
             param=f"nodes.{node}",
         )
 
-    async def _route(self, node: str, view: Any, out: list[str], joins: dict[str, set[str]]) -> None:
+    async def _route(
+        self, node: str, view: Any, out: list[str], joins: dict[str, set[str]], named: str | None
+    ) -> None:
+        """Add ``node``'s next nodes to ``out``: its edge, its router's choice, or the node its
+        typed update ``named``; a join's target once its last source arrived."""
         graph = self.graph
         targets = graph.edges.get(node)
         if targets is None and node in graph.routers:
             targets = await self._ask_router(node, view)
+        elif targets is None and node in graph.conditional_edges:
+            targets = (_named_target(node, graph.conditional_edges[node], named),)
         for target in targets or ():
             if target != END and target not in out:
                 out.append(target)
@@ -882,6 +892,18 @@ class GraphEngine(Generic[StateT]):
         if self.checkpointer is None:
             raise GraphRuntimeError(f"{what} needs a checkpointer; build GraphEngine(graph, checkpointer)")
         return self.checkpointer
+
+
+def _named_target(node: str, edge: ConditionalEdge, named: str | None) -> str:
+    """The next node a typed update named, one of those its node's return type declares."""
+    if named is None or named not in edge.targets:
+        raise GraphRuntimeError(
+            f"node {node!r} returned no update naming one of its next nodes "
+            f"({', '.join(edge.path_map)} lead to {', '.join(edge.targets)}); it named {named!r}",
+            param=f"conditional_edges.{node}",
+            details={"named": named, "targets": list(edge.targets)},
+        )
+    return named
 
 
 def _check_resumable(session: SessionRecord) -> None:

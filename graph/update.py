@@ -13,6 +13,12 @@ A field the model types ``X | None`` is folded when given, ``None`` included (it
 Folded, stored and reloaded, an update is the plain delta of its fields, so checkpoints written
 from dict deltas and from updates read the same.
 
+``goes_to=`` names the node a run goes to after a node returned this update (as pydantic_graph's
+return types do): a node function annotated to return such classes (one, or a union) gets its
+edges from that annotation when it is added to a :class:`~graph.builder.GraphBuilder`, so its
+possible next nodes are read from its signature, checked when the graph is compiled, and the run
+follows the class the node returned (no router reads the state for it).
+
 >>> from pydantic import BaseModel, ConfigDict
 >>> class Chat(BaseModel):
 ...     model_config = ConfigDict(frozen=True)
@@ -40,7 +46,8 @@ Wrong.weather: Chat has no field 'weather' (fields: messages, topic, mood)
 from __future__ import annotations
 
 import types
-from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict
 
@@ -58,16 +65,29 @@ class StateUpdate(BaseModel):
     state_schema: ClassVar[type[BaseModel] | None] = None
     #: fields typed ``X | None`` for a model field typed ``X``: ``None`` is not folded
     none_is_unchanged: ClassVar[frozenset[str]] = frozenset()
+    #: the node a run goes to next after this update (``goes_to=``; ``END`` ends it); None: the
+    #: node's edges are declared on the builder instead
+    next_node: ClassVar[str | None] = None
 
-    def __init_subclass__(cls, *, state: type[BaseModel] | None = None, **kwargs: Any) -> None:
-        # ``state`` is read once the fields exist, in __pydantic_init_subclass__
+    def __init_subclass__(
+        cls, *, state: type[BaseModel] | None = None, goes_to: str | None = None, **kwargs: Any
+    ) -> None:
+        # ``state`` and ``goes_to`` are read once the fields exist, in __pydantic_init_subclass__
         super().__init_subclass__(**kwargs)
 
     @classmethod
-    def __pydantic_init_subclass__(cls, *, state: type[BaseModel] | None = None, **kwargs: Any) -> None:
+    def __pydantic_init_subclass__(
+        cls, *, state: type[BaseModel] | None = None, goes_to: str | None = None, **kwargs: Any
+    ) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         if state is not None:
             cls.state_schema = state
+        if goes_to is not None:
+            if not isinstance(goes_to, str) or not goes_to:
+                raise GraphSetupError(
+                    f"{cls.__name__}: goes_to names a node", param=f"{cls.__name__}.goes_to"
+                )
+            cls.next_node = goes_to
         schema = cls.state_schema
         if schema is None:
             return
@@ -109,6 +129,29 @@ class StateUpdate(BaseModel):
     def apply(self, model: ModelT) -> ModelT:
         """``model`` with this update's fields set (no reducers: for a model held in the state)."""
         return model.model_copy(update=self.delta())
+
+
+def updates_returned(fn: Callable[..., Any]) -> list[type[StateUpdate]] | None:
+    """The :class:`StateUpdate` classes a node function is annotated to return, when each of them
+    names where the run goes next (``goes_to=``); None when its return annotation names no such
+    class (its edges are then declared on the builder). ``None`` in the union is ignored (a node
+    may return nothing), and a mix of classes with and without ``goes_to`` is a setup error."""
+    try:
+        annotation = get_type_hints(fn).get("return")
+    except Exception:  # annotations that do not resolve here: the builder's edges decide
+        return None
+    members = [m for m in _members(annotation) if m is not type(None)]
+    routed = [m for m in members if isinstance(m, type) and issubclass(m, StateUpdate) and m.next_node]
+    if not routed:
+        return None
+    if len(routed) != len(members):
+        others = ", ".join(getattr(m, "__name__", str(m)) for m in members if m not in routed)
+        name = getattr(fn, "__qualname__", repr(fn))
+        raise GraphSetupError(
+            f"{name} returns updates that name their next node and others that do not ({others})",
+            param=f"nodes.{name}",
+        )
+    return routed
 
 
 def _members(annotation: object) -> list[object]:

@@ -134,3 +134,82 @@ async def test_a_node_returning_another_object_is_still_refused() -> None:
     engine = GraphEngine(chat_graph(lambda s: ["not", "a", "delta"], answer_update))
     with pytest.raises(GraphRuntimeError, match="a node returns a dict delta, a StateUpdate or None"):
         await engine.run(Chat())
+
+
+class Drafted(StateUpdate, state=Chat):
+    messages: list[str]
+    tries: int
+
+
+class DraftAgain(Drafted, goes_to="draft"):
+    """Not good enough yet."""
+
+
+class DraftDone(Drafted, goes_to="publish"):
+    """Good enough."""
+
+
+class Published(StateUpdate, state=Chat, goes_to=END):
+    topic: str | None
+
+
+def draft(state: Chat) -> DraftAgain | DraftDone:
+    tries = state.tries + 1
+    update = DraftDone if tries >= 3 else DraftAgain
+    return update(messages=[f"draft {tries}"], tries=tries)
+
+
+def publish(state: Chat) -> Published:
+    return Published(topic=state.messages[-1])
+
+
+def writer() -> GraphBuilder[Chat]:
+    return (
+        GraphBuilder("writer", state_schema=Chat, reducers={"messages": append})
+        .add_node("draft", draft)
+        .add_node("publish", publish)
+        .set_entry("draft")
+    )
+
+
+async def test_a_nodes_edges_come_from_the_updates_its_return_type_names() -> None:
+    graph = writer().compile()
+    assert graph.successors("draft") == ("draft", "publish") and graph.successors("publish") == (END,)
+    drawing = graph.to_mermaid()
+    assert "draft -.->|DraftAgain| draft" in drawing and "draft -.->|DraftDone| publish" in drawing
+    assert "publish --> __end__" in drawing
+    done = await GraphEngine(graph).run(Chat())
+    assert done.path == ("draft", "draft", "draft", "publish")
+    assert done.state.topic == "draft 3" and done.status == RunStatus.COMPLETED
+
+
+def test_a_node_with_typed_edges_takes_no_other_edge_and_its_targets_are_checked() -> None:
+    with pytest.raises(GraphSetupError, match="has its edges from its return type"):
+        writer().add_edge("draft", END)
+    with pytest.raises(GraphSetupError, match="has its edges from its return type"):
+        writer().add_conditional_edges("publish", lambda state: "x", {"x": END})
+    with pytest.raises(GraphSetupError, match="points to unknown node 'publish'"):
+        GraphBuilder("half", state_schema=Chat).add_node("draft", draft).set_entry("draft").compile()
+
+
+def test_a_return_type_mixing_routed_and_unrouted_updates_is_a_setup_error() -> None:
+    def unclear(state: Chat) -> DraftDone | Asked:
+        return Asked(messages=[])
+
+    with pytest.raises(GraphSetupError, match=r"others that do not \(Asked\)"):
+        GraphBuilder("mixed", state_schema=Chat).add_node("unclear", unclear)
+
+
+async def test_a_node_that_returns_no_update_naming_its_next_node_fails_the_run() -> None:
+    def wrong(state: Chat) -> DraftAgain | DraftDone:
+        return {"tries": 1}  # type: ignore[return-value]
+
+    graph = (
+        GraphBuilder("liar", state_schema=Chat)
+        .add_node("draft", wrong)
+        .add_node("publish", publish)
+        .set_entry("draft")
+        .compile()
+    )
+    with pytest.raises(GraphRuntimeError, match="returned no update naming one of its next nodes"):
+        await GraphEngine(graph).run(Chat(messages=["x"]))
