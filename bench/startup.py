@@ -356,7 +356,8 @@ def import_cpu_s(module: str, repeat: int = 3) -> float:
 def import_costs(reference: list[str] | None) -> list[str]:
     """Where a warm start's CPU goes: each process's imports, this tree's launcher vs the reference's."""
     modules = {
-        "launcher (this tree)": "cli.launcher",
+        "launcher (this tree), before it starts the gateway": "cli.launcher",
+        "launcher (this tree), the rest, while the gateway starts": "cli.supervisor",
         "gateway (`gateway.app`)": "gateway.app",
         # a domain's __main__ imports its service (the app) and the SDK's server inside main()
         **{

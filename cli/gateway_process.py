@@ -1,27 +1,33 @@
-"""The gateway as the launcher starts it: ``python -m cli.gateway_process [--wait-for URL]...``.
+"""The gateway as the launcher starts it: ``python -m cli.gateway_process``.
 
-Started at the same time as the domains, so its imports (the slowest part of a restart) overlap
-theirs; it waits for each ``--wait-for`` URL's ``/health`` before the gateway learns the catalog
-(a domain still starting would be missing from it). What the gateway does meanwhile (migrations,
-loading or training the intent model) is written as JSON lines to the file descriptor named by
-``LAUNCHER_PROGRESS_FD``, for the launcher's progress display; the gateway's own log is unchanged.
+The launcher starts it before anything else (its imports are the slowest part of a start, and
+they overlap the domains' start); it waits for each domain the launcher starts (the bootstrap
+file's entries with a local command) to answer ``/health`` before the gateway learns the catalog
+(a domain still starting would be missing from it). Without ``ADMIN_TOKEN`` it gives the gateway
+the local admin key of ``var/admin.key`` (:mod:`cli.admin_key`). What the gateway does meanwhile
+(migrations, loading or training the intent model) is written as JSON lines to the file
+descriptor named by ``LAUNCHER_PROGRESS_FD``, for the launcher's progress display; the gateway's
+own log is unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
 import faulthandler
-import json
 import logging
 import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TextIO
 from urllib.request import urlopen
 
-PROGRESS_FD_ENV = "LAUNCHER_PROGRESS_FD"
+from cli.admin_key import DEFAULT_PATH as ADMIN_KEY_PATH
+from cli.admin_key import ensure_admin_key
+from cli.bootstrap import Bootstrap
+from cli.progress_events import PROGRESS_FD_ENV, ProgressEvent
+from gateway.settings import GatewaySettings
+
 #: How long the gateway waits for a domain before it starts without it (the registry retries).
 DOMAIN_WAIT_S = 30.0
 
@@ -32,29 +38,6 @@ PHASES: dict[tuple[str, str], str] = {
     ("intent.embedded", "intent model of catalog %s trained in %.1f s"): "trained",
     ("intent.embedded", "intent model of catalog %s loaded from %s"): "loaded",
 }
-
-
-@dataclass(frozen=True)
-class ProgressEvent:
-    """One start-up phase the gateway reached, as the launcher reads it from the pipe."""
-
-    phase: str
-    #: the log record's arguments, as text (the catalog id, a count of goals, seconds)
-    args: tuple[str, ...] = ()
-
-    def to_line(self) -> str:
-        return json.dumps({"phase": self.phase, "args": list(self.args)}) + "\n"
-
-    @classmethod
-    def from_line(cls, line: str) -> ProgressEvent | None:
-        """The event a line holds; ``None`` for a line that is not one."""
-        try:
-            data = json.loads(line)
-        except ValueError:
-            return None
-        if not isinstance(data, dict) or not isinstance(data.get("phase"), str):
-            return None
-        return cls(data["phase"], tuple(str(arg) for arg in data.get("args") or ()))
 
 
 class ProgressHandler(logging.Handler):
@@ -100,19 +83,33 @@ def wait_healthy(urls: Sequence[str], timeout_s: float) -> None:
         time.sleep(0.05)
 
 
+def _started_by_the_launcher(settings: GatewaySettings) -> list[str]:
+    if not settings.bootstrap_file.exists():
+        return []
+    return [domain.url for domain in Bootstrap.read(settings.bootstrap_file).local()]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     faulthandler.enable(file=sys.stderr, all_threads=True)
     # as ``python -m gateway``: one OpenBLAS thread, set before numpy loads
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = argparse.ArgumentParser(prog="python -m cli.gateway_process")
-    parser.add_argument("--wait-for", action="append", default=[], metavar="URL")
+    parser.add_argument(
+        "--wait-for",
+        action="append",
+        metavar="URL",
+        help="a domain to wait for (default: each one the launcher starts from the bootstrap file)",
+    )
     args = parser.parse_args(argv)
     from gateway.app import main as gateway_main  # the slow part, while the domains start
 
     fd = os.environ.get(PROGRESS_FD_ENV)
     if fd:
         watch_phases(os.fdopen(int(fd), "w", buffering=1, encoding="utf-8"))
-    wait_healthy(args.wait_for, DOMAIN_WAIT_S)
+    settings = GatewaySettings()
+    if settings.admin_token is None:
+        os.environ["ADMIN_TOKEN"] = ensure_admin_key(ADMIN_KEY_PATH)
+    wait_healthy(args.wait_for or _started_by_the_launcher(settings), DOMAIN_WAIT_S)
     gateway_main()
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from cli.launcher import domain_argv
+from cli.bootstrap import domain_argv
 from gateway.settings import GatewaySettings
 from intent import build_adapter
 from intent.settings import IntentSettings

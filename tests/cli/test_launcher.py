@@ -145,7 +145,7 @@ def test_an_empty_or_odd_key_file_is_refused_not_used(tmp_path: Path) -> None:
 def test_only_http_domains_with_a_command_are_started_by_the_launcher() -> None:
     """An MCP server declared with a command is the gateway's to start over stdio (it has no base
     URL or port); a domain with no command runs elsewhere."""
-    from cli.launcher import Bootstrap
+    from cli.bootstrap import Bootstrap
 
     bootstrap = Bootstrap.model_validate_json(
         json.dumps(

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from cli import startup_view
-from cli.gateway_process import ProgressEvent, ProgressHandler
-from cli.launcher import Startup
+from cli.gateway_process import ProgressHandler
+from cli.progress_events import ProgressEvent
 from cli.startup_view import PlainView, TerminalView, view_for
+from cli.supervisor import Startup
 
 
 def test_plain_view_says_steps_and_repeats_a_long_phase(monkeypatch: pytest.MonkeyPatch) -> None:

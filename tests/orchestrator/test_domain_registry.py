@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cli.launcher import BootstrapDomain, domain_url
+from cli.bootstrap import BootstrapDomain, domain_url
 from orchestrator import DomainClient, DomainRegistry, ManifestRejected
 from orchestrator.registry import GoalOverlapRefused, env_override
 from shared.catalog import Catalog
