@@ -60,6 +60,7 @@ from shared.models import (
     ExecutionPlan,
     IntentOutput,
     PendingQuestion,
+    RunContext,
     SlotQuestion,
     StepTrace,
 )
@@ -610,7 +611,7 @@ class ConversationGraph:
         if intent is None or execution_intent is None or plan is None:
             answer = rules.answer_text(None, intent.language if intent else "")
             return Executed(turn=TurnChange(status=RunStatus.FAILED, answer=answer).apply(turn))
-        context = {"run_id": turn.run_id, "session_id": state.session_id, "language": intent.language}
+        context = RunContext(run_id=turn.run_id, session_id=state.session_id, language=intent.language)
         # steps of a plan that paused for the person and ran before are kept, not called again
         kept = {t.id: t for t in turn.steps}
         report = await self.controller.run(

@@ -56,6 +56,7 @@ from shared.models import (
     ExecutionPlan,
     ExecutionStep,
     IntentOutput,
+    RunContext,
     StepTrace,
 )
 from shared.planning import ReplanContext, RunPlanner
@@ -117,7 +118,7 @@ class RunController:
         execution_intent: ExecutionIntent | None = None,
         plan: ExecutionPlan | None = None,
         *,
-        context: dict[str, Any] | None = None,
+        context: RunContext | None = None,
         on_event: RunEventSink | None = None,
         resume: Mapping[int, StepTrace] | None = None,
     ) -> ExecutionReport:
@@ -148,9 +149,9 @@ class RunController:
         return await self._loop(state, kept)
 
     def _start(
-        self, intent: IntentOutput, context: dict[str, Any] | None, on_event: RunEventSink | None
+        self, intent: IntentOutput, given: RunContext | None, on_event: RunEventSink | None
     ) -> RunState:
-        context = dict(context or {})
+        context: dict[str, Any] = dict(given or {})
         default = i18n.as_language(intent.language)
         language = i18n.language_of(context, intent.original_query, default=default)
         run_id = str(context.get("run_id") or f"run-{uuid.uuid4().hex}")

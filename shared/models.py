@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -62,6 +62,18 @@ class IntentOutput(BaseModel):
 #: The context key the run loop sets when a round's calls need fresh idempotency keys (a replan);
 #: read into :class:`CallContext` when a step's intent is built, never sent to a domain.
 IDEMPOTENCY_SUFFIX = "idempotency_suffix"
+
+
+class RunContext(TypedDict, total=False):
+    """What the caller of a run tells it beside the plan (``RunController.run(context=...)``),
+    copied into every step's ``ExecutionIntent.context``: what a domain is told of the request."""
+
+    #: the run's id: its steps' idempotency keys are made from it (a fresh one when not given)
+    run_id: str
+    #: the conversation the run answers in
+    session_id: str
+    #: the language to answer in (else the request's own)
+    language: str
 
 
 class CallContext(BaseModel):

@@ -340,7 +340,8 @@ async def test_independent_branches_run_as_isolated_forks() -> None:
     report = await rc.run(
         intent(),
         plan=plan(s(1), s(2, "news", deps=[1]), s(3, "slow"), mode="parallel", combine="report"),
-        context={"notes": []},
+        # a key no caller sets, mutable, to watch each fork's own copy
+        context={"notes": []},  # type: ignore[arg-type]
     )
     # a branch sees its own context changes, never another branch's
     assert seen == {"quote": ["quote"], "news": ["quote", "news"], "slow": ["slow"]}
