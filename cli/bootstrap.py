@@ -8,9 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from shared.domain_urls import env_override
+
+
+class BootstrapUnreadable(Exception):
+    """The bootstrap file exists but is not a valid ``{"domains": [...]}`` document."""
 
 
 class BootstrapDomain(BaseModel):
@@ -35,7 +39,20 @@ class Bootstrap(BaseModel):
 
     @classmethod
     def read(cls, path: Path) -> Bootstrap:
-        return cls.model_validate_json(path.read_text())
+        """The file at ``path``; no domains when there is none (the gateway starts with none too)."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls()
+        except OSError as exc:
+            raise BootstrapUnreadable(f"{path}: {exc.strerror}") from None
+        try:
+            return cls.model_validate_json(text)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or '$'}: {e['msg']}" for e in exc.errors(include_url=False)
+            )
+            raise BootstrapUnreadable(f"{path}: {problems}") from None
 
     def local(self) -> list[LocalDomain]:
         """The entries the launcher starts, each with where it listens."""

@@ -84,8 +84,6 @@ def wait_healthy(urls: Sequence[str], timeout_s: float) -> None:
 
 
 def _started_by_the_launcher(settings: GatewaySettings) -> list[str]:
-    if not settings.bootstrap_file.exists():
-        return []
     return [domain.url for domain in Bootstrap.read(settings.bootstrap_file).local()]
 
 

@@ -18,7 +18,7 @@ from typing import IO
 from urllib.request import urlopen
 
 from cli.admin_key import DEFAULT_PATH as ADMIN_KEY_PATH
-from cli.bootstrap import Bootstrap
+from cli.bootstrap import Bootstrap, BootstrapUnreadable
 from cli.progress_events import ProgressEvent
 from cli.startup_view import StartupView, view_for
 from gateway.settings import GatewaySettings
@@ -234,7 +234,11 @@ def supervise(gateway: subprocess.Popen[bytes], progress_fd: int) -> int:
     """Start the domains beside the running ``gateway`` (its phases arriving on ``progress_fd``)
     and watch them all; every child is stopped on the way out. Ctrl-C ends it with status 0."""
     settings = GatewaySettings()
-    bootstrap = Bootstrap.read(Path(settings.bootstrap_file))
+    try:
+        bootstrap = Bootstrap.read(Path(settings.bootstrap_file))
+    except BootstrapUnreadable as exc:
+        print(f"launcher: the bootstrap file is not valid: {exc}", file=sys.stderr, flush=True)
+        return 2
     view = view_for(sys.stdout)
     children = Children(view)
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -163,3 +164,43 @@ def test_only_http_domains_with_a_command_are_started_by_the_launcher() -> None:
         )
     )
     assert [entry.name for entry in bootstrap.domains if entry.local_command] == ["finance"]
+
+
+def _processes_with(marker: str) -> list[int]:
+    """The processes whose environment holds ``marker``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if marker.encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return found
+
+
+def test_a_launcher_that_cannot_start_leaves_no_gateway_behind(tmp_path: Path) -> None:
+    """The gateway process is started before the launcher reads the bootstrap file: when that
+    fails, the launcher stops it on its way out instead of leaving it running."""
+    bootstrap = tmp_path / "broken.json"
+    bootstrap.write_text("{not json")
+    marker = f"LAUNCHER_TEST_{os.getpid()}_{time.monotonic_ns()}"
+    env = {
+        **launcher_environment(tmp_path, tmp_path / "cache", free_port()),
+        "BOOTSTRAP_FILE": str(bootstrap),
+    }
+    env[marker] = "1"
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.launcher"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=START_TIMEOUT_S,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("launcher: the bootstrap file is not valid: "), done.stderr[-2000:]
+    assert "broken.json" in done.stderr and "Traceback" not in done.stderr
+    assert _processes_with(marker) == [], "the gateway process outlived its launcher"
