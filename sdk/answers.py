@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from shared.errors import ErrorBody
 from shared.models import Clarification, ClarificationOption, ContinueWith, DomainOutput, Failure
 
 
 def error_body(
     message: str, code: str, param: str | None = None, type_: str = "invalid_request_error"
-) -> dict[str, Any]:
+) -> ErrorBody:
     """The body of an HTTP error answer, in the OpenAI error shape the gateway also uses."""
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
@@ -33,8 +34,8 @@ def clarify(
     *,
     param: str | None = None,
     continue_with: str | ContinueWith | None = None,
-    result: Mapping[str, Any] | None = None,
-    metadata: Mapping[str, Any] | None = None,
+    result: Mapping[str, object] | None = None,
+    metadata: Mapping[str, object] | None = None,
     confidence: float = 1.0,
 ) -> DomainOutput:
     """Ask the person: pick one of ``options`` (the step runs again with ``param`` = the picked
@@ -74,9 +75,9 @@ def fail(
     reason: str,
     *,
     recoverable: bool = False,
-    suggestions: Iterable[Mapping[str, Any]] | None = None,
-    result: Mapping[str, Any] | None = None,
-    metadata: Mapping[str, Any] | None = None,
+    suggestions: Iterable[Mapping[str, object]] | None = None,
+    result: Mapping[str, object] | None = None,
+    metadata: Mapping[str, object] | None = None,
 ) -> DomainOutput:
     """Say why it could not be done: ``reason`` is a stable code, ``recoverable`` tells the core
     that other parameters may succeed, ``suggestions`` are parameter patches worth retrying with.

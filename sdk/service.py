@@ -19,14 +19,14 @@ tables, builds and validates its manifest, and runs a capability once per ``Idem
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
 
 from fastapi import FastAPI
 
 from sdk.answers import clarify, error_body, fail, option
 from sdk.http_app import DomainProcessSettings, DomainSigningSettings, Lifespan, build_app, serve
 from sdk.idempotency import IdempotencySettings, IdempotencyStore, fingerprint, using_key
+from shared.json_schema import JsonSchema
 from shared.manifest import DomainManifest, Goal, LocalizedText, LookupEntry, validate_manifest
 from shared.models import DomainOutput, ExecutionIntent
 
@@ -62,9 +62,10 @@ class DomainService:
         self.version = version
         self.description = description
         self.confidence_gate = confidence_gate
-        self._capabilities: list[dict[str, Any]] = []
+        #: each capability's manifest entry (JSON), validated with the manifest
+        self._capabilities: list[dict[str, object]] = []
         self._handlers: dict[str, Handler] = {}
-        self._goals: list[dict[str, Any]] = []
+        self._goals: list[Mapping[str, object]] = []
         self._manifest: DomainManifest | None = None
         #: path -> the lookup table served there (an entity's ``lookup_path``)
         self._lookups: dict[str, Callable[[], list[LookupEntry]]] = {}
@@ -82,10 +83,10 @@ class DomainService:
         name: str,
         description: LocalizedText,
         *,
-        parameters: dict[str, Any] | None = None,
-        output_schema: dict[str, Any] | None = None,
+        parameters: JsonSchema | None = None,
+        output_schema: JsonSchema | None = None,
         role: str | None = None,
-        metadata: dict[str, Any] | None = None,
+        metadata: Mapping[str, object] | None = None,
     ) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
             self._capabilities.append(
@@ -104,7 +105,8 @@ class DomainService:
 
         return register
 
-    def add_goal(self, goal: dict[str, Any] | Goal) -> None:
+    def add_goal(self, goal: Mapping[str, object] | Goal) -> None:
+        """A goal of the domain: a :class:`~shared.manifest.Goal`, or its manifest JSON."""
         self._goals.append(goal.model_dump(exclude_none=True) if isinstance(goal, Goal) else goal)
         self._manifest = None
 

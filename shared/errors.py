@@ -6,13 +6,28 @@ the platform is a :class:`PlatformError` carrying its HTTP status and a stable c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias
+from typing import TypeAlias, TypedDict
 
 #: One object of named details about the error (``{"delivered": False, "domain": ...}``): JSON
 #: data for logs, tests and the callers that branch on it, never a live object.
 DetailsObject: TypeAlias = Mapping[str, object]
 #: ``details``: one object, or a list of them (``[{"path", "message"}]`` of a rejected manifest).
 ErrorDetails: TypeAlias = DetailsObject | Sequence[DetailsObject]
+
+
+class ErrorObject(TypedDict):
+    """An HTTP error answer's ``error`` object, in the OpenAI error shape."""
+
+    message: str
+    type: str
+    param: str | None
+    code: str | None
+
+
+class ErrorBody(TypedDict):
+    """The body of an HTTP error answer: ``{"error": {...}}`` (the gateway's and the domains')."""
+
+    error: ErrorObject
 
 
 class PlatformError(Exception):

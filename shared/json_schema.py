@@ -19,13 +19,18 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TypeAlias
 
 import jsonschema
 import jsonschema_rs
+
+#: A JSON Schema document (JSON data: a manifest's ``parameters`` or ``output_schema``). Read-only
+#: and opaque to the code that passes it on; compiled by :func:`validators`, checked as part of a
+#: manifest by ``shared.manifest.validate_manifest``.
+JsonSchema: TypeAlias = Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ def _compiled(schema_json: str) -> SchemaValidators:
     return SchemaValidators(fast, worded, schema_json)
 
 
-def validators(schema: dict[str, Any]) -> SchemaValidators:
+def validators(schema: JsonSchema) -> SchemaValidators:
     """The validators of ``schema`` (compiled once per distinct schema). It encodes ``schema`` to
     find them: a hot path keeps the answer (``Capability.parameter_validators`` and
     ``output_validators`` do, once per capability)."""
