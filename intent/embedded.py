@@ -173,6 +173,13 @@ def clear_request(goal: Goal, intent: IntentOutput) -> bool:
     )
 
 
+def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
+    """Whether the message's values are all of a type any request carries (a day, a time, a
+    number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
+    has a booking's day and time, and is no doctor's appointment."""
+    return extractor.only_typed(entities) and bool(extractor.unexplained_words(text, entities))
+
+
 def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]]:
     """(always-train texts, example texts) a goal is learned from."""
     goal = ref.goal
@@ -788,8 +795,17 @@ class EmbeddedIntentAdapter:
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
         ):
-            out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
-            return out
+            listed = self._named_from_table(text, order, out, clock, model)
+            if listed is None:
+                out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
+                return out
+            best, conf = listed, CLEAR_REQUEST_CONFIDENCE
+            out.confidence = conf
+            out.alternatives = [
+                GoalCandidate(domain=best.domain, goal=best.goal.goal, confidence=conf),
+                *(a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)),
+            ]
+            out.notes.append(f"named from {best.goal.goal}'s tables (confidence raised)")
         out.primary_domain = best.domain
         out.goal = best.goal.goal
         guessed: set[str] = set()
@@ -803,9 +819,24 @@ class EmbeddedIntentAdapter:
             out.notes.append(
                 f"choice dropped: the runner-up's words switch on {best.goal.goal}'s composition"
             )
+        if pinned_domain is None and (foreign := self._something_else(text, best, out, model)):
+            # "cancel my gym membership": the verb of an order's cancellation, an object it does
+            # not know and no order number; the goal is not forced onto it
+            out.notes.append(
+                f"out of scope: {best.goal.goal} lacks a required value and {foreign} is nothing it knows"
+            )
+            out.goal = None
+            out.primary_domain = None
+            out.entities = {}
+            return out
+        extractor = model.extractors[(best.domain, best.goal.goal)]
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
-        elif conf < CLEAR_REQUEST_CONFIDENCE and clear_request(best.goal, out):
+        elif (
+            conf < CLEAR_REQUEST_CONFIDENCE
+            and clear_request(best.goal, out)
+            and not _other_object(extractor, text, out.entities)
+        ):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")
             out.confidence = CLEAR_REQUEST_CONFIDENCE
@@ -838,6 +869,58 @@ class EmbeddedIntentAdapter:
         top = float(probs.max()) or 1.0
         return not too_close(conf, conf * second / top, self.choice_margin, self.oos_threshold)
 
+    def _something_else(self, text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> list[str]:
+        """The words naming what the message is about when it is not ``best``'s: a required value
+        missing, content words the goal does not account for, and none of the words it shares
+        with the goal is one only its domain uses (an object's name such as "pedido" or
+        "appointment"): "cancel my *uber*" shares only "cancel" with an order's cancellation."""
+        specs = best.goal.entities_schema
+        if not any(spec.required and name not in out.entities for name, spec in specs.items()):
+            return []
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        kin = [x for (domain, _), x in model.extractors.items() if domain == best.domain]
+        # a word another goal of the domain uses is no other object ("consulta *marcada*")
+        foreign = [
+            w
+            for w in extractor.unexplained_words(text, out.entities)
+            if not any(x.uses_phrasing(w) for x in kin)
+        ]
+        if not foreign:
+            return []
+        others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
+        shared = extractor.phrasing_words(text)
+        if any(not any(other.uses_phrasing(w) for other in others) for w in shared):
+            return []
+        return foreign
+
+    def _named_from_table(
+        self, text: str, order: IntArray, out: IntentOutput, clock: Clock, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """One of the first goals, however unsure the classifier is, when the message names its
+        values from its tables and says nothing it does not account for: every required value
+        with evidence, one from a lookup table or an enum, and a word of the goal's phrasing or
+        nothing but the values ("quero 3 fones bluetooth", "AAPL MSFT GOOG")."""
+        for index in order:
+            ref = model.goals[int(index)]
+            extractor = model.extractors[(ref.domain, ref.goal.goal)]
+            guessed: set[str] = set()
+            entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+            specs = ref.goal.entities_schema
+            if (
+                guessed
+                or not entities
+                or any(spec.required and name not in entities for name, spec in specs.items())
+                or not extractor.evidenced(entities)
+                or not extractor.from_table(entities)
+                or extractor.unexplained_words(text, entities)
+                or extractor.unsupported_action(text) is not None
+            ):
+                continue
+            values = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
+            if extractor.phrasing_words(text) or values >= 2:
+                return ref
+        return None
+
     def _rescued(
         self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel
     ) -> bool:
@@ -847,6 +930,8 @@ class EmbeddedIntentAdapter:
         guessed: set[str] = set()
         entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
         if guessed or not extractor.phrasing_words(text) or not extractor.evidenced(entities):
+            return False
+        if _other_object(extractor, text, entities):
             return False
         if extractor.unsupported_action(text) is not None:
             return False  # "buy 10 shares of tesla": a quote's words, not a quote's request

@@ -40,7 +40,7 @@ from zoneinfo import ZoneInfo
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, tokens, words
+from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, expand_shorthands, tokens, words
 from intent.typed import RECOGNIZER, Clock, TypedSpan
 from shared.clock import utcnow
 from shared.i18n import detect, vote
@@ -858,6 +858,54 @@ class GoalEntityExtractor:
         description's words, typos allowed), function words and filler aside: "chove" for a
         forecast, "reembolso" for a refund."""
         return [t.text for t in tokens(text) if t.text not in NOT_ENTITY and t.text in self._carrier_words]
+
+    def unexplained_words(self, text: str, entities: dict[str, Any]) -> list[str]:
+        """The content words of ``text`` that this goal does not account for: no phrasing of the
+        goal, no function word or filler, no number, no part of a value in ``entities`` and no
+        value of the goal's tables ("cancel my *gym membership*" of an order's cancellation)."""
+        said = {
+            w
+            for value in entities.values()
+            for item in (value if isinstance(value, list) else [value])
+            if isinstance(item, str)
+            for w in words(item)
+        }
+        read = expand_shorthands(text)
+        typed: list[TypedSpan] = []
+        if self._typed or self._typed_text:  # a date's or a time's words ("quinta", "14h")
+            typed = _typed_spans(read, detect(read), Clock(now=utcnow()), {"date", "time"})
+        return [
+            t.text
+            for t in tokens(read)
+            if t.text not in NOT_ENTITY
+            and not t.text.isdigit()
+            and t.text not in said
+            and t.text not in self._carrier_words
+            and not self._is_known((t.text,))
+            and not any(span.start <= t.start and t.end <= span.end for span in typed)
+        ]
+
+    def uses_phrasing(self, word: str) -> bool:
+        """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed."""
+        return word not in NOT_ENTITY and word in self._carrier_words
+
+    def only_typed(self, entities: dict[str, Any]) -> bool:
+        """Whether every value in ``entities`` is of a type any request can carry (a date, a
+        time, a number, an amount) rather than something only this goal knows."""
+        return all(name in self._typed or name in self._typed_text for name in entities if name in self.specs)
+
+    def from_table(self, entities: dict[str, Any]) -> bool:
+        """Whether a value in ``entities`` is an entry of its entity's lookup table (a product, a
+        city: names only this goal knows, unlike an enum's everyday words such as "up")."""
+        for name, value in entities.items():
+            spec = self.specs.get(name)
+            if spec is None:
+                continue
+            if spec.type == "string" and spec.lookup:
+                items = value if isinstance(value, list) else [value]
+                if items and all(self._is_known(tuple(words(str(item)))) for item in items):
+                    return True
+        return False
 
     def evidenced(self, entities: dict[str, Any]) -> bool:
         """Whether every value in ``entities`` shows it is its entity by more than its place in
