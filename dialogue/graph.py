@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from dialogue import approval, rules, slots
 from dialogue.approval_turn import ApprovalTurn
@@ -201,6 +201,26 @@ class TurnDeps:
     on_event: RunEventSink | None = None
 
 
+class _Answered(NamedTuple):
+    """The message answered the pending question: the turn, and the question still asked (if any)."""
+
+    turn: Turn
+    question: PendingQuestion | None = None
+
+
+class _Made(NamedTuple):
+    """A plan made for the turn, before it is checked: how it was made says what to check."""
+
+    turn: Turn
+    planned: Planned
+    #: the planner's plan, made from the person's entities (not a continued or resent one)
+    from_planner: bool
+    #: steps carried over from a plan that paused for a domain conversation
+    carried: frozenset[int]
+    #: the deterministic planner could not plan it: the LLM planner's plan covers the message
+    by_llm_only: bool
+
+
 class Domains(Protocol):
     """What a turn needs of the orchestrator: its confidence gate (the domain calls go through the
     run loop's step runner, not through the turn)."""
@@ -321,6 +341,14 @@ class ConversationGraph:
                 proposal = proposed
             if answered is not None:  # a schedule or watch proposed, confirmed, listed or changed
                 return understood(answered)
+        intent = self._conversation_language(await self._parse(state, turn), state)
+        replied = self._reply_to_question(state, turn, intent)
+        if isinstance(replied, _Answered):
+            return understood(replied.turn, replied.question)
+        return understood(await self._read_request(state, replied, intent))
+
+    async def _parse(self, state: TurnState, turn: Turn) -> IntentOutput:
+        """The message's intent: the one its caller named (an MCP goal tool), else the adapter's."""
         attributes = {OPERATION: "plan", CONVERSATION: state.session_id}
         with start_span("parse_intent", attributes, current=False) as span:
             if turn.given_intent is not None:  # named by the caller (an MCP goal tool): not parsed
@@ -334,7 +362,11 @@ class ConversationGraph:
                 span.set_attributes(
                     {"intent.goal": intent.goal or "", "intent.confidence": intent.confidence}
                 )
-        intent = self._conversation_language(intent, state)
+        return intent
+
+    def _reply_to_question(self, state: TurnState, turn: Turn, intent: IntentOutput) -> _Answered | Turn:
+        """The message as the reply to the pending question, when it is one; else the turn to
+        read as a new request (with a note of the question it abandons, if any)."""
         question = state.question
         if isinstance(question, ApprovalQuestion) and question.resume.intent is not None:
             corrected = self.follow_ups.correct(
@@ -344,32 +376,37 @@ class ConversationGraph:
                 # "não, pra segunda" while a plan waits: the plan is made again with the new value
                 # (and asked again); nothing of the first ran
                 note = f"pending question (approval) corrected: {corrected.notes}"
-                return understood(TurnChange(intent=corrected, route="plan", notes=[note]).apply(turn))
+                return _Answered(TurnChange(intent=corrected, route="plan", notes=[note]).apply(turn))
         if isinstance(question, ApprovalQuestion):
             threshold = self.orchestrator.threshold
             reply = approval.answer_approval(question, turn.input, intent, turn, threshold)
             if not reply.new_request:
-                return understood(reply.turn, reply.question)
+                return _Answered(reply.turn, reply.question)
             note = "pending question (approval) abandoned: the message is a new request; nothing of it ran"
-            turn = TurnChange(notes=[note]).apply(reply.turn)
-        elif isinstance(question, SlotQuestion):
+            return TurnChange(notes=[note]).apply(reply.turn)
+        if isinstance(question, SlotQuestion):
             replied = self._answer_slot(question, turn, intent, self._clock(state))
             if replied is not None:
-                return understood(*replied)
+                return _Answered(*replied)
             note = "pending question (slot_filling) abandoned: the message asks for something else"
-            turn = TurnChange(notes=[note]).apply(turn)
-        elif question is not None:
-            added = self._gate_reply_adds(question, turn, intent, state)
-            if added is not None:
-                return understood(added)
-            answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
-            if answered is not None:
-                return understood(answered)
-            again = rules.ask_again(question, turn, intent, self.orchestrator.threshold)
-            if again is not None:  # a reply that picks nothing and asks nothing new: ask again
-                return understood(again, question)
-            note = f"pending question ({question.kind}) abandoned: the message is a new request"
-            turn = TurnChange(notes=[note]).apply(turn)
+            return TurnChange(notes=[note]).apply(turn)
+        if question is None:
+            return turn
+        added = self._gate_reply_adds(question, turn, intent, state)
+        if added is not None:
+            return _Answered(added)
+        answered = rules.answer_question(question, turn.input, intent, turn, self.orchestrator.threshold)
+        if answered is not None:
+            return _Answered(answered)
+        again = rules.ask_again(question, turn, intent, self.orchestrator.threshold)
+        if again is not None:  # a reply that picks nothing and asks nothing new: ask again
+            return _Answered(again, question)
+        note = f"pending question ({question.kind}) abandoned: the message is a new request"
+        return TurnChange(notes=[note]).apply(turn)
+
+    async def _read_request(self, state: TurnState, turn: Turn, intent: IntentOutput) -> Turn:
+        """A new request: a follow-up of the last turn filled in, and its parts read (what this
+        turn does, what asks for another goal, what no goal does)."""
         catalog = self.catalog
         intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, self._clock(state))
         intent = rules.composition_follow_up(
@@ -379,8 +416,7 @@ class ConversationGraph:
         parts = await read_parts(
             turn.input, intent, self.adapter, catalog, threshold, unsupported=self._unsupported_action
         )
-        change = TurnChange(intent=parts.intent, not_done=parts.not_done, cannot_do=parts.cannot_do)
-        return understood(change.apply(turn))
+        return TurnChange(intent=parts.intent, not_done=parts.not_done, cannot_do=parts.cannot_do).apply(turn)
 
     @staticmethod
     def _conversation_language(intent: IntentOutput, state: TurnState) -> IntentOutput:
@@ -397,71 +433,108 @@ class ConversationGraph:
         return intent if known == intent.language else IntentChange(language=known).apply(intent)
 
     async def plan(self, state: TurnState) -> PlanToExecute | PlanToRespond:
+        """Plan the understood request; a question first (the gate, a slot, an approval), a
+        refusal or a failure goes to ``respond`` instead of a run."""
         turn = state.turn
         intent = turn.intent
         if intent is None:
             return PlanToRespond(turn=TurnChange(route="respond").apply(turn))
-        by_llm_only = False
-        try:
-            with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
-                (execution_intent, plan), from_planner, carried = self._plan(intent, state)
-        except PlatformError as exc:
-            # the deterministic planner could not plan it: the LLM planner (when configured) may
-            instead = await self._plan_instead(turn, intent, exc)
-            if isinstance(instead, Turn):
-                return PlanToRespond(turn=instead)
-            turn = TurnChange(notes=[*turn.notes, _planner_error_note(exc)]).apply(turn)
-            (execution_intent, plan), from_planner, carried = instead, False, frozenset()
-            by_llm_only = True
-        parts_left = [*turn.not_done, *turn.cannot_do]
+        made = await self._make_plan(turn, intent, state)
+        if isinstance(made, Turn):
+            return PlanToRespond(turn=made)
+        execution_intent, plan = made.planned
+        parts_left = [*made.turn.not_done, *made.turn.cannot_do]
         turn = TurnChange(
             execution_intent=execution_intent,
             plan=plan,
             continue_with=None,
             route="execute",
             # the settled steps of a paused plan that goes on are kept (execute does not call them)
-            steps=turn.steps if carried else [],
-        ).apply(turn)
+            steps=made.turn.steps if made.carried else [],
+        ).apply(made.turn)
         if not turn.confirmed and self.orchestrator.gate_blocks(execution_intent):
-            question = rules.confirmation_question(intent, execution_intent, self.catalog)
-            gated = TurnChange(
-                status=RunStatus.WAITING_INPUT,
-                answer=question.text,
-                output=rules.gate_output(question, intent.confidence),
-                route="respond",
-            )
-            return PlanToRespond(turn=gated.apply(turn), question=question)
-        if from_planner:
-            unsupported = self._unsupported_action(intent, turn.input)
-            turn = TurnChange(unsupported=unsupported).apply(turn)
-            # the LLM planner (when configured) plans what the deterministic plan cannot express
-            request = PlanRequest(
-                turn.input,
-                intent.language,
-                intent,
-                execution_intent,
-                plan,
-                [*parts_left, *filter(None, [unsupported])],
-            )
-            by_llm = await plan_with_llm(self.controller.planner, request)
-            if by_llm is not None:
-                plan = by_llm.plan
-                execution_intent = by_llm.execution_intent or execution_intent
-                turn = TurnChange(plan=plan, execution_intent=execution_intent).apply(turn)
-                if by_llm.refusal is not None:
-                    refused = TurnChange(status=RunStatus.FAILED, answer=by_llm.refusal, route="respond")
-                    return PlanToRespond(turn=refused.apply(turn))
-                if plan.planner == "llm":  # the parts it was asked for are in its plan now
-                    turn = ALL_PARTS_PLANNED.apply(turn)
-        if by_llm_only:  # the whole message went to the LLM planner: its plan covers it
+            return self._gate_question(turn, intent, execution_intent)
+        planned = made.planned
+        if made.from_planner:
+            more = await self._plan_more_with_llm(turn, intent, planned, parts_left)
+            if isinstance(more, PlanToRespond):
+                return more
+            turn, planned = more
+        if made.by_llm_only:  # the whole message went to the LLM planner: its plan covers it
             turn = ALL_PARTS_PLANNED.apply(turn)
-        if from_planner or by_llm_only:
+        return self._ask_before_running(turn, intent, planned, made)
+
+    async def _make_plan(self, turn: Turn, intent: IntentOutput, state: TurnState) -> _Made | Turn:
+        """The deterministic plan (or a continued or resent one); when the deterministic planner
+        cannot plan it, the LLM planner's (when configured), else the failed turn."""
+        try:
+            with start_span("plan", {OPERATION: "plan", CONVERSATION: state.session_id}, current=False):
+                planned, from_planner, carried = self._plan(intent, state)
+        except PlatformError as exc:
+            # the deterministic planner could not plan it: the LLM planner (when configured) may
+            instead = await self._plan_instead(turn, intent, exc)
+            if isinstance(instead, Turn):
+                return instead
+            noted = TurnChange(notes=[*turn.notes, _planner_error_note(exc)]).apply(turn)
+            return _Made(noted, instead, from_planner=False, carried=frozenset(), by_llm_only=True)
+        return _Made(turn, planned, from_planner, carried, by_llm_only=False)
+
+    def _gate_question(
+        self, turn: Turn, intent: IntentOutput, execution_intent: ExecutionIntent
+    ) -> PlanToRespond:
+        """The confidence gate's question: is this what the person wants done?"""
+        question = rules.confirmation_question(intent, execution_intent, self.catalog)
+        gated = TurnChange(
+            status=RunStatus.WAITING_INPUT,
+            answer=question.text,
+            output=rules.gate_output(question, intent.confidence),
+            route="respond",
+        )
+        return PlanToRespond(turn=gated.apply(turn), question=question)
+
+    async def _plan_more_with_llm(
+        self, turn: Turn, intent: IntentOutput, planned: Planned, parts_left: list[str]
+    ) -> tuple[Turn, Planned] | PlanToRespond:
+        """The LLM planner (when configured) plans what the deterministic plan cannot express:
+        the parts of the message left over and a verb its goal does not do; it may refuse."""
+        execution_intent, plan = planned
+        unsupported = self._unsupported_action(intent, turn.input)
+        turn = TurnChange(unsupported=unsupported).apply(turn)
+        request = PlanRequest(
+            turn.input,
+            intent.language,
+            intent,
+            execution_intent,
+            plan,
+            [*parts_left, *filter(None, [unsupported])],
+        )
+        by_llm = await plan_with_llm(self.controller.planner, request)
+        if by_llm is None:
+            return turn, planned
+        plan = by_llm.plan
+        execution_intent = by_llm.execution_intent or execution_intent
+        turn = TurnChange(plan=plan, execution_intent=execution_intent).apply(turn)
+        if by_llm.refusal is not None:
+            refused = TurnChange(status=RunStatus.FAILED, answer=by_llm.refusal, route="respond")
+            return PlanToRespond(turn=refused.apply(turn))
+        if plan.planner == "llm":  # the parts it was asked for are in its plan now
+            turn = ALL_PARTS_PLANNED.apply(turn)
+        return turn, (execution_intent, plan)
+
+    def _ask_before_running(
+        self, turn: Turn, intent: IntentOutput, planned: Planned, made: _Made
+    ) -> PlanToExecute | PlanToRespond:
+        """A plan ready to run, unless the person must be asked first: a value its schema needs
+        (planned from the person's entities), a step to approve."""
+        execution_intent, plan = planned
+        if made.from_planner or made.by_llm_only:
             # no domain is called with parameters its schema rejects: ask, or say what is missing
             problems = check_slots(intent, execution_intent, plan, self.catalog)
             if problems:
                 return self._ask_slot(turn, (intent, execution_intent, plan), problems)
         # a step the person must approve first: ask, with the plan kept for the yes
-        waiting = [s for s in approval.steps_needing_approval(plan, self.catalog) if s.id not in carried]
+        steps = approval.steps_needing_approval(plan, self.catalog)
+        waiting = [s for s in steps if s.id not in made.carried]
         if waiting:
             asked = approval.approval_question(
                 waiting, intent, execution_intent, plan, self.catalog, turn.approval
