@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
@@ -13,13 +13,13 @@ from fastapi import Depends, FastAPI
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from execution.policy import ContextPolicy
+from execution.policy import ContextPolicy, Hooks
 from execution.runner import RunController
 from execution.synthesis import synthesis_from_settings
 from gateway.admin import domains, keys
 from gateway.auth import Authenticator
 from gateway.channels import a2a_endpoint, mcp_endpoint, openai_chat, openai_responses, rest, telegram
-from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks
+from gateway.coordination.locks import LocalSessionLocks, RedisSessionLocks, SessionLocks
 from gateway.coordination.quotas import Quotas
 from gateway.coordination.registry_sync import RegistrySync
 from gateway.deps import CheckedRequest, RunQuota, Services, require_api_key
@@ -52,7 +52,7 @@ from gateway.turns.events import RunEventHub
 from gateway.turns.reservation import ReservedDomains
 from gateway.turns.turn import TurnService
 from graph import CachingCheckpointer, checkpointer_for
-from intent import build_adapter
+from intent import IntentAdapter, build_adapter
 from intent.lint import goal_overlaps
 from intent.settings import IntentSettings
 from orchestrator.breaker import DomainBreakers
@@ -106,58 +106,15 @@ async def build_services(
     durable = await stack.enter_async_context(launch_engine(engine, settings.database_url, durable_settings))
     client = await _domain_client(stack, settings)
     registry = await _registry(settings, client)
-    adapter = build_adapter(intent_settings)
-    adapter.update_catalog(registry.catalog)
-    # runtime catalog changes retrain in a worker thread: the event loop keeps serving
-    registry.subscribe(adapter.update_catalog_async)
-    orchestrator = Orchestrator(
-        registry,
-        client,
-        threshold=settings.confidence_threshold,
-        breakers=DomainBreakers(threshold=settings.breaker.threshold, ttl_s=settings.breaker.ttl_s),
-    )
-    policy = ContextPolicy(
-        max_steps=settings.policy.max_steps or None,
-        max_domain_calls=settings.policy.max_domain_calls or None,
-        max_plan_duration_s=settings.run_deadline_s,
-        max_payload_bytes=settings.policy.max_payload_bytes or None,
-    )
-    synthesis = synthesis_from_settings(llm_settings)
-    # deterministic unless PLANNER_LLM and an endpoint are set (planner/llm, docs/planning.md)
-    run_planner = build_run_planner(PlannerLlmSettings(), lambda: registry.catalog)
-
-    # the one run loop, around the orchestrator's step runner: a run's first call waits for its
-    # row to be stored, and inside a durable workflow (a background run) each step is checkpointed
+    adapter = _intent_adapter(intent_settings, registry)
+    orchestrator = _orchestrator(settings, registry, client)
+    # a run's first call waits for its row to be stored
     reserved = ReservedDomains(orchestrator)
-    controller = RunController(
-        lambda: registry.catalog,
-        durable_steps(reserved.dispatch),
-        policy=policy,
-        hooks=hooks,
-        synthesis=synthesis,
-        max_replans=settings.max_replans,
-        deadline_s=settings.run_deadline_s,
-        # a background run calls a domain known to be down: its step waits for it instead
-        availability=durable_availability(orchestrator.unavailable_reason),
-        planner=run_planner,
-    )
-
+    controller = _run_loop(settings, llm_settings, hooks, registry, orchestrator, reserved)
     store = RunStore(engine)
     redis = _redis(stack, settings)
-    # per-key quotas, counted in Redis when there is one (every replica sees the same counts)
-    quotas = Quotas(settings, redis)
-    quotas.start()
-    stack.push_async_callback(quotas.stop)
-    locks = (
-        RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock.lease_s)
-        if redis is not None
-        else LocalSessionLocks(wait_s=settings.lock_wait_s())
-    )
-    registry_sync = RegistrySync(registry, redis, RegistrationStore(engine), mcp=client.mcp)
-    await registry_sync.restore()
-    # the overlap lint keeps each goal's n-gram counts (intent.lint): counted now, a
-    # registration counts only its own goals' (~0.3 s less at 150 goals)
-    goal_overlaps(registry.catalog)
+    quotas = _quotas(stack, settings, redis)
+    registry_sync = await _registry_sync(registry, redis, engine, client)
     keys = KeyStore(engine)
     approval_store = ApprovalStore(engine)
     turns = TurnService(
@@ -165,11 +122,8 @@ async def build_services(
         registry=registry,
         domains=reserved,
         store=store,
-        # a full snapshot every 16 versions (a version is a turn): a cold resume folds at most
-        # 15 small deltas, and a warm one none (the engine keeps the state); the cache turns a
-        # resume's read into one small row (still checked, for other gateways)
-        checkpointer=CachingCheckpointer(checkpointer_for(engine, snapshot_every=16)),
-        locks=locks,
+        checkpointer=_checkpointer(engine),
+        locks=_session_locks(settings, redis),
         before_turn=shared_store_call(registry_sync.sync),
         controller=controller,
         events=RunEventHub(),
@@ -179,17 +133,7 @@ async def build_services(
     background = await _background_runs(stack, durable, durable_settings.queue_poll_s, turns, store)
     # approvals' reminders and deadlines are durable workflows too (started again for pending ones)
     await ApprovalTimers(turns, approval_store, durable).start()
-    if settings.metrics_enabled:
-        add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, background))
-    # what start-up built (catalog, intent model, engines) lives as long as the process: keep
-    # it out of the collector's passes, which would otherwise walk all of it on every turn
-    gc.freeze()
-    # a domain down at start (or later) is routed again once it answers, with no re-registration
-    refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
-    refresh.start()
-    stack.push_async_callback(refresh.stop)
-    # every durable workflow's services are built: resumed runs go on, dead gateways' are taken over
-    durable.ready()
+    _start_serving(stack, settings, registry, orchestrator, background, durable)
     return Services(
         settings=settings,
         engine=engine,
@@ -206,6 +150,116 @@ async def build_services(
         quotas=quotas,
         mcp_domains=client.mcp,
     )
+
+
+def _intent_adapter(intent_settings: IntentSettings, registry: DomainRegistry) -> IntentAdapter:
+    """The intent adapter, trained on the current catalog and again on every change of it."""
+    adapter = build_adapter(intent_settings)
+    adapter.update_catalog(registry.catalog)
+    # runtime catalog changes retrain in a worker thread: the event loop keeps serving
+    registry.subscribe(adapter.update_catalog_async)
+    return adapter
+
+
+def _orchestrator(settings: GatewaySettings, registry: DomainRegistry, client: DomainClient) -> Orchestrator:
+    """The domains' side: routing, the confidence gate, the breakers, the step runner."""
+    return Orchestrator(
+        registry,
+        client,
+        threshold=settings.confidence_threshold,
+        breakers=DomainBreakers(threshold=settings.breaker.threshold, ttl_s=settings.breaker.ttl_s),
+    )
+
+
+async def _registry_sync(
+    registry: DomainRegistry, redis: Redis | None, engine: AsyncEngine, client: DomainClient
+) -> RegistrySync:
+    """Registrations shared with the other gateways, the stored ones restored."""
+    registry_sync = RegistrySync(registry, redis, RegistrationStore(engine), mcp=client.mcp)
+    await registry_sync.restore()
+    # the overlap lint keeps each goal's n-gram counts (intent.lint): counted now, a
+    # registration counts only its own goals' (~0.3 s less at 150 goals)
+    goal_overlaps(registry.catalog)
+    return registry_sync
+
+
+def _run_loop(
+    settings: GatewaySettings,
+    llm_settings: LlmSettings,
+    hooks: Hooks,
+    registry: DomainRegistry,
+    orchestrator: Orchestrator,
+    reserved: ReservedDomains,
+) -> RunController:
+    """The one run loop, around the orchestrator's step runner (through ``reserved``); inside a
+    durable workflow (a background run) each step is checkpointed."""
+    policy = ContextPolicy(
+        max_steps=settings.policy.max_steps or None,
+        max_domain_calls=settings.policy.max_domain_calls or None,
+        max_plan_duration_s=settings.run_deadline_s,
+        max_payload_bytes=settings.policy.max_payload_bytes or None,
+    )
+    synthesis = synthesis_from_settings(llm_settings)
+    # deterministic unless PLANNER_LLM and an endpoint are set (planner/llm, docs/planning.md)
+    run_planner = build_run_planner(PlannerLlmSettings(), lambda: registry.catalog)
+    return RunController(
+        lambda: registry.catalog,
+        durable_steps(reserved.dispatch),
+        policy=policy,
+        hooks=hooks,
+        synthesis=synthesis,
+        max_replans=settings.max_replans,
+        deadline_s=settings.run_deadline_s,
+        # a background run calls a domain known to be down: its step waits for it instead
+        availability=durable_availability(orchestrator.unavailable_reason),
+        planner=run_planner,
+    )
+
+
+def _quotas(stack: AsyncExitStack, settings: GatewaySettings, redis: Redis | None) -> Quotas:
+    """Per-key quotas, counted in Redis when there is one (every replica sees the same counts)."""
+    quotas = Quotas(settings, redis)
+    quotas.start()
+    stack.push_async_callback(quotas.stop)
+    return quotas
+
+
+def _session_locks(settings: GatewaySettings, redis: Redis | None) -> SessionLocks:
+    """One turn at a time per session: across gateways through Redis, else in this process."""
+    if redis is not None:
+        return RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock.lease_s)
+    return LocalSessionLocks(wait_s=settings.lock_wait_s())
+
+
+def _checkpointer(engine: AsyncEngine) -> CachingCheckpointer:
+    """Where conversations are stored: a full snapshot every 16 versions (a version is a turn),
+    so a cold resume folds at most 15 small deltas and a warm one none (the engine keeps the
+    state); the cache turns a resume's read into one small row (still checked, for other
+    gateways)."""
+    return CachingCheckpointer(checkpointer_for(engine, snapshot_every=16))
+
+
+def _start_serving(
+    stack: AsyncExitStack,
+    settings: GatewaySettings,
+    registry: DomainRegistry,
+    orchestrator: Orchestrator,
+    background: BackgroundRuns,
+    durable: DurableEngine,
+) -> None:
+    """The last steps once every service is built: metrics, the health refresh, durable
+    workflows resumed."""
+    if settings.metrics_enabled:
+        add_live_collector(GatewayStateCollector(orchestrator.breakers, registry, background))
+    # what start-up built (catalog, intent model, engines) lives as long as the process: keep
+    # it out of the collector's passes, which would otherwise walk all of it on every turn
+    gc.freeze()
+    # a domain down at start (or later) is routed again once it answers, with no re-registration
+    refresh = HealthRefresh(registry, interval_s=settings.registry_refresh_s)
+    refresh.start()
+    stack.push_async_callback(refresh.stop)
+    # every durable workflow's services are built: resumed runs go on, dead gateways' are taken over
+    durable.ready()
 
 
 async def _database(stack: AsyncExitStack, settings: GatewaySettings) -> AsyncEngine:
@@ -307,8 +361,23 @@ def create_app(
     """The gateway app. Settings are read here, once (from the environment unless given); the
     lifespan builds the :class:`~gateway.deps.Services` from them."""
     settings = settings or GatewaySettings()
-    intent_settings = intent_settings or IntentSettings()
-    llm_settings = llm_settings or LlmSettings()
+    lifespan = _lifespan(settings, intent_settings or IntentSettings(), llm_settings or LlmSettings())
+    # server spans come from RequestTelemetry (on any FastAPI), not also from FastAPI's own
+    app = FastAPI(
+        title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan, telemetry=NO_FASTAPI_SPANS
+    )
+    install_error_handlers(app)
+    _add_middleware(app, settings)
+    _include_routers(app, settings)
+    # /openapi.json: the 400s and other errors the routes really answer, not FastAPI's 422
+    install_openapi(app)
+    return app
+
+
+def _lifespan(
+    settings: GatewaySettings, intent_settings: IntentSettings, llm_settings: LlmSettings
+) -> Callable[[FastAPI], AbstractAsyncContextManager[dict[str, Any]]]:
+    """The app's lifespan: the services built on one exit stack, closed in reverse order."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -333,17 +402,20 @@ def create_app(
                 "standing": standing,
             }
 
-    # server spans come from RequestTelemetry (on any FastAPI), not also from FastAPI's own
-    app = FastAPI(
-        title="Agent orchestrator gateway", version="0.1.0", lifespan=lifespan, telemetry=NO_FASTAPI_SPANS
-    )
-    install_error_handlers(app)
+    return lifespan
+
+
+def _add_middleware(app: FastAPI, settings: GatewaySettings) -> None:
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(OverheadHeader, routes=is_turn_route)
     if settings.metrics_enabled or settings.otel.exporter_otlp_endpoint or otlp_endpoint_configured():
         app.add_middleware(
             RequestTelemetry, service="gateway", metrics=settings.metrics_enabled, only_continued=True
         )
+
+
+def _include_routers(app: FastAPI, settings: GatewaySettings) -> None:
+    """Every route, with the checks it needs before its handler."""
     app.include_router(health.router)
     v1 = [Depends(require_api_key)]
     # boundary checks (gateway/validation.py) after the key check, before any handler acts;
@@ -368,9 +440,6 @@ def create_app(
     # A2A: the card is public discovery; the JSON-RPC endpoint takes the /v1 keys
     app.include_router(a2a_endpoint.card_router)
     app.include_router(a2a_endpoint.rpc_router, dependencies=[*v1, RunQuota])
-    # /openapi.json: the 400s and other errors the routes really answer, not FastAPI's 422
-    install_openapi(app)
-    return app
 
 
 def main() -> None:
