@@ -16,6 +16,7 @@ from datetime import datetime
 from functools import partial
 from typing import NamedTuple
 
+from opentelemetry.trace import Span
 from sqlalchemy.exc import DBAPIError
 
 from dialogue.approval_turn import ApprovalTurn
@@ -181,26 +182,9 @@ class TurnService:
             with start_span("invoke_workflow", span_attributes) as span:
                 if self.before_turn is not None:
                     await self.before_turn()
-                async with self.locks.hold(entry.session_id):
-                    # the decision itself, atomic where the session row is made: of two tenants
-                    # starting one new id at once, the loser is refused before anything runs
-                    claim = await self.store.claim_session(entry.session_id, owner, channel=entry.channel)
-                    if not claim.owned:
-                        raise no_session(entry.session_id)
-                    stored = await self.store.owned_run(run_id, owner) if replay_stored else None
-                    if stored is not None and stored.status not in UNFINISHED_RUN:
-                        return TracedTurn(replayable(stored), stored.model_dump_json())
-                    # an unfinished one (its gateway died mid-turn) runs again under its run id:
-                    # the domains answer the steps it already sent from their idempotency keys
-                    turn = await self._turn(entry, run_id, owner, outside)
-                if span is not None:
-                    span.set_attribute("run.status", turn.run.status.value)
-                wait_ms = domain_wait_ms(turn.run, since)
-                note_domain_wait(wait_ms / 1000.0)
-                took_s = time.perf_counter() - started
-                if self.metrics:
-                    record_turn(turn.run, took_s, wait_ms / 1000.0)
-                log_turn(turn.run, took_s, wait_ms / 1000.0)  # inside the span: the line names its trace
+                turn, ran = await self._locked(entry, run_id, owner, replay_stored, outside)
+                if ran:  # inside the span: the log line names its trace
+                    self._measured(turn.run, span, started, since)
             return turn
         except DBAPIError as exc:
             # the database refused a read or a write: a 503 to retry, never a 500
@@ -212,6 +196,40 @@ class TurnService:
         finally:
             if self.metrics:
                 ACTIVE_SESSIONS.dec()
+
+    async def _locked(
+        self,
+        entry: EntryRequest,
+        run_id: str,
+        tenant: str,
+        replay_stored: bool,
+        outside: OutsideDecision | None,
+    ) -> tuple[TracedTurn, bool]:
+        """The turn under the session's lock, once ``tenant`` may write to the session; True: it
+        ran (False: ``run_id`` was stored finished already, and that run is the answer)."""
+        async with self.locks.hold(entry.session_id):
+            # the decision itself, atomic where the session row is made: of two tenants
+            # starting one new id at once, the loser is refused before anything runs
+            claim = await self.store.claim_session(entry.session_id, tenant, channel=entry.channel)
+            if not claim.owned:
+                raise no_session(entry.session_id)
+            stored = await self.store.owned_run(run_id, tenant) if replay_stored else None
+            if stored is not None and stored.status not in UNFINISHED_RUN:
+                return TracedTurn(replayable(stored), stored.model_dump_json()), False
+            # an unfinished one (its gateway died mid-turn) runs again under its run id:
+            # the domains answer the steps it already sent from their idempotency keys
+            return await self._turn(entry, run_id, tenant, outside), True
+
+    def _measured(self, run: RunResult, span: Span | None, started: float, since: datetime) -> None:
+        """The turn's status on its span, its time waiting on domains, its metrics and log line."""
+        if span is not None:
+            span.set_attribute("run.status", run.status.value)
+        wait_ms = domain_wait_ms(run, since)
+        note_domain_wait(wait_ms / 1000.0)
+        took_s = time.perf_counter() - started
+        if self.metrics:
+            record_turn(run, took_s, wait_ms / 1000.0)
+        log_turn(run, took_s, wait_ms / 1000.0)
 
     async def _failed(self, run_id: str, exc: Exception) -> None:
         if self.metrics:
