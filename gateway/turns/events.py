@@ -20,11 +20,13 @@ from shared.events import TERMINAL_EVENT, RunEvent, RunFinished
 __all__ = ["TERMINAL_EVENT", "RunEventHub"]
 
 
-@dataclass
+@dataclass(slots=True)
 class _RunLog:
     events: list[RunEvent] = field(default_factory=list)
     finished_at: float | None = None
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: set (and dropped) by the next event; made by a follower that waits, so a run nobody
+    #: follows (most) costs no event object per publish
+    changed: asyncio.Event | None = None
 
 
 class RunEventHub:
@@ -43,14 +45,17 @@ class RunEventHub:
         return run_id in self._runs
 
     async def publish(self, event: RunEvent) -> None:
-        log = self._runs.setdefault(event.run_id, _RunLog())
+        log = self._runs.get(event.run_id)
+        if log is None:
+            log = self._runs[event.run_id] = _RunLog()
         # numbered here, where the order is decided (a plain int on a frozen model)
         log.events.append(event.model_copy(update={"seq": len(log.events) + 1}))
         if isinstance(event, RunFinished) and log.finished_at is None:
             log.finished_at = time.monotonic()
             self._finished.append((log.finished_at, event.run_id))
-        log.changed.set()
-        log.changed = asyncio.Event()
+        changed, log.changed = log.changed, None
+        if changed is not None:
+            changed.set()
 
     async def follow(self, run_id: str) -> AsyncIterator[RunEvent]:
         """Every event of the run so far, then new ones until it finishes."""
@@ -63,6 +68,8 @@ class RunEventHub:
                 yield event
                 if isinstance(event, RunFinished):
                     return
+            if log.changed is None:
+                log.changed = asyncio.Event()
             await log.changed.wait()
 
     def _gc(self) -> None:
