@@ -6,7 +6,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import httpx
 from fastapi import Depends, FastAPI
@@ -61,7 +61,7 @@ from orchestrator.mcp_bootstrap import declare_bootstrap_mcp
 from orchestrator.mcp_domain import McpDomains
 from orchestrator.orchestrator import Orchestrator
 from orchestrator.refresh import HealthRefresh
-from orchestrator.registry import DomainRegistry, PolicyLimits
+from orchestrator.registry import DomainRegistry, PolicyLimits, RegistryWarning
 from orchestrator.url_policy import UrlPolicy
 from planner.llm import PlannerLlmSettings, build_run_planner
 from shared.catalog import Catalog
@@ -73,19 +73,36 @@ from shared.telemetry.logs import setup_logging
 from shared.telemetry.metrics import add_live_collector
 from shared.telemetry.tracing import flush_tracing, otlp_endpoint_configured, setup_tracing
 
+if TYPE_CHECKING:  # the MCP and A2A servers load their SDKs on first use, not at start
+    from gateway.channels.a2a import PlatformA2a
+    from gateway.channels.deferred import Deferred
+    from gateway.channels.mcp import PlatformMcp
+    from gateway.turns.standing import StandingService
+
 log = logging.getLogger(__name__)
 
 
-def goal_overlap_warnings(catalog: Catalog, domain: str) -> list[dict[str, Any]]:
+class AppState(TypedDict):
+    """What the lifespan hands every request (Starlette's lifespan state, ``request.state``)."""
+
+    services: Services
+    mcp: Deferred[PlatformMcp]
+    a2a: Deferred[PlatformA2a]
+    standing: StandingService
+
+
+def goal_overlap_warnings(catalog: Catalog, domain: str) -> list[RegistryWarning]:
     """Registration lint: goals of the new domain that read like goals already registered."""
     return [
-        {
-            "type": "goal_overlap",
-            "message": (
-                f"{o.domain_a}.{o.goal_a} overlaps {o.domain_b}.{o.goal_b} ({o.similarity:.0%} similar)"
-            ),
-            **o.model_dump(),
-        }
+        RegistryWarning(
+            type="goal_overlap",
+            message=f"{o.domain_a}.{o.goal_a} overlaps {o.domain_b}.{o.goal_b} ({o.similarity:.0%} similar)",
+            domain_a=o.domain_a,
+            goal_a=o.goal_a,
+            domain_b=o.domain_b,
+            goal_b=o.goal_b,
+            similarity=o.similarity,
+        )
         for o in goal_overlaps(catalog, domain=domain)
     ]
 
@@ -376,11 +393,11 @@ def create_app(
 
 def _lifespan(
     settings: GatewaySettings, intent_settings: IntentSettings, llm_settings: LlmSettings
-) -> Callable[[FastAPI], AbstractAsyncContextManager[dict[str, Any]]]:
+) -> Callable[[FastAPI], AbstractAsyncContextManager[AppState]]:
     """The app's lifespan: the services built on one exit stack, closed in reverse order."""
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[AppState]:
         async with AsyncExitStack() as stack:
             setup_tracing(settings.otel.service_name, settings.otel.exporter_otlp_endpoint)
             stack.callback(flush_tracing)
@@ -395,12 +412,7 @@ def _lifespan(
             # schedules and watches: their conversation joins the turn, their runner fires ticks
             standing = await schedules.start_standing(stack, services)
             # Starlette hands a copy of this to every request (``request.state``)
-            yield {
-                "services": services,
-                "mcp": platform_mcp,
-                "a2a": platform_a2a,
-                "standing": standing,
-            }
+            yield AppState(services=services, mcp=platform_mcp, a2a=platform_a2a, standing=standing)
 
     return lifespan
 
