@@ -320,7 +320,7 @@ class GraphEngine(Generic[StateT]):
 
     async def run(
         self,
-        initial_state: Mapping[str, Any] | StateT | None = None,
+        initial_state: Mapping[str, object] | StateT | None = None,
         *,
         session_id: str | None = None,
         on_commit: OnCommit[StateT] | None = None,
@@ -352,7 +352,7 @@ class GraphEngine(Generic[StateT]):
     async def resume(
         self,
         session_id: str,
-        new_input: Mapping[str, Any] | StateUpdate | None = None,
+        new_input: Mapping[str, object] | StateUpdate | None = None,
         *,
         on_commit: OnCommit[StateT] | None = None,
         deps: object = None,
@@ -490,7 +490,7 @@ class GraphEngine(Generic[StateT]):
         return session, records, row_version
 
     async def _fold_input(
-        self, ck: Checkpointer, cursor: _Cursor[StateT], new_input: Mapping[str, Any]
+        self, ck: Checkpointer, cursor: _Cursor[StateT], new_input: Mapping[str, object]
     ) -> None:
         """Input for a session not waiting on a question: its own version, before the frontier runs
         (with ``durability="exit"``, part of the call's one version)."""
@@ -931,7 +931,7 @@ def _check_version(session_id: str, version: int, records: Sequence[VersionRecor
 
 async def run(
     graph: GraphDefinition[StateT],
-    initial_state: Mapping[str, Any] | StateT | None = None,
+    initial_state: Mapping[str, object] | StateT | None = None,
     *,
     session_id: str | None = None,
     checkpointer: Checkpointer | None = None,
@@ -947,7 +947,7 @@ async def run(
 async def resume(
     graph: GraphDefinition[StateT],
     session_id: str,
-    new_input: Mapping[str, Any] | StateUpdate | None = None,
+    new_input: Mapping[str, object] | StateUpdate | None = None,
     *,
     checkpointer: Checkpointer,
     max_steps: int | None = None,
