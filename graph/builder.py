@@ -167,6 +167,11 @@ class GraphBuilder(Generic[StateT]):
         return self
 
     def _edges_from_updates(self, name: str, updates: Sequence[type[StateUpdate]]) -> None:
+        if name in self._edges or name in self._conditional:
+            raise GraphSetupError(
+                f"node {name!r} has its edges from its return type; an edge was added to it before",
+                param=f"nodes.{name}",
+            )
         targets = list(dict.fromkeys(update.next_node for update in updates if update.next_node))
         if len(targets) == 1:
             self._edges[name] = targets

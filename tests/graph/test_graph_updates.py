@@ -188,6 +188,8 @@ def test_a_node_with_typed_edges_takes_no_other_edge_and_its_targets_are_checked
         writer().add_edge("draft", END)
     with pytest.raises(GraphSetupError, match="has its edges from its return type"):
         writer().add_conditional_edges("publish", lambda state: "x", {"x": END})
+    with pytest.raises(GraphSetupError, match="an edge was added to it before"):
+        GraphBuilder("early", state_schema=Chat).add_edge("publish", END).add_node("publish", publish)
     with pytest.raises(GraphSetupError, match="points to unknown node 'publish'"):
         GraphBuilder("half", state_schema=Chat).add_node("draft", draft).set_entry("draft").compile()
 
