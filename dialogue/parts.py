@@ -93,11 +93,34 @@ async def read_parts(
     if intent.goal is None and requests:
         intent = requests[0][1]
     done = (intent.primary_domain, intent.goal)
-    undone = [part for part, read in requests if (read.primary_domain, read.goal) != done]
+    undone = [
+        part
+        for part, read in requests
+        if (read.primary_domain, read.goal) != done
+        and not (
+            read.primary_domain == intent.primary_domain and _lends_required(intent, text, part, catalog)
+        )
+    ]
     cannot = []
     if unsupported is not None and intent.goal is not None:
         cannot = [part for part in unread if unsupported(intent, part) is not None]
     return Parts(_without_words_of(intent, text, undone + cannot), undone, cannot)
+
+
+def _lends_required(intent: IntentOutput, text: str, part: str, catalog: Catalog) -> bool:
+    """Whether ``part`` is where the running request's required value is said, a clause of the
+    same domain around the request rather than a request of its own: "I ordered something last
+    week (order 48213) and I'd like a refund" refunds order 48213."""
+    if intent.goal is None or intent.primary_domain is None:
+        return False
+    goal = catalog.find_goal(intent.primary_domain, intent.goal)
+    if goal is None:
+        return False
+    without = _without_words_of(intent, text, [part]).entities
+    return any(
+        spec.required and name in intent.entities and name not in without
+        for name, spec in goal.entities_schema.items()
+    )
 
 
 def _without_words_of(intent: IntentOutput, text: str, undone: list[str]) -> IntentOutput:
