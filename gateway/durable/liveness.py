@@ -113,8 +113,8 @@ class Liveness:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # waits for it without raising its cancellation (a cancellation of ours still is)
+            await asyncio.wait([self._task])
 
     async def give_up(self) -> None:
         """Let the lease lapse now (a graceful stop): another gateway resumes what is left."""
@@ -141,8 +141,12 @@ class Liveness:
                 raise
             except Exception:
                 log.exception("liveness pass failed (tried again at the next)")
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns normally when it is
+            # cancelled just as the event is set (a stop right after recover_now), and the
+            # keeper would renew on after its stop
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), min(renew_every, self.interval_s))
+                async with asyncio.timeout(min(renew_every, self.interval_s)):
+                    await self._wake.wait()
             self._wake.clear()
 
     async def renew(self) -> None:

@@ -92,3 +92,32 @@ async def test_a_renewal_counts_the_live_gateways(engine: AsyncEngine) -> None:
         )
     await first.renew()
     assert first.live_gateways == 2
+
+
+async def first_renewal(engine: AsyncEngine, executor_id: str, taken_until_ms: int) -> None:
+    """Until the lease taken until ``taken_until_ms`` has been renewed (polling the database)."""
+    async with asyncio.timeout(30):
+        while True:
+            lease = await lease_of(engine, executor_id)
+            if lease is not None and lease[0] != taken_until_ms:
+                return
+            await asyncio.sleep(0.01)
+
+
+async def test_a_gateway_stopped_as_it_becomes_ready_stops_its_lease_keeper(engine: AsyncEngine) -> None:
+    """Becoming ready wakes the keeper for a recovery pass; a stop right after (a lifespan that
+    starts and ends at once) must still end it. A wait that swallowed the stop's cancellation
+    (``asyncio.wait_for`` on Python 3.11 when the awaited event is set at the same moment) kept
+    it renewing forever, and the gateway's shutdown waited on it."""
+    keeper = liveness(engine, "gw-quick")
+    await keeper.take()
+    taken = await lease_of(engine, "gw-quick")
+    assert taken is not None
+    keeper.start()
+    await first_renewal(engine, "gw-quick", taken[0])  # the keeper is on its way to its wait
+    keeper.recover_now()
+    stopping = asyncio.ensure_future(keeper.stop())
+    done, _ = await asyncio.wait({stopping}, timeout=10)
+    if not done:
+        await keeper.stop()  # a second cancellation ends it, so the engine can be disposed of
+    assert done, "the lease keeper went on renewing after it was stopped"
