@@ -78,7 +78,8 @@ class Deferred(Generic[T]):
             self._task = asyncio.create_task(self._hold(), name=f"start-{self.name}")
         if not self._settled.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._settled.wait(), START_WAIT_S)
+                async with asyncio.timeout(START_WAIT_S):  # not wait_for: see durable/liveness.py
+                    await self._settled.wait()
         if self._server is None:
             raise ChannelUnavailable(
                 f"The {self.name} endpoint is not available right now; try again shortly."

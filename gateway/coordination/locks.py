@@ -97,7 +97,10 @@ class LocalSessionLocks:
             if lock.locked() and self.wait_s <= 0:
                 raise _busy(session_id)
             try:
-                await asyncio.wait_for(lock.acquire(), max(self.wait_s, 0.001))
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can lose a cancellation
+                # that arrives as the lock is granted
+                async with asyncio.timeout(max(self.wait_s, 0.001)):
+                    await lock.acquire()
             except TimeoutError:
                 raise _busy(session_id) from None
             try:
