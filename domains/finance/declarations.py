@@ -12,6 +12,7 @@ from typing import Any
 #: Where the service publishes the companies it knows (names, aliases, tickers): the gateway's
 #: entity extractor reads it as ``symbol_text``'s lookup table.
 COMPANIES_LOOKUP_PATH = "/lookup/companies"
+MARKETS_LOOKUP_PATH = "/lookup/markets"
 
 MARKET_CONTEXT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -378,6 +379,7 @@ TOP_MOVERS: dict[str, Any] = {
                 "pt": "O mercado (Brasil, B3, EUA, Suécia, Finlândia)",
                 "en": "The market (Brazil, B3, US, Sweden, Finland)",
             },
+            "lookup_path": MARKETS_LOOKUP_PATH,
         },
         "notify": {
             "type": "boolean",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from domains.finance.markets import UnknownMarket, resolve_markets
+from domains.finance.markets import SHORT_ALIAS, UnknownMarket, resolve_markets
 from domains.finance.messages import (
     Language,
     data_label,
@@ -78,6 +78,19 @@ class FinanceHandlers:
             names = [*instrument.aliases, instrument.symbol, *([base] if dot and base else [])]
             aliases = list(dict.fromkeys(n for n in names if n != instrument.name))
             entries.append(LookupEntry(value=instrument.name, aliases=aliases))
+        return entries
+
+    def market_lookup(self) -> list[LookupEntry]:
+        """The markets this domain knows with the names people give them ("bolsa brasileira",
+        "mercado americano", "Nasdaq"), for the gateway's entity extractor. Two-letter codes are
+        left out: inside a sentence they are ordinary words ("se", "us"); a market said by its code
+        alone is still read from the goal's examples ("EUA", "US")."""
+        entries = []
+        for code, market in self.provider.markets().items():
+            names = [*market.names.values(), market.exchange, *market.aliases]
+            aliases = [n for n in dict.fromkeys(names) if len(n) > SHORT_ALIAS or any(c.isdigit() for c in n)]
+            value = market.display("pt")
+            entries.append(LookupEntry(value=value, aliases=[a for a in aliases if a != value] or [code]))
         return entries
 
     # ------------------------------------------------------------------ context

@@ -63,6 +63,7 @@ def build_service(provider: MarketDataProvider | None = None) -> DomainService:
     for goal in d.GOALS:
         svc.add_goal(goal)
     svc.lookup(d.COMPANIES_LOOKUP_PATH, handlers.company_lookup)
+    svc.lookup(d.MARKETS_LOOKUP_PATH, handlers.market_lookup)
     svc.manifest()  # fail at import, not at first request, if the declarations are invalid
     return svc
 

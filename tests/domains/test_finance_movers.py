@@ -77,3 +77,26 @@ async def test_both_runs_each_capability_of_the_map(
 async def test_limit_is_respected(finance: Execute) -> None:
     out = await finance("get_top_losers", {"limit": 2})
     assert len(out["result"]["movers"]) == 2
+
+
+def test_markets_are_a_lookup_table_the_extractor_reads() -> None:
+    """The markets' names people use, served as ``market_text``'s table: a phrase of several words
+    ("bolsa brasileira", "brazilian market") is read whole as the market, in both languages, and a
+    two-letter code is no table value (inside a sentence "se" and "us" are ordinary words)."""
+    from domains.finance.service import build_service
+    from intent.embedded import EmbeddedIntentAdapter
+    from shared.catalog import Catalog
+
+    manifest = build_service().manifest_with_lookups()
+    movers = next(g for g in manifest.goals if g.goal == "TOP_MOVERS")
+    table = {alias for entry in movers.entities_schema["market_text"].lookup or [] for alias in entry.aliases}
+    assert {"bolsa brasileira", "brazilian market", "mercado americano"} <= table
+    assert not {"se", "us", "fi", "br"} & table
+    adapter = EmbeddedIntentAdapter(Catalog([manifest]), use_embeddings=False)
+    for text, market in [
+        ("quais ações mais subiram hoje na bolsa brasileira?", "bolsa brasileira"),
+        ("biggest losers on the brazilian market today", "brazilian market"),
+    ]:
+        out = adapter.parse_sync(text)
+        assert out.goal == "TOP_MOVERS", out
+        assert out.entities.get("market_text") == market, out.entities
