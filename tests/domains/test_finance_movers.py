@@ -100,3 +100,21 @@ def test_markets_are_a_lookup_table_the_extractor_reads() -> None:
         out = adapter.parse_sync(text)
         assert out.goal == "TOP_MOVERS", out
         assert out.entities.get("market_text") == market, out.entities
+
+
+def test_everyday_phrasings_of_a_quote_and_of_movers() -> None:
+    """ "How is <company> doing" is a quote in English, and a verb of the direction's in another
+    tense ("desvalorizou", "valorizou") names it."""
+    from domains.finance.service import build_service
+    from intent.embedded import EmbeddedIntentAdapter
+    from shared.catalog import Catalog
+
+    adapter = EmbeddedIntentAdapter(Catalog([build_service().manifest_with_lookups()]), use_embeddings=False)
+    quote = adapter.parse_sync("how is microsoft doing today?")
+    assert (quote.goal, quote.entities.get("symbol_text")) == ("GET_QUOTE", "microsoft"), quote
+    for text, direction in [
+        ("mercado americano: quem mais desvalorizou hoje?", "LOSERS"),
+        ("qual ação mais valorizou na b3?", "GAINERS"),
+    ]:
+        out = adapter.parse_sync(text)
+        assert (out.goal, out.entities.get("direction")) == ("TOP_MOVERS", direction), out
