@@ -798,7 +798,8 @@ class EmbeddedIntentAdapter:
             undated = without_dates(text, out.language, Clock.of(context, self.time_zone))
             if undated is not None:
                 undated_probs, undated_conf, _ = self.scores(expand_shorthands(undated), pinned_domain)
-                if undated_conf > conf:
+                # only a confident reading: "quem ganhou a copa de ?" is no closer to a request
+                if undated_conf > max(conf, self.oos_threshold):
                     probs, conf = undated_probs, undated_conf
         if conf == 0.0 and not probs.any():
             out.notes.append(f"pinned domain {pinned_domain!r} has no goals")
@@ -868,6 +869,7 @@ class EmbeddedIntentAdapter:
         elif (
             conf < CLEAR_REQUEST_CONFIDENCE
             and clear_request(best.goal, out)
+            and not extractor.unlisted_required(out.entities)
             and not _other_object(extractor, text, out.entities)
         ):
             # the goal's own entities, every required one said: evidence the classifier's score

@@ -907,6 +907,21 @@ class GoalEntityExtractor:
                     return True
         return False
 
+    def unlisted_required(self, entities: dict[str, Any]) -> list[str]:
+        """The required entities with a lookup table whose value in ``entities`` is not one of
+        the table's: "chama um *uber*" names no product of the shop's."""
+        return [
+            name
+            for name, value in entities.items()
+            if (spec := self.specs.get(name)) is not None
+            and spec.required
+            and spec.type == "string"
+            and spec.lookup
+            and not all(
+                self._is_known(tuple(words(str(v)))) for v in (value if isinstance(value, list) else [value])
+            )
+        ]
+
     def evidenced(self, entities: dict[str, Any]) -> bool:
         """Whether every value in ``entities`` shows it is its entity by more than its place in
         the sentence: a value of the entity's table, an enum or boolean phrase, or a span of the

@@ -84,3 +84,22 @@ def test_without_dates_keeps_the_rest() -> None:
     )
     assert without_dates("tenho alguma consulta?", "pt", clock) is None
     assert without_dates("amanhã às 14h", "pt", clock) is None  # nothing of substance left
+
+
+def test_a_reading_without_dates_is_taken_only_when_confident() -> None:
+    """Without its year, "quem ganhou a copa de 2002?" reads a little more like the movers'
+    "quem mais subiu": a reading still out of scope is not taken (it would reach the rescue)."""
+    from domains.finance.service import build_service as finance
+    from domains.general.service import build_service as general
+    from domains.notifier.service import build as notifier
+    from domains.research.service import build as research
+
+    shipped = [
+        finance().manifest_with_lookups(),
+        general().manifest(),
+        notifier().service.manifest(),
+        research().service.manifest(),
+    ]
+    adapter = EmbeddedIntentAdapter(Catalog(shipped))
+    out = adapter.parse_sync("quem ganhou a copa de 2002?", context=CONTEXT)
+    assert out.goal is None, out

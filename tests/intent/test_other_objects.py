@@ -182,3 +182,16 @@ def test_a_table_value_with_the_goals_words_is_read_however_unsure(
         assert any(note.startswith("named from PLACE_ORDER's tables") for note in out.notes), out.notes
     for lure in ("quero 3 passagens pra Recife", "I'd like to order a taxi please"):
         assert unsure.parse_sync(lure, context=CONTEXT).goal is None, lure
+
+
+@pytest.mark.parametrize("text", ["chama um uber pra mim", "can you get me 2 pizzas"])
+def test_a_required_value_its_table_does_not_list_is_no_clear_request(
+    adapter: EmbeddedIntentAdapter, text: str
+) -> None:
+    """The product's table has no "uber" nor "pizzas": the value is not evidence enough to raise
+    the classifier's confidence (the gate asks, or it is out of scope)."""
+    eager = EmbeddedIntentAdapter(use_embeddings=False, oos_threshold=0.05)
+    eager.catalog, eager.model = adapter.catalog, adapter.model
+    out = eager.parse_sync(text, context=CONTEXT)
+    assert not any(note.startswith("clear request") for note in out.notes), out
+    assert out.confidence < 0.8
