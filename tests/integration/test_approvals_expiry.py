@@ -9,6 +9,7 @@ start-up: every turn and approval route reads the time from it.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from dbos import DBOS
 from pydantic import SecretStr
 from starlette.types import Receive, Scope, Send
 
@@ -26,7 +28,7 @@ from gateway.app import create_app
 from gateway.deps import Services
 from gateway.durable import current_engine
 from gateway.settings import GatewaySettings
-from gateway.turns.approval_timers import ApprovalTimers, ApprovalWait
+from gateway.turns.approval_timers import ApprovalTimers, ApprovalWait, workflow_id
 from tests.conftest import Process, write_bootstrap
 from tests.integration.conftest import sent
 
@@ -123,7 +125,20 @@ async def _ask(gw: Gateway) -> tuple[str, dict[str, Any]]:
     assert asked["status"] == "waiting_input" and "Confirma? (sim/não)" in asked["answer"], asked
     mine = [a for a in await _pending(gw, gw.approver) if a["session_id"] == session]
     assert len(mine) == 1, mine
+    await _timer_set(mine[0]["id"])
     return session, mine[0]
+
+
+async def _timer_set(approval_id: str) -> None:
+    """Until the approval's workflow has read how long it sleeps (on the gateway's clock): a
+    workflow the engine starts late on a busy machine would otherwise read the clock the test
+    moved on, and expire the approval itself before the test does."""
+    async with asyncio.timeout(60):
+        while True:
+            steps = await DBOS.list_workflow_steps_async(workflow_id(approval_id), load_output=False)
+            if any(step["function_name"] == "until-deadline" for step in steps):
+                return
+            await asyncio.sleep(0.05)
 
 
 async def _history(gw: Gateway, session: str) -> list[dict[str, Any]]:
