@@ -308,30 +308,7 @@ class RunStore:
         stamp = utcnow()
 
         def write(conn: Connection) -> None:
-            updated = conn.execute(
-                _UPDATE_SESSION,
-                {
-                    "p_id": result.session_id,
-                    "p_status": result.status.value,
-                    "p_events": events,
-                    "p_updated_at": stamp,
-                    "p_tenant": tenant,
-                },
-            )
-            if updated.rowcount == 0:
-                conn.execute(
-                    _INSERT_SESSION,
-                    {
-                        "id": result.session_id,
-                        "status": result.status.value,
-                        "channel": channel,
-                        "tenant": tenant,
-                        "turn_count": 1,
-                        "event_count": events,
-                        "created_at": stamp,
-                        "updated_at": stamp,
-                    },
-                )
+            _upsert_session(conn, result, channel=channel, tenant=tenant, events=events, stamp=stamp)
             if result.run_id in _queued_runs:
                 conn.execute(
                     _FINISH_QUEUED_RUN,
@@ -346,16 +323,13 @@ class RunStore:
                 return
             conn.execute(
                 _INSERT_RUN,
-                {
-                    "id": result.run_id,
-                    "session_id": result.session_id,
-                    "status": result.status.value,
-                    "input_text": input_text,
-                    "answer": result.answer,
-                    "trace_json": trace_json,
-                    "created_at": result.created_at or stamp,
-                    "finished_at": result.finished_at,
-                },
+                _run_row(
+                    result,
+                    input_text=input_text,
+                    answer=result.answer,
+                    trace_json=trace_json,
+                    created_at=result.created_at or stamp,
+                ),
             )
 
         return write
@@ -389,31 +363,27 @@ class RunStore:
                     if owner is None:
                         await conn.execute(
                             _INSERT_SESSION,
-                            {
-                                "id": run.session_id,
-                                "status": RunStatus.PENDING.value,
-                                "channel": channel,
-                                "tenant": tenant,
-                                "turn_count": 0,
-                                "event_count": 0,
-                                "created_at": stamp,
-                                "updated_at": stamp,
-                            },
+                            _session_row(
+                                run.session_id,
+                                RunStatus.PENDING,
+                                channel=channel,
+                                tenant=tenant,
+                                turns=0,
+                                events=0,
+                                stamp=stamp,
+                            ),
                         )
                     elif owner != tenant:
                         raise no_session(run.session_id)
                     await conn.execute(
                         _INSERT_RUN,
-                        {
-                            "id": run.run_id,
-                            "session_id": run.session_id,
-                            "status": run.status.value,
-                            "input_text": input_text,
-                            "answer": "",
-                            "trace_json": json.dumps(trace),
-                            "created_at": stamp,
-                            "finished_at": None,
-                        },
+                        _run_row(
+                            run,
+                            input_text=input_text,
+                            answer="",
+                            trace_json=json.dumps(trace),
+                            created_at=stamp,
+                        ),
                     )
                 break
             except IntegrityError:
@@ -662,3 +632,64 @@ class RunStore:
             if row is not None:
                 row.status = "reset"
                 row.updated_at = utcnow()
+
+
+def _session_row(
+    session_id: str, status: RunStatus, *, channel: str, tenant: str, turns: int, events: int, stamp: datetime
+) -> dict[str, object]:
+    """A new ``sessions`` row's values."""
+    return {
+        "id": session_id,
+        "status": status.value,
+        "channel": channel,
+        "tenant": tenant,
+        "turn_count": turns,
+        "event_count": events,
+        "created_at": stamp,
+        "updated_at": stamp,
+    }
+
+
+def _run_row(
+    run: RunResult, *, input_text: str, answer: str, trace_json: str, created_at: datetime
+) -> dict[str, object]:
+    """A new ``runs`` row's values (finished when ``run`` is)."""
+    return {
+        "id": run.run_id,
+        "session_id": run.session_id,
+        "status": run.status.value,
+        "input_text": input_text,
+        "answer": answer,
+        "trace_json": trace_json,
+        "created_at": created_at,
+        "finished_at": run.finished_at,
+    }
+
+
+def _upsert_session(
+    conn: Connection, result: RunResult, *, channel: str, tenant: str, events: int, stamp: datetime
+) -> None:
+    """The turn's session row: counted on, or made by its first turn."""
+    updated = conn.execute(
+        _UPDATE_SESSION,
+        {
+            "p_id": result.session_id,
+            "p_status": result.status.value,
+            "p_events": events,
+            "p_updated_at": stamp,
+            "p_tenant": tenant,
+        },
+    )
+    if updated.rowcount == 0:
+        conn.execute(
+            _INSERT_SESSION,
+            _session_row(
+                result.session_id,
+                result.status,
+                channel=channel,
+                tenant=tenant,
+                turns=1,
+                events=events,
+                stamp=stamp,
+            ),
+        )
