@@ -58,8 +58,8 @@ from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
-from intent.text import expand_shorthands, request_part, words
-from intent.typed import RECOGNIZER, Clock
+from intent.text import expand_shorthands, request_part
+from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
 from shared.i18n import detect
@@ -171,29 +171,6 @@ def clear_request(goal: Goal, intent: IntentOutput) -> bool:
         len(alternatives) < 2
         or alternatives[0].confidence - alternatives[1].confidence >= CLEAR_REQUEST_MARGIN
     )
-
-
-#: Typed spans that are moments: what a request is about is never in them.
-_MOMENTS = frozenset({"date", "time", "datetime"})
-
-
-def without_dates(text: str, language: str, clock: Clock) -> str | None:
-    """``text`` without its days and times ("tenho alguma consulta ?" of "tenho alguma consulta
-    sexta?"); ``None`` when it has none, or nothing of substance is left without them."""
-    spans = [
-        s
-        for s in RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
-        if s.type in _MOMENTS
-    ]
-    if not spans:
-        return None
-    kept, last = [], 0
-    for span in spans:
-        kept.append(text[last : span.start])
-        last = span.end
-    kept.append(text[last:])
-    rest = " ".join(" ".join(kept).split())
-    return rest if len(words(rest)) >= 2 else None
 
 
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
@@ -790,17 +767,6 @@ class EmbeddedIntentAdapter:
             part_probs, part_conf, _ = self.scores(part, pinned_domain)
             if part_conf > conf:
                 probs, conf = part_probs, part_conf
-        if conf > 0.0:
-            # a day or a time says nothing of the goal, but its words can pull the classifier
-            # towards the goals whose examples show many of them ("tenho consulta sexta de
-            # manhã?" reads as booking one): the request without them is read too, the surer
-            # wins (the typed read is the one the entities' extraction makes: one Duckling call)
-            undated = without_dates(text, out.language, Clock.of(context, self.time_zone))
-            if undated is not None:
-                undated_probs, undated_conf, _ = self.scores(expand_shorthands(undated), pinned_domain)
-                # only a confident reading: "quem ganhou a copa de ?" is no closer to a request
-                if undated_conf > max(conf, self.oos_threshold):
-                    probs, conf = undated_probs, undated_conf
         if conf == 0.0 and not probs.any():
             out.notes.append(f"pinned domain {pinned_domain!r} has no goals")
             return out
