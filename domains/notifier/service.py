@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Query
 
-from domains.notifier.outbox import Outbox
+from domains.notifier.outbox import Outbox, OutboxEntry
 from domains.notifier.settings import NotifierSettings
 from domains.notifier.telegram import TelegramClient, TelegramError
 from sdk.idempotency import current_key
 from sdk.service import DomainService, fail
-from shared.i18n import Catalog, as_language
+from shared.i18n import Catalog, Language, as_language
 from shared.models import DomainOutput, ExecutionIntent
 
 if TYPE_CHECKING:
@@ -158,31 +158,17 @@ class Notifier:
             entry = await asyncio.to_thread(
                 self.outbox.add, message, chat_id=chat_id, delivered_via="outbox", idempotency_key=key
             )
-            return DomainOutput(
-                status="success",
-                result={
-                    "delivered_via": "outbox",
-                    "outbox_id": entry.id,
-                    "chat_id": chat_id,
-                    "created_at": entry.created_at,
-                },
-                explanation=MESSAGES.t("stored", language),
-            )
-
+            return _delivered(entry, MESSAGES.t("stored", language))
         if chat_id is None:
             return fail(MESSAGES.t("missing_chat", language), "missing_chat_id")
         sent = await asyncio.to_thread(self.outbox.find, key) if key is not None else None
         if sent is not None:
-            return DomainOutput(
-                status="success",
-                result={
-                    "delivered_via": sent.delivered_via,
-                    "outbox_id": sent.id,
-                    "chat_id": sent.chat_id,
-                    "created_at": sent.created_at,
-                },
-                explanation=MESSAGES.t("sent", language),
-            )
+            return _delivered(sent, MESSAGES.t("sent", language))
+        return await self._send_by_telegram(message, chat_id, key, language)
+
+    async def _send_by_telegram(
+        self, message: str, chat_id: str, key: str | None, language: Language
+    ) -> DomainOutput:
         try:
             message_ids = await self._telegram().send_message(chat_id, message)
         except TelegramError as exc:
@@ -195,17 +181,22 @@ class Notifier:
         entry = await asyncio.to_thread(
             self.outbox.add, message, chat_id=chat_id, delivered_via="telegram", idempotency_key=key
         )
-        return DomainOutput(
-            status="success",
-            result={
-                "delivered_via": "telegram",
-                "outbox_id": entry.id,
-                "chat_id": chat_id,
-                "message_ids": message_ids,
-                "created_at": entry.created_at,
-            },
-            explanation=MESSAGES.t("sent", language),
-        )
+        return _delivered(entry, MESSAGES.t("sent", language), message_ids=message_ids)
+
+
+def _delivered(entry: OutboxEntry, explanation: str, **extra: object) -> DomainOutput:
+    """A send's answer: where the message went and its outbox record (``extra``: Telegram's ids)."""
+    return DomainOutput(
+        status="success",
+        result={
+            "delivered_via": entry.delivered_via,
+            "outbox_id": entry.id,
+            "chat_id": entry.chat_id,
+            **extra,
+            "created_at": entry.created_at,
+        },
+        explanation=explanation,
+    )
 
 
 @dataclass(frozen=True)
