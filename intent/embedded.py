@@ -180,6 +180,13 @@ def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str,
     return extractor.only_typed(entities) and bool(extractor.unexplained_words(text, entities))
 
 
+def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
+    """Whether the message says something of the goal besides its values: a word of its own
+    phrasing, or nothing else at all. "quem descobriu o *Brasil*?" names a market and says
+    nothing of top movers; "Brasil?" and "maiores altas no Brasil" do."""
+    return bool(extractor.phrasing_words(text)) or not extractor.unexplained_words(text, entities)
+
+
 def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]]:
     """(always-train texts, example texts) a goal is learned from."""
     goal = ref.goal
@@ -837,6 +844,7 @@ class EmbeddedIntentAdapter:
             and clear_request(best.goal, out)
             and not extractor.unlisted_required(out.entities)
             and not _other_object(extractor, text, out.entities)
+            and _about_the_goal(extractor, text, out.entities)
         ):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")

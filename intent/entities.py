@@ -99,6 +99,19 @@ def stem(word: str) -> str:
     return out
 
 
+#: Portuguese plurals of words ending in "-ão" (accents folded): "cotações", "pães", "mãos".
+_PLURAL_OF_AO = ("oes", "aes", "aos")
+
+
+def stems(word: str) -> tuple[str, ...]:
+    """The forms a plural ``word`` meets its singular at: its :func:`stem`, and for a Portuguese
+    plural in "-ões"/"-ães"/"-ãos" its singular in "-ão" ("cotacoes" / "cotacao"; an English
+    "shoes" keeps meeting "shoe" by its stem)."""
+    if len(word) >= 4 and word.endswith(_PLURAL_OF_AO):
+        return (stem(word), word[:-3] + "ao")
+    return (stem(word),)
+
+
 class FuzzyVocabulary:
     """Words looked up with ``fuzzy_equal``'s tolerance: one rapidfuzz call compares a word with
     every long word of the vocabulary (at most two edits), instead of a Python loop of
@@ -108,6 +121,10 @@ class FuzzyVocabulary:
         self.words = frozenset(vocabulary)
         #: shorter words match exactly or not at all
         self._long = sorted(w for w in self.words if len(w) >= 5)
+        #: a plural of a word is the word ("cotações" of "cotação")
+        self._by_stem: dict[str, list[str]] = {}
+        for w in self.words:
+            self._by_stem.setdefault(stem(w), []).append(w)
 
     def matches(self, word: str) -> list[str]:
         """Every word of the vocabulary ``fuzzy_equal`` to ``word``."""
@@ -119,6 +136,11 @@ class FuzzyVocabulary:
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and bool(self.matches(word))
+
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` is a word of the vocabulary (typos allowed) or a plural of one
+        ("cotacoes" of "cotacao", "dias" of "dia")."""
+        return word in self or any(form in self._by_stem for form in stems(word))
 
 
 def find_phrase(
@@ -621,7 +643,7 @@ class GoalEntityExtractor:
             return False
         if named:  # a name is no typo of a phrasing word ("Maria" is not "marca")
             return tok.text not in self._carrier
-        return tok.text not in self._carrier_words  # the carrier words, typos included
+        return not self._carrier_words.knows(tok.text)  # the carrier words, typos and plurals included
 
     def _known_phrase_spans(self, toks: list[Token], used: list[bool]) -> list[_Span]:
         """The known values of several words that ordinary spans would cut ("sao paulo"), as
@@ -857,7 +879,7 @@ class GoalEntityExtractor:
         """The words of ``text`` that this goal's own phrasing uses (its examples' and
         description's words, typos allowed), function words and filler aside: "chove" for a
         forecast, "reembolso" for a refund."""
-        return [t.text for t in tokens(text) if t.text not in NOT_ENTITY and t.text in self._carrier_words]
+        return [t.text for t in tokens(text) if self.uses_phrasing(t.text)]
 
     def unexplained_words(self, text: str, entities: dict[str, Any]) -> list[str]:
         """The content words of ``text`` that this goal does not account for: no phrasing of the
@@ -880,14 +902,14 @@ class GoalEntityExtractor:
             if t.text not in NOT_ENTITY
             and not t.text.isdigit()
             and t.text not in said
-            and t.text not in self._carrier_words
+            and not self._carrier_words.knows(t.text)
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
         ]
 
     def uses_phrasing(self, word: str) -> bool:
         """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed."""
-        return word not in NOT_ENTITY and word in self._carrier_words
+        return word not in NOT_ENTITY and self._carrier_words.knows(word)
 
     def only_typed(self, entities: dict[str, Any]) -> bool:
         """Whether every value in ``entities`` is of a type any request can carry (a date, a

@@ -75,6 +75,7 @@ STOP_PT = frozenset(
         "ou",
         "que",
         "qual",
+        "quem",
         "quais",
         "quanto",
         "quanta",
