@@ -102,8 +102,15 @@ def launch_environment(work: Path, cache_dir: Path, gateway_port: int) -> dict[s
         "INTENT_CACHE_DIR": str(cache_dir),
         "LOG_LEVEL": "INFO",  # the launcher's progress reads the gateway's INFO records
     }
+    # distinct ports: the kernel may hand the same free port out twice in a row, and a second
+    # domain on it fails to bind while the first answers its /health
+    taken = {gateway_port}
     for name in domain_names():
-        env[f"DOMAIN_URL_{name.upper()}"] = f"http://127.0.0.1:{free_port()}"
+        port = free_port()
+        while port in taken:
+            port = free_port()
+        taken.add(port)
+        env[f"DOMAIN_URL_{name.upper()}"] = f"http://127.0.0.1:{port}"
     return env
 
 
