@@ -176,18 +176,32 @@ def answer_slot(
         if index is not None:
             found[question.entity] = question.options[index].value
     if found:
-        resumed = asked.model_copy(
-            update={"entities": {**asked.entities, **found}, "notes": [*asked.notes, f"slot reply: {found}"]}
-        )
-        filled = turn.model_copy(
-            update={
-                "intent": resumed,
-                "route": "plan",
-                "confirmed": True,
-                "notes": [f"the reply filled {sorted(found)} (asked: {question.entity})"],
-            }
-        )
-        return filled, None
+        return _filled(question, turn, found), None
+    return _asked_again(question, turn, extractor)
+
+
+def _filled(question: SlotQuestion, turn: Turn, found: dict[str, Any]) -> Turn:
+    """``turn`` going on to plan its request with the values the reply gave."""
+    asked = question.resume.intent
+    resumed = asked.model_copy(
+        update={"entities": {**asked.entities, **found}, "notes": [*asked.notes, f"slot reply: {found}"]}
+    )
+    return turn.model_copy(
+        update={
+            "intent": resumed,
+            "route": "plan",
+            "confirmed": True,
+            "notes": [f"the reply filled {sorted(found)} (asked: {question.entity})"],
+        }
+    )
+
+
+def _asked_again(
+    question: SlotQuestion, turn: Turn, extractor: GoalEntityExtractor
+) -> tuple[Turn, SlotQuestion | None]:
+    """A reply that named nothing: the question asked again, or given up after
+    :data:`MAX_ATTEMPTS` replies."""
+    asked = question.resume.intent
     attempts = question.attempts + 1
     language = question.resume.language
     if attempts >= MAX_ATTEMPTS:

@@ -34,7 +34,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -187,6 +187,18 @@ def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: dict[st
     return bool(extractor.phrasing_words(text)) or not extractor.unexplained_words(text, entities)
 
 
+def _clear_for(goal: Goal, extractor: GoalEntityExtractor, text: str, out: IntentOutput) -> bool:
+    """Whether ``out`` is a clear request for ``goal``: its own values, every required one said
+    and listed where it has a table, none only of a type any request carries beside something
+    the goal does not know, and something of the goal said besides them."""
+    return (
+        clear_request(goal, out)
+        and not extractor.unlisted_required(out.entities)
+        and not _other_object(extractor, text, out.entities)
+        and _about_the_goal(extractor, text, out.entities)
+    )
+
+
 def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]]:
     """(always-train texts, example texts) a goal is learned from."""
     goal = ref.goal
@@ -326,36 +338,100 @@ def train_model(
     if not goals:
         return None
     negatives = [*negatives, *fallback_examples(catalog)]
-    docs: list[_Doc] = []
-    for label, ref in enumerate(goals):
-        fixed, examples = training_documents(ref, catalog, config.augment)
-        docs.extend(_Doc(t, label, False) for t in fixed if t.strip())
-        docs.extend(_Doc(t, label, True) for t in examples if t.strip())
+    docs = _documents(goals, catalog, config)
     texts = [d.text for d in docs]
     features = TfidfFeatures(min_df=2 if len(docs) > 2000 else 1).fit(texts)
     x = features.transform(texts)
     y = np.array([d.label for d in docs], dtype=np.int64)
     n_classes = len(goals)
+    vectors = encoder.encode(texts) if encoder is not None else None
+    neg_vectors = encoder.encode(list(negatives)) if encoder is not None and negatives else None
+    held = _held_out(docs, x, y, n_classes, config, features, negatives, vectors, neg_vectors)
+    classifier = _train(x, y, n_classes, config)
+    centroids = _centroids(x, y, n_classes)
+    report = CalibrationReport()
+    temperature, platt = 1.0, PlattCalibrator()
+    embedding: EmbeddingPart | None = None
+    if held.logits:
+        logits = np.concatenate(held.logits)
+        sims = np.concatenate(held.sims)
+        labels = np.concatenate(held.labels)
+        temperature, platt, calibrated, report = _calibrate(logits, sims, labels)
+        if vectors is not None and encoder is not None and held.dense:
+            embedding, report = _fit_embedding_part(
+                encoder,
+                vectors,
+                y,
+                n_classes,
+                (logits, np.concatenate(held.dense), np.concatenate(held.near), sims, labels),
+                (temperature, calibrated),
+                report,
+            )
+    extractors = {(ref.domain, ref.goal.goal): entity_extractor(ref, catalog) for ref in goals}
+    return EmbeddedModel(
+        goals, features, classifier, centroids, temperature, platt, extractors, report, embedding
+    )
 
-    # held-out predictions for calibration: k folds on small catalogs, one 20% fold on large ones
-    folds = 5
+
+def _documents(goals: Sequence[GoalRef], catalog: Catalog, config: TrainConfig) -> list[_Doc]:
+    """Every goal's training texts, labelled by the goal's position."""
+    docs: list[_Doc] = []
+    for label, ref in enumerate(goals):
+        fixed, examples = training_documents(ref, catalog, config.augment)
+        docs.extend(_Doc(t, label, False) for t in fixed if t.strip())
+        docs.extend(_Doc(t, label, True) for t in examples if t.strip())
+    return docs
+
+
+#: Folds of held-out examples for calibration on small catalogs (one 20% fold on large ones).
+_FOLDS = 5
+
+
+def _fold_of(docs: list[_Doc], y: IntArray, n_classes: int) -> IntArray:
+    """Each document's calibration fold; -1 for those that always train (descriptions,
+    keywords, a goal's only example)."""
     fold_of = np.full(len(docs), -1, dtype=np.int64)
     seen: dict[int, int] = {}
     for i, d in enumerate(docs):
         if d.holdout_ok:
             seen[d.label] = seen.get(d.label, 0) + 1
-            fold_of[i] = seen[d.label] % folds
+            fold_of[i] = seen[d.label] % _FOLDS
     counts = np.bincount(y[fold_of >= 0], minlength=n_classes)
     fold_of[(fold_of >= 0) & (counts[y] < 2)] = -1  # a goal's only example always trains
+    return fold_of
+
+
+@dataclass
+class _HeldOut:
+    """Predictions on text each fold's model did not train on, for calibration: the TF-IDF
+    classifier's logits and centroid similarities, the labels (-1: out of scope), and with an
+    encoder the dense classifier's logits and the nearest examples' similarities."""
+
+    logits: list[FloatArray] = field(default_factory=list)
+    sims: list[FloatArray] = field(default_factory=list)
+    labels: list[IntArray] = field(default_factory=list)
+    dense: list[FloatArray] = field(default_factory=list)
+    near: list[FloatArray] = field(default_factory=list)
+
+
+def _held_out(
+    docs: list[_Doc],
+    x: Csr,
+    y: IntArray,
+    n_classes: int,
+    config: TrainConfig,
+    features: TfidfFeatures,
+    negatives: Sequence[str],
+    vectors: FloatArray | None,
+    neg_vectors: FloatArray | None,
+) -> _HeldOut:
+    """Held-out predictions: k folds on small catalogs, one 20% fold on large ones."""
+    fold_of = _fold_of(docs, y, n_classes)
     small = len(docs) <= 3000
-    used_folds = range(folds) if small else range(1)
+    used_folds = range(_FOLDS) if small else range(1)
     leave_goal_out = small and n_classes >= 3
     left_out = np.zeros(n_classes, dtype=bool)
-    held_logits, held_sims, held_labels = [], [], []
-    vectors = encoder.encode(texts) if encoder is not None else None
-    neg_vectors = encoder.encode(list(negatives)) if encoder is not None and negatives else None
-    held_dense: list[FloatArray] = []
-    held_near: list[FloatArray] = []
+    held = _HeldOut()
     for f in used_folds:
         test = np.flatnonzero(fold_of == f)
         if len(test) == 0:
@@ -364,69 +440,78 @@ def train_model(
         if leave_goal_out:
             # goals left out of this fold's training: their held-out examples are real
             # out-of-scope text for the remaining catalog (negatives without any extra data)
-            left_out = np.arange(n_classes) % folds == f
+            left_out = np.arange(n_classes) % _FOLDS == f
             train_mask &= ~left_out[y]
         train_idx = np.flatnonzero(train_mask)
         clf = _train(x.rows(train_idx), y[train_idx], n_classes, config)
         cents = _centroids(x.rows(train_idx), y[train_idx], n_classes)
         xt = x.rows(test)
-        held_logits.append(clf.logits(xt))
-        held_sims.append(_similarity(xt, cents))
-        held_labels.append(np.where(left_out[y[test]], -1, y[test]) if leave_goal_out else y[test])
+        held.logits.append(clf.logits(xt))
+        held.sims.append(_similarity(xt, cents))
+        held.labels.append(np.where(left_out[y[test]], -1, y[test]) if leave_goal_out else y[test])
         if vectors is not None:
             dense = DenseSoftmaxClassifier(n_classes, DENSE).fit(vectors[train_idx], y[train_idx])
-            held_dense.append(dense.logits(vectors[test]))
-            held_near.append(_nearest_by_goal(vectors[test], vectors[train_idx], y[train_idx], n_classes))
+            held.dense.append(dense.logits(vectors[test]))
+            held.near.append(_nearest_by_goal(vectors[test], vectors[train_idx], y[train_idx], n_classes))
         if negatives:
             xn = features.transform(list(negatives))
-            held_logits.append(clf.logits(xn))
-            held_sims.append(_similarity(xn, cents))
-            held_labels.append(np.full(len(negatives), -1, dtype=np.int64))
+            held.logits.append(clf.logits(xn))
+            held.sims.append(_similarity(xn, cents))
+            held.labels.append(np.full(len(negatives), -1, dtype=np.int64))
             if vectors is not None and neg_vectors is not None:
-                held_dense.append(dense.logits(neg_vectors))
-                held_near.append(_nearest_by_goal(neg_vectors, vectors[train_idx], y[train_idx], n_classes))
-    classifier = _train(x, y, n_classes, config)
-    centroids = _centroids(x, y, n_classes)
-    report = CalibrationReport()
-    temperature, platt = 1.0, PlattCalibrator()
-    embedding: EmbeddingPart | None = None
-    if held_logits:
-        logits = np.concatenate(held_logits)
-        sims = np.concatenate(held_sims)
-        labels = np.concatenate(held_labels)
-        inscope = labels >= 0
-        temperature = fit_temperature(logits[inscope], labels[inscope])
-        probs = softmax(logits / temperature)
-        top = probs.argmax(axis=1)
-        top_prob = probs.max(axis=1)
-        top_sim = sims[np.arange(len(top)), top]
-        correct = top == labels
-        platt.fit(top_prob, top_sim, correct, ~inscope)
-        calibrated = platt(top_prob, top_sim)
-        report = CalibrationReport(
-            temperature=temperature,
-            platt=platt.correct,
-            inscope=platt.inscope,
-            heldout=int(inscope.sum()),
-            heldout_accuracy=float(correct[inscope].mean()) if inscope.any() else 0.0,
-            ece_before=expected_calibration_error(top_prob, correct),
-            ece_after=expected_calibration_error(calibrated, correct),
-            negatives=int((~inscope).sum()),
-        )
-        if vectors is not None and encoder is not None and held_dense:
-            embedding, report = _fit_embedding_part(
-                encoder,
-                vectors,
-                y,
-                n_classes,
-                (logits, np.concatenate(held_dense), np.concatenate(held_near), sims, labels),
-                (temperature, calibrated),
-                report,
-            )
-    extractors = {(ref.domain, ref.goal.goal): entity_extractor(ref, catalog) for ref in goals}
-    return EmbeddedModel(
-        goals, features, classifier, centroids, temperature, platt, extractors, report, embedding
+                held.dense.append(dense.logits(neg_vectors))
+                held.near.append(_nearest_by_goal(neg_vectors, vectors[train_idx], y[train_idx], n_classes))
+    return held
+
+
+def _calibrate(
+    logits: FloatArray, sims: FloatArray, labels: IntArray
+) -> tuple[float, PlattCalibrator, FloatArray, CalibrationReport]:
+    """Temperature and Platt scaling fitted on held-out predictions: (temperature, the
+    calibrator, the calibrated held-out confidences, the report)."""
+    inscope = labels >= 0
+    temperature = fit_temperature(logits[inscope], labels[inscope])
+    probs = softmax(logits / temperature)
+    top = probs.argmax(axis=1)
+    top_prob = probs.max(axis=1)
+    top_sim = sims[np.arange(len(top)), top]
+    correct = top == labels
+    platt = PlattCalibrator()
+    platt.fit(top_prob, top_sim, correct, ~inscope)
+    calibrated = platt(top_prob, top_sim)
+    report = CalibrationReport(
+        temperature=temperature,
+        platt=platt.correct,
+        inscope=platt.inscope,
+        heldout=int(inscope.sum()),
+        heldout_accuracy=float(correct[inscope].mean()) if inscope.any() else 0.0,
+        ece_before=expected_calibration_error(top_prob, correct),
+        ece_after=expected_calibration_error(calibrated, correct),
+        negatives=int((~inscope).sum()),
     )
+    return temperature, platt, calibrated, report
+
+
+def _mix_weight(
+    tfidf_logits: FloatArray,
+    tfidf_temperature: float,
+    dense_logits: FloatArray,
+    dense_temperature: float,
+    labels: IntArray,
+) -> tuple[float, float]:
+    """How much the semantic model counts, and the mix's temperature: the weight with the best
+    held-out log-likelihood (on a tiny Portuguese catalog the English encoder is worth less
+    than on CLINC150)."""
+    inscope = labels >= 0
+    best: tuple[float, float, float] | None = None
+    for weight in MIX_WEIGHTS:
+        z = tfidf_logits / tfidf_temperature + weight * dense_logits / dense_temperature
+        t = fit_temperature(z[inscope], labels[inscope])
+        nll = _nll((z[inscope] / t).astype(np.float32), labels[inscope])
+        if best is None or nll < best[0] - 1e-9:
+            best = (nll, weight, t)
+    assert best is not None
+    return best[1], best[2]
 
 
 def _fit_embedding_part(
@@ -450,17 +535,8 @@ def _fit_embedding_part(
     tfidf_temperature, tfidf_conf = tfidf
     inscope = labels >= 0
     dense_temperature = fit_temperature(dense_logits[inscope], labels[inscope])
-    # how much the semantic model counts: the weight with the best held-out log-likelihood (on a
-    # tiny Portuguese catalog the English encoder is worth less than on CLINC150)
-    best: tuple[float, float, float] | None = None
-    for weight in MIX_WEIGHTS:
-        z = tfidf_logits / tfidf_temperature + weight * dense_logits / dense_temperature
-        t = fit_temperature(z[inscope], labels[inscope])
-        nll = _nll((z[inscope] / t).astype(np.float32), labels[inscope])
-        if best is None or nll < best[0] - 1e-9:
-            best = (nll, weight, t)
-    assert best is not None
-    _, weight, temperature = best
+    mix = (tfidf_logits, tfidf_temperature, dense_logits, dense_temperature)
+    weight, temperature = _mix_weight(*mix, labels)
     z = tfidf_logits / tfidf_temperature + weight * dense_logits / dense_temperature
     probs = softmax((z / temperature).astype(np.float32))
     top = probs.argmax(axis=1)
@@ -764,40 +840,12 @@ class EmbeddedIntentAdapter:
         if model is None:
             out.notes.append("no goals registered")
             return out
-        # the goals' examples spell words out: "qto ta a vale hj" is read as "quanto está a vale hoje"
-        read = expand_shorthands(text)
-        probs, conf, _ = self.scores(read, pinned_domain)
-        part = request_part(read)
-        if part != read:
-            # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
-            # da Vale, obrigado!"): the request alone is read too, and the surer reading wins
-            part_probs, part_conf, _ = self.scores(part, pinned_domain)
-            if part_conf > conf:
-                probs, conf = part_probs, part_conf
+        probs, conf = self._read_scores(text, pinned_domain)
         if conf == 0.0 and not probs.any():
             out.notes.append(f"pinned domain {pinned_domain!r} has no goals")
             return out
-        order = np.argsort(-probs)[:3]
-        top_p = float(probs[order[0]]) or 1.0
-        out.alternatives = [
-            GoalCandidate(
-                domain=model.goals[i].domain,
-                goal=model.goals[i].goal.goal,
-                confidence=round(min(1.0, conf * float(probs[i]) / top_p), 4),
-            )
-            for i in order
-            if probs[i] > 0
-        ]
+        order = self._rank(out, probs, conf, model)
         best = model.goals[int(order[0])]
-        out.confidence = round(conf, 4)
-        if len(out.alternatives) >= 2 and too_close(
-            out.alternatives[0].confidence,
-            out.alternatives[1].confidence,
-            self.choice_margin,
-            self.oos_threshold,
-        ):
-            a, b = out.alternatives[0], out.alternatives[1]
-            out.notes.append(f"{CHOICE_NOTE}: {a.domain}.{a.goal} or {b.domain}.{b.goal}")
         clock = Clock.of(context, self.time_zone)
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
@@ -806,19 +854,12 @@ class EmbeddedIntentAdapter:
             if listed is None:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
-            best, conf = listed, CLEAR_REQUEST_CONFIDENCE
-            out.confidence = conf
-            out.alternatives = [
-                GoalCandidate(domain=best.domain, goal=best.goal.goal, confidence=conf),
-                *(a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)),
-            ]
-            out.notes.append(f"named from {best.goal.goal}'s tables (confidence raised)")
+            best, conf = listed, self._raised_to_table_goal(out, listed)
         out.primary_domain = best.domain
         out.goal = best.goal.goal
         guessed: set[str] = set()
-        out.entities = model.extractors[(best.domain, best.goal.goal)].extract(
-            text, clock=clock, language=out.language, guessed=guessed
-        )
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
         if any(note.startswith(CHOICE_NOTE) for note in out.notes) and self._switch_explains(
             text, best, out, pinned_domain, model
         ):
@@ -836,16 +877,9 @@ class EmbeddedIntentAdapter:
             out.primary_domain = None
             out.entities = {}
             return out
-        extractor = model.extractors[(best.domain, best.goal.goal)]
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
-        elif (
-            conf < CLEAR_REQUEST_CONFIDENCE
-            and clear_request(best.goal, out)
-            and not extractor.unlisted_required(out.entities)
-            and not _other_object(extractor, text, out.entities)
-            and _about_the_goal(extractor, text, out.entities)
-        ):
+        elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(best.goal, extractor, text, out):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")
             out.confidence = CLEAR_REQUEST_CONFIDENCE
@@ -854,6 +888,58 @@ class EmbeddedIntentAdapter:
             )
             out.notes.append(f"clear request: {sorted(out.entities)} said (confidence {conf:.2f} raised)")
         return out
+
+    def _read_scores(self, text: str, pinned_domain: str | None) -> tuple[FloatArray, float]:
+        """The goals' probabilities and the calibrated confidence of the surer reading of
+        ``text``: whole, or its request part alone."""
+        # the goals' examples spell words out: "qto ta a vale hj" is read as "quanto está a vale hoje"
+        read = expand_shorthands(text)
+        probs, conf, _ = self.scores(read, pinned_domain)
+        part = request_part(read)
+        if part != read:
+            # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
+            # da Vale, obrigado!"): the request alone is read too, and the surer reading wins
+            part_probs, part_conf, _ = self.scores(part, pinned_domain)
+            if part_conf > conf:
+                probs, conf = part_probs, part_conf
+        return probs, conf
+
+    def _rank(self, out: IntentOutput, probs: FloatArray, conf: float, model: EmbeddedModel) -> IntArray:
+        """The first three goals' positions, best first; ``out`` gets them as its alternatives,
+        its confidence, and a choice note when the first two are too close to tell."""
+        order = np.argsort(-probs)[:3]
+        top_p = float(probs[order[0]]) or 1.0
+        out.alternatives = [
+            GoalCandidate(
+                domain=model.goals[i].domain,
+                goal=model.goals[i].goal.goal,
+                confidence=round(min(1.0, conf * float(probs[i]) / top_p), 4),
+            )
+            for i in order
+            if probs[i] > 0
+        ]
+        out.confidence = round(conf, 4)
+        if len(out.alternatives) >= 2 and too_close(
+            out.alternatives[0].confidence,
+            out.alternatives[1].confidence,
+            self.choice_margin,
+            self.oos_threshold,
+        ):
+            a, b = out.alternatives[0], out.alternatives[1]
+            out.notes.append(f"{CHOICE_NOTE}: {a.domain}.{a.goal} or {b.domain}.{b.goal}")
+        return order
+
+    @staticmethod
+    def _raised_to_table_goal(out: IntentOutput, listed: GoalRef) -> float:
+        """``listed`` first among ``out``'s alternatives, at the clear-request confidence."""
+        conf = CLEAR_REQUEST_CONFIDENCE
+        out.confidence = conf
+        out.alternatives = [
+            GoalCandidate(domain=listed.domain, goal=listed.goal.goal, confidence=conf),
+            *(a for a in out.alternatives if (a.domain, a.goal) != (listed.domain, listed.goal.goal)),
+        ]
+        out.notes.append(f"named from {listed.goal.goal}'s tables (confidence raised)")
+        return conf
 
     def _switch_explains(
         self, text: str, best: GoalRef, out: IntentOutput, pinned_domain: str | None, model: EmbeddedModel

@@ -238,19 +238,7 @@ class GoalEntityExtractor:
         self._strings: list[str] = []
         #: typed entities (date, time, number, money...): recognised by their form, never guessed
         self._typed: list[str] = []
-        for name, spec in self.specs.items():
-            if spec.type == "enum":
-                pairs = [(v, p) for v in spec.values or [] for p in _phrases(spec, v)]
-                # longest phrases first: "altas e baixas" (BOTH) before "altas" (GAINERS)
-                self._enum[name] = sorted(pairs, key=lambda vp: -len(vp[1]))
-            elif spec.type == "boolean":
-                self._bool[name] = sorted(
-                    (words(p) for p in spec.synonyms.get("true", [])), key=len, reverse=True
-                )
-            elif spec.type in TYPED_ENTITY_TYPES:
-                self._typed.append(name)
-            else:
-                self._strings.append(name)
+        self._sort_entities()
         #: enum entities sharing their values are roles of one type, extracted together
         by_values: dict[tuple[str, ...], list[str]] = {}
         for name in self._enum:
@@ -263,19 +251,7 @@ class GoalEntityExtractor:
         self._carrier: set[str] = set()
         #: joiners seen inside annotated spans ("bolo de cenoura"): allowed in lower-case names too
         self._joiners: set[str] = set()
-        entity_words: set[str] = set()
-        values_seen: dict[str, list[list[str]]] = {name: [] for name in self._strings}
-        for example in goal.examples:
-            if isinstance(example, GoalExample) and example.entities:
-                entity_words |= self._learn(example, values_seen)
-            else:
-                text = example if isinstance(example, str) else example.text
-                # lower-case words of plain examples are phrasing; capitalised ones may be names
-                self._carrier.update(words(" ".join(w for w in text.split() if w == w.lower())))
-        for name, values in values_seen.items():
-            self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
-            self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
-            self._known.update(tuple(v) for v in values if v)
+        entity_words = self._learn_examples(goal)
         #: string entities whose annotated values are dates, times, amounts...: they take the words
         #: of a span of that form ("amanhã", "R$ 30"), as written, and nothing else
         self._typed_text: dict[str, str] = {
@@ -284,21 +260,19 @@ class GoalEntityExtractor:
             if (form := _form_of([v for g in (goal, *related) for v in _annotated(g, name)])) is not None
             and not self.specs[name].lookup
         }
-        for name in self._strings:  # the domain's lookup table: names and aliases are known values
-            for entry in self.specs[name].lookup or ():
-                self._known.update(tuple(w) for w in map(words, (entry.value, *entry.aliases)) if w)
+        self._learn_lookups()
         #: one-word known values, looked up with a typo's tolerance ("petrobrass")
         self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
         #: known values by their words' stems: a plural of a known value is known ("t-shirts")
         self._known_stems = {tuple(map(stem, k)) for k in self._known}
-        #: known values of several words that ordinary spans would cut, a word of theirs being a
-        #: function word, filler or phrasing ("São Paulo", "banco do brasil", "bolsa brasileira"),
-        #: by first word
-        self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
         self._carrier -= STOP
+        #: known values of several words that ordinary spans would cut, a word of theirs being a
+        #: function word, filler or phrasing ("São Paulo", "banco do brasil", "bolsa brasileira"),
+        #: by first word
+        self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for known in sorted(self._known, key=len, reverse=True):
             if len(known) >= 2 and any(w in NOT_ENTITY or w in self._carrier for w in known):
                 self._known_phrases[known[0]].append(known)
@@ -313,6 +287,46 @@ class GoalEntityExtractor:
         bool_phrases = [p for phrases in self._bool.values() for p in phrases]
         self._first_words = FuzzyVocabulary(p[0] for p in enum_phrases + bool_phrases)
         self._enum_and_bool_words = frozenset(w for p in enum_phrases + bool_phrases for w in p)
+
+    def _learn_lookups(self) -> None:
+        """The domain's lookup tables: their names and aliases are known values."""
+        for name in self._strings:
+            for entry in self.specs[name].lookup or ():
+                self._known.update(tuple(w) for w in map(words, (entry.value, *entry.aliases)) if w)
+
+    def _sort_entities(self) -> None:
+        """Each entity by kind: an enum's phrases, a boolean's, a typed or a string entity."""
+        for name, spec in self.specs.items():
+            if spec.type == "enum":
+                pairs = [(v, p) for v in spec.values or [] for p in _phrases(spec, v)]
+                # longest phrases first: "altas e baixas" (BOTH) before "altas" (GAINERS)
+                self._enum[name] = sorted(pairs, key=lambda vp: -len(vp[1]))
+            elif spec.type == "boolean":
+                self._bool[name] = sorted(
+                    (words(p) for p in spec.synonyms.get("true", [])), key=len, reverse=True
+                )
+            elif spec.type in TYPED_ENTITY_TYPES:
+                self._typed.append(name)
+            else:
+                self._strings.append(name)
+
+    def _learn_examples(self, goal: Goal) -> set[str]:
+        """Learn the string entities' values and contexts and the goal's phrasing from its
+        examples; the words inside annotated values (never phrasing)."""
+        entity_words: set[str] = set()
+        values_seen: dict[str, list[list[str]]] = {name: [] for name in self._strings}
+        for example in goal.examples:
+            if isinstance(example, GoalExample) and example.entities:
+                entity_words |= self._learn(example, values_seen)
+            else:
+                text = example if isinstance(example, str) else example.text
+                # lower-case words of plain examples are phrasing; capitalised ones may be names
+                self._carrier.update(words(" ".join(w for w in text.split() if w == w.lower())))
+        for name, values in values_seen.items():
+            self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
+            self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
+            self._known.update(tuple(v) for v in values if v)
+        return entity_words
 
     def _learn(self, example: GoalExample, values_seen: dict[str, list[list[str]]]) -> set[str]:
         """Record contexts of annotated spans; words outside them are carrier words."""
