@@ -187,15 +187,18 @@ def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: dict[st
     return bool(extractor.phrasing_words(text)) or not extractor.unexplained_words(text, entities)
 
 
-def _clear_for(goal: Goal, extractor: GoalEntityExtractor, text: str, out: IntentOutput) -> bool:
+def _clear_for(
+    goal: Goal, extractor: GoalEntityExtractor, text: str, out: IntentOutput, *, rescued: bool
+) -> bool:
     """Whether ``out`` is a clear request for ``goal``: its own values, every required one said
     and listed where it has a table, none only of a type any request carries beside something
-    the goal does not know, and something of the goal said besides them."""
+    the goal does not know; and for a goal the classifier alone would have left out of scope
+    (``rescued``), something of the goal said besides them."""
     return (
         clear_request(goal, out)
         and not extractor.unlisted_required(out.entities)
         and not _other_object(extractor, text, out.entities)
-        and _about_the_goal(extractor, text, out.entities)
+        and (not rescued or _about_the_goal(extractor, text, out.entities))
     )
 
 
@@ -879,7 +882,9 @@ class EmbeddedIntentAdapter:
             return out
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
-        elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(best.goal, extractor, text, out):
+        elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
+            best.goal, extractor, text, out, rescued=conf < self.oos_threshold
+        ):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")
             out.confidence = CLEAR_REQUEST_CONFIDENCE
