@@ -944,8 +944,9 @@ class GoalEntityExtractor:
         return False
 
     def unlisted_required(self, entities: dict[str, Any]) -> list[str]:
-        """The required entities with a lookup table whose value in ``entities`` is not one of
-        the table's: "chama um *uber*" names no product of the shop's."""
+        """The required entities with a lookup table whose values in ``entities`` name nothing
+        of the table's: "chama um *uber*" names no product of the shop's; a list that names one
+        ("Apple ... e a Microsoft" beside words read as a third) is the table's."""
         return [
             name
             for name, value in entities.items()
@@ -953,7 +954,7 @@ class GoalEntityExtractor:
             and spec.required
             and spec.type == "string"
             and spec.lookup
-            and not all(
+            and not any(
                 self._is_known(tuple(words(str(v)))) for v in (value if isinstance(value, list) else [value])
             )
         ]

@@ -195,3 +195,16 @@ def test_a_required_value_its_table_does_not_list_is_no_clear_request(
     out = eager.parse_sync(text, context=CONTEXT)
     assert not any(note.startswith("clear request") for note in out.notes), out
     assert out.confidence < 0.8
+
+
+@pytest.mark.parametrize(("known", "unknown"), [("garrafa", "xpto azul"), ("keyboard", "zorblax")])
+def test_a_list_that_names_one_of_the_tables_values_is_the_tables(
+    adapter: EmbeddedIntentAdapter, known: str, unknown: str
+) -> None:
+    """A list of products with one the table knows beside words read as another is a request of
+    the goal's table, not an unlisted value (the condition of a conditional request was once
+    read as a third company: "se a Apple estiver abaixo de 200, me mostra a Microsoft")."""
+    assert adapter.model is not None
+    extractor = adapter.model.extractors[("shop", "PLACE_ORDER")]
+    assert extractor.unlisted_required({"product_text": [known, unknown]}) == []
+    assert extractor.unlisted_required({"product_text": [unknown]}) == ["product_text"]
