@@ -2,8 +2,9 @@
 bootstrap catalog trained into the model cache, so the first ``make run`` loads it instead of
 training before it can answer.
 
-The catalog is read the way the gateway reads it: each domain of the bootstrap file that has a
-``command`` is started on a free loopback port, its manifest (lookup tables included) fetched over
+The catalog is read the way the gateway reads it: each domain the launcher would start (an HTTP
+entry of the bootstrap file with a ``command``: :meth:`cli.bootstrap.Bootstrap.local`) is started
+on a free loopback port, its manifest (lookup tables included) fetched over
 HTTP, and the domains stopped again. A catalog that changes later (a domain edited, a runtime
 registration) is learnt by the gateway as before: the cache is keyed by the catalog itself.
 """
@@ -19,11 +20,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 
-from cli.bootstrap import domain_argv
+from cli.bootstrap import Bootstrap, LocalDomain, domain_argv
 from gateway.settings import GatewaySettings
 from intent import build_adapter
 from intent.settings import IntentSettings
@@ -41,18 +41,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start(entries: list[dict[str, Any]]) -> tuple[dict[str, str], list[subprocess.Popen[bytes]]]:
-    """Every entry with a command, started on a free port: its name -> base URL, and the processes."""
+def _start(domains: list[LocalDomain]) -> tuple[dict[str, str], list[subprocess.Popen[bytes]]]:
+    """Every domain the launcher would start, started on a free port: its name -> base URL, and
+    the processes."""
     urls: dict[str, str] = {}
     processes: list[subprocess.Popen[bytes]] = []
-    for entry in entries:
-        command = entry.get("command")
-        if not command:
-            continue
+    for domain in domains:
         port = _free_port()
-        argv = domain_argv(command, "127.0.0.1", port)
+        argv = domain_argv(domain.command, "127.0.0.1", port)
         processes.append(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        urls[entry["name"]] = f"http://127.0.0.1:{port}"
+        urls[domain.name] = f"http://127.0.0.1:{port}"
     return urls, processes
 
 
@@ -95,8 +93,7 @@ def main() -> int:
     if not settings.bootstrap_file.exists():
         log.info("no %s: nothing to pretrain", settings.bootstrap_file)
         return 0
-    entries = json.loads(settings.bootstrap_file.read_text()).get("domains", [])
-    urls, processes = _start(entries)
+    urls, processes = _start(Bootstrap.read(settings.bootstrap_file).local())
     try:
         _wait_healthy(urls, processes)
         fingerprint = asyncio.run(_train(urls))
