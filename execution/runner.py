@@ -41,7 +41,6 @@ from execution.dag import (
     topological_order,
     validate_plan,
 )
-from execution.fast_track import run_fast_track
 from execution.policy import ContextPolicy, Hooks, PolicyViolation, RunBudget, first_override
 from execution.retry import StepGuard
 from execution.run_state import SETTLED, Ending, RunEventSink, RunState, step_event
@@ -122,8 +121,8 @@ class RunController:
         on_event: RunEventSink | None = None,
         resume: Mapping[int, StepTrace] | None = None,
     ) -> ExecutionReport:
-        """Drive one planned request to its final answer. With ``plan=None`` the planner plans
-        ``execution_intent`` (one direct call when it says no plan is needed). ``resume``: settled
+        """Drive one planned request to its final answer. With ``plan=None`` (a hook changed the
+        resolved intent, or a caller has none) the planner plans ``execution_intent``. ``resume``: settled
         steps of ``plan`` from an earlier run of it (a plan that waited for the person goes on):
         kept as they are, their outputs feed references, they are not called again."""
         state = self._start(intent, context, on_event)
@@ -131,13 +130,6 @@ class RunController:
             execution_intent, plan = self._after_resolve_hook(intent, execution_intent, plan)
             if plan is None and execution_intent is not None:
                 plan = self._plan(execution_intent)
-                if plan is None:
-                    return await run_fast_track(
-                        state,
-                        execution_intent,
-                        self._guard(),
-                        partial(self._preflight, language=state.language),
-                    )
         except PlanError as exc:
             return await self._planning_error(state, exc.message)
         if plan is None:
@@ -180,7 +172,7 @@ class RunController:
             return override, None
         return execution_intent, plan
 
-    def _plan(self, execution_intent: ExecutionIntent) -> ExecutionPlan | None:
+    def _plan(self, execution_intent: ExecutionIntent) -> ExecutionPlan:
         if self.planner is None:
             raise PlanError("this run controller has no planner: the request needs a plan", param="plan")
         return self.planner.plan(execution_intent, self.catalog)
@@ -411,13 +403,13 @@ class RunController:
 
     # ------------------------------------------------------------------ steps
 
-    def _guard(self, budget: RunBudget | None = None) -> StepGuard:
+    def _guard(self, budget: RunBudget) -> StepGuard:
         """Every call goes through validation, retries and the run's budget."""
         return StepGuard(
             self._run_step,
             self.capability,
             validation_fn=self.hooks.validation_fn,
-            budget=budget or RunBudget(self.policy),
+            budget=budget,
         )
 
     def _preflight(self, step: ExecutionStep, *, language: str) -> str | None:
@@ -455,8 +447,6 @@ class RunController:
                 )
             )
         await state.emit(step_event(state.run_id, trace, decision))
-
-    # ------------------------------------------------------------------ the fast track
 
     # ------------------------------------------------------------------ endings
 

@@ -3,7 +3,6 @@ resolved intent, and a new plan after a recoverable failure."""
 
 from __future__ import annotations
 
-from planner.fast_track import needs_plan
 from planner.replanner import Replanner
 from planner.task_decomposer import TaskDecomposer
 from shared.catalog import Catalog
@@ -12,14 +11,13 @@ from shared.planning import Replan, ReplanContext
 
 
 class DeterministicRunPlanner:
-    """Plans from the catalog alone: the fast track when one call is enough, else the decomposer."""
+    """Plans from the catalog alone (the decomposer); a request of one call is a one-step plan,
+    so it keeps validation, retries and replanning."""
 
     def __init__(self, replanner: Replanner | None = None):
         self._replanner = replanner or Replanner()
 
-    def plan(self, intent: ExecutionIntent, catalog: Catalog) -> ExecutionPlan | None:
-        if not needs_plan(intent, catalog):
-            return None
+    def plan(self, intent: ExecutionIntent, catalog: Catalog) -> ExecutionPlan:
         return TaskDecomposer(catalog).decompose(intent)
 
     async def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:

@@ -37,7 +37,7 @@ class RunStatusEvent(_Event):
     type: Literal["run.status"] = "run.status"
     status: RunStatus
     session_id: str | None = None
-    #: Why, for operators ("fast track: one capability, no plan", a replan's feedback …).
+    #: Why, for operators (a replan's feedback, a policy's refusal …).
     reason: str | None = None
 
 

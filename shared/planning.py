@@ -52,9 +52,8 @@ class Replan:
 class RunPlanner(Protocol):
     """What the run loop needs from a planner."""
 
-    def plan(self, intent: ExecutionIntent, catalog: Catalog) -> ExecutionPlan | None:
-        """The plan for ``intent``, or None when one direct call answers it (the fast track).
-        Raises ``PlanError`` when no plan can be built."""
+    def plan(self, intent: ExecutionIntent, catalog: Catalog) -> ExecutionPlan:
+        """The plan for ``intent``; raises ``PlanError`` when no plan can be built."""
         ...
 
     async def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:

@@ -23,7 +23,7 @@ class LlmRunPlanner:
         self.llm = llm
         self.deterministic = deterministic or DeterministicRunPlanner()
 
-    def plan(self, intent: ExecutionIntent, catalog: Catalog) -> ExecutionPlan | None:
+    def plan(self, intent: ExecutionIntent, catalog: Catalog) -> ExecutionPlan:
         return self.deterministic.plan(intent, catalog)
 
     async def replan(self, plan: ExecutionPlan, context: ReplanContext) -> Replan | None:

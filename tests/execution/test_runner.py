@@ -366,16 +366,26 @@ async def test_language_is_detected_when_the_context_has_none() -> None:
     assert report.answer.startswith("I could not complete the request after 0 replanning")
 
 
-async def test_fast_track_runs_one_capability_without_a_plan() -> None:
+async def test_one_capability_without_a_plan_is_planned_as_one_step() -> None:
     domain, events = Scripted(), Events()
     ei = ExecutionIntent(
         domain="market", capability="quote", capabilities=["quote"], parameters={"symbol_text": "B"}
     )
     report = await controller(domain).run(intent(), ei, None, context={}, on_event=events)
     assert report.status is RunStatus.COMPLETED and report.answer == "B: 10.0"
-    first_run_event = next(e for e in events if isinstance(e, RunStatusEvent))
-    assert first_run_event.reason == "fast track: one capability, no plan"
+    assert report.plan is not None and [s.params for s in report.plan.steps] == [{"symbol_text": "B"}]
     assert report.steps[0].attempts == 1
+
+
+async def test_one_capability_without_a_plan_is_replanned_after_a_recoverable_failure() -> None:
+    """What a direct call would lose: the domain's "did you mean" is followed."""
+    first = not_found("Aple", suggestions=[{"symbol": "AAPL"}])
+    domain = Scripted({"quote": [first, ok("Apple: 190", symbol="AAPL", price=190.0)]})
+    ei = ExecutionIntent(
+        domain="market", capability="quote", capabilities=["quote"], parameters={"symbol_text": "Aple"}
+    )
+    report = await controller(domain).run(intent(), ei, None, context={})
+    assert report.status is RunStatus.COMPLETED and report.replans == 1 and domain.count("quote") == 2
 
 
 # ------------------------------------------------------------------ without a planner
@@ -401,7 +411,7 @@ async def test_without_a_planner_a_recoverable_failure_is_final() -> None:
 # ------------------------------------------------------------------ typed failures
 
 
-async def test_a_domain_known_to_be_down_fails_the_fast_track_with_a_typed_failure() -> None:
+async def test_a_domain_known_to_be_down_fails_an_unplanned_call_without_calling_it() -> None:
     domain = Scripted()
     ei = ExecutionIntent(
         domain="market", capability="quote", capabilities=["quote"], parameters={"symbol_text": "B"}
@@ -410,8 +420,9 @@ async def test_a_domain_known_to_be_down_fails_the_fast_track_with_a_typed_failu
         intent(), ei, None, context={}
     )
     assert report.status is RunStatus.FAILED and domain.calls == []
-    assert report.output is not None and report.output.failure == Failure(reason="domain_unavailable")
-    assert report.output.metadata == {}
+    assert report.steps[0].error == "O serviço 'market' não está acessível no momento."
+    assert report.output is not None and report.output.failure is not None
+    assert not report.output.failure.recoverable
 
 
 async def test_an_output_that_never_validates_is_a_typed_invalid_output_failure() -> None:

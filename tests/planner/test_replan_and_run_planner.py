@@ -1,8 +1,7 @@
-"""Replanner moves, the fast-track decision and the run loop's planner, on the planner test catalog."""
+"""Replanner moves and the run loop's planner, on the planner test catalog."""
 
 from __future__ import annotations
 
-from planner.fast_track import needs_plan
 from planner.replanner import Replanner, suggestions
 from planner.run_planner import DeterministicRunPlanner
 from shared.catalog import Catalog
@@ -14,20 +13,6 @@ def _intent(**parameters: object) -> ExecutionIntent:
     return ExecutionIntent(
         domain="market", capability="get_price", capabilities=["get_price"], parameters=parameters
     )
-
-
-def test_one_capability_one_value_needs_no_plan(catalog: Catalog) -> None:
-    assert needs_plan(_intent(symbol_text="Vale"), catalog) is False
-    assert needs_plan(_intent(symbol_text=["Vale"]), catalog) is False
-
-
-def test_fan_out_composition_or_several_capabilities_need_a_plan(catalog: Catalog) -> None:
-    assert needs_plan(_intent(symbol_text=["Vale", "Itaú"]), catalog) is True
-    assert needs_plan(_intent(symbol_text="Vale", notify=True), catalog) is True
-    both = ExecutionIntent(
-        domain="market", capability="get_gainers", capabilities=["get_gainers", "get_losers"]
-    )
-    assert needs_plan(both, catalog) is True
 
 
 FAILED = DomainOutput(
@@ -83,9 +68,10 @@ def test_legacy_metadata_suggestions_are_heard_through_the_typed_failure() -> No
     assert suggestions(DomainOutput(status="failure", metadata={"suggestions": [{"symbol": "X"}]})) == []
 
 
-def test_run_planner_takes_the_fast_track_or_decomposes(catalog: Catalog) -> None:
+def test_run_planner_makes_one_step_for_one_call_and_fans_out_a_list(catalog: Catalog) -> None:
     planner: RunPlanner = DeterministicRunPlanner()
-    assert planner.plan(_intent(symbol_text="Vale"), catalog) is None
+    single = planner.plan(_intent(symbol_text="Vale"), catalog)
+    assert [(s.capability, s.params) for s in single.steps] == [("get_price", {"symbol_text": "Vale"})]
     fanned = planner.plan(_intent(symbol_text=["Vale", "Itaú"]), catalog)
     assert fanned is not None and [s.params for s in fanned.steps] == [
         {"symbol_text": "Vale"},
