@@ -20,7 +20,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from shared.errors import PlatformError
+from shared.errors import ErrorBody, PlatformError
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ _HTTP_TYPES = {
 }
 
 
-def error_body(message: str, type_: str, code: str | None, param: str | None = None) -> dict[str, Any]:
+def error_body(message: str, type_: str, code: str | None, param: str | None = None) -> ErrorBody:
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
