@@ -141,8 +141,11 @@ class StdioServer:
             self._notify()
             if self._failure is not None and not self._stopping:
                 self._restart.clear()  # a child that died in its handshake set it: wait anyway
+                # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation
+                # that arrives as the event is set, and a stop must not be lost
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._restart.wait(), backoff)
+                    async with asyncio.timeout(backoff):
+                        await self._restart.wait()
                 backoff = min(backoff * 2, MAX_BACKOFF_S)
                 self._failure = None  # starting again: callers wait for the outcome
         self._notify()
