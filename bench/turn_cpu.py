@@ -8,7 +8,8 @@ Appends a section to bench/results/gateway_turn.md and writes bench/results/gate
 The same work (a quote of one company, ``GET_QUOTE`` → finance ``get_stock_price``) on five
 targets, all real processes on loopback:
 
-* ``direct``: finance's ``/execute``;
+* ``direct``: finance's ``/execute``; ``direct_keyed`` the same with a new ``Idempotency-Key``
+  per call, as the gateway's step calls send one (the domain SDK then claims and stores the key);
 * ``aiohttp_hop`` / ``httpx_hop``: bench/thin_hop.py (FastAPI forwarding a fixed intent to finance
   with one aiohttp / httpx client): no intent, no session, no storage;
 * ``gateway_sqlite``: the gateway on SQLite (the embedded default), ``POST /v1/chat/completions``;
@@ -24,7 +25,8 @@ request is the next message of a running conversation). Each round runs every ta
 client count, in a rotating order, so a noisy moment hurts all targets alike. Per target and
 client count: p50/p99 latency (wrk's histogram), requests/s (median over rounds) and CPU ms per
 request: user+system time from ``/proc/<pid>/stat`` of the target's server *and* of finance,
-over the timed window, divided by the requests served (the domain's CPU counted on every side);
+over the timed window, divided by the requests served (the domain's CPU counted on every side,
+and shown apart: "of which finance");
 for a PostgreSQL gateway also, apart, the CPU of the server processes connected to its database.
 Beside them: each server's idle CPU (ms per second with no request: its background work, which
 every request's figure carries at low rates) and the 1-minute load average during the samples.
@@ -83,6 +85,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 #: target -> what the report calls it
 TARGETS = {
     "direct": "finance `/execute` direct",
+    "direct_keyed": "finance `/execute` direct, a new `Idempotency-Key` per call",
     "aiohttp_hop": "thin hop, aiohttp client",
     "httpx_hop": "thin hop, httpx client",
     "gateway_sqlite": "**gateway `/v1/chat/completions`, SQLite**",
@@ -106,6 +109,9 @@ class Target:
     #: the PostgreSQL database it stores in: the CPU of that database's server processes is
     #: counted beside its own (a SQLite gateway's database work is in its own process)
     pg_database: str | None = None
+    #: each request sends a new ``Idempotency-Key`` (as the gateway's step calls do), so the
+    #: domain claims and stores the key in its idempotency store
+    keyed: bool = False
 
 
 @dataclass
@@ -123,6 +129,8 @@ class Sample:
     load_1min: float = 0.0
     #: CPU ms per request of the PostgreSQL server processes serving the target's database
     db_cpu_ms_per_request: float = 0.0
+    #: of ``cpu_ms_per_request``, the finance domain's (the last of the target's pids)
+    domain_cpu_ms_per_request: float = 0.0
 
 
 def cpu_seconds(pid: int) -> float:
@@ -168,6 +176,17 @@ function init(args)
   wrk.headers["Content-Type"] = "application/json"
   %(session)s
 end
+%(request)s
+"""
+
+#: a new ``Idempotency-Key`` per request: the run, the connection, a counter
+_WRK_KEYED = """
+local n = 0
+function request()
+  n = n + 1
+  wrk.headers["Idempotency-Key"] = "%(run)s-" .. id .. "-" .. n
+  return wrk.format()
+end
 """
 
 
@@ -175,7 +194,8 @@ def _wrk_script(target: Target, run: str) -> Path:
     session = f'wrk.headers["X-Session-Id"] = "{run}-" .. id' if target.sessions else ""
     body = json.dumps(json.dumps(target.body, ensure_ascii=False), ensure_ascii=False)
     path = WORK / f"wrk_{target.name}.lua"
-    path.write_text(_WRK_SCRIPT % {"body": body, "session": session})
+    request = _WRK_KEYED % {"run": run} if target.keyed else ""
+    path.write_text(_WRK_SCRIPT % {"body": body, "session": session, "request": request})
     return path
 
 
@@ -196,7 +216,8 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
     db_before = backend_cpu(target.pg_database)
     before = [cpu_seconds(pid) for pid in target.pids]
     out = subprocess.run([*argv, target.url + target.path], capture_output=True, text=True, check=True).stdout
-    cpu = sum(cpu_seconds(pid) for pid in target.pids) - sum(before)
+    used = [cpu_seconds(pid) - was for pid, was in zip(target.pids, before, strict=True)]
+    cpu = sum(used)
     # a backend opened during the sample counts from zero
     db_cpu = sum(used - db_before.get(pid, 0.0) for pid, used in backend_cpu(target.pg_database).items())
     requests = int(re.search(r"(\d+) requests in ([\d.]+)(\w+)", out)[1])  # type: ignore[index]
@@ -218,6 +239,7 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
         cpu * 1e3 / max(requests, 1),
         os.getloadavg()[0],
         db_cpu * 1e3 / max(requests, 1),
+        used[-1] * 1e3 / max(requests, 1),
     )
 
 
@@ -312,6 +334,7 @@ def start_targets(
     hop_body = {"input_text": QUERY}
     chat_body = {"model": "orchestrator", "messages": [{"role": "user", "content": QUERY}]}
     targets = {"direct": Target("direct", finance.url, "/execute", INTENT, (fin,))}
+    targets["direct_keyed"] = Target("direct_keyed", finance.url, "/execute", INTENT, (fin,), keyed=True)
     for client in ("aiohttp", "httpx"):
         argv = [str(ROOT / "bench" / "thin_hop.py"), "--domain-url", finance.url]
         argv += ["--intent", json.dumps(INTENT), "--client", client]
@@ -368,6 +391,8 @@ def check_answers(targets: dict[str, Target]) -> None:
     """Every target answers the quote (a wrong answer fast is no result)."""
     for target in targets.values():
         headers = {"X-Session-Id": f"check-{uuid.uuid4().hex[:8]}"} if target.sessions else {}
+        if target.keyed:
+            headers["Idempotency-Key"] = f"check-{uuid.uuid4().hex[:8]}"
         response = httpx.post(target.url + target.path, json=target.body, headers=headers, timeout=30)
         response.raise_for_status()
         text = response.text
@@ -481,6 +506,7 @@ def summarise(
             row[f"rps_{c}"] = statistics.median(s.rps for s in at)
             row[f"cpu_ms_{c}"] = statistics.median(s.cpu_ms_per_request for s in at)
             row[f"db_cpu_ms_{c}"] = statistics.median(s.db_cpu_ms_per_request for s in at)
+            row[f"domain_cpu_ms_{c}"] = statistics.median(s.domain_cpu_ms_per_request for s in at)
             idle_ms = idle.get(name, 0.0)
             row[f"net_cpu_ms_{c}"] = statistics.median(
                 s.cpu_ms_per_request - idle_ms * s.seconds / max(s.requests, 1) for s in at
@@ -505,18 +531,31 @@ def _against_baseline(
     )
 
 
+_RATIOS_HEAD = (
+    "| gateway vs the aiohttp hop | CPU per request | net of idle CPU | req/s at 8 clients "
+    "| p99/p50 at 1 client | CPU per request, finance's not counted |\n|---|---|---|---|---|---|"
+)
+
+
+def _own(row: dict[str, float], cpu_at: int) -> float:
+    """A target's CPU per request less the finance domain's."""
+    return row[f"cpu_ms_{cpu_at}"] - row.get(f"domain_cpu_ms_{cpu_at}", 0.0)
+
+
 def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
     summary = result["summary"]
     clients = [int(c) for c in args.clients.split(",")]
     cpu_at = 8 if 8 in clients else clients[-1]
     head = "| target | p50 ms (1 client) | p99 ms | p99/p50 | " + " | ".join(f"req/s {c}" for c in clients)
-    head += f" | CPU ms/req ({cpu_at} clients, server + finance) | net of idle CPU | errors |"
-    lines = [head, "|" + "---|" * (7 + len(clients))]
+    head += f" | CPU ms/req ({cpu_at} clients, server + finance) | of which finance"
+    head += " | net of idle CPU | errors |"
+    lines = [head, "|" + "---|" * (8 + len(clients))]
     for name, row in summary.items():
         rps = " | ".join(f"{row[f'rps_{c}']:.0f}" for c in clients)
         lines.append(
             f"| {TARGETS[name]} | {row['p50_ms']:.2f} | {row['p99_ms']:.2f} | "
             f"{row['p99_ms'] / row['p50_ms']:.2f} | {rps} | {row[f'cpu_ms_{cpu_at}']:.2f} | "
+            f"{row.get(f'domain_cpu_ms_{cpu_at}', 0.0):.2f} | "
             f"{row[f'net_cpu_ms_{cpu_at}']:.2f} | {row['errors']:.0f} |"
         )
     hop = summary["aiohttp_hop"]
@@ -529,7 +568,8 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"| {TARGETS[name]} | {gw[f'cpu_ms_{cpu_at}'] / hop[f'cpu_ms_{cpu_at}']:.2f}× (≤ 2) | "
             f"{gw[f'net_cpu_ms_{cpu_at}'] / hop[f'net_cpu_ms_{cpu_at}']:.2f}× | "
             f"{gw.get('rps_8', 0) / hop.get('rps_8', 1):.2f}× (≥ 0.5) | "
-            f"{gw['p99_ms'] / gw['p50_ms']:.2f} (≤ 1.5) |"
+            f"{gw['p99_ms'] / gw['p50_ms']:.2f} (≤ 1.5) | "
+            f"{_own(gw, cpu_at) / max(_own(hop, cpu_at), 1e-9):.2f}× |"
         )
     pg_line = ""
     against = args.baseline or args.baseline_tree
@@ -582,8 +622,7 @@ load average {before:.2f} before, {after:.2f} after, {during["median"]:.2f} medi
 
 {chr(10).join(lines)}
 
-| gateway vs the aiohttp hop | CPU per request | net of idle CPU | req/s at 8 clients | p99/p50 at 1 client |
-|---|---|---|---|---|
+{_RATIOS_HEAD}
 {chr(10).join(ratios)}
 {pg_line}
 {stored}
