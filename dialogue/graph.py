@@ -45,7 +45,7 @@ from execution.runner import RunController
 from graph import GraphBuilder, GraphDefinition, StateUpdate
 from intent import IntentAdapter
 from intent.typed import Clock, valid_time_zone
-from planner.llm import PlanRequest, plan_with_llm
+from planner.llm import LlmRunPlanner, PlanRequest, plan_with_llm
 from planner.service import PlannerService
 from planner.slots import SlotProblem, check_slots
 from shared import i18n
@@ -452,6 +452,11 @@ class ConversationGraph:
             # the settled steps of a paused plan that goes on are kept (execute does not call them)
             steps=made.turn.steps if made.carried else [],
         ).apply(made.turn)
+        # an action on an amount the goal does not do, with no LLM planner to plan it: refused,
+        # before the gate would ask whether the goal it was read as is wanted
+        action = self._unsupported_on_amount(intent, turn.input) if made.from_planner else None
+        if action is not None and not self._llm_plans():
+            return self._cannot_do(turn, intent, action)
         if not turn.confirmed and self.orchestrator.gate_blocks(execution_intent):
             return self._gate_question(turn, intent, execution_intent)
         planned = made.planned
@@ -613,6 +618,38 @@ class ConversationGraph:
             return None
         extractor = self.follow_ups.extractor(GoalRef(intent.primary_domain, goal), self.catalog)
         return extractor.unsupported_action(text)
+
+    def _unsupported_on_amount(self, intent: IntentOutput, text: str) -> str | None:
+        """The verb of an action on an amount the request's goal does not do ("compra 50 ações")."""
+        goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
+        if goal is None or intent.primary_domain is None:
+            return None
+        extractor = self.follow_ups.extractor(GoalRef(intent.primary_domain, goal), self.catalog)
+        return extractor.unsupported_on_amount(text)
+
+    def _llm_plans(self) -> bool:
+        """Whether an LLM planner may plan what the deterministic plan cannot express."""
+        return isinstance(self.controller.planner, LlmRunPlanner)
+
+    def _cannot_do(self, turn: Turn, intent: IntentOutput, action: str) -> PlanToRespond:
+        """A request that opens with an action its goal does not do ("compra 50 ações da Vale"
+        read as a quote): nothing runs as if the goal had been asked for; the answer names the
+        verb and offers what the goal does. The turn reads as out of scope (the goal is only an
+        offer). A verb with no amount ("confere a cotação") is named and the goal still runs."""
+        note = f"opens with “{action}”, which {intent.goal} does not do: nothing run, {intent.goal} offered"
+        refused = intent.model_copy(
+            update={"goal": None, "primary_domain": None, "entities": {}, "notes": [*intent.notes, note]}
+        )
+        answered = TurnChange(
+            intent=refused,
+            execution_intent=None,
+            plan=None,
+            status=RunStatus.COMPLETED,
+            answer=self._unsupported_text(intent, action),
+            route="respond",
+            notes=[*turn.notes, note],
+        )
+        return PlanToRespond(turn=answered.apply(turn))
 
     def _unsupported_text(self, intent: IntentOutput, action: str) -> str:
         goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")

@@ -605,6 +605,23 @@ class GoalEntityExtractor:
             return None
         return word
 
+    def unsupported_on_amount(self, text: str) -> str | None:
+        """The verb of :meth:`unsupported_action` when a count follows it and is none of the
+        values this goal read ("*compra 50* ações da Vale", "*buy 10* shares of Tesla"): an action
+        on an amount of something, which the goal does not do in any part; "*confere a* cotação
+        da Vale" only says how to ask for what the goal does."""
+        action = self.unsupported_action(text)
+        if action is None:
+            return None
+        toks = tokens(text)
+        first = next(i for i, t in enumerate(toks) if t.text not in NOT_ENTITY)
+        count = toks[first + 1].text
+        if not count.isdigit():
+            return None
+        named = self.extract(text)
+        values = [v for value in named.values() for v in (value if isinstance(value, list) else [value])]
+        return None if any(str(v) == count for v in values) else action
+
     def _role_score(self, name: str, left: str) -> float:
         learned = self._role_left[name]
         return learned[left] + (DEFAULT_CUE_WEIGHT if left in _default_cues(name) else 0.0)

@@ -20,16 +20,31 @@ async def test_an_unsupported_verb_is_said_and_the_quote_offered(chat: Conversat
     result = await chat.say("compra a ação da Petrobras")
     turn = result.state.turn
     assert turn.status == RunStatus.COMPLETED, turn.answer
-    assert calls_with(chat, "symbol_text") == ["Petrobras"]  # no quote of "compre 100"
+    assert calls_with(chat, "symbol_text") == ["Petrobras"]
     first, rest = turn.answer.split("\n", 1)
     assert first == "Não sei fazer isto (“compra”); o que posso fazer é: cotação de uma empresa."
     assert rest == "Petrobras: 20.00"
+
+
+async def test_an_action_on_an_amount_runs_nothing(chat: Conversation) -> None:
+    result = await chat.say("compra 50 ação da Petrobras")
+    turn = result.state.turn
+    assert turn.status == RunStatus.COMPLETED, turn.answer
+    assert chat.domains.calls == []  # no quote run as if it had been asked for
+    assert turn.answer == "Não sei fazer isto (“compra”); o que posso fazer é: cotação de uma empresa."
+    assert turn.intent is not None and turn.intent.goal is None
+    # what is offered runs when it is asked for
+    await chat.say("cotação da Petrobras")
+    assert calls_with(chat, "symbol_text") == ["Petrobras"]
 
 
 async def test_the_same_in_english(chat: Conversation) -> None:
     result = await chat.say("buy the Apple stock")
     assert result.state.turn.answer.startswith("I can't do that (“buy”); what I can do is: stock price.")
     assert calls_with(chat, "symbol_text") == ["Apple"]
+    refused = await chat.say("sell 10 of the Apple stock")
+    assert refused.state.turn.answer == "I can't do that (“sell”); what I can do is: stock price."
+    assert calls_with(chat, "symbol_text") == ["Apple"]  # the first request's quote only
 
 
 async def test_a_polite_paragraph_runs_one_quote(chat: Conversation) -> None:

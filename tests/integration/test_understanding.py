@@ -66,10 +66,11 @@ def test_pt_filler_and_verbs_make_no_steps(gateway: Process) -> None:
     greeted = session.say("Oi, tudo bem? Queria muito saber a cotação da Vale agora, obrigado!")
     assert greeted["intent"]["goal"] == "GET_QUOTE" and symbols(greeted) == ["Vale"]
 
+    # a verb no goal does: said, and nothing runs as if the quote had been asked for
     buy = session.say("compre 100 ações da Petrobras")
-    assert symbols(buy) == ["Petrobras"]
+    assert buy["steps"] == [] and buy["intent"]["goal"] is None, buy
     assert buy["answer"].startswith("Não sei fazer isto (“compre”); o que posso fazer é:")
-    assert "PETR4" in buy["answer"]
+    assert "PETR4" not in buy["answer"]
 
     worth = session.say("quanto vale a petrobras")  # "vale" is the verb here, not the company
     assert symbols(worth) == ["petrobras"] and "Não sei fazer" not in worth["answer"], worth["answer"]
@@ -91,6 +92,10 @@ def test_en_filler_and_verbs_make_no_steps(gateway: Process) -> None:
         "Thanks a lot!"
     )
     assert greeted["intent"]["goal"] == "GET_QUOTE" and symbols(greeted) == ["Apple"]
+    buy = session.say("buy 10 shares of apple")
+    assert buy["steps"] == [] and buy["intent"]["goal"] is None, buy
+    assert buy["answer"].startswith("I can't do that (“buy”); what I can do is:")
+    assert "AAPL" not in buy["answer"]
     exchanged = session.say("please exchange 50 pounds into euros")
     assert params(exchanged) == [{"amount_text": "50", "from_currency": "GBP", "to_currency": "EUR"}]
 
