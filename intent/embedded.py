@@ -899,6 +899,9 @@ class EmbeddedIntentAdapter:
         ``text``: whole, or its request part alone."""
         # the goals' examples spell words out: "qto ta a vale hj" is read as "quanto está a vale hoje"
         read = expand_shorthands(text)
+        model = self.model
+        if model is not None:
+            read = model.spelled(read)  # "whats the prise of aple": typos read as the words meant
         probs, conf, _ = self.scores(read, pinned_domain)
         part = request_part(read)
         if part != read:

@@ -13,8 +13,9 @@ import numpy.typing as npt
 
 from intent.calibration import PlattCalibrator
 from intent.classifier import DenseSoftmaxClassifier, SoftmaxClassifier
-from intent.entities import GoalEntityExtractor
+from intent.entities import NOT_ENTITY, FuzzyVocabulary, GoalEntityExtractor, fuzzy_equal
 from intent.features import FloatArray, IntArray, TfidfFeatures
+from intent.text import tokens
 from shared.catalog import GoalRef
 
 
@@ -65,6 +66,23 @@ class EmbeddingPart:
         return float((block @ vector).max()) if len(block) else 0.0
 
 
+#: Shorter words are corrected by no one: a typo of a short word is often another word.
+MIN_TYPO_LETTERS = 5
+
+
+def _a_typo_of(written: str, word: str) -> bool:
+    """Whether ``written`` reads as a slip in typing ``word``: as long, letters swapped or
+    mistyped within a typo's distance, the first and the last kept. A word that ends otherwise
+    is most often another form of it ("ganhou" is no "ganhos", "shares" no "share"), and one a
+    letter shorter or longer another word ("compara" is no "compra")."""
+    return (
+        len(written) == len(word)
+        and written[0] == word[0]
+        and written[-1] == word[-1]
+        and fuzzy_equal(written, word)
+    )
+
+
 @dataclass
 class EmbeddedModel:
     goals: list[GoalRef]
@@ -81,6 +99,24 @@ class EmbeddedModel:
     provisional: bool = False
     #: each goal's domain, in goal order: a pinned domain masks the others without a Python loop
     domains: npt.NDArray[np.str_] = field(init=False, repr=False)
+    #: the words the classifier learnt, looked up with a typo's tolerance (:meth:`spelled`)
+    words: FuzzyVocabulary = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.domains = np.array([g.domain for g in self.goals], dtype=str)
+        self.words = FuzzyVocabulary(g[1:] for g in self.features.vocab if g[0] == "w" and " " not in g)
+
+    def spelled(self, text: str) -> str:
+        """``text`` with each word the classifier never learnt replaced by the one learnt word a
+        typo away ("mechanical *keybaord*" -> "keyboard"); the text itself when none is. For
+        classifying only: entity values are cut from the text as written."""
+        out, end = [], 0
+        for tok in tokens(text):
+            if len(tok.text) < MIN_TYPO_LETTERS or tok.text in self.words.words or tok.text in NOT_ENTITY:
+                continue  # a function or filler word is a word of its own ("então" is no "estão")
+            near = [w for w in self.words.matches(tok.text) if _a_typo_of(tok.text, w)]
+            if len(near) != 1:
+                continue  # none, or two words as close: no guess
+            out += [text[end : tok.start], near[0]]
+            end = tok.end
+        return "".join([*out, text[end:]]) if out else text

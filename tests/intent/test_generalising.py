@@ -150,3 +150,32 @@ def test_an_unsure_clear_request_is_read_and_a_lure_is_not(adapter: EmbeddedInte
     for lure in ("me indica um restaurante bom em Floripa", "hotel em Recife amanhã"):
         assert unsure.parse_sync(lure, context=context).goal is None, lure
     assert unsure.parse_sync("comprar uma garrafa", context=context).goal == "PLACE_ORDER"
+
+
+# ------------------------------------------------------------------ typos the classifier never saw
+
+
+def test_a_typo_of_a_learnt_word_is_read_as_the_word(adapter: EmbeddedIntentAdapter) -> None:
+    model = adapter.model
+    assert model is not None
+    # swapped and wrong letters inside a word the examples use
+    assert model.spelled("qual a previsao do tmepo em Recife?") == "qual a previsao do tempo em Recife?"
+    assert model.spelled("what is the waether in London?") == "what is the weather in London?"
+    assert model.spelled("forecsst for Paris") == "forecast for Paris"
+
+
+def test_other_forms_and_short_words_are_not_corrected(adapter: EmbeddedIntentAdapter) -> None:
+    model = adapter.model
+    assert model is not None
+    # another ending is another form of a word, one letter more or less often another word, not
+    # a slip; short words are left alone
+    assert model.spelled("forecasts for Paris") == "forecasts for Paris"
+    assert model.spelled("forcast for Paris") == "forcast for Paris"
+    assert model.spelled("will it rein in Paris") == "will it rein in Paris"
+
+
+def test_a_typo_in_the_goals_word_keeps_the_goal(adapter: EmbeddedIntentAdapter) -> None:
+    right = adapter.parse_sync("what is the weather in London?")
+    typed = adapter.parse_sync("what is the waether in London?")
+    assert typed.goal == right.goal == "GET_WEATHER"
+    assert typed.confidence == pytest.approx(right.confidence)
