@@ -46,11 +46,10 @@ from typing import Any
 
 from pydantic import Field
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, delete, insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.sql import Executable
 
-from shared.db import create_engine
+from sdk.idempotency_db import KeyDatabase, key_database
 from shared.models import DomainOutput, ExecutionIntent
 from shared.settings import ServiceSettings
 
@@ -148,39 +147,26 @@ class IdempotencyStore:
         self.claim_ttl_s = claim_ttl_s
         self._clock = clock
         self._owner = uuid.uuid4().hex
-        self._engine: AsyncEngine | None = None
-        self._memory = url.rstrip("/") in ("sqlite:", "sqlite+aiosqlite:") or url.endswith(":memory:")
-        # one in-memory connection is shared: its statements must not interleave
-        self._memory_lock = asyncio.Lock() if self._memory else None
+        self._database: KeyDatabase | None = None
         self._running: dict[str, asyncio.Event] = {}
         self._purged_at = 0.0
 
     async def open(self) -> None:
-        if self._engine is not None:
+        if self._database is not None:
             return
-        with _store_errors():
-            await self._open()
-
-    async def _open(self) -> None:
-        if self._memory:
-            engine = create_engine(
-                "sqlite+aiosqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
-            )
-        else:
-            engine = create_engine(self.url)
+        database = key_database(self.url)
         try:
-            async with engine.begin() as conn:
-                await conn.run_sync(_metadata.create_all)
-        except DBAPIError:
-            # another process created the table between the check and the CREATE
-            async with engine.begin() as conn:
-                await conn.run_sync(_metadata.create_all)
-        self._engine = engine
+            with _store_errors():
+                await database.open(_metadata)
+        except BaseException:
+            await database.close()
+            raise
+        self._database = database
 
     async def close(self) -> None:
-        if self._engine is not None:
-            await self._engine.dispose()
-            self._engine = None
+        if self._database is not None:
+            database, self._database = self._database, None
+            await database.close()
 
     async def run(
         self, key: str, fingerprint: str, call: Callable[[], Awaitable[DomainOutput]]
@@ -225,14 +211,10 @@ class IdempotencyStore:
             del self._running[key]
             event.set()
 
-    async def _execute(self, statement: Any) -> int:
-        assert self._engine is not None
+    async def _execute(self, statement: Executable) -> int:
+        assert self._database is not None
         with _store_errors():
-            if self._memory_lock is not None:
-                async with self._memory_lock, self._engine.begin() as conn:
-                    return (await conn.execute(statement)).rowcount
-            async with self._engine.begin() as conn:
-                return (await conn.execute(statement)).rowcount
+            return await self._database.write(statement)
 
     async def _claim(self, key: str, fingerprint: str) -> bool:
         now = self._clock()
@@ -279,7 +261,7 @@ class IdempotencyStore:
         await self._execute(statement)
 
     async def _read(self, key: str) -> dict[str, Any] | None:
-        assert self._engine is not None
+        assert self._database is not None
         statement = select(
             idempotency_keys.c.fingerprint,
             idempotency_keys.c.state,
@@ -287,12 +269,7 @@ class IdempotencyStore:
             idempotency_keys.c.claimed_at,
         ).where(idempotency_keys.c.key == key)
         with _store_errors():
-            if self._memory_lock is not None:
-                async with self._memory_lock, self._engine.connect() as conn:
-                    row = (await conn.execute(statement)).mappings().first()
-            else:
-                async with self._engine.connect() as conn:
-                    row = (await conn.execute(statement)).mappings().first()
+            row = await self._database.read_one(statement)
         return dict(row) if row is not None else None
 
     async def _purge_old(self) -> None:
