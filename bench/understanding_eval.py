@@ -229,6 +229,9 @@ def observe(trace: dict[str, Any], pending_before: bool) -> Observed:
         question is not None
         and question.get("kind") == "domain_clarification"
         and (question.get("resume") or {}).get("continue_with") is not None
+        # a domain that names the value it still needs asks for it ("a research request names no
+        # idea"), whatever conversation it keeps
+        and (question.get("resume") or {}).get("param") is None
         # the asking step ran: its answer is the domain's reply (a settled step, or the one waiting
         # for the person's next message)
         and any(s.get("status") in ("completed", "waiting_input") for s in steps)

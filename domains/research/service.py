@@ -277,9 +277,12 @@ class ResearchConversations:
         }
         if result.status == RunStatus.WAITING_INPUT:
             # the facilitator's options are suggestions of what to say, not values to pick: the
-            # whole reply goes to research_reply
+            # whole reply goes to research_reply. A request that gave no idea names the value it
+            # still needs (the core then knows it was asked for one, not answered)
+            asks_idea = facilitator.get("action") == "ask_idea"
             return clarify(
                 str(facilitator.get("message", "")),
+                param="idea_text" if asks_idea else None,
                 continue_with=CONTINUE_WITH,
                 result={**result_body, "options": facilitator.get("options", [])},
                 metadata=metadata,
