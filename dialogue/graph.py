@@ -540,6 +540,19 @@ class ConversationGraph:
         # a step the person must approve first: ask, with the plan kept for the yes
         steps = approval.steps_needing_approval(plan, self.catalog)
         waiting = [s for s in steps if s.id not in made.carried]
+        if waiting and made.from_planner:
+            # a yes to change something is asked about something: what, when nothing is named
+            goal = self.catalog.find_goal(execution_intent.domain, intent.goal or "")
+            what = slots.object_question(goal, intent, execution_intent, plan) if goal else None
+            if what is not None:
+                held = TurnChange(
+                    status=RunStatus.WAITING_INPUT,
+                    answer=what.text,
+                    output=slots.slot_output(what),
+                    route="respond",
+                    notes=[*turn.notes, f"{intent.goal} names nothing to act on: asked before the approval"],
+                )
+                return PlanToRespond(turn=held.apply(turn), question=what)
         if waiting:
             asked = approval.approval_question(
                 waiting, intent, execution_intent, plan, self.catalog, turn.approval

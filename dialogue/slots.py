@@ -39,6 +39,8 @@ from shared.status import RunStatus
 
 #: Replies that name nothing before the platform stops asking.
 MAX_ATTEMPTS = 2
+#: The values of a goal named in the question for what a request is about: a few, not a form.
+OBJECT_WORDS = 3
 
 
 def describe(description: Localized, language: str) -> str:
@@ -110,6 +112,34 @@ def slot_question(
     return SlotQuestion(
         text=listed(text, options, language, with_value=False), entity=entity, options=options, resume=resume
     )
+
+
+def object_question(
+    goal: Goal, intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan
+) -> SlotQuestion | None:
+    """For a request to change something that names nothing of it ("quero cancelar uma
+    consulta"): the question for what it is about, naming the values the goal takes (the first
+    is the one asked; a reply with any of them fills it). ``None`` when the goal takes no value
+    to name (switches aside), or something was named."""
+    if intent.entities:
+        return None
+    named = [(n, s) for n, s in goal.entities_schema.items() if s.type != "boolean"][:OBJECT_WORDS]
+    if not named:
+        return None
+    language = intent.language
+    whats = [_what(spec, name, language) for name, spec in named]
+    what = f" {i18n.t('word.or', language)} ".join(
+        [", ".join(whats[:-1]), whats[-1]] if len(whats) > 1 else whats
+    )
+    resume = ResumePoint(
+        intent=intent,
+        language=language,
+        plan=plan,
+        execution_intent=execution_intent,
+        domain=execution_intent.domain,
+    )
+    text = i18n.t("dialogue.slot_question", language, what=what)
+    return SlotQuestion(text=text, entity=named[0][0], options=[], resume=resume)
 
 
 def slot_output(question: SlotQuestion) -> DomainOutput:
