@@ -899,10 +899,13 @@ class EmbeddedIntentAdapter:
         ``text``: whole, or its request part alone."""
         # the goals' examples spell words out: "qto ta a vale hj" is read as "quanto está a vale hoje"
         read = expand_shorthands(text)
-        model = self.model
-        if model is not None:
-            read = model.spelled(read)  # "whats the prise of aple": typos read as the words meant
         probs, conf, _ = self.scores(read, pinned_domain)
+        spelled = self.model.spelled(read) if self.model is not None else read
+        if spelled != read:
+            # "whats the prise of aple": the typos read as the words meant too, the surer wins
+            spelled_probs, spelled_conf, _ = self.scores(spelled, pinned_domain)
+            if spelled_conf > conf:
+                probs, conf, read = spelled_probs, spelled_conf, spelled
         part = request_part(read)
         if part != read:
             # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
