@@ -62,7 +62,7 @@ from intent.text import expand_shorthands, request_part
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
-from shared.i18n import detect
+from shared.i18n import detect, vote
 from shared.i18n.bilingual import all_texts
 from shared.manifest import Goal
 from shared.models import GoalCandidate, IntentOutput
@@ -900,7 +900,7 @@ class EmbeddedIntentAdapter:
         # the goals' examples spell words out: "qto ta a vale hj" is read as "quanto está a vale hoje"
         read = expand_shorthands(text)
         probs, conf, _ = self.scores(read, pinned_domain)
-        spelled = self.model.spelled(read) if self.model is not None else read
+        spelled = self.model.spelled(read, vote(read)) if self.model is not None else read
         if spelled != read:
             # "whats the prise of aple": the typos read as the words meant too, the surer wins
             spelled_probs, spelled_conf, _ = self.scores(spelled, pinned_domain)

@@ -68,6 +68,8 @@ class EmbeddingPart:
 
 #: Shorter words are corrected by no one: a typo of a short word is often another word.
 MIN_TYPO_LETTERS = 5
+#: Verb forms are related from this length: a shorter word is too often another word.
+MIN_VERB_LETTERS = 4
 
 
 def _a_typo_of(written: str, word: str) -> bool:
@@ -81,6 +83,17 @@ def _a_typo_of(written: str, word: str) -> bool:
         and written[-1] == word[-1]
         and fuzzy_equal(written, word)
     )
+
+
+def _verb_form(word: str, learnt: frozenset[str]) -> str | None:
+    """The learnt form of the Portuguese verb ``word`` is a form of: its infinitive for the
+    imperative or third person ("apaga" -> "apagar", "desmarca" -> "desmarcar"), or that form for
+    the infinitive ("cancelar" -> "cancela"). The examples use one, people the other."""
+    if word[-1] in "aei" and word + "r" in learnt:
+        return word + "r"
+    if word.endswith(("ar", "er", "ir")) and word[:-1] in learnt:
+        return word[:-1]
+    return None
 
 
 @dataclass
@@ -106,17 +119,22 @@ class EmbeddedModel:
         self.domains = np.array([g.domain for g in self.goals], dtype=str)
         self.words = FuzzyVocabulary(g[1:] for g in self.features.vocab if g[0] == "w" and " " not in g)
 
-    def spelled(self, text: str) -> str:
+    def spelled(self, text: str, language: str | None = None) -> str:
         """``text`` with each word the classifier never learnt replaced by the one learnt word a
-        typo away ("mechanical *keybaord*" -> "keyboard"); the text itself when none is. For
-        classifying only: entity values are cut from the text as written."""
+        typo away ("mechanical *keybaord*" -> "keyboard") or, in Portuguese, by the other form of
+        the same verb (:func:`_verb_form`: "*compara* a v1" -> "comparar"); the text itself when
+        none is. For classifying only: entity values are cut from the text as written."""
         out, end = [], 0
         for tok in tokens(text):
-            if len(tok.text) < MIN_TYPO_LETTERS or tok.text in self.words.words or tok.text in NOT_ENTITY:
+            word = tok.text
+            if len(word) < MIN_VERB_LETTERS or word in self.words.words or word in NOT_ENTITY:
                 continue  # a function or filler word is a word of its own ("então" is no "estão")
-            near = [w for w in self.words.matches(tok.text) if _a_typo_of(tok.text, w)]
-            if len(near) != 1:
-                continue  # none, or two words as close: no guess
-            out += [text[end : tok.start], near[0]]
+            meant = _verb_form(word, self.words.words) if language == "pt" else None
+            if meant is None and len(word) >= MIN_TYPO_LETTERS:
+                near = [w for w in self.words.matches(word) if _a_typo_of(word, w)]
+                meant = near[0] if len(near) == 1 else None  # two words as close: no guess
+            if meant is None:
+                continue
+            out += [text[end : tok.start], meant]
             end = tok.end
         return "".join([*out, text[end:]]) if out else text

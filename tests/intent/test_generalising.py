@@ -179,3 +179,15 @@ def test_a_typo_in_the_goals_word_keeps_the_goal(adapter: EmbeddedIntentAdapter)
     typed = adapter.parse_sync("what is the waether in London?")
     assert typed.goal == right.goal == "GET_WEATHER"
     assert typed.confidence == pytest.approx(right.confidence)
+
+
+def test_a_portuguese_verb_in_the_other_form_is_read_as_the_learnt_one(
+    adapter: EmbeddedIntentAdapter,
+) -> None:
+    model = adapter.model
+    assert model is not None
+    # the examples say "vai chover"; people also write "chove"
+    assert model.spelled("chove em Recife amanhã?", "pt") == "chover em Recife amanhã?"
+    # only for Portuguese: an English word and the same word with an "r" are other words
+    assert model.spelled("chove em Recife amanhã?", "en") == "chove em Recife amanhã?"
+    assert model.spelled("chove em Recife amanhã?") == "chove em Recife amanhã?"
