@@ -2,7 +2,10 @@
 
 The session fields live at the top; everything a turn works out lives in :class:`Turn`, which a
 new message replaces whole, so nothing of the previous turn leaks into the next one's trace.
-The engine keeps these models as they are and turns them into JSON only at the checkpoint.
+The engine keeps these models as they are and turns them into JSON only at the checkpoint, where
+a settled turn is written without its run record (execution intent, plan, steps, output, notes:
+written empty): that is the run's trace, stored once, in the run's row. Its input, intent, status
+and answer stay, for the version views.
 """
 
 from __future__ import annotations
@@ -11,7 +14,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+)
 
 from dialogue.approval_turn import ApprovalTurn
 from planner.memory import SessionMemory
@@ -25,7 +34,7 @@ from shared.models import (
     StepTrace,
     lift_untyped_question,
 )
-from shared.status import RunStatus
+from shared.status import RunStatus, is_terminal
 
 #: Messages kept in the session state: recent context for follow-ups, and a state (stored, and
 #: read back by every turn) that does not grow with the conversation. The whole transcript is in
@@ -117,6 +126,36 @@ class Turn(BaseModel):
     #: Approvals as the gateway hands them in, and which one this turn answered and how
     #: (None: a turn outside the gateway, whose approval questions wait until answered).
     approval: ApprovalTurn | None = None
+
+    @property
+    def settled(self) -> bool:
+        """The turn's run ended and nothing of it goes on: the next message replaces it whole."""
+        return is_terminal(self.status) and self.continue_with is None
+
+    # A settled turn is written without its run record: nothing reads it again from the session
+    # (a new message starts a new turn) and the run's row keeps it as its trace (``GET
+    # /v1/runs/{run_id}``). A turn that waits keeps all of it: it goes on. One serializer per
+    # field, so that each keeps its documented type.
+
+    @field_serializer("execution_intent")
+    def _execution_intent_once(self, value: ExecutionIntent | None) -> ExecutionIntent | None:
+        return None if self.settled else value
+
+    @field_serializer("plan")
+    def _plan_once(self, value: ExecutionPlan | None) -> ExecutionPlan | None:
+        return None if self.settled else value
+
+    @field_serializer("steps")
+    def _steps_once(self, value: list[StepTrace]) -> list[StepTrace]:
+        return [] if self.settled else value
+
+    @field_serializer("output")
+    def _output_once(self, value: DomainOutput | None) -> DomainOutput | None:
+        return None if self.settled else value
+
+    @field_serializer("notes")
+    def _notes_once(self, value: list[str]) -> list[str]:
+        return [] if self.settled else value
 
 
 class TurnState(BaseModel):

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from dialogue.state import TRANSCRIPT_WINDOW, Message, TurnState, new_turn, recent_messages
-from shared.models import ClarificationQuestion, ExecutionPlan, IntentOutput, ResumePoint, RunResult
+from dialogue.state import TRANSCRIPT_WINDOW, Continuation, Message, TurnState, new_turn, recent_messages
+from shared.models import (
+    ClarificationQuestion,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    IntentOutput,
+    ResumePoint,
+    RunResult,
+    StepTrace,
+)
 from shared.status import RunStatus
 
 #: A session state as the untyped gateway stored it before the typed state.
@@ -94,6 +104,59 @@ def test_the_trace_of_a_turn_comes_from_the_state() -> None:
         "evt-0014",
         ["n"],
     )
+
+
+def _ran(status: RunStatus, **more: Any) -> TurnState:
+    """A turn that ran one quote step and ended (or paused) in ``status``."""
+    step = ExecutionStep(id=1, domain="finance", capability="get_quote", params={"symbol": "AAPL"})
+    turn = new_turn("run-8", "cotação da Apple").model_copy(
+        update={
+            "intent": IntentOutput(primary_domain="finance", goal="GET_QUOTE", confidence=0.9),
+            "execution_intent": ExecutionIntent(domain="finance", capability="get_quote"),
+            "plan": ExecutionPlan(steps=[step]),
+            "steps": [StepTrace(id=1, domain="finance", capability="get_quote", status=status)],
+            "output": DomainOutput(status="success", explanation="Apple: 190.00"),
+            "notes": ["ran"],
+            "answer": "Apple: 190.00",
+            "status": status,
+            **more,
+        }
+    )
+    return TurnState(session_id="s", turn=turn)
+
+
+def test_a_settled_turn_is_stored_without_its_run_record_which_its_trace_keeps() -> None:
+    state = _ran(RunStatus.COMPLETED)
+    stored = TurnState.model_validate_json(state.model_dump_json()).turn
+    assert (stored.execution_intent, stored.plan, stored.steps, stored.output, stored.notes) == (
+        None,
+        None,
+        [],
+        None,
+        [],
+    )
+    assert (stored.run_id, stored.input, stored.status, stored.answer) == (
+        "run-8",
+        "cotação da Apple",
+        RunStatus.COMPLETED,
+        "Apple: 190.00",
+    )
+    assert stored.intent is not None and stored.intent.goal == "GET_QUOTE"
+    # the trace is taken from the state in memory, before it is stored: it has the record
+    trace = state.run_result()
+    assert [s.capability for s in trace.steps] == ["get_quote"] and trace.plan is not None
+    assert trace.output is not None and trace.notes == ["ran"]
+
+
+def test_a_turn_that_goes_on_is_stored_whole() -> None:
+    waiting = _ran(RunStatus.WAITING_INPUT)
+    continued = _ran(
+        RunStatus.COMPLETED,
+        continue_with=Continuation(domain="research", capability="reply", reply="", step_id=1),
+    )
+    for state in (waiting, continued):
+        stored = TurnState.model_validate_json(state.model_dump_json()).turn
+        assert stored == state.turn
 
 
 def test_the_transcript_keeps_a_window_of_typed_or_stored_messages() -> None:

@@ -134,6 +134,32 @@ def test_versions_and_forks_of_a_reset_session_keep_working(platform: Process) -
     assert kept.status_code == 200 and kept.json()["state"] == question["state"]
 
 
+def test_a_turn_is_stored_once_its_trace_in_the_run_and_the_version_points_to_it(platform: Process) -> None:
+    session = new_session()
+    asked = say(platform, session, "qual o preço da Nordea?")
+    answered = say(platform, session, "a finlandesa")
+    waiting, settled = versions_of(platform, session)[-2:]
+    url = f"{platform.url}/v1/sessions/{session}/versions"
+    # a turn waiting for the person keeps what it goes on with
+    paused = httpx.get(f"{url}/{waiting}", timeout=10).json()["state"]["turn"]
+    assert paused["run_id"] == asked["run_id"] and paused["plan"] is not None and paused["steps"]
+    # a settled one keeps what the version views show; its trace is the run's
+    done = httpx.get(f"{url}/{settled}", timeout=10).json()["state"]["turn"]
+    assert (done["run_id"], done["status"], done["answer"]) == (
+        answered["run_id"],
+        "completed",
+        answered["answer"],
+    )
+    assert (done["plan"], done["steps"], done["output"], done["execution_intent"]) == (None, [], None, None)
+    run = httpx.get(f"{platform.url}/v1/runs/{answered['run_id']}", timeout=10).json()
+    assert run["steps"][0]["output"]["result"]["symbol"] == "NDA-FI.HE" and run["plan"] is not None
+    # the session still goes on from the settled version, and a fork of it too
+    fork = httpx.post(f"{platform.url}/v1/sessions/{session}/fork", json={"version": settled}, timeout=10)
+    assert fork.status_code == 201, fork.text
+    again = say(platform, fork.json()["session_id"], "cotação da Apple")
+    assert again["status"] == "completed" and again["steps"]
+
+
 def test_history_shows_what_the_person_typed_and_what_it_resolved_to(platform: Process) -> None:
     session = new_session()
     say(platform, session, "qual o preço da Nordea?")
