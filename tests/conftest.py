@@ -23,7 +23,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -165,15 +165,15 @@ class Process:
 
 
 def start_domain(name: str, env: dict[str, str] | None = None, port: int | None = None) -> Process:
-    return _start_service(name, ["-m", f"domains.{name}", "--host", "127.0.0.1"], env, port)
+    return start_service(name, ["-m", f"domains.{name}", "--host", "127.0.0.1"], env, port)
 
 
 def start_fixture_domain(script: str) -> Process:
     """A domain the core has never seen, ``tests/fixtures/<script>.py``, on a free port."""
-    return _start_service(script, [str(ROOT / "tests" / "fixtures" / f"{script}.py")], None, None)
+    return start_service(script, [str(ROOT / "tests" / "fixtures" / f"{script}.py")], None, None)
 
 
-def _start_service(name: str, argv: list[str], env: dict[str, str] | None, port: int | None) -> Process:
+def start_service(name: str, argv: list[str], env: dict[str, str] | None, port: int | None) -> Process:
     """``python <argv> --port P``, waited for on ``/health`` (killed if it never answers)."""
     port = port or free_port()
     # a store of idempotency keys of its own (the SDK's default is one file per domain name under
@@ -203,6 +203,16 @@ def start_gateway(env: dict[str, str], port: int | None = None, *, log: Path | N
         output = stack.enter_context(log.open("ab")) if log is not None else None
         proc = start_and_wait([sys.executable, "-m", "gateway"], url, full_env, output=output)
     return Process("gateway", url, proc, env)
+
+
+def run_turn(gateway: Process, session: str, text: str, timeout_s: float = 120) -> dict[str, Any]:
+    """One message through ``POST /v1/runs`` on ``session``; the run's trace (answered 200)."""
+    response = httpx.post(
+        f"{gateway.url}/v1/runs", json={"input_text": text, "session_id": session}, timeout=timeout_s
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
 
 
 def chat(gateway: Process, session: str, text: str, timeout_s: float = 30) -> str:

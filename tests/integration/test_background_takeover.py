@@ -19,7 +19,7 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import ROOT, Process, _start_service, gateway_over, start_gateway, write_bootstrap
+from tests.conftest import ROOT, Process, gateway_over, start_gateway, start_service, write_bootstrap
 
 pytestmark = pytest.mark.integration
 
@@ -39,7 +39,7 @@ WAIT_S = 120.0
 def ledger(tmp_path: Path) -> Iterator[Process]:
     env = {"COUNTING_DB": str(tmp_path / "executions.sqlite3"), "COUNTING_STEP_S": "2"}
     script = str(ROOT / "tests" / "fixtures" / "counting_domain.py")
-    domain = _start_service("counting_domain", [script], env, None)
+    domain = start_service("counting_domain", [script], env, None)
     try:
         yield domain
     finally:

@@ -21,11 +21,11 @@ from tests.conftest import (
     ROOT,
     Process,
     SlowStack,
-    _start_service,
     gateway_over,
     slow_stack,
     start_domain,
     start_fixture_domain,
+    start_service,
     wait_until,
 )
 
@@ -153,7 +153,7 @@ def test_a_run_cancelled_mid_step_starts_no_further_step(tmp_path: Path) -> None
     """Two slow steps (tests/fixtures/counting_domain.py): cancelled while the first runs, the run
     is ``cancelled`` at once, its first step ends in the domain, and its second never runs."""
     env = {"COUNTING_DB": str(tmp_path / "executions.sqlite3"), "COUNTING_STEP_S": "2"}
-    ledger = _start_service("counting_domain", [str(ROOT / "tests/fixtures/counting_domain.py")], env, None)
+    ledger = start_service("counting_domain", [str(ROOT / "tests/fixtures/counting_domain.py")], env, None)
     try:
         with gateway_over({"ledger": ledger}, tmp_path, {"API_KEYS": KEY_A}) as gateway:
             run = _background(gateway, "post the ledger batch", f"cancel-mid-{uuid.uuid4().hex[:8]}")

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, free_port, gateway_over, start_domain
+from tests.conftest import Process, free_port, gateway_over, run_turn, start_domain
 from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 from tests.ui.conftest import browser  # noqa: F401  (the headless Chromium fixture)
 from tests.ui.test_inspector_browser import Page
@@ -115,15 +115,6 @@ def gateway(
         yield started
 
 
-def say(gateway: Process, session: str, text: str) -> dict[str, Any]:
-    response = httpx.post(
-        f"{gateway.url}/v1/runs", json={"input_text": text, "session_id": session}, timeout=60
-    )
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    return body
-
-
 def outbox(notifier: Process) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = httpx.get(f"{notifier.url}/outbox", timeout=10).json()["messages"]
     return messages
@@ -143,13 +134,13 @@ def test_compare_two_and_send_the_one_that_rose_most_after_the_yes(
     notifier = domains["notifier"]
     before = len(outbox(notifier))
     chat = session()
-    asked = say(gateway, chat, text)
+    asked = run_turn(gateway, chat, text)
     assert asked["status"] == "waiting_input", asked
     assert asked["question"]["kind"] == "approval"
     assert asked["plan"]["planner"] == "llm" and not asked["steps"]  # nothing ran before the yes
     assert "${" not in asked["answer"]  # the question names what the message is made of
     assert len(outbox(notifier)) == before
-    done = say(gateway, chat, yes)
+    done = run_turn(gateway, chat, yes)
     assert done["status"] == "completed", done
     assert [s["capability"] for s in done["steps"]] == [
         "get_stock_price",
@@ -165,7 +156,7 @@ def test_compare_two_and_send_the_one_that_rose_most_after_the_yes(
 
 @pytest.mark.parametrize("text", [IF_PT, IF_EN])
 def test_a_condition_that_does_not_hold_skips_its_step_with_the_reason(gateway: Process, text: str) -> None:
-    run = say(gateway, session(), text)
+    run = run_turn(gateway, session(), text)
     assert run["status"] == "completed", run
     assert run["plan"]["planner"] == "llm"
     assert run["plan"]["steps"][1]["when"] == "step1.result.price < `200`"
@@ -178,7 +169,7 @@ def test_a_condition_that_does_not_hold_skips_its_step_with_the_reason(gateway: 
 
 @pytest.mark.parametrize("text", [TOP_PT, TOP_EN])
 def test_the_top_three_then_a_quote_for_each(gateway: Process, text: str) -> None:
-    run = say(gateway, session(), text)
+    run = run_turn(gateway, session(), text)
     assert run["status"] == "completed", run
     movers = run["steps"][0]["output"]["result"]["movers"]
     assert len(movers) == 3
@@ -210,15 +201,15 @@ def test_a_research_idea_then_the_final_hypothesis_is_sent_when_the_conversation
     notifier = domains["notifier"]
     before = len(outbox(notifier))
     chat = session()
-    asked = say(gateway, chat, text)
+    asked = run_turn(gateway, chat, text)
     assert asked["question"]["kind"] == "approval"
     assert asked["plan"]["planner"] == "llm"
-    run = say(gateway, chat, yes)
+    run = run_turn(gateway, chat, yes)
     assert run["status"] == "waiting_input", run
     assert [s["capability"] for s in run["steps"]] == ["research_start", "send_telegram_message"]
     assert [s["status"] for s in run["steps"]] == ["waiting_input", "pending"]
     # a turn of the conversation that does not end it: the send still waits
-    refined = say(gateway, chat, refinement)
+    refined = run_turn(gateway, chat, refinement)
     assert refined["status"] == "waiting_input", refined
     assert refined["question"]["kind"] == "domain_clarification"  # the domain's, not a second approval
     assert [(s["capability"], s["status"]) for s in refined["steps"]] == [
@@ -227,7 +218,7 @@ def test_a_research_idea_then_the_final_hypothesis_is_sent_when_the_conversation
     ]
     assert refined["output"]["result"]["versions_count"] == 2
     assert len(outbox(notifier)) == before
-    finished = say(gateway, chat, done)
+    finished = run_turn(gateway, chat, done)
     assert finished["status"] == "completed", finished
     assert finished["question"] is None  # approved with the plan: not asked again
     assert [(s["capability"], s["status"]) for s in finished["steps"]] == [
@@ -247,7 +238,7 @@ def test_a_research_idea_then_the_final_hypothesis_is_sent_when_the_conversation
 def test_the_trace_says_which_planner_planned_and_keeps_the_raw_answer(
     gateway: Process, llm: ScriptedLlm
 ) -> None:
-    run = say(gateway, session(), IF_EN)
+    run = run_turn(gateway, session(), IF_EN)
     plan = run["plan"]
     assert plan["notes"][0].startswith("planned by the llm planner (recorded-planner): the request asks for")
     (call,) = plan["llm_calls"]
@@ -262,7 +253,7 @@ def test_a_plain_request_is_planned_deterministically_with_no_llm_call(
     gateway: Process, llm: ScriptedLlm
 ) -> None:
     calls = len(llm.requests)
-    run = say(gateway, session(), "qual a cotação da Petrobras?")
+    run = run_turn(gateway, session(), "qual a cotação da Petrobras?")
     assert run["status"] == "completed"
     assert run["plan"] is None or run["plan"]["planner"] == "deterministic"
     assert len(llm.requests) == calls
@@ -270,7 +261,7 @@ def test_a_plain_request_is_planned_deterministically_with_no_llm_call(
 
 def test_the_inspector_draws_a_step_its_condition_skipped(gateway: Process, browser: Any) -> None:  # noqa: F811
     """The run inspector's DAG (headless Chromium): the skipped step says why, on the node."""
-    run = say(gateway, session(), IF_PT)
+    run = run_turn(gateway, session(), IF_PT)
     page = Page(browser, gateway)
     page.open(f"/runs/{run['run_id']}", "runs")
     page.until(lambda: len(page.all("svg.dag g.dag-node")) == 2, "the plan's two nodes")
@@ -286,7 +277,7 @@ def test_the_inspector_draws_a_step_its_condition_skipped(gateway: Process, brow
 
 def test_a_plan_that_stays_invalid_is_refused_with_nothing_run(gateway: Process, llm: ScriptedLlm) -> None:
     calls = len(llm.requests)
-    run = say(gateway, session(), BUY_PT)
+    run = run_turn(gateway, session(), BUY_PT)
     assert run["status"] == "failed"
     assert (
         run["answer"]
@@ -310,7 +301,7 @@ def test_with_the_llm_down_the_deterministic_plan_answers(
     }
     with gateway_over(domains, tmp_path_factory.mktemp("llm-planner-down"), env) as gateway:
         started = time.perf_counter()
-        run = say(gateway, session(), IF_EN)
+        run = run_turn(gateway, session(), IF_EN)
         elapsed = time.perf_counter() - started
     assert elapsed < 20
     assert run["status"] == "completed", run
@@ -322,7 +313,7 @@ def test_with_the_llm_down_the_deterministic_plan_answers(
 def test_a_failed_step_is_observed_and_the_rest_rewritten_through_the_gateway(
     gateway: Process, llm: ScriptedLlm
 ) -> None:
-    run = say(gateway, session(), TYPO_EN)
+    run = run_turn(gateway, session(), TYPO_EN)
     assert run["status"] == "completed", run
     plan = run["plan"]
     assert "Vale" in run["answer"] and "Petrobras" in run["answer"]

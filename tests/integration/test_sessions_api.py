@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from gateway.errors import BODY_MUST_BE_JSON
-from tests.conftest import Process
+from tests.conftest import Process, run_turn
 from tests.integration.test_gateway_config import in_process, settings_for
 
 pytestmark = pytest.mark.integration
@@ -20,14 +20,6 @@ pytestmark = pytest.mark.integration
 
 def new_session() -> str:
     return f"test-{uuid.uuid4().hex[:12]}"
-
-
-def say(platform: Process, session: str, text: str) -> dict[str, Any]:
-    response = httpx.post(
-        f"{platform.url}/v1/runs", json={"input_text": text, "session_id": session}, timeout=30
-    )
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def error_of(response: httpx.Response, status: int) -> dict[str, Any]:
@@ -44,7 +36,7 @@ def versions_of(platform: Process, session: str) -> list[int]:
 @pytest.fixture(scope="module")
 def answered_session(platform: Process) -> str:
     session = new_session()
-    say(platform, session, "cotação da Apple")
+    run_turn(platform, session, "cotação da Apple")
     return session
 
 
@@ -104,7 +96,7 @@ def test_an_unknown_session_is_still_a_404_on_the_session(platform: Process) -> 
 
 def test_versions_and_forks_of_a_reset_session_keep_working(platform: Process) -> None:
     session = new_session()
-    say(platform, session, "qual o preço da Nordea?")
+    run_turn(platform, session, "qual o preço da Nordea?")
     before = versions_of(platform, session)
     waiting = before[-1]
     question = httpx.get(f"{platform.url}/v1/sessions/{session}/versions/{waiting}", timeout=10).json()
@@ -123,21 +115,21 @@ def test_versions_and_forks_of_a_reset_session_keep_working(platform: Process) -
     fork = httpx.post(f"{platform.url}/v1/sessions/{session}/fork", json={"version": waiting}, timeout=10)
     assert fork.status_code == 201, fork.text
     assert fork.json()["forked_from"] == session
-    answered = say(platform, fork.json()["session_id"], "a finlandesa")
+    answered = run_turn(platform, fork.json()["session_id"], "a finlandesa")
     assert answered["steps"][0]["output"]["result"]["symbol"] == "NDA-FI.HE"
     # resetting again keeps pointing at the same archive
     assert httpx.delete(f"{platform.url}/v1/sessions/{session}", timeout=10).json()["archived_as"] == archived
 
     # a new turn starts new versions; the old ones stay under the archive's id
-    say(platform, session, "cotação da Apple")
+    run_turn(platform, session, "cotação da Apple")
     kept = httpx.get(f"{platform.url}/v1/sessions/{archived}/versions/{waiting}", timeout=10)
     assert kept.status_code == 200 and kept.json()["state"] == question["state"]
 
 
 def test_a_turn_is_stored_once_its_trace_in_the_run_and_the_version_points_to_it(platform: Process) -> None:
     session = new_session()
-    asked = say(platform, session, "qual o preço da Nordea?")
-    answered = say(platform, session, "a finlandesa")
+    asked = run_turn(platform, session, "qual o preço da Nordea?")
+    answered = run_turn(platform, session, "a finlandesa")
     waiting, settled = versions_of(platform, session)[-2:]
     url = f"{platform.url}/v1/sessions/{session}/versions"
     # a turn waiting for the person keeps what it goes on with
@@ -156,14 +148,14 @@ def test_a_turn_is_stored_once_its_trace_in_the_run_and_the_version_points_to_it
     # the session still goes on from the settled version, and a fork of it too
     fork = httpx.post(f"{platform.url}/v1/sessions/{session}/fork", json={"version": settled}, timeout=10)
     assert fork.status_code == 201, fork.text
-    again = say(platform, fork.json()["session_id"], "cotação da Apple")
+    again = run_turn(platform, fork.json()["session_id"], "cotação da Apple")
     assert again["status"] == "completed" and again["steps"]
 
 
 def test_history_shows_what_the_person_typed_and_what_it_resolved_to(platform: Process) -> None:
     session = new_session()
-    say(platform, session, "qual o preço da Nordea?")
-    say(platform, session, "a finlandesa")
+    run_turn(platform, session, "qual o preço da Nordea?")
+    run_turn(platform, session, "a finlandesa")
     history = httpx.get(f"{platform.url}/v1/sessions/{session}/history", timeout=10).json()
     asked, answered = history["turns"]
     assert (asked["event_id"], answered["event_id"]) == ("evt-0002", "evt-0004")

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
-import httpx
 import pytest
 
-from tests.conftest import Process, _start_service, gateway_over
+from tests.conftest import Process, gateway_over, run_turn, start_service
 
 pytestmark = pytest.mark.integration
 
@@ -20,21 +18,13 @@ pytestmark = pytest.mark.integration
 def gateway(
     domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Process]:
-    clinic = _start_service("clinic", ["-m", "bench.understanding.domains.clinic"], None, None)
+    clinic = start_service("clinic", ["-m", "bench.understanding.domains.clinic"], None, None)
     try:
         domains = {**domain_processes, "clinic": clinic}
         with gateway_over(domains, tmp_path_factory.mktemp("understanding-approval")) as running:
             yield running
     finally:
         clinic.stop()
-
-
-def say(gateway: Process, session: str, text: str) -> dict[str, Any]:
-    response = httpx.post(
-        f"{gateway.url}/v1/runs", json={"input_text": text, "session_id": session}, timeout=120
-    )
-    assert response.status_code == 200, response.text
-    return dict(response.json())
 
 
 @pytest.mark.parametrize(
@@ -48,16 +38,16 @@ def test_nothing_named_is_asked_before_the_yes(
     gateway: Process, request_text: str, reply: str, asked: str
 ) -> None:
     session = f"what-{uuid.uuid4().hex[:10]}"
-    first = say(gateway, session, request_text)
+    first = run_turn(gateway, session, request_text)
     assert first["status"] == "waiting_input" and first["steps"] == [], first
     assert first["question"]["kind"] != "approval" and first["answer"].startswith(asked), first["answer"]
 
-    named = say(gateway, session, reply)
+    named = run_turn(gateway, session, reply)
     assert named["question"]["kind"] == "approval", named["answer"]
     assert named["intent"]["entities"] == {"specialty": "DERMATOLOGY"}
     assert all(s["status"] == "pending" for s in named["steps"])  # nothing cancelled before the yes
 
 
 def test_a_request_that_names_it_is_asked_for_the_yes_at_once(gateway: Process) -> None:
-    run = say(gateway, f"what-{uuid.uuid4().hex[:10]}", "desmarca a consulta de dermatologia")
+    run = run_turn(gateway, f"what-{uuid.uuid4().hex[:10]}", "desmarca a consulta de dermatologia")
     assert run["question"]["kind"] == "approval", run["answer"]

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
-import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain
+from tests.conftest import Process, gateway_over, run_turn, start_domain
 
 pytestmark = pytest.mark.integration
 
@@ -36,14 +34,6 @@ def gateway(
         research.stop()
 
 
-def say(gateway: Process, session: str, text: str) -> dict[str, Any]:
-    response = httpx.post(
-        f"{gateway.url}/v1/runs", json={"input_text": text, "session_id": session}, timeout=120
-    )
-    assert response.status_code == 200, response.text
-    return dict(response.json())
-
-
 @pytest.mark.parametrize(
     ("request_text", "idea"),
     [
@@ -53,19 +43,19 @@ def say(gateway: Process, session: str, text: str) -> dict[str, Any]:
 )
 def test_a_request_without_an_idea_is_asked_for_it(gateway: Process, request_text: str, idea: str) -> None:
     session = f"idea-{uuid.uuid4().hex[:10]}"
-    asked = say(gateway, session, request_text)
+    asked = run_turn(gateway, session, request_text)
     assert asked["status"] == "waiting_input", asked["answer"]
     resume = asked["question"]["resume"]
     assert resume["param"] == "idea_text"  # the domain asked for the idea, it did not answer
     assert resume["continue_with"] is not None  # and the conversation stays with it
 
-    started = say(gateway, session, idea)
+    started = run_turn(gateway, session, idea)
     question = started["question"]
     assert question is not None and question["resume"]["param"] is None, started["answer"]
     assert "V1" in started["answer"] and idea.split()[0] in started["answer"].lower()
 
 
 def test_an_idea_is_answered_not_asked_for(gateway: Process) -> None:
-    run = say(gateway, f"idea-{uuid.uuid4().hex[:10]}", "hipótese: café melhora a memória de estudantes")
+    run = run_turn(gateway, f"idea-{uuid.uuid4().hex[:10]}", "hipótese: café melhora a memória de estudantes")
     assert run["question"]["resume"]["param"] is None, run["answer"]
     assert "V1" in run["answer"]
