@@ -2,8 +2,8 @@
 
 A keyed call writes twice (its claim, then its answer). Through aiosqlite each statement, its
 cursor and its commit were hand-offs of their own to the driver's thread, with SQLAlchemy's
-greenlet bridge around each: about 2.5 times the CPU of one hand-off per write measured here
-(bench/results/gateway_turn.md). The one thread also serialises the statements, so one
+greenlet bridge around each: about twice the CPU of one hand-off per write
+(bench/results/idempotency_store.md). The one thread also serialises the statements, so one
 connection serves them all, an in-memory database (``sqlite://``) included.
 """
 
@@ -37,13 +37,13 @@ class SqliteKeyDatabase:
         await self._on_thread(lambda: self._open(metadata))
 
     def _open(self, metadata: MetaData) -> None:
-        engine = create_sqlite_engine(self.url)
+        # kept at once, so that close() disposes of it even when the CREATE fails
+        self._engine = engine = create_sqlite_engine(self.url)
         try:
             metadata.create_all(engine)
         except OperationalError:
             # another process created the table between the check and the CREATE
             metadata.create_all(engine)
-        self._engine = engine
 
     def _connected(self) -> Connection:
         if self._connection is None:
