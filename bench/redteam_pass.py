@@ -52,11 +52,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.conftest import (  # noqa: E402
     Process,
-    _start_service,
     free_port,
     start_domain,
     start_fixture_domain,
     start_gateway,
+    start_service,
     write_bootstrap,
 )
 from tests.security.conftest import pg_database  # noqa: E402
@@ -359,7 +359,7 @@ def names(domains: Domains) -> dict[str, str]:
 
 def seconds_until_routed(gateway: Process, domains: Domains) -> float:
     """Start the domain that was down at the gateway's start; seconds until the gateway lists it healthy."""
-    late = _start_service(
+    late = start_service(
         "weather", [str(ROOT / "tests" / "fixtures" / "weather_domain.py")], None, domains.late_port
     )
     try:

@@ -54,10 +54,10 @@ from tests.conftest import (  # noqa: E402  (the repository's root is put on the
     PG_ADMIN_URL,
     REDIS_TEST_URL,
     Process,
-    _start_service,
     free_port,
     start_domain,
     start_gateway,
+    start_service,
     write_bootstrap,
 )
 from tests.nginx_proxy import nginx_binary, nginx_over  # noqa: E402
@@ -275,7 +275,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "COUNTING_STEP_S": str(args.step_s),
             "COUNTING_FOLLOWUP_ROLE": "notifier",
         }
-        ledger = _start_service(
+        ledger = start_service(
             "counting_domain", [str(ROOT / "tests/fixtures/counting_domain.py")], ledger_env, None
         )
         started.append(ledger)
