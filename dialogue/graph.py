@@ -44,6 +44,7 @@ from execution.run_state import RunEventSink
 from execution.runner import RunController
 from graph import GraphBuilder, GraphDefinition, StateUpdate
 from intent import IntentAdapter
+from intent.entities import OpeningAction
 from intent.typed import Clock, valid_time_zone
 from planner.llm import LlmRunPlanner, PlanRequest, plan_with_llm
 from planner.service import PlannerService
@@ -452,16 +453,17 @@ class ConversationGraph:
             # the settled steps of a paused plan that goes on are kept (execute does not call them)
             steps=made.turn.steps if made.carried else [],
         ).apply(made.turn)
+        opening = self._opening_action(intent, turn.input) if made.from_planner else None
         # an action on an amount the goal does not do, with no LLM planner to plan it: refused,
         # before the gate would ask whether the goal it was read as is wanted
-        action = self._unsupported_on_amount(intent, turn.input) if made.from_planner else None
-        if action is not None and not self._llm_plans():
-            return self._cannot_do(turn, intent, action)
+        if opening is not None and opening.on_amount and not self._llm_plans():
+            return self._cannot_do(turn, intent, opening.verb)
         if not turn.confirmed and self.orchestrator.gate_blocks(execution_intent):
             return self._gate_question(turn, intent, execution_intent)
         planned = made.planned
         if made.from_planner:
-            more = await self._plan_more_with_llm(turn, intent, planned, parts_left)
+            unsupported = opening.verb if opening is not None else None
+            more = await self._plan_more_with_llm(turn, intent, planned, parts_left, unsupported)
             if isinstance(more, PlanToRespond):
                 return more
             turn, planned = more
@@ -498,12 +500,17 @@ class ConversationGraph:
         return PlanToRespond(turn=gated.apply(turn), question=question)
 
     async def _plan_more_with_llm(
-        self, turn: Turn, intent: IntentOutput, planned: Planned, parts_left: list[str]
+        self,
+        turn: Turn,
+        intent: IntentOutput,
+        planned: Planned,
+        parts_left: list[str],
+        unsupported: str | None,
     ) -> tuple[Turn, Planned] | PlanToRespond:
         """The LLM planner (when configured) plans what the deterministic plan cannot express:
-        the parts of the message left over and a verb its goal does not do; it may refuse."""
+        the parts of the message left over and ``unsupported``, a verb its goal does not do; it
+        may refuse."""
         execution_intent, plan = planned
-        unsupported = self._unsupported_action(intent, turn.input)
         turn = TurnChange(unsupported=unsupported).apply(turn)
         request = PlanRequest(
             turn.input,
@@ -624,21 +631,18 @@ class ConversationGraph:
         )
         return PlanToRespond(turn=waiting.apply(turn), question=question)
 
-    def _unsupported_action(self, intent: IntentOutput, text: str) -> str | None:
-        """The verb the request opens with that its goal does not do ("compre 100 ações...")."""
+    def _opening_action(self, intent: IntentOutput, text: str) -> OpeningAction | None:
+        """The verb the request opens with that its goal does not do ("compre 100 ações..."),
+        and whether it acts on an amount."""
         goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
         if goal is None or intent.primary_domain is None:
             return None
         extractor = self.follow_ups.extractor(GoalRef(intent.primary_domain, goal), self.catalog)
-        return extractor.unsupported_action(text)
+        return extractor.opening_action(text)
 
-    def _unsupported_on_amount(self, intent: IntentOutput, text: str) -> str | None:
-        """The verb of an action on an amount the request's goal does not do ("compra 50 ações")."""
-        goal = self.catalog.find_goal(intent.primary_domain or "", intent.goal or "")
-        if goal is None or intent.primary_domain is None:
-            return None
-        extractor = self.follow_ups.extractor(GoalRef(intent.primary_domain, goal), self.catalog)
-        return extractor.unsupported_on_amount(text)
+    def _unsupported_action(self, intent: IntentOutput, text: str) -> str | None:
+        opening = self._opening_action(intent, text)
+        return opening.verb if opening is not None else None
 
     def _llm_plans(self) -> bool:
         """Whether an LLM planner may plan what the deterministic plan cannot express."""

@@ -225,6 +225,16 @@ def _default_cues(name: str) -> frozenset[str]:
     return next((cues for prefix, cues in ROLE_CUES.items() if name.startswith(prefix)), frozenset())
 
 
+@dataclass(frozen=True)
+class OpeningAction:
+    """A verb a request opens with that its goal does not do (:meth:`GoalEntityExtractor.opening_action`)."""
+
+    verb: str
+    #: A count follows the verb and is none of the goal's values: an action on an amount of
+    #: something ("compra 50 ações"), which the goal does not do in any part.
+    on_amount: bool
+
+
 class GoalEntityExtractor:
     """Built once per goal at ``update_catalog``; ``extract(text)`` per message."""
 
@@ -584,9 +594,18 @@ class GoalEntityExtractor:
 
     def unsupported_action(self, text: str) -> str | None:
         """The verb a request opens with when this goal does not explain it ("*compre* 100 ações
-        da Petrobras", "*sell* my Apple shares"): the first word that is no filler, no phrasing of
-        the goal and no entity, followed by the start of an object (a number, an article, a
-        possessive). ``None`` when the goal accounts for how the request starts."""
+        da Petrobras", "*sell* my Apple shares"); ``None`` when the goal accounts for how the
+        request starts (see :meth:`opening_action`)."""
+        opening = self.opening_action(text)
+        return opening.verb if opening is not None else None
+
+    def opening_action(self, text: str) -> OpeningAction | None:
+        """The verb a request opens with when this goal does not explain it: the first word that
+        is no filler, no phrasing of the goal and no entity, followed by the start of an object
+        (a number, an article, a possessive); and whether it acts on an amount, a count after it
+        that is none of the values this goal read ("*compra 50* ações da Vale", "*buy 10* shares
+        of Tesla"; "*confere a* cotação da Vale" only says how to ask for what the goal does).
+        ``None`` when the goal accounts for how the request starts."""
         toks = tokens(text)
         first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
         if first is None or first + 1 >= len(toks) or not self._is_candidate(toks[first], False):
@@ -603,24 +622,8 @@ class GoalEntityExtractor:
             return None
         if toks[first].text in self._enum_and_bool_words or toks[first].text.isdigit():
             return None
-        return word
-
-    def unsupported_on_amount(self, text: str) -> str | None:
-        """The verb of :meth:`unsupported_action` when a count follows it and is none of the
-        values this goal read ("*compra 50* ações da Vale", "*buy 10* shares of Tesla"): an action
-        on an amount of something, which the goal does not do in any part; "*confere a* cotação
-        da Vale" only says how to ask for what the goal does."""
-        action = self.unsupported_action(text)
-        if action is None:
-            return None
-        toks = tokens(text)
-        first = next(i for i, t in enumerate(toks) if t.text not in NOT_ENTITY)
-        count = toks[first + 1].text
-        if not count.isdigit():
-            return None
-        named = self.extract(text)
-        values = [v for value in named.values() for v in (value if isinstance(value, list) else [value])]
-        return None if any(str(v) == count for v in values) else action
+        on_amount = following.isdigit() and not any(str(v) == following for v in values)
+        return OpeningAction(word, on_amount)
 
     def _role_score(self, name: str, left: str) -> float:
         learned = self._role_left[name]
