@@ -16,7 +16,8 @@ class AsyncKeyDatabase:
         self._engine: AsyncEngine | None = None
 
     async def open(self, metadata: MetaData) -> None:
-        engine = create_engine(self.url)
+        # kept at once, so that close() disposes of it even when the CREATE fails
+        self._engine = engine = create_engine(self.url)
         try:
             async with engine.begin() as conn:
                 await conn.run_sync(metadata.create_all)
@@ -24,7 +25,6 @@ class AsyncKeyDatabase:
             # another process created the table between the check and the CREATE
             async with engine.begin() as conn:
                 await conn.run_sync(metadata.create_all)
-        self._engine = engine
 
     async def write(self, statement: Executable) -> int:
         assert self._engine is not None, "open() first"
