@@ -205,6 +205,11 @@ def start_gateway(env: dict[str, str], port: int | None = None, *, log: Path | N
     return Process("gateway", url, proc, env)
 
 
+def example(text: str, **entities: Any) -> dict[str, Any]:
+    """A goal's example in manifest JSON: ``example("cotação da Vale", symbol_text="Vale")``."""
+    return {"text": text, "entities": entities}
+
+
 def run_turn(gateway: Process, session: str, text: str, timeout_s: float = 120) -> dict[str, Any]:
     """One message through ``POST /v1/runs`` on ``session``; the run's trace (answered 200)."""
     response = httpx.post(

@@ -28,11 +28,7 @@ from shared.models import (
     ExecutionStep,
 )
 from shared.planning import RunPlanner
-
-
-def _ex(text: str, **entities: Any) -> dict[str, Any]:
-    return {"text": text, "entities": entities}
-
+from tests.conftest import example
 
 STOCKS: dict[str, Any] = {
     "domain": "stocks",
@@ -62,16 +58,16 @@ STOCKS: dict[str, Any] = {
                 "notify": {"type": "boolean", "synonyms": {"true": ["telegram"]}},
             },
             "examples": [
-                _ex("qual o preço da Petrobras?", symbol_text="Petrobras"),
-                _ex("cotação da Vale", symbol_text="Vale"),
-                _ex("quanto está a ação do Itaú", symbol_text="Itaú"),
-                _ex("preço da Apple e da Microsoft", symbol_text=["Apple", "Microsoft"]),
-                _ex("cotação da Nordea", symbol_text="Nordea"),
-                _ex("manda a cotação da Ambev no telegram", symbol_text="Ambev", notify=True),
-                _ex("how much is Tesla stock", symbol_text="Tesla"),
-                _ex("price of Nvidia shares", symbol_text="Nvidia"),
-                _ex("quanto vale a ação da Gerdau hoje", symbol_text="Gerdau"),
-                _ex("qual a cotação do Bradesco", symbol_text="Bradesco"),
+                example("qual o preço da Petrobras?", symbol_text="Petrobras"),
+                example("cotação da Vale", symbol_text="Vale"),
+                example("quanto está a ação do Itaú", symbol_text="Itaú"),
+                example("preço da Apple e da Microsoft", symbol_text=["Apple", "Microsoft"]),
+                example("cotação da Nordea", symbol_text="Nordea"),
+                example("manda a cotação da Ambev no telegram", symbol_text="Ambev", notify=True),
+                example("how much is Tesla stock", symbol_text="Tesla"),
+                example("price of Nvidia shares", symbol_text="Nvidia"),
+                example("quanto vale a ação da Gerdau hoje", symbol_text="Gerdau"),
+                example("qual a cotação do Bradesco", symbol_text="Bradesco"),
             ],
         },
         {
@@ -80,16 +76,16 @@ STOCKS: dict[str, Any] = {
             "capabilities": ["get_gainers"],
             "entities_schema": {},
             "examples": [
-                _ex("quais as maiores altas da bolsa?"),
-                _ex("ações que mais subiram hoje"),
-                _ex("maiores altas do dia"),
-                _ex("top gainers today"),
-                _ex("which stocks went up the most"),
-                _ex("o que mais subiu na bolsa"),
-                _ex("lista das maiores altas"),
-                _ex("biggest winners in the market"),
-                _ex("maiores valorizações de hoje"),
-                _ex("quem subiu mais hoje na bolsa"),
+                example("quais as maiores altas da bolsa?"),
+                example("ações que mais subiram hoje"),
+                example("maiores altas do dia"),
+                example("top gainers today"),
+                example("which stocks went up the most"),
+                example("o que mais subiu na bolsa"),
+                example("lista das maiores altas"),
+                example("biggest winners in the market"),
+                example("maiores valorizações de hoje"),
+                example("quem subiu mais hoje na bolsa"),
             ],
         },
     ],
@@ -118,16 +114,16 @@ COACH: dict[str, Any] = {
             "capabilities": ["start_chat"],
             "entities_schema": {},
             "examples": [
-                _ex("quero discutir uma ideia de pesquisa"),
-                _ex("tenho uma ideia para um estudo"),
-                _ex("me ajuda a pensar numa pesquisa"),
-                _ex("I have a research idea"),
-                _ex("let's discuss my study idea"),
-                _ex("quero conversar sobre meu projeto de pesquisa"),
-                _ex("ideia de pesquisa sobre sono"),
-                _ex("can you help me design a study"),
-                _ex("preciso de ajuda com uma hipótese de pesquisa"),
-                _ex("vamos pensar num experimento"),
+                example("quero discutir uma ideia de pesquisa"),
+                example("tenho uma ideia para um estudo"),
+                example("me ajuda a pensar numa pesquisa"),
+                example("I have a research idea"),
+                example("let's discuss my study idea"),
+                example("quero conversar sobre meu projeto de pesquisa"),
+                example("ideia de pesquisa sobre sono"),
+                example("can you help me design a study"),
+                example("preciso de ajuda com uma hipótese de pesquisa"),
+                example("vamos pensar num experimento"),
             ],
         }
     ],

@@ -20,8 +20,8 @@ from shared.manifest import validate_manifest
 from shared.models import EntryRequest
 from shared.planning import RunPlanner
 from shared.status import RunStatus
-from tests.conftest import free_port
-from tests.dialogue.conftest import COACH, NOTIFIER, STOCKS, FakeDomains, _ex, conversation_graph
+from tests.conftest import example, free_port
+from tests.dialogue.conftest import COACH, NOTIFIER, STOCKS, FakeDomains, conversation_graph
 from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 
 #: A goal whose capability map covers one value of its enum entity: asked for the other ("which
@@ -46,28 +46,30 @@ COMPARE: dict[str, Any] = {
                 },
             },
             "examples": [
-                _ex(
+                example(
                     "compare o preço da Petrobras com a Vale",
                     symbol_text=["Petrobras", "Vale"],
                     metric="price",
                 ),
-                _ex(
+                example(
                     "comparar Itaú e Bradesco: qual subiu mais?",
                     symbol_text=["Itaú", "Bradesco"],
                     metric="change",
                 ),
-                _ex("compare Apple with Microsoft price", symbol_text=["Apple", "Microsoft"], metric="price"),
-                _ex(
+                example(
+                    "compare Apple with Microsoft price", symbol_text=["Apple", "Microsoft"], metric="price"
+                ),
+                example(
                     "compare Tesla and Ford, which rose most", symbol_text=["Tesla", "Ford"], metric="change"
                 ),
-                _ex("faça uma comparação entre Gerdau e Usiminas", symbol_text=["Gerdau", "Usiminas"]),
-                _ex(
+                example("faça uma comparação entre Gerdau e Usiminas", symbol_text=["Gerdau", "Usiminas"]),
+                example(
                     "comparação da Ambev com a Natura: qual subiu mais",
                     symbol_text=["Ambev", "Natura"],
                     metric="change",
                 ),
-                _ex("quero comparar a Vale com a Petrobras", symbol_text=["Vale", "Petrobras"]),
-                _ex("comparison between Nvidia and AMD", symbol_text=["Nvidia", "AMD"]),
+                example("quero comparar a Vale com a Petrobras", symbol_text=["Vale", "Petrobras"]),
+                example("comparison between Nvidia and AMD", symbol_text=["Nvidia", "AMD"]),
             ],
         }
     ],

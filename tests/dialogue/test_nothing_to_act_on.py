@@ -14,13 +14,9 @@ from shared.catalog import Catalog
 from shared.manifest import validate_manifest
 from shared.models import ApprovalQuestion, DomainOutput, SlotQuestion
 from shared.status import RunStatus
+from tests.conftest import example
 from tests.dialogue.conftest import FakeDomains
 from tests.dialogue.test_graph import Conversation
-
-
-def _ex(text: str, **entities: Any) -> dict[str, Any]:
-    return {"text": text, "entities": entities}
-
 
 VISITS: dict[str, Any] = {
     "domain": "visits",
@@ -56,13 +52,13 @@ VISITS: dict[str, Any] = {
                 },
             },
             "examples": [
-                _ex("cancela a visita de sexta", day_text="sexta"),
-                _ex("quero cancelar a visita do Carlos", technician_text="Carlos"),
-                _ex("desmarca a visita técnica de amanhã", day_text="amanhã"),
-                _ex("cancel the technician visit on friday", day_text="friday"),
-                _ex("cancel Marta's visit", technician_text="Marta"),
-                _ex("cancelar visita"),
-                _ex("cancel a visit"),
+                example("cancela a visita de sexta", day_text="sexta"),
+                example("quero cancelar a visita do Carlos", technician_text="Carlos"),
+                example("desmarca a visita técnica de amanhã", day_text="amanhã"),
+                example("cancel the technician visit on friday", day_text="friday"),
+                example("cancel Marta's visit", technician_text="Marta"),
+                example("cancelar visita"),
+                example("cancel a visit"),
             ],
         },
         {
@@ -70,11 +66,11 @@ VISITS: dict[str, Any] = {
             "description": {"pt": "Ver as visitas agendadas", "en": "See the scheduled visits"},
             "capabilities": ["list_visits"],
             "examples": [
-                _ex("quais visitas tenho agendadas?"),
-                _ex("tenho alguma visita técnica marcada?"),
-                _ex("lista minhas visitas"),
-                _ex("what visits do I have?"),
-                _ex("show my scheduled visits"),
+                example("quais visitas tenho agendadas?"),
+                example("tenho alguma visita técnica marcada?"),
+                example("lista minhas visitas"),
+                example("what visits do I have?"),
+                example("show my scheduled visits"),
             ],
         },
     ],

@@ -9,11 +9,7 @@ import pytest
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest
-
-
-def _ex(text: str, **entities: Any) -> dict[str, Any]:
-    return {"text": text, "entities": entities}
-
+from tests.conftest import example
 
 WEATHER: dict[str, Any] = {
     "domain": "weather",
@@ -48,19 +44,19 @@ WEATHER: dict[str, Any] = {
                 "notify": {"type": "boolean", "synonyms": {"true": ["telegram", "manda", "envia"]}},
             },
             "examples": [
-                _ex("qual a previsão do tempo em Recife?", city_text="Recife"),
-                _ex("previsão para São Paulo amanhã", city_text="São Paulo"),
-                _ex("como vai estar o clima no Rio de Janeiro", city_text="Rio de Janeiro"),
-                _ex(
+                example("qual a previsão do tempo em Recife?", city_text="Recife"),
+                example("previsão para São Paulo amanhã", city_text="São Paulo"),
+                example("como vai estar o clima no Rio de Janeiro", city_text="Rio de Janeiro"),
+                example(
                     "temperatura em Curitiba, Porto Alegre e Florianópolis",
                     city_text=["Curitiba", "Porto Alegre", "Florianópolis"],
                 ),
-                _ex("manda a previsão de Salvador no telegram", city_text="Salvador", notify=True),
-                _ex("vai chover em Belo Horizonte?", city_text="Belo Horizonte"),
-                _ex("what is the weather in London?", city_text="London"),
-                _ex("forecast for New York in fahrenheit", city_text="New York", unit="FAHRENHEIT"),
-                _ex("will it rain in Paris tomorrow", city_text="Paris"),
-                _ex("temperature in Berlin and Madrid", city_text=["Berlin", "Madrid"]),
+                example("manda a previsão de Salvador no telegram", city_text="Salvador", notify=True),
+                example("vai chover em Belo Horizonte?", city_text="Belo Horizonte"),
+                example("what is the weather in London?", city_text="London"),
+                example("forecast for New York in fahrenheit", city_text="New York", unit="FAHRENHEIT"),
+                example("will it rain in Paris tomorrow", city_text="Paris"),
+                example("temperature in Berlin and Madrid", city_text=["Berlin", "Madrid"]),
             ],
         },
         {
@@ -85,17 +81,19 @@ WEATHER: dict[str, Any] = {
                 "region_text": {"type": "string"},
             },
             "examples": [
-                _ex(
+                example(
                     "quais as cidades mais quentes do Nordeste hoje?",
                     direction="HOTTEST",
                     region_text="Nordeste",
                 ),
-                _ex("cidades mais frias do Sul", direction="COLDEST", region_text="Sul"),
-                _ex("onde esfriaram mais as cidades na Europa?", direction="COLDEST", region_text="Europa"),
-                _ex("cidades quentes e frias do Brasil", direction="BOTH", region_text="Brasil"),
-                _ex("hottest cities in Europe", direction="HOTTEST", region_text="Europe"),
-                _ex("coldest places today", direction="COLDEST"),
-                _ex("ranking das cidades mais quentes", direction="HOTTEST"),
+                example("cidades mais frias do Sul", direction="COLDEST", region_text="Sul"),
+                example(
+                    "onde esfriaram mais as cidades na Europa?", direction="COLDEST", region_text="Europa"
+                ),
+                example("cidades quentes e frias do Brasil", direction="BOTH", region_text="Brasil"),
+                example("hottest cities in Europe", direction="HOTTEST", region_text="Europe"),
+                example("coldest places today", direction="COLDEST"),
+                example("ranking das cidades mais quentes", direction="HOTTEST"),
             ],
         },
     ],
@@ -161,11 +159,11 @@ RECIPES: dict[str, Any] = {
             "capabilities": ["find_recipe"],
             "entities_schema": {"dish_text": {"type": "string", "required": True}},
             "examples": [
-                _ex("receita de bolo de cenoura", dish_text="bolo de cenoura"),
-                _ex("como fazer lasanha", dish_text="lasanha"),
-                _ex("me ensina a fazer pão de queijo", dish_text="pão de queijo"),
-                _ex("recipe for pancakes", dish_text="pancakes"),
-                _ex("how do I cook risotto", dish_text="risotto"),
+                example("receita de bolo de cenoura", dish_text="bolo de cenoura"),
+                example("como fazer lasanha", dish_text="lasanha"),
+                example("me ensina a fazer pão de queijo", dish_text="pão de queijo"),
+                example("recipe for pancakes", dish_text="pancakes"),
+                example("how do I cook risotto", dish_text="risotto"),
             ],
         }
     ],

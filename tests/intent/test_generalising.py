@@ -4,8 +4,6 @@ classifier alone is unsure of."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from intent.embedded import RESCUE_FLOOR, EmbeddedIntentAdapter
@@ -13,11 +11,7 @@ from intent.entities import GoalEntityExtractor, fuzzy_equal, stem
 from intent.text import expand_shorthands
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest, Goal
-
-
-def _ex(text: str, **entities: str) -> dict[str, Any]:
-    return {"text": text, "entities": entities}
-
+from tests.conftest import example
 
 CITY = {
     "type": "string",
@@ -36,10 +30,10 @@ WEATHER = Goal.model_validate(
         "capabilities": ["forecast"],
         "entities_schema": {"city_text": CITY, "day_text": {"type": "date"}},
         "examples": [
-            _ex("como está o tempo em Recife?", city_text="Recife"),
-            _ex("vai chover em Lisboa amanhã?", city_text="Lisboa", day_text="amanhã"),
-            _ex("what's the weather like in Recife?", city_text="Recife"),
-            _ex("will it rain in Lisboa tomorrow?", city_text="Lisboa", day_text="tomorrow"),
+            example("como está o tempo em Recife?", city_text="Recife"),
+            example("vai chover em Lisboa amanhã?", city_text="Lisboa", day_text="amanhã"),
+            example("what's the weather like in Recife?", city_text="Recife"),
+            example("will it rain in Lisboa tomorrow?", city_text="Lisboa", day_text="tomorrow"),
         ],
     }
 )
@@ -59,8 +53,8 @@ ORDER = Goal.model_validate(
         "capabilities": ["order"],
         "entities_schema": {"product_text": PRODUCT},
         "examples": [
-            _ex("quero comprar uma garrafa térmica", product_text="garrafa térmica"),
-            _ex("I want to buy a keyboard", product_text="keyboard"),
+            example("quero comprar uma garrafa térmica", product_text="garrafa térmica"),
+            example("I want to buy a keyboard", product_text="keyboard"),
         ],
     }
 )

@@ -3,18 +3,12 @@ form or context, a name's look; the one word left is never a city, a time or a d
 
 from __future__ import annotations
 
-from typing import Any
-
 from intent.base import guessed
 from intent.embedded import EmbeddedIntentAdapter, entity_extractor
 from intent.entities import GoalEntityExtractor
 from shared.catalog import Catalog, GoalRef
 from shared.manifest import DomainManifest, Goal
-
-
-def _ex(text: str, **entities: str) -> dict[str, Any]:
-    return {"text": text, "entities": entities}
-
+from tests.conftest import example
 
 WEATHER = Goal.model_validate(
     {
@@ -28,7 +22,7 @@ WEATHER = Goal.model_validate(
                 "lookup": [{"value": "Florianópolis", "aliases": ["Floripa"]}, {"value": "Recife"}],
             }
         },
-        "examples": [_ex("como está o tempo em Recife?", city_text="Recife"), "previsão do tempo"],
+        "examples": [example("como está o tempo em Recife?", city_text="Recife"), "previsão do tempo"],
     }
 )
 
@@ -45,9 +39,9 @@ CLINIC = DomainManifest.model_validate(
                 "capabilities": ["book"],
                 "entities_schema": {"doctor_text": {"type": "string"}, "time_text": {"type": "string"}},
                 "examples": [
-                    _ex("marca com o Dr. Paulo às 14h", doctor_text="Dr. Paulo", time_text="às 14h"),
-                    _ex("consulta com a Dra. Lia 9:30", doctor_text="Dra. Lia", time_text="9:30"),
-                    _ex("book Dr. Paulo at 2pm", doctor_text="Dr. Paulo", time_text="at 2pm"),
+                    example("marca com o Dr. Paulo às 14h", doctor_text="Dr. Paulo", time_text="às 14h"),
+                    example("consulta com a Dra. Lia 9:30", doctor_text="Dra. Lia", time_text="9:30"),
+                    example("book Dr. Paulo at 2pm", doctor_text="Dr. Paulo", time_text="at 2pm"),
                 ],
             },
             {
@@ -55,7 +49,7 @@ CLINIC = DomainManifest.model_validate(
                 "description": "Cancelar consulta",
                 "capabilities": ["cancel"],
                 "entities_schema": {"doctor_text": {"type": "string"}, "time_text": {"type": "string"}},
-                "examples": [_ex("cancela a das 10h", time_text="10h"), "cancela minha consulta"],
+                "examples": [example("cancela a das 10h", time_text="10h"), "cancela minha consulta"],
             },
         ],
     }
@@ -92,8 +86,8 @@ def test_a_value_with_no_evidence_marks_the_reading_as_guessed() -> None:
                             "capabilities": ["status"],
                             "entities_schema": {"code_text": {"type": "string", "required": True}},
                             "examples": [
-                                _ex("status do pedido AB12", code_text="AB12"),
-                                _ex("onde está o pedido XK9", code_text="XK9"),
+                                example("status do pedido AB12", code_text="AB12"),
+                                example("onde está o pedido XK9", code_text="XK9"),
                                 "status do meu pedido",
                             ],
                         }

@@ -12,12 +12,9 @@ import pytest
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest
+from tests.conftest import example
 
 CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T09:00:00-03:00"}
-
-
-def _ex(text: str, **entities: str) -> dict[str, Any]:
-    return {"text": text, "entities": entities}
 
 
 ORDER_NUMBER = {"type": "string", "required": True}
@@ -44,11 +41,11 @@ SHOP: dict[str, Any] = {
                 "quantity_text": {"type": "number"},
             },
             "examples": [
-                _ex("quero comprar uma garrafa térmica", product_text="garrafa térmica"),
-                _ex("compra 2 teclados pra mim", product_text="teclados", quantity_text="2"),
-                _ex("I want to buy a keyboard", product_text="keyboard"),
-                _ex("order a thermos for me", product_text="thermos"),
-                _ex("can you get me 3 headphones", product_text="headphones", quantity_text="3"),
+                example("quero comprar uma garrafa térmica", product_text="garrafa térmica"),
+                example("compra 2 teclados pra mim", product_text="teclados", quantity_text="2"),
+                example("I want to buy a keyboard", product_text="keyboard"),
+                example("order a thermos for me", product_text="thermos"),
+                example("can you get me 3 headphones", product_text="headphones", quantity_text="3"),
             ],
         },
         {
@@ -57,10 +54,10 @@ SHOP: dict[str, Any] = {
             "capabilities": ["cancel"],
             "entities_schema": {"order_number_text": ORDER_NUMBER},
             "examples": [
-                _ex("cancela o pedido 12345", order_number_text="12345"),
-                _ex("quero cancelar minha compra 55501", order_number_text="55501"),
-                _ex("cancel order 12345", order_number_text="12345"),
-                _ex("please cancel my order #67890", order_number_text="67890"),
+                example("cancela o pedido 12345", order_number_text="12345"),
+                example("quero cancelar minha compra 55501", order_number_text="55501"),
+                example("cancel order 12345", order_number_text="12345"),
+                example("please cancel my order #67890", order_number_text="67890"),
             ],
         },
     ],
@@ -88,10 +85,10 @@ CLINIC: dict[str, Any] = {
                 "time_text": {"type": "time", "required": True},
             },
             "examples": [
-                _ex("marca uma consulta com cardiologista sexta às 10h", specialty="CARDIOLOGY"),
-                _ex("quero agendar dermatologista amanhã às 9h", specialty="DERMATOLOGY"),
-                _ex("book a cardiologist on monday at 3pm", specialty="CARDIOLOGY"),
-                _ex("I need a dermatologist appointment tomorrow at 10am", specialty="DERMATOLOGY"),
+                example("marca uma consulta com cardiologista sexta às 10h", specialty="CARDIOLOGY"),
+                example("quero agendar dermatologista amanhã às 9h", specialty="DERMATOLOGY"),
+                example("book a cardiologist on monday at 3pm", specialty="CARDIOLOGY"),
+                example("I need a dermatologist appointment tomorrow at 10am", specialty="DERMATOLOGY"),
             ],
         },
         {
@@ -100,10 +97,10 @@ CLINIC: dict[str, Any] = {
             "capabilities": ["unbook"],
             "entities_schema": {"day_text": {"type": "date"}},
             "examples": [
-                _ex("desmarca minha consulta de amanhã"),
-                _ex("cancela a consulta com o cardiologista"),
-                _ex("cancel my appointment tomorrow"),
-                _ex("please cancel the doctor appointment"),
+                example("desmarca minha consulta de amanhã"),
+                example("cancela a consulta com o cardiologista"),
+                example("cancel my appointment tomorrow"),
+                example("please cancel the doctor appointment"),
             ],
         },
     ],
