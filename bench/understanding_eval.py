@@ -1,11 +1,15 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
-    python bench/understanding_eval.py [--split dev|test|both] [--out bench/results/understanding.md]
+    python bench/understanding_eval.py [--set round1|round2] [--split dev|test|both]
+                                       [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
 
-The three domains there (weather, shop_orders, clinic, written by someone who read only the
-docs) run as processes beside the shipped ones (finance, notifier, general, research); a real
-gateway starts with the shipped ones and the three are registered at run time
+Two case sets, each with its own domains written by someone who read only the docs:
+``round1`` (``bench/understanding/cases.jsonl``; weather, shop_orders, clinic) and ``round2``
+(``bench/understanding/round2/cases.jsonl``; every module of ``round2/domains/`` whose name does
+not start with ``_``). The set's domains run as processes beside the shipped ones (finance,
+notifier, general, research); a real gateway starts with the shipped ones and the set's domains
+are registered at run time
 (``POST /v1/domains``, admin token), as an operator would. Every case's turns are played, in
 order, on one session through ``POST /v1/runs`` (``metadata.time_zone``: the cases' zone), and
 each turn's trace is scored:
@@ -28,7 +32,7 @@ each turn's trace is scored:
   no expected entity has.
 
 ``dev`` prints one line per failed case; ``test`` prints aggregate numbers only (nothing of a
-test case is ever printed). "Within 5 s of a registration": the three domains are removed and
+test case is ever printed). "Within 5 s of a registration": the set's domains are removed and
 registered again, and the cases played until 5 s have passed since the registration answered
 are scored apart; repeated until every case of the split was played once so.
 """
@@ -70,9 +74,7 @@ from tests.conftest import (  # noqa: E402
     write_bootstrap,
 )
 
-CASES = ROOT / "bench" / "understanding" / "cases.jsonl"
 DEFAULT_OUT = ROOT / "bench" / "results" / "understanding.md"
-NEW_DOMAINS = ("weather", "shop_orders", "clinic")
 ADMIN_TOKEN = "bench-admin-token"
 ZONE = "America/Sao_Paulo"
 #: the cases' reference clock (bench/understanding/README.md)
@@ -86,6 +88,42 @@ _WARM_STARTED = re.compile(r"intent model of catalog (\w+) warm-started")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
 _ONE = {"a", "an", "um", "uma", "one"}
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    """A case file and the domains written beside it (modules run as ``python -m MODULE.NAME``)."""
+
+    name: str
+    directory: Path
+    #: the package the domain modules are imported from
+    package: str
+    #: the domain modules, when the folder also holds helpers not marked with a leading ``_``
+    listed: tuple[str, ...] = ()
+
+    @property
+    def cases(self) -> Path:
+        return self.directory / "cases.jsonl"
+
+    def domains(self) -> tuple[str, ...]:
+        """The domain modules in ``domains/``; a module whose name starts with ``_`` is a helper."""
+        if self.listed:
+            return self.listed
+        folder = self.directory / "domains"
+        return tuple(sorted(p.stem for p in folder.glob("*.py") if not p.stem.startswith("_")))
+
+
+SETS = {
+    "round1": CaseSet(
+        "round1",
+        ROOT / "bench" / "understanding",
+        "bench.understanding.domains",
+        ("weather", "shop_orders", "clinic"),  # domains/common.py is their shared helper
+    ),
+    "round2": CaseSet(
+        "round2", ROOT / "bench" / "understanding" / "round2", "bench.understanding.round2.domains"
+    ),
+}
 
 
 # ------------------------------------------------------------------ normalising
@@ -457,7 +495,7 @@ def _start(name: str, module: str, env: dict[str, str], tree: Path, log: Path | 
 
 @contextmanager
 def running_platform(
-    work: Path, augment: bool = False, tree: Path = ROOT
+    work: Path, case_set: CaseSet, augment: bool = False, tree: Path = ROOT
 ) -> Iterator[tuple[Platform, dict[str, Process]]]:
     with ExitStack() as stack:
         env = {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
@@ -470,8 +508,8 @@ def running_platform(
         shipped["research"] = _start("research", "domains.research", research_env, tree)
         stack.callback(shipped["research"].stop)
         new: dict[str, Process] = {}
-        for name in NEW_DOMAINS:
-            new[name] = _start(name, f"bench.understanding.domains.{name}", {}, tree)
+        for name in case_set.domains():
+            new[name] = _start(name, f"{case_set.package}.{name}", {}, tree)
             stack.callback(new[name].stop)
         bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in shipped.items()})
         gateway = _start(
@@ -517,7 +555,7 @@ def running_platform(
 
 
 def register(platform: Platform, new: dict[str, Process]) -> float:
-    """Register the three domains (after removing them if present); seconds the POSTs took."""
+    """Register the set's domains (after removing them if present); seconds the POSTs took."""
     headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     for name in new:
         httpx.delete(f"{platform.gateway.url}/v1/domains/{name}", headers=headers, timeout=120)
@@ -537,8 +575,16 @@ def register(platform: Platform, new: dict[str, Process]) -> float:
 # ------------------------------------------------------------------ report
 
 
-def report(split: str, settled: Tally, early: Tally | None, cases: int, registration_s: list[float]) -> str:
-    lines = [f"## {split} ({cases} cases, {settled.turns} turns)", ""]
+def report(
+    split: str,
+    settled: Tally,
+    early: Tally | None,
+    cases: int,
+    registration_s: list[float],
+    case_set: str = "round1",
+    domains: int = 3,
+) -> str:
+    lines = [f"## {case_set} {split} ({cases} cases, {settled.turns} turns)", ""]
     columns = "model | turns | goal | entity P | entity R | entity F1 | behaviour"
     lines.append(f"| {columns} | side effects unsaid | junk steps |")
     lines.append("|---|---|---|---|---|---|---|---|---|")
@@ -566,7 +612,7 @@ def report(split: str, settled: Tally, early: Tally | None, cases: int, registra
     lines.append(f"Right behaviour by expected behaviour (settled): {hits}.")
     if registration_s:
         lines.append(
-            "Registration of the three domains (three POSTs): median "
+            f"Registration of the set's {domains} domains ({domains} POSTs): median "
             f"{statistics.median(registration_s):.2f} s over {len(registration_s)} registrations."
         )
     lines.append("")
@@ -616,6 +662,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--set", dest="case_set", choices=sorted(SETS), default="round1")
     parser.add_argument("--split", choices=["dev", "test", "both"], default="both")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--skip-early", action="store_true", help="do not measure right after registrations")
@@ -633,28 +680,32 @@ def main() -> None:
         "as the gateway logs the end of the full training)",
     )
     args = parser.parse_args()
-    every = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+    case_set = SETS[args.case_set]
+    every = [json.loads(line) for line in case_set.cases.read_text().splitlines() if line.strip()]
     splits = ["dev", "test"] if args.split == "both" else [args.split]
     sections = []
     summary: dict[str, Any] = {}
     with (
         tempfile.TemporaryDirectory(prefix="bench-understanding-") as work,
-        running_platform(Path(work), augment=args.augment, tree=args.tree) as (platform, new),
+        running_platform(Path(work), case_set, augment=args.augment, tree=args.tree) as (platform, new),
     ):
         for split in splits:
             cases = [c for c in every if c["split"] == split]
             settled, early, registration_s = run_split(
                 platform, new, cases, not args.skip_early, split, args.settle
             )
-            sections.append(report(split, settled, early, len(cases), registration_s))
+            sections.append(
+                report(split, settled, early, len(cases), registration_s, case_set.name, len(new))
+            )
             summary[split] = {"settled": settled.line(), **({"early": early.line()} if early else {})}
             print(f"{split}: {json.dumps(summary[split])}", flush=True)
     header = [
         "# Understanding on held-out domains and phrasings",
         "",
-        "`python bench/understanding_eval.py` (see its docstring): three domains written from the docs",
-        "only (`bench/understanding/`), registered at run time beside the shipped ones, every case",
-        "played through a real gateway (`POST /v1/runs`). Test-split numbers are aggregates only.",
+        f"`python bench/understanding_eval.py --set {case_set.name}` (see its docstring): domains written",
+        f"from the docs only (`{case_set.directory.relative_to(ROOT)}/`), registered at run time",
+        "beside the shipped ones, every case played through a real gateway (`POST /v1/runs`).",
+        "Test-split numbers are aggregates only.",
         "",
     ]
     args.out.write_text("\n".join(header + sections) + "\n")
