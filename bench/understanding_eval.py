@@ -20,14 +20,16 @@ each turn's trace is scored:
   scored on behaviour only;
 * **entities**: micro precision/recall/F1 over (entity, value) pairs on the turns with a goal;
   the platform's spans are normalised as the case file says (days and times against the cases'
-  reference clock, numbers, money, lookup tables' canonical values, accents and case folded,
-  research ideas by word overlap); entities under a wrong goal are all wrong;
+  reference clock; a typed day the gateway resolved against its own clock is read again, from
+  the words of the case's turns it came from, against the reference clock; numbers, money,
+  lookup tables' canonical values, accents and case folded,
+  research ideas and other free text by word overlap); entities under a wrong goal are all wrong;
 * **behaviour**: answer / ask / confirm / out_of_scope, from the trace (an approval question
   is confirm; a slot, domain or confidence-gate question is ask; a turn with steps, or a reply
   to a pending question, is answer; nothing run and no goal is out_of_scope);
 * **side-effecting calls with unsaid values**: steps called on a capability that needs a yes
-  (``policy.confirm``) or sends a notification, with an entity parameter whose value the turn's
-  expected entities do not have;
+  (``policy.confirm``) or sends a notification, with an entity parameter (``*_text``, or an
+  entity a manifest gives a value type) whose value the turn's expected entities do not have;
 * **junk steps**: steps called on a turn that expects out of scope, or with an entity parameter
   no expected entity has.
 
@@ -88,6 +90,10 @@ _WARM_STARTED = re.compile(r"intent model of catalog (\w+) warm-started")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
 _ONE = {"a", "an", "um", "uma", "one"}
+#: free text, compared by word overlap (the case files' READMEs)
+LOOSE = {"idea_text", "versions_text", "problem_text", "message"}
+#: the manifest's value types (docs/domains.md); their values are normalised by the platform
+TYPED = {"date", "time", "datetime", "duration", "number", "money", "email", "url", "phone"}
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,9 @@ class CaseSet:
     package: str
     #: the domain modules, when the folder also holds helpers not marked with a leading ``_``
     listed: tuple[str, ...] = ()
+    #: the domains read typed days the gateway resolved on its own clock: their today
+    #: (``BENCH_TODAY``) is the gateway's, so that "a date in the past" means the same to both
+    today_is_the_gateways: bool = False
 
     @property
     def cases(self) -> Path:
@@ -121,7 +130,10 @@ SETS = {
         ("weather", "shop_orders", "clinic"),  # domains/common.py is their shared helper
     ),
     "round2": CaseSet(
-        "round2", ROOT / "bench" / "understanding" / "round2", "bench.understanding.round2.domains"
+        "round2",
+        ROOT / "bench" / "understanding" / "round2",
+        "bench.understanding.round2.domains",
+        today_is_the_gateways=True,
     ),
 }
 
@@ -170,8 +182,58 @@ def _read(value: str, language: str) -> list[tuple[str, Any]]:
     return first + [found for found in second if found[0] not in {t for t, _ in first}]
 
 
-def normalised(entity: str, predicted: Any, expected: Any, language: str, lookups: Lookups) -> Any:
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+@dataclass
+class Clocks:
+    """Typed days the gateway resolved against its own clock, as the cases' reference clock reads
+    the same words: the platform says "amanhã" is the day after the real today, the case file
+    the day after ``REFERENCE``. Built from the texts of a case's turns so far (a follow-up
+    carries a day said earlier), each read at the instant it was sent and at ``REFERENCE``."""
+
+    days: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, said: list[tuple[str, datetime]], language: str) -> Clocks:
+        days: dict[str, str] = {}
+        # the latest words first: "e sexta?" after "amanhã" may name the same real day
+        for text, at in reversed(said):
+            for lang in (language, "en" if language == "pt" else "pt"):
+                real = RECOGNIZER.spans(text, lang, time_zone=ZONE, now=at)
+                ours = {
+                    (s.start, s.end, s.type): s.value
+                    for s in RECOGNIZER.spans(text, lang, time_zone=ZONE, now=REFERENCE)
+                }
+                for span in real:
+                    if span.type not in ("date", "datetime"):
+                        continue
+                    mine = ours.get((span.start, span.end, span.type))
+                    if mine is not None:
+                        days.setdefault(str(span.value), str(mine))
+                        days.setdefault(str(span.value)[:10], str(mine)[:10])
+        return cls(days)
+
+    def reference(self, value: Any) -> Any:
+        """``value`` (a typed day or date-time the gateway gave) on the reference clock."""
+        if isinstance(value, str) and _ISO_DAY.match(value):
+            if value in self.days:
+                return self.days[value]
+            if value[:10] in self.days:
+                return self.days[value[:10]] + value[10:]
+        return value
+
+
+def normalised(
+    entity: str, predicted: Any, expected: Any, language: str, lookups: Lookups, clocks: Clocks | None = None
+) -> Any:
     """``predicted`` in the form ``expected`` is written in (the case file's conventions)."""
+    if clocks is not None:
+        predicted = (
+            [clocks.reference(p) for p in predicted]
+            if isinstance(predicted, list)
+            else clocks.reference(predicted)
+        )
     if isinstance(predicted, list):
         return [normalised(entity, p, expected, language, lookups) for p in predicted]
     if isinstance(expected, list):
@@ -183,6 +245,9 @@ def normalised(entity: str, predicted: Any, expected: Any, language: str, lookup
     if isinstance(predicted, int | float) and not isinstance(expected, str):
         return predicted
     text = str(predicted)
+    if isinstance(expected, str) and _ISO_DAY.match(text) and (_DAY.match(expected) or _TIME.match(expected)):
+        # a typed day or date-time, already on the reference clock (``Clocks``)
+        return text[:10] if _DAY.match(expected) else (text[11:16] if len(text) >= 16 else text)
     if isinstance(expected, str) and _DAY.match(expected):
         read = _read(text, language)
         return next((str(v)[:10] for t, v in read if t in ("date", "datetime")), fold(text))
@@ -215,7 +280,7 @@ def expected_form(entity: str, value: Any, lookups: Lookups) -> Any:
 
 
 def same(entity: str, predicted: Any, expected: Any) -> bool:
-    if entity in ("idea_text", "versions_text") and isinstance(predicted, str) and isinstance(expected, str):
+    if entity in LOOSE and isinstance(predicted, str) and isinstance(expected, str):
         a, b = set(fold(predicted).split()), set(fold(expected).split())
         return bool(a and b) and len(a & b) / len(b) >= 0.5
     if isinstance(expected, dict) and isinstance(predicted, dict):
@@ -250,6 +315,8 @@ class Observed:
     behaviour: str
     steps: list[dict[str, Any]]
     answer: str
+    #: when the turn was sent: the gateway's clock for the typed days it resolved
+    at: datetime = field(default_factory=lambda: datetime.now(ZoneInfo(ZONE)))
 
 
 def observe(trace: dict[str, Any], pending_before: bool) -> Observed:
@@ -337,6 +404,9 @@ class Platform:
     lookups: Lookups
     #: the gateway's output (INFO): the intent model's trainings are logged there
     log: Path | None = None
+    #: entities some manifest declares with a value type (date, time, number, money, ...): their
+    #: parameters are checked for unsaid values like ``*_text`` ones
+    typed_entities: set[str] = field(default_factory=set)
 
     def log_size(self) -> int:
         return self.log.stat().st_size if self.log is not None and self.log.exists() else 0
@@ -373,7 +443,10 @@ def score_turn(
     lang: str,
     platform: Platform,
     tags: tuple[str, ...] = (),
+    said: list[tuple[str, datetime]] | None = None,
 ) -> bool:
+    """``said``: the case's turns so far (this one last), each with the instant it was sent."""
+    clocks = Clocks.of(said or [(turn["text"], seen.at)], lang)
     expect = turn["expect"]
     tally.turns += 1
     problems: list[str] = []
@@ -398,7 +471,7 @@ def score_turn(
     expected = {k: expected_form(k, v, platform.lookups) for k, v in (expect.get("entities") or {}).items()}
     if goal is not None:
         got = {
-            k: normalised(k, v, expected.get(k, ""), lang, platform.lookups)
+            k: normalised(k, v, expected.get(k, ""), lang, platform.lookups, clocks)
             for k, v in seen.entities.items()
             if v not in (None, "", [])
         }
@@ -431,10 +504,10 @@ def score_turn(
         unsaid = [
             name
             for name, value in params.items()
-            if name.endswith("_text")
+            if (name.endswith("_text") or name in platform.typed_entities)
             and value not in (None, "", [])
             and not any(
-                same(name, normalised(name, value, v, lang, platform.lookups), v)
+                same(name, normalised(name, value, v, lang, platform.lookups, clocks), v)
                 for v in said
                 if not isinstance(v, bool)
             )
@@ -455,6 +528,7 @@ def play(platform: Platform, case: dict[str, Any], session: str) -> list[tuple[d
     out = []
     pending = False
     for turn in case["turns"]:
+        at = datetime.now(ZoneInfo(ZONE))
         response = httpx.post(
             f"{platform.gateway.url}/v1/runs",
             json={"input_text": turn["text"], "session_id": session, "metadata": {"time_zone": ZONE}},
@@ -462,6 +536,7 @@ def play(platform: Platform, case: dict[str, Any], session: str) -> list[tuple[d
         )
         trace = response.json() if response.status_code == 200 else {}
         seen = observe(trace, pending)
+        seen.at = at
         pending = trace.get("question") is not None
         out.append((turn, seen))
     return out
@@ -508,8 +583,10 @@ def running_platform(
         shipped["research"] = _start("research", "domains.research", research_env, tree)
         stack.callback(shipped["research"].stop)
         new: dict[str, Process] = {}
+        today = datetime.now(ZoneInfo(ZONE)).date().isoformat()
+        domain_env = {"BENCH_TODAY": today} if case_set.today_is_the_gateways else {}
         for name in case_set.domains():
-            new[name] = _start(name, f"{case_set.package}.{name}", {}, tree)
+            new[name] = _start(name, f"{case_set.package}.{name}", domain_env, tree)
             stack.callback(new[name].stop)
         bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in shipped.items()})
         gateway = _start(
@@ -536,6 +613,7 @@ def running_platform(
         stack.callback(gateway.stop)
         lookups = Lookups()
         side_effecting: set[tuple[str, str]] = set()
+        typed_entities: set[str] = set()
         for process_ in [*shipped.values(), *new.values()]:
             manifest = httpx.get(f"{process_.url}/manifest", timeout=30).json()
             for goal in manifest.get("goals", []):
@@ -547,11 +625,15 @@ def running_platform(
                 json.dumps(manifest).encode(), None
             )  # a manifest that breaks the schema stops here
             lookups.add(manifest)
+            for goal in manifest.get("goals", []):
+                for name, spec in goal.get("entities_schema", {}).items():
+                    if spec.get("type") in TYPED:
+                        typed_entities.add(name)
             for capability in manifest.get("capabilities", []):
                 metadata = capability.get("metadata") or {}
                 if (metadata.get("policy") or {}).get("confirm") or capability.get("role") == "notifier":
                     side_effecting.add((manifest["domain"], capability["name"]))
-        yield Platform(gateway, side_effecting, lookups, work / "gateway.log"), new
+        yield Platform(gateway, side_effecting, lookups, work / "gateway.log", typed_entities), new
 
 
 def register(platform: Platform, new: dict[str, Process]) -> float:
@@ -640,8 +722,12 @@ def run_split(
     waited = platform.wait_settled(since, settle_s)
     print(f"{label}: settled {waited:.0f} s after the registration", file=sys.stderr, flush=True)
     for n, case in enumerate(cases):
-        for index, (turn, seen) in enumerate(play(platform, case, f"{label}-settled-{n}")):
-            score_turn(settled, case["id"], index, turn, seen, case["lang"], platform, tuple(case["tags"]))
+        played = play(platform, case, f"{label}-settled-{n}")
+        for index, (turn, seen) in enumerate(played):
+            said = [(t["text"], s.at) for t, s in played[: index + 1]]
+            score_turn(
+                settled, case["id"], index, turn, seen, case["lang"], platform, tuple(case["tags"]), said
+            )
     if not early:
         return settled, None, registration_s
     early_tally = Tally()
@@ -651,9 +737,19 @@ def run_split(
         began = time.perf_counter()
         while left and time.perf_counter() - began < EARLY_WINDOW_S:
             case = left.pop(0)
-            for index, (turn, seen) in enumerate(play(platform, case, f"{label}-early-{len(left)}")):
+            played = play(platform, case, f"{label}-early-{len(left)}")
+            for index, (turn, seen) in enumerate(played):
+                said = [(t["text"], s.at) for t, s in played[: index + 1]]
                 score_turn(
-                    early_tally, case["id"], index, turn, seen, case["lang"], platform, tuple(case["tags"])
+                    early_tally,
+                    case["id"],
+                    index,
+                    turn,
+                    seen,
+                    case["lang"],
+                    platform,
+                    tuple(case["tags"]),
+                    said,
                 )
     return settled, early_tally, registration_s
 
