@@ -104,9 +104,36 @@ FAST_FLOOR = 0.8
 #: for the same answers; bench/results/nlu_eval.md.)
 FAST_EVIDENCE_FLOOR = 0.9
 FAST_MIN_EVIDENCE = 30
+#: The gateway's default confirmation gate: a wrong or out-of-scope reading the ensemble scores
+#: under it is asked about instead of run, so the encoder made a difference there.
+FAST_GATE = 0.7
 #: tried in this order; on a tie (tiny catalogs fit held-out data perfectly) equal weights win
 MIX_WEIGHTS = (1.0, 0.75, 1.5, 0.5, 2.0, 0.25, 0.0)
 DENSE = DenseConfig(scale=1.0, l2=1e-5, learning_rate=0.03, epochs=60)
+
+
+def choose_agreed_fast_accept(
+    tfidf_conf: FloatArray,
+    tfidf_top: IntArray,
+    tfidf_correct: npt.NDArray[np.bool_],
+    ensemble_top: IntArray,
+    ensemble_conf: FloatArray,
+    negative: npt.NDArray[np.bool_],
+) -> float:
+    """Lowest TF-IDF confidence above which, on held-out text, the encoder changed nothing a
+    person would see (1.0 = none): the ensemble picks the same goal on every row above it, and
+    no wrong or out-of-scope row above it is one the ensemble would have put under the gate.
+    Text that clears such a threshold gains only latency from an encode (issue 21: most parses
+    reached the encoder for the answer TF-IDF had already given)."""
+    pos = ~negative
+    caught = (tfidf_top != ensemble_top) | ((~tfidf_correct | negative) & (ensemble_conf < FAST_GATE))
+    for threshold in np.arange(FAST_FLOOR, 1.0, 0.01):
+        above = tfidf_conf >= threshold - 1e-9
+        if (above & pos).sum() < FAST_MIN_EVIDENCE:
+            break
+        if not (above & caught).any():
+            return float(round(threshold, 2))
+    return 1.0
 
 
 def _nll(logits: FloatArray, labels: IntArray) -> float:
@@ -549,8 +576,12 @@ def _fit_embedding_part(
     correct = top == labels
     platt = PlattCalibrator().fit(top_prob, nearest, correct, ~inscope)
     calibrated = platt(top_prob, nearest)
-    tfidf_correct = tfidf_logits.argmax(axis=1) == labels
-    fast_accept = choose_fast_accept(tfidf_conf, tfidf_correct, ~inscope)
+    tfidf_top = tfidf_logits.argmax(axis=1)
+    tfidf_correct = tfidf_top == labels
+    fast_accept = min(
+        choose_fast_accept(tfidf_conf, tfidf_correct, ~inscope),
+        choose_agreed_fast_accept(tfidf_conf, tfidf_top, tfidf_correct, top, calibrated, ~inscope),
+    )
     order = np.argsort(y, kind="stable")
     offsets = np.searchsorted(y[order], np.arange(n_classes + 1)).astype(np.int64)
     part = EmbeddingPart(

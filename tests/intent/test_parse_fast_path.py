@@ -20,8 +20,10 @@ from intent.calibration import PlattCalibrator
 from intent.embedded import (
     FAST_EVIDENCE_FLOOR,
     FAST_FLOOR,
+    FAST_GATE,
     FAST_MIN_EVIDENCE,
     EmbeddedIntentAdapter,
+    choose_agreed_fast_accept,
     choose_fast_accept,
 )
 from intent.embeddings import model_files
@@ -99,6 +101,36 @@ def test_fast_accept_goes_under_the_evidence_floor_only_on_enough_held_out_examp
     conf, correct, negative = held_out(FAST_MIN_EVIDENCE * 2)
     leaked = (np.append(conf, 0.815), np.append(correct, False), np.append(negative, True))
     assert choose_fast_accept(*leaked) == pytest.approx(0.82)
+
+
+def test_the_encoder_is_skipped_only_above_where_it_changed_nothing_on_held_out_text() -> None:
+    n = FAST_MIN_EVIDENCE + 5
+    # n right answers at 0.85 on which the ensemble agrees, five wrong ones at 0.6
+    conf = np.array([0.85] * n + [0.6] * 5, dtype=np.float32)
+    top = np.zeros(n + 5, dtype=np.int64)
+    correct = np.array([True] * n + [False] * 5)
+    negative = np.zeros(n + 5, dtype=bool)
+    ensemble_conf = np.full(n + 5, 0.9, dtype=np.float32)
+
+    def bar(ensemble_top: np.ndarray, e_conf: np.ndarray = ensemble_conf, c: np.ndarray = correct) -> float:
+        return choose_agreed_fast_accept(conf, top, c, ensemble_top, e_conf, negative)
+
+    assert bar(top) == pytest.approx(FAST_FLOOR)  # TF-IDF at 0.85 is what the encoder would say
+    # the ensemble picks another goal for one of them: the encoder is still asked at 0.85
+    flipped = top.copy()
+    flipped[0] = 1
+    assert bar(flipped) == 1.0
+    # a wrong TF-IDF answer at 0.85 the ensemble would have asked about (under the gate)
+    wrong = correct.copy()
+    wrong[0] = False
+    unsure = ensemble_conf.copy()
+    unsure[0] = FAST_GATE - 0.1
+    assert bar(top, unsure, wrong) == 1.0
+    assert bar(top, ensemble_conf, wrong) == pytest.approx(FAST_FLOOR)  # the ensemble is as wrong
+    # too few held-out examples above the floor: no evidence, the encoder is kept
+    few = conf.copy()
+    few[: n - FAST_MIN_EVIDENCE + 1] = 0.6
+    assert choose_agreed_fast_accept(few, top, correct, top, ensemble_conf, negative) == 1.0
 
 
 def _reference_row(features: TfidfFeatures, text: str) -> dict[int, float]:
