@@ -197,6 +197,8 @@ class _StringContext:
     right: Counter[str] = field(default_factory=Counter)
     #: every annotated value is a number ("250"): only numbers are this entity
     numeric: bool = False
+    #: ...and long ones ("48213", a barcode): identifiers, written without separators
+    code: bool = False
     #: the annotated values are phrases of several words (a message, an idea): the entity is
     #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
     free: bool = False
@@ -213,6 +215,33 @@ class _Span:
     known: bool = False
     #: kept only as a required entity's one candidate, with no evidence of its own
     guessed: bool = False
+
+
+#: what closes a request's own words before free text: a colon, a comma, a dash
+_FREE_TEXT_MARK = re.compile(r"[:,]|\s[-–—]\s")
+_COLON = re.compile(":")
+#: words that lead into free text in either language, after the request's own words
+FREE_TEXT_LEADS = frozenset(
+    {"sobre", "about", "dizendo", "saying", "porque", "because", "regarding", "re", "avisando", "falando"}
+)
+_THAT = frozenset({"que", "that"})
+#: an entity annotated only with numbers of at least this many digits names things by codes
+CODE_DIGITS = 5
+#: digits with a decimal or thousands separator inside or right after them
+_DECIMAL = re.compile(r"\d[.,]\d")
+#: the articles a recogniser reads as the number one
+_ARTICLE_ONE = frozenset({"um", "uma", "a", "an"})
+
+
+def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> float:
+    """How many times the examples put the words beside ``span`` around the entity."""
+    inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
+    if not inside:
+        return 0.0
+    first, last = inside[0], inside[-1]
+    left = context_word(toks[first - 1].text) if first > 0 else ""
+    right = context_word(toks[last + 1].text) if last + 1 < len(toks) else ""
+    return float(context.left[left] + context.right[right])
 
 
 def _phrases(spec: EntitySpec, value: str) -> list[list[str]]:
@@ -256,6 +285,9 @@ class GoalEntityExtractor:
         self.role_groups: list[list[str]] = [names for names in by_values.values() if len(names) > 1]
         self._role_left: dict[str, Counter[str]] = {n: Counter() for g in self.role_groups for n in g}
         self._contexts = {name: _StringContext() for name in self._strings}
+        #: the words the examples put around (and inside) a typed entity's annotation: which of
+        #: two numbers is the party's size ("uma mesa ... para quatro pessoas")
+        self._typed_contexts = {name: _StringContext() for name in self._typed}
         #: annotated values of the string entities, normalised: their vocabulary
         self._known: set[tuple[str, ...]] = set()
         self._carrier: set[str] = set()
@@ -334,6 +366,9 @@ class GoalEntityExtractor:
                 self._carrier.update(words(" ".join(w for w in text.split() if w == w.lower())))
         for name, values in values_seen.items():
             self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
+            self._contexts[name].code = self._contexts[name].numeric and all(
+                len(w) >= CODE_DIGITS for v in values for w in v
+            )
             self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
             self._known.update(tuple(v) for v in values if v)
         return entity_words
@@ -352,6 +387,18 @@ class GoalEntityExtractor:
                 for i in range(len(toks) - len(target) + 1):
                     if target and norm_text[i : i + len(target)] == target:
                         inside[i : i + len(target)] = [True] * len(target)
+                        context = self._typed_contexts[name]
+                        j = i + len(target)
+                        if i > 0:
+                            context.left[context_word(norm_text[i - 1])] += 1
+                        if j < len(toks):
+                            context.right[context_word(norm_text[j])] += 1
+                        # "2 pessoas", "às 20h": the annotation's own words beside the value
+                        for word in target:
+                            if not word.isdigit() and word not in STOP:
+                                context.left[word] += 1
+                                context.right[word] += 1
+                        break
                 continue
             if name not in self._contexts:
                 continue
@@ -434,7 +481,7 @@ class GoalEntityExtractor:
                     found[name] = True
         for name in self._strings:
             if self._contexts[name].free and name not in found:
-                free_text = self._free_text(name, text, toks, used)
+                free_text = self._free_text(name, text, toks, used, asked=prefer == name)
                 if free_text is not None:
                     found[name] = free_text
         if self._strings:
@@ -442,12 +489,16 @@ class GoalEntityExtractor:
             found.update({k: v for k, v in strings.items() if k not in found})
         return found
 
-    def _free_text(self, name: str, text: str, toks: list[Token], used: list[bool]) -> str | None:
-        """The words after the entity's cue, as written: after a colon that closes the goal's own
-        phrasing ("manda no telegram: reunião às 15h"), or after a word the examples put before
-        it ("saying", "dizendo"). A last sentence made only of the goal's phrasing ends the value
-        ("does X? i wanna research that"), and is the cue when there is no other. No cue, no
-        value: a phrase is never guessed."""
+    def _free_text(
+        self, name: str, text: str, toks: list[Token], used: list[bool], asked: bool = False
+    ) -> str | None:
+        """The words after the entity's cue, as written: after a colon, comma or dash that closes
+        the goal's own phrasing ("manda no telegram: reunião às 15h", "chamado urgente, o sistema
+        caiu"), or after a word the examples put before it ("saying", "dizendo"), or a lead-in
+        word ("sobre", "about", "dizendo que") right after the request's own words. A last
+        sentence made only of the goal's phrasing ends the value ("does X? i wanna research
+        that"), and is the cue when there is no other. ``asked``: the message answers a question
+        for this entity, so all of it is the value. No cue, no value: a phrase is never guessed."""
         end = len(text)
         ending = _SENTENCE_END.search(text.rstrip(" \t\n?!."))
         if ending is not None:
@@ -455,19 +506,28 @@ class GoalEntityExtractor:
             if after and all(self._phrasing(t) for t in after):
                 end = ending.start()
         start = None
-        colon = text.find(":", 0, end)
-        if colon > 0:
-            before = [t for t in toks if t.end <= colon]
-            if before and all(self._phrasing(t) for t in before):
-                start = colon + 1
+        # a table's values are names, not phrases: only its own cues lead into one
+        phrase = not self.specs[name].lookup
+        mark = (_FREE_TEXT_MARK if phrase else _COLON).search(text, 0, end)
+        if mark is not None:
+            before = [t for t in toks if t.end <= mark.start()]
+            if self._only_request(before):
+                start = mark.end()
         if start is None:
             cues = self._contexts[name].left
-            # a function word ("que") is a cue only when the examples taught it more than once
-            found = next(
-                (t for t in toks if t.end < end and cues[t.text] > (1 if t.text in STOP else 0)), None
-            )
-            start = found.end if found is not None else None
-        if start is None and end < len(text):
+            for k, tok in enumerate(toks):
+                if tok.end >= end:
+                    break
+                # a function word ("que") is a cue anywhere only when the examples taught it more
+                # than once; right after the request's own words a lead-in is enough
+                opens = phrase and self._only_request(toks[:k])
+                taught = cues[tok.text] > (1 if tok.text in STOP and not opens else 0)
+                if taught or (opens and tok.text in FREE_TEXT_LEADS):
+                    start = tok.end
+                    if k + 1 < len(toks) and toks[k + 1].text in _THAT:  # "dizendo que ..."
+                        start = toks[k + 1].end
+                    break
+        if start is None and (end < len(text) or (asked and phrase)):
             start = 0
         if start is None:
             return None
@@ -502,10 +562,32 @@ class GoalEntityExtractor:
         for name in order:
             spec = self.specs[name]
             values: list[TypedValue] = []
-            for k, span in enumerate(spans):
-                value = _typed_part(span, spec.type)
-                if value is None or (k, spec.type) in taken:
-                    continue
+            fitting = [
+                k
+                for k, span in enumerate(spans)
+                if _typed_part(span, spec.type) is not None
+                and (k, spec.type) not in taken
+                # an article read as one ("uma mesa", "a table") is a count only where the
+                # examples put the entity ("uma pessoa" beside "2 pessoas"): never a guessed size
+                and not (
+                    text[span.start : span.end].lower() in _ARTICLE_ONE
+                    and self._typed_context_score(name, toks, span) <= 0
+                )
+            ]
+            if not spec.multiple and len(fitting) > 1:
+                # of several readings, the one whose surroundings the examples taught; an article
+                # read as one ("uma mesa") only when nothing else fits
+                fitting = sorted(
+                    fitting,
+                    key=lambda k: (
+                        -self._typed_context_score(name, toks, spans[k]),
+                        text[spans[k].start : spans[k].end].lower() in _ARTICLE_ONE,
+                        k,
+                    ),
+                )[:1]
+            for k in fitting:
+                value = _typed_part(spans[k], spec.type)
+                assert value is not None
                 taken.add((k, spec.type))
                 consumed.add(k)
                 values.append(value)
@@ -575,14 +657,11 @@ class GoalEntityExtractor:
 
     def _context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
         """How well the words around ``span`` fit the contexts the examples taught ``name``."""
-        inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
-        if not inside:
-            return 0.0
-        first, last = inside[0], inside[-1]
-        left = context_word(toks[first - 1].text) if first > 0 else ""
-        right = context_word(toks[last + 1].text) if last + 1 < len(toks) else ""
-        context = self._contexts[name]
-        return float(context.left[left] + context.right[right])
+        return _score_in(self._contexts[name], toks, span)
+
+    def _typed_context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
+        """The same for a typed entity."""
+        return _score_in(self._typed_contexts[name], toks, span)
 
     def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:
         """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
@@ -796,10 +875,13 @@ class GoalEntityExtractor:
         assigned: dict[str, list[_Span]] = {name: [] for name in self._strings}
         for span in spans:
             is_number = all(t.text.isdigit() for t in toks[span.first : span.last + 1])
+            # "1.432,77", "129.90": an amount or a quantity, never the digits of a code
+            decimal = is_number and bool(_DECIMAL.search(text[max(0, span.start - 2) : span.end + 2]))
             eligible = [
                 n
                 for n in self._strings
                 if self._contexts[n].numeric == is_number
+                and not (decimal and self._contexts[n].code)
                 and n not in self._typed_text
                 and not self._contexts[n].free  # a phrase comes only after its cue
             ]
@@ -998,6 +1080,16 @@ class GoalEntityExtractor:
                 if not self._is_known(tuple(words(str(item)))):
                     return False
         return True
+
+    def _only_request(self, toks: list[Token]) -> bool:
+        """``toks`` are the request's own words, some of them more than function words or
+        filler ("Oi," before a comma is no request)."""
+        return all(self._request_word(t) for t in toks) and any(t.text not in NOT_ENTITY for t in toks)
+
+    def _request_word(self, tok: Token) -> bool:
+        """A word of the request itself: phrasing, or a word of an enum or boolean value
+        ("chamado *urgente*, ...")."""
+        return self._phrasing(tok) or tok.text in self._enum_and_bool_words
 
     def _phrasing(self, tok: Token) -> bool:
         """A function word, filler or a word of the goal's own phrasing: no part of a value."""

@@ -138,6 +138,23 @@ RECOGNIZER = TypedEntityRecognizer()
 @lru_cache(maxsize=512)
 def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[TypedSpan, ...]:
     """One Duckling read per message and clock minute: every goal's extractor asks for the same."""
+    read = _read(text, language, zone, instant)
+    kept = _without_overlaps(read)
+    if len(kept) < len(read):
+        # a longer reading won over one that also held other words: "for 2 on Sunday at 9pm"
+        # is read as "2 on Sunday" (02:00) and "on Sunday at 9pm"; the second wins and the 2 was
+        # nobody's. The words no kept reading covers are read again on their own.
+        masked = "".join(" " if any(k.start <= i < k.end for k in kept) else c for i, c in enumerate(text))
+        kept += [
+            span
+            for span in _without_overlaps(_read(masked, language, zone, instant))
+            if all(span.end <= k.start or span.start >= k.end for k in kept)
+        ]
+    return tuple(sorted(kept, key=lambda s: s.start))
+
+
+def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
+    """Every reading Duckling gives of ``text``, overlapping ones included."""
     clean, origin = _expanded(text)
     out: list[TypedSpan] = []
     for hit in _parse(clean, language, zone, instant):
@@ -148,7 +165,7 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
     out = _with_currency_words(text, language, out)
     if language != "pt" and _REAL.search(text):
         out += _money_in_portuguese(text, zone, instant)
-    return tuple(sorted(_without_overlaps(out), key=lambda s: s.start))
+    return out
 
 
 def _money_in_portuguese(text: str, zone: str, instant: int) -> list[TypedSpan]:

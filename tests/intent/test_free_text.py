@@ -80,3 +80,64 @@ def test_a_goals_switch_words_can_be_set_aside() -> None:
     quote = GoalEntityExtractor(Goal.model_validate(GET_QUOTE))
     assert quote.without_switches("me avisa no telegram quanto tá a weg") == "no quanto ta a weg"
     assert quote.without_switches("quanto tá a weg") is None
+
+
+#: a made-up goal: a complaint whose text is free, with a severity
+COMPLAINT = {
+    "goal": "FILE_COMPLAINT",
+    "description": {"pt": "Registrar uma reclamação", "en": "File a complaint"},
+    "capabilities": ["file"],
+    "entities_schema": {
+        "complaint_text": {"type": "string", "required": True, "description": {"pt": "O quê", "en": "What"}},
+        "severity": {
+            "type": "enum",
+            "values": ["MILD", "SERIOUS"],
+            "synonyms": {"MILD": ["leve", "mild"], "SERIOUS": ["grave", "serious"]},
+        },
+    },
+    "examples": [
+        {
+            "text": "registra uma reclamação: o ônibus não passou",
+            "entities": {"complaint_text": "o ônibus não passou"},
+        },
+        {
+            "text": "file a complaint: the bus never came",
+            "entities": {"complaint_text": "the bus never came"},
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def complaint() -> GoalEntityExtractor:
+    return GoalEntityExtractor(Goal.model_validate(COMPLAINT))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a comma closes the request's own words (a severity among them)
+        ("reclamação grave, o motorista foi grosseiro", "o motorista foi grosseiro"),
+        ("serious complaint, the driver was rude", "the driver was rude"),
+        # a lead-in right after the request's own words, "que" left out
+        ("registra uma reclamação dizendo que o motorista foi grosseiro", "o motorista foi grosseiro"),
+        ("file a complaint about the driver being rude", "the driver being rude"),
+    ],
+)
+def test_free_text_after_the_requests_own_words(
+    complaint: GoalEntityExtractor, text: str, value: str
+) -> None:
+    assert complaint.extract(text)["complaint_text"] == value
+
+
+@pytest.mark.parametrize("text", ["Oi, quero registrar uma reclamação", "registra uma reclamação, por favor"])
+def test_a_greeting_or_a_please_after_a_comma_is_no_complaint(
+    complaint: GoalEntityExtractor, text: str
+) -> None:
+    assert "complaint_text" not in complaint.extract(text)
+
+
+def test_a_reply_to_the_question_for_the_text_is_the_text(complaint: GoalEntityExtractor) -> None:
+    reply = "o motorista foi grosseiro comigo"
+    assert "complaint_text" not in complaint.extract(reply)  # said out of the blue: no cue
+    assert complaint.extract(reply, prefer="complaint_text") == {"complaint_text": reply}
