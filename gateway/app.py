@@ -257,7 +257,8 @@ def _checkpointer(engine: AsyncEngine) -> CachingCheckpointer:
     so a cold resume folds at most 15 small deltas and a warm one none (the engine keeps the
     state); the cache turns a resume's read into one small row (still checked, for other
     gateways)."""
-    return CachingCheckpointer(checkpointer_for(engine, snapshot_every=16))
+    # a SQLite file's WAL is checkpointed by a thread of its own (_database)
+    return CachingCheckpointer(checkpointer_for(engine, snapshot_every=16, wal_checkpointed=True))
 
 
 def _start_serving(
@@ -290,11 +291,12 @@ def _start_serving(
 
 async def _database(stack: AsyncExitStack, settings: GatewaySettings) -> AsyncEngine:
     """The gateway's database, migrated (unless told not to)."""
-    engine = create_engine(settings.database_url)
+    checkpointed = is_sqlite_file(settings.database_url)
+    engine = create_engine(settings.database_url, wal_checkpointed=checkpointed)
     stack.push_async_callback(engine.dispose)
     if settings.migrate_on_start:
         await upgrade(engine)
-    if is_sqlite_file(settings.database_url):
+    if checkpointed:
         # the WAL's fsyncs in a thread of their own, not inside some turn's commit
         checkpoints = WalCheckpoints(settings.database_url)
         checkpoints.start()

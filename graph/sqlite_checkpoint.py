@@ -122,8 +122,11 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
 class SqliteCheckpointer(Checkpointer):
     """A checkpointer on a SQLite file (``sqlite:///path`` or ``sqlite+aiosqlite:///path``)."""
 
-    def __init__(self, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY):
-        self.engine = create_sqlite_engine(url)
+    def __init__(
+        self, url: str, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, wal_checkpointed: bool = False
+    ):
+        # wal_checkpointed: a shared.db.WalCheckpoints thread checkpoints the file
+        self.engine = create_sqlite_engine(url, wal_checkpointed=wal_checkpointed)
         self.snapshot_every = snapshot_every
         self._thread = _CallThread("sqlite-checkpointer")
         #: the thread's one connection, kept open (used on the thread only)
@@ -207,12 +210,13 @@ class SqliteCheckpointer(Checkpointer):
 
 
 def checkpointer_for(
-    engine: AsyncEngine, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    engine: AsyncEngine, *, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, wal_checkpointed: bool = False
 ) -> SqliteCheckpointer | SqlCheckpointer:
     """The SQL checkpointer for an application's engine: :class:`SqliteCheckpointer` on the same
-    file for a SQLite file, else :class:`SqlCheckpointer` on the engine itself."""
+    file for a SQLite file (``wal_checkpointed``: a ``shared.db.WalCheckpoints`` thread
+    checkpoints that file), else :class:`SqlCheckpointer` on the engine itself."""
     database = engine.url.database or ""
     if engine.dialect.name == "sqlite" and database not in ("", ":memory:"):
         url = engine.url.render_as_string(hide_password=False)
-        return SqliteCheckpointer(url, snapshot_every=snapshot_every)
+        return SqliteCheckpointer(url, snapshot_every=snapshot_every, wal_checkpointed=wal_checkpointed)
     return SqlCheckpointer(engine, snapshot_every=snapshot_every)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -86,11 +86,13 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
+def create_engine(url: str, *, wal_checkpointed: bool = False, **engine_kw: Any) -> AsyncEngine:
     """An async engine for PostgreSQL (asyncpg) or SQLite (aiosqlite): one code path, the same
     statements and SQLAlchemy's compiled-statement cache on both.
 
-    SQLite gets :func:`sqlite_pragmas` on every new connection and its file's folder is created.
+    SQLite gets :func:`sqlite_pragmas` on every new connection and its file's folder is created;
+    ``wal_checkpointed``: a :class:`WalCheckpoints` thread checkpoints the file
+    (:func:`checkpointed_sqlite_pragmas`). PostgreSQL ignores it.
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
@@ -99,7 +101,7 @@ def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
         # a SELECT), so a reset on return would only add a round trip to the driver's thread.
         engine_kw.setdefault("pool_reset_on_return", None)
         engine = create_async_engine(url, **engine_kw)
-        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", _pragmas(wal_checkpointed))
         return engine
     # No ping per checkout (on asyncpg a ping is BEGIN, a query and ROLLBACK: three round trips
     # on every unit of work). A connection the server dropped fails its first statement instead,
@@ -112,9 +114,10 @@ def create_engine(url: str, **engine_kw: Any) -> AsyncEngine:
     return create_async_engine(url, **engine_kw)
 
 
-def create_sqlite_engine(url: str, **engine_kw: Any) -> Engine:
+def create_sqlite_engine(url: str, *, wal_checkpointed: bool = False, **engine_kw: Any) -> Engine:
     """A synchronous (pysqlite) engine on a SQLite file, with :func:`sqlite_pragmas`, for code that
     runs its statements on a thread of its own; async or sync URLs are accepted.
+    ``wal_checkpointed`` as for :func:`create_engine`.
 
     >>> create_sqlite_engine("sqlite+aiosqlite:///:memory:").dialect.driver
     'pysqlite'
@@ -122,7 +125,7 @@ def create_sqlite_engine(url: str, **engine_kw: Any) -> Engine:
     url = normalise_url(url).replace("sqlite+aiosqlite://", "sqlite://", 1)
     _make_folder(url)
     engine = create_sync_engine(url, **engine_kw)
-    event.listen(engine, "connect", sqlite_pragmas)
+    event.listen(engine, "connect", _pragmas(wal_checkpointed))
     return engine
 
 
@@ -144,6 +147,26 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+#: The WAL's length (pages) at which a commit checkpoints it by itself, on a connection to a file
+#: that a :class:`WalCheckpoints` thread checkpoints: several rounds of that thread at a busy
+#: gateway's write rate, so commits leave the checkpoints to the thread, and a bound if it stops.
+CHECKPOINTED_WAL_PAGES = 10_000
+
+
+def checkpointed_sqlite_pragmas(dbapi_conn: Any, record: Any) -> None:
+    """:func:`sqlite_pragmas`, for a connection to a file that a :class:`WalCheckpoints` thread
+    checkpoints: SQLite's own checkpoint (at 1,000 pages) would otherwise come first, inside
+    some request's commit."""
+    sqlite_pragmas(dbapi_conn, record)
+    cur = dbapi_conn.cursor()
+    cur.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINTED_WAL_PAGES}")
+    cur.close()
+
+
+def _pragmas(wal_checkpointed: bool) -> Callable[[Any, Any], None]:
+    return checkpointed_sqlite_pragmas if wal_checkpointed else sqlite_pragmas
+
+
 log = logging.getLogger(__name__)
 
 
@@ -153,12 +176,17 @@ class WalCheckpoints:
     In WAL mode with ``synchronous=NORMAL`` a commit writes no fsync; the fsyncs come with the
     checkpoints that copy the WAL back into the database file, which SQLite otherwise runs inside
     whichever commit grows the WAL past ``wal_autocheckpoint`` (1000 pages): that request waits
-    for the copy and its fsyncs. Checkpointed often in the background (``PASSIVE``: never waits
-    for, nor blocks, readers and writers), the WAL stays well below that, so no request pays it;
-    if this thread falls behind, SQLite's own autocheckpoint still bounds the WAL.
+    for the copy and its fsyncs. Here the thread runs them (``PASSIVE``: never waits for, nor
+    blocks, readers and writers), and the file's connections leave them to it
+    (``wal_checkpointed`` engines: :data:`CHECKPOINTED_WAL_PAGES`), so no request pays them.
+
+    One fsync stays with the writers: the first commit after a checkpoint that emptied the WAL
+    starts it over and syncs its header. That is one commit per round, so the rounds are a second
+    apart rather than a few per second (at 0.25 s a SQLite gateway's turn writer synced ~3 times a
+    second, each a fraction of a millisecond to tens of milliseconds inside a turn).
     """
 
-    def __init__(self, url: str, *, interval_s: float = 0.25):
+    def __init__(self, url: str, *, interval_s: float = 1.0):
         database = make_url(normalise_url(url)).database
         if not database or database == ":memory:":
             raise ValueError(f"WAL checkpoints need a SQLite file, not {url!r}")
