@@ -53,7 +53,7 @@ from intent.classifier import (
 )
 from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
 from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
-from intent.entities import GoalEntityExtractor
+from intent.entities import GoalEntityExtractor, content_words
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
@@ -1026,7 +1026,11 @@ class EmbeddedIntentAdapter:
             return []
         others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
         shared = extractor.phrasing_words(text)
-        if any(not any(other.uses_phrasing(w) for other in others) for w in shared):
+        # the verb a request opens with names an action, not an object: "cancel" is the only
+        # cancelling of the catalog, yet "cancel my gym membership" names no reservation
+        opening = next(iter(content_words(text)), None)
+        objects = [w for w in shared if w != opening]
+        if any(not any(other.uses_phrasing(w) for other in others) for w in objects):
             return []
         return foreign
 

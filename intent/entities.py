@@ -199,6 +199,9 @@ class _StringContext:
     numeric: bool = False
     #: ...and long ones ("48213", a barcode): identifiers, written without separators
     code: bool = False
+    #: every annotated value is one word with digits in it ("BK4821"): a word without any is
+    #: no value of it ("cancel my *gym membership*")
+    coded: bool = False
     #: the annotated values are phrases of several words (a message, an idea): the entity is
     #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
     free: bool = False
@@ -368,6 +371,9 @@ class GoalEntityExtractor:
             self._contexts[name].numeric = bool(values) and all(w.isdigit() for v in values for w in v)
             self._contexts[name].code = self._contexts[name].numeric and all(
                 len(w) >= CODE_DIGITS for v in values for w in v
+            )
+            self._contexts[name].coded = bool(values) and all(
+                len(v) == 1 and any(c.isdigit() for c in v[0]) for v in values
             )
             self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
             self._known.update(tuple(v) for v in values if v)
@@ -882,6 +888,10 @@ class GoalEntityExtractor:
                 for n in self._strings
                 if self._contexts[n].numeric == is_number
                 and not (decimal and self._contexts[n].code)
+                and not (
+                    self._contexts[n].coded
+                    and not any(c.isdigit() for t in toks[span.first : span.last + 1] for c in t.text)
+                )
                 and n not in self._typed_text
                 and not self._contexts[n].free  # a phrase comes only after its cue
             ]

@@ -87,7 +87,8 @@ def test_a_value_with_no_evidence_marks_the_reading_as_guessed() -> None:
                             "entities_schema": {"code_text": {"type": "string", "required": True}},
                             "examples": [
                                 example("status do pedido AB12", code_text="AB12"),
-                                example("onde está o pedido XK9", code_text="XK9"),
+                                # one code of words: the entity is no "word with digits" only
+                                example("onde está o pedido alfa", code_text="alfa"),
                                 "status do meu pedido",
                             ],
                         }

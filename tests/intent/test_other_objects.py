@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from intent.embedded import EmbeddedIntentAdapter
+from intent.entities import GoalEntityExtractor
 from shared.catalog import Catalog
-from shared.manifest import DomainManifest
+from shared.manifest import DomainManifest, Goal
 from tests.conftest import example
 
 CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T09:00:00-03:00"}
@@ -205,3 +206,61 @@ def test_a_list_that_names_one_of_the_tables_values_is_the_tables(
     extractor = adapter.model.extractors[("shop", "PLACE_ORDER")]
     assert extractor.unlisted_required({"product_text": [known, unknown]}) == []
     assert extractor.unlisted_required({"product_text": [unknown]}) == ["product_text"]
+
+
+#: the only cancelling of its catalog, by a code of letters and digits
+LOCKERS: dict[str, Any] = {
+    "domain": "lockers",
+    "version": "1",
+    "description": "Station lockers",
+    "capabilities": [{"name": "rent", "description": "r"}, {"name": "release", "description": "c"}],
+    "goals": [
+        {
+            "goal": "RENT_LOCKER",
+            "description": {"pt": "Alugar um armário", "en": "Rent a locker"},
+            "capabilities": ["rent"],
+            "entities_schema": {"size": {"type": "enum", "values": ["SMALL", "LARGE"]}},
+            "examples": [
+                example("aluga um armário grande"),
+                example("rent a small locker"),
+                example("quero alugar um armário na estação"),
+                example("I need a locker at the station"),
+            ],
+        },
+        {
+            "goal": "CANCEL_LOCKER",
+            "description": {"pt": "Cancelar o aluguel de um armário", "en": "Cancel a locker rental"},
+            "capabilities": ["release"],
+            "entities_schema": {"locker_code_text": {"type": "string", "required": True}},
+            "examples": [
+                example("cancela o armário LK4821", locker_code_text="LK4821"),
+                example("quero cancelar o aluguel do armário LK5530", locker_code_text="LK5530"),
+                example("cancel locker LK4821", locker_code_text="LK4821"),
+                example("please cancel my locker rental LK6107", locker_code_text="LK6107"),
+            ],
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def lockers() -> EmbeddedIntentAdapter:
+    return EmbeddedIntentAdapter(Catalog([DomainManifest.model_validate(LOCKERS)]), use_embeddings=False)
+
+
+@pytest.mark.parametrize("lure", ["cancel my gym membership", "cancela minha assinatura da netflix"])
+def test_the_only_cancelling_of_a_catalog_is_no_cancelling_of_anything(
+    lockers: EmbeddedIntentAdapter, lure: str
+) -> None:
+    eager = EmbeddedIntentAdapter(use_embeddings=False, oos_threshold=0.05)
+    eager.catalog, eager.model = lockers.catalog, lockers.model
+    out = eager.parse_sync(lure, context=CONTEXT)
+    assert out.goal is None, (lure, out)
+    assert any("nothing it knows" in note for note in out.notes), out.notes
+
+
+def test_a_code_is_a_word_with_digits() -> None:
+    cancel = GoalEntityExtractor(Goal.model_validate(LOCKERS["goals"][1]))
+    # the only word left is no code: asked for, never guessed
+    assert cancel.extract("cancel my locker downstairs") == {}
+    assert cancel.extract("cancela o armário LK7777") == {"locker_code_text": "LK7777"}
