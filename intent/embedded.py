@@ -942,7 +942,11 @@ class EmbeddedIntentAdapter:
             # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
             # da Vale, obrigado!"): the request alone is read too, and the surer reading wins
             part_probs, part_conf, _ = self.scores(part, pinned_domain)
-            if part_conf > conf:
+            # the request alone reads as another goal, in scope: the greeting was what made the
+            # whole message that goal ("Good morning, could you please pay the condo fee? Many
+            # thanks." is no small talk)
+            other = probs.size > 0 and int(part_probs.argmax()) != int(probs.argmax())
+            if part_conf > conf or (other and part_conf >= self.oos_threshold):
                 probs, conf = part_probs, part_conf
         return probs, conf
 
@@ -1027,8 +1031,9 @@ class EmbeddedIntentAdapter:
         others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
         shared = extractor.phrasing_words(text)
         # the verb a request opens with names an action, not an object: "cancel" is the only
-        # cancelling of the catalog, yet "cancel my gym membership" names no reservation
-        opening = next(iter(content_words(text)), None)
+        # cancelling of the catalog, yet "cancel my gym membership" names no reservation; a
+        # value of the goal's tables said beside it ("tranfere 40 reias pro bruno") is its object
+        opening = None if extractor.from_table(out.entities) else next(iter(content_words(text)), None)
         objects = [w for w in shared if w != opening]
         if any(not any(other.uses_phrasing(w) for other in others) for w in objects):
             return []

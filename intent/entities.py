@@ -1031,6 +1031,8 @@ class GoalEntityExtractor:
             and not self._carrier_words.knows(t.text)
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
+            # a word the examples write inside a typed value ("2 *pessoas*") is the goal's own
+            and not any(c.left[t.text] for c in self._typed_contexts.values())
         ]
 
     def uses_phrasing(self, word: str) -> bool:
