@@ -156,8 +156,18 @@ def answer_question(
         # only an evident new request leaves the conversation: not a word read as a guessed value
         new_goal = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
         if not new_goal or intent.primary_domain == resume.domain:
+            entities = resume.intent.entities
+            if resume.param and resume.param not in entities:
+                # the domain named the value it still needs ("a research request names no
+                # idea"): the reply is that value, as the goal's entity ("noise hurts focus")
+                entities = {**entities, resume.param: text.strip()}
             continued = resume.intent.model_copy(
-                update={"original_query": text, "confidence": 1.0, "language": intent.language}
+                update={
+                    "original_query": text,
+                    "confidence": 1.0,
+                    "language": intent.language,
+                    "entities": entities,
+                }
             )
             continuation = Continuation(
                 domain=resume.domain,

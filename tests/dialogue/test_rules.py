@@ -185,6 +185,20 @@ def test_a_domain_conversation_goes_on_with_the_reply() -> None:
     assert [(s.id, s.capability, s.params) for s in plan.steps] == [(1, "chat_reply", {"reply": text})]
 
 
+def test_a_reply_to_a_domain_that_named_the_value_it_needs_is_that_value() -> None:
+    asking = CHAT_QUESTION.model_copy(
+        update={"resume": CHAT_QUESTION.resume.model_copy(update={"param": "idea_text"})}
+    )
+    text = "noise in open offices hurts focus"
+    answered = rules.answer_question(asking, text, unclear(text), turn(text), THRESHOLD)
+    assert answered is not None and answered.intent is not None
+    assert answered.intent.entities == {"idea_text": text}
+    assert answered.continue_with is not None and answered.continue_with.reply == text
+    # a conversation that named nothing keeps the entities it had
+    plain = rules.answer_question(CHAT_QUESTION, text, unclear(text), turn(text), THRESHOLD)
+    assert plain is not None and plain.intent is not None and plain.intent.entities == {}
+
+
 #: A plan paused by a domain conversation: step 1 quoted, step 2 asked, step 3 (which reads both)
 #: waits behind it.
 PAUSED_PLAN = ExecutionPlan(
