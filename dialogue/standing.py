@@ -479,9 +479,11 @@ def _read_watch(
         if span.start < after:
             continue
         if span.type == "money" and isinstance(span.value, dict):
-            threshold = float(span.value["amount"])
-            currency = str(span.value.get("currency") or "") or None
-            break
+            amount = span.value["amount"]
+            if isinstance(amount, int | float):
+                threshold = float(amount)
+                currency = str(span.value.get("currency") or "") or None
+                break
         if span.type == "number" and isinstance(span.value, int | float):
             threshold = float(span.value)
             break

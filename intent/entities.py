@@ -610,6 +610,11 @@ class GoalEntityExtractor:
             spans = _split_datetimes(text, spans, set(self._typed_text.values()), language, clock)
             for name, words_of in self._typed_text_values(text, toks, spans, prefer, taken, consumed).items():
                 out[name] = words_of
+        for name in order:
+            if self.specs[name].type == "money" and name not in out:
+                amount = self._amount_without_currency(name, toks, spans, consumed, asked=prefer == name)
+                if amount is not None:
+                    out[name] = amount
         for k, span in enumerate(spans):
             if span.type == "number" and k not in consumed:
                 continue  # a number no typed entity took may still be a code or an amount
@@ -617,6 +622,25 @@ class GoalEntityExtractor:
                 if tok.start < span.end and tok.end > span.start:
                     used[i] = True
         return out
+
+    def _amount_without_currency(
+        self, name: str, toks: list[Token], spans: list[TypedSpan], consumed: set[int], *, asked: bool
+    ) -> TypedValue | None:
+        """A ``money`` value whose currency was left unsaid ("paga 49,90", "transfere 200 pra
+        Ana"): a number no other entity took, where an amount is said (with decimals, between
+        the words the examples put around the entity, or in answer to the question for it).
+        Its ``currency`` is ``None``: the domain applies its own; the amount is never asked
+        for again."""
+        for k, span in enumerate(spans):
+            if span.type != "number" or k in consumed or isinstance(span.value, dict):
+                continue
+            amount = span.value
+            if not isinstance(amount, int | float):
+                continue
+            if asked or isinstance(amount, float) or self._typed_context_score(name, toks, span) > 0:
+                consumed.add(k)
+                return {"amount": amount, "currency": None}
+        return None
 
     def _typed_text_values(
         self,

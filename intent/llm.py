@@ -53,7 +53,10 @@ _TYPED_VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
     "number": {"type": "number"},
     "money": {
         "type": "object",
-        "properties": {"amount": {"type": "number"}, "currency": {"type": "string", "pattern": "^[A-Z]{3}$"}},
+        "properties": {
+            "amount": {"type": "number"},
+            "currency": {"type": ["string", "null"], "pattern": "^[A-Z]{3}$"},
+        },
         "required": ["amount", "currency"],
         "additionalProperties": False,
     },
@@ -63,7 +66,8 @@ _TYPED_VALUE_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 _TYPED_RULES = (
     "Typed entities are given normalised: date YYYY-MM-DD, time HH:MM, datetime ISO 8601 with the "
-    "offset, duration ISO 8601 (PT2H), number a JSON number, money {amount, currency ISO 4217}; "
+    "offset, duration ISO 8601 (PT2H), number a JSON number, money {amount, currency ISO 4217, "
+    "null when unsaid}; "
     "resolve relative words (tomorrow, amanhã, sexta) against the conversation's clock below, and "
     "use null for a type the message does not say (a time is no date)."
 )

@@ -304,12 +304,13 @@ class LookupEntry(_Strict):
 #: Entity types recognised from the words by their form (a library, not the domain's examples)
 #: and given to the domain normalised: ``date`` "2026-11-27", ``time`` "14:00", ``datetime``
 #: "2026-11-27T14:00:00-03:00" (ISO 8601, resolved against the conversation's clock and time
-#: zone), ``duration`` "PT2H", ``number`` 3, ``money`` {"amount": 20, "currency": "USD"},
-#: ``email``, ``phone`` (digits, "+" first when written), ``url``.
+#: zone), ``duration`` "PT2H", ``number`` 3, ``money`` {"amount": 20, "currency": "USD"} (currency
+#: ``None`` when the person did not say it), ``email``, ``phone`` (digits, "+" first when
+#: written), ``url``.
 TYPED_ENTITY_TYPES = ("date", "time", "datetime", "duration", "number", "money", "email", "phone", "url")
 TypedEntityType = Literal["date", "time", "datetime", "duration", "number", "money", "email", "phone", "url"]
 #: A typed entity's value: ISO text, a number, or an amount of money.
-TypedValue = str | int | float | dict[str, str | int | float]
+TypedValue = str | int | float | dict[str, str | int | float | None]
 
 
 class EntitySpec(_Strict):

@@ -97,3 +97,49 @@ def test_the_digits_of_an_amount_are_no_code(text: str) -> None:
 def test_a_code_is_still_taken() -> None:
     found = GoalEntityExtractor(Goal.model_validate(PARCEL)).extract("paga a encomenda 990017", clock=CLOCK)
     assert found["parcel_text"] == "990017"
+
+
+#: a made-up domain: money sent to a person, the amount with or without its currency
+TRANSFER: dict[str, Any] = {
+    "goal": "SEND_MONEY",
+    "description": {"pt": "Transferir dinheiro", "en": "Send money"},
+    "capabilities": ["send"],
+    "entities_schema": {
+        "amount": {"type": "money", "required": True, "description": {"pt": "O valor", "en": "The amount"}},
+        "recipient_text": {
+            "type": "string",
+            "required": True,
+            "description": {"pt": "Para quem", "en": "To whom"},
+        },
+    },
+    "examples": [
+        {"text": "transfere R$ 50 pra Ana", "entities": {"amount": "R$ 50", "recipient_text": "Ana"}},
+        {"text": "send $20 to Bob", "entities": {"amount": "$20", "recipient_text": "Bob"}},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("transfere 200 pra Bia", {"amount": 200, "currency": None}),
+        ("manda 49,90 pro Caio", {"amount": 49.9, "currency": None}),
+        ("transfere R$ 30 pra Ana", {"amount": 30, "currency": "BRL"}),
+        ("send 15 dollars to Dave", {"amount": 15, "currency": "USD"}),
+    ],
+)
+def test_an_amount_whose_currency_was_not_said_is_money_without_one(
+    text: str, amount: dict[str, Any]
+) -> None:
+    found = GoalEntityExtractor(Goal.model_validate(TRANSFER)).extract(text, clock=CLOCK)
+    assert found["amount"] == amount  # said: never asked for again; the domain applies its currency
+
+
+def test_a_reply_to_the_question_for_an_amount_is_the_amount() -> None:
+    found = GoalEntityExtractor(Goal.model_validate(TRANSFER)).extract("150", clock=CLOCK, prefer="amount")
+    assert found["amount"] == {"amount": 150, "currency": None}
+
+
+def test_a_code_is_no_amount() -> None:
+    found = GoalEntityExtractor(Goal.model_validate(PARCEL)).extract("paga a encomenda 990017", clock=CLOCK)
+    assert "fee" not in found and found["parcel_text"] == "990017"
