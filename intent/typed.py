@@ -40,6 +40,9 @@ _SHORTHANDS = {"hj": "hoje", "amn": "amanhã", "tmr": "tomorrow", "tmrw": "tomor
 _SHORTHAND_WORD = re.compile(r"\b(" + "|".join(_SHORTHANDS) + r")\b", re.IGNORECASE)
 #: "1º", "2ª": an ordinal sign Duckling stops at ("dia 1º de março" would read as "dia 1").
 _ORDINAL_SIGN = re.compile(r"(?<=\d)[ºª°]")
+#: The space between noon or midnight and a number, which Duckling reads as minutes ("meio dia 2
+#: pessoas" as 12:02; people say "meio-dia e dez"): a comma is put there before it reads.
+_NOON_BEFORE_NUMBER = re.compile(r"(?:(?<=meio[- ]dia)|(?<=meia[- ]noite))\s+(?=\d)", re.IGNORECASE)
 #: Currency words Duckling's Portuguese misses ("100 dólares").
 _PT_CURRENCIES = re.compile(
     r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?)\b", re.IGNORECASE
@@ -210,15 +213,18 @@ def _parse(text: str, language: str, zone: str, instant: int) -> list[dict[str, 
 
 
 def _expanded(text: str) -> tuple[str, list[int]]:
-    """``text`` with shorthands written out and ordinal signs dropped, and for every character of
-    the result the offset of the original character it came from."""
+    """``text`` with shorthands written out, ordinal signs dropped and a comma between noon or
+    midnight and a number, and for every character of the result the offset of the original
+    character it came from."""
     out: list[str] = []
     origin: list[int] = []
     pos = 0
-    for match in re.finditer(f"{_SHORTHAND_WORD.pattern}|{_ORDINAL_SIGN.pattern}", text, re.IGNORECASE):
+    pattern = f"{_SHORTHAND_WORD.pattern}|{_ORDINAL_SIGN.pattern}|{_NOON_BEFORE_NUMBER.pattern}"
+    for match in re.finditer(pattern, text, re.IGNORECASE):
         out.append(text[pos : match.start()])
         origin.extend(range(pos, match.start()))
-        replacement = _SHORTHANDS.get(match.group(0).lower(), "")
+        found = match.group(0)
+        replacement = ", " if found.isspace() else _SHORTHANDS.get(found.lower(), "")
         out.append(replacement)
         origin.extend([match.start()] * len(replacement))
         if replacement:

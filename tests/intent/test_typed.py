@@ -94,6 +94,10 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("consulta 18/03 14h", "pt", [("datetime", "2027-03-18T14:00:00-03:00")]),
         ("dia 15 de janeiro para 2 pessoas", "pt", [("date", "2027-01-15"), ("number", 2)]),
         ("dia 1º de março de 2027", "pt", [("date", "2027-03-01")]),
+        # a number after noon is no minutes ("meio-dia e dez" is how 12:10 is said)
+        ("amanhã meio dia 2 pessoas", "pt", [("datetime", "2026-11-27T12:00:00-03:00"), ("number", 2)]),
+        ("meia-noite 3 pessoas", "pt", [("time", "00:00"), ("number", 3)]),
+        ("meio dia e meia", "pt", [("time", "12:30")]),
         ("paguei R$ 50,00", "pt", [("money", {"amount": 50, "currency": "BRL"})]),
         ("quanto é 100 dólares em reais", "pt", [("money", {"amount": 100, "currency": "USD"})]),
         ("a reunião dura 2 horas", "pt", [("duration", "PT2H")]),
