@@ -123,8 +123,8 @@ def choose_agreed_fast_accept(
     """Lowest TF-IDF confidence above which, on held-out text, the encoder changed nothing a
     person would see (1.0 = none): the ensemble picks the same goal on every row above it, and
     no wrong or out-of-scope row above it is one the ensemble would have put under the gate.
-    Text that clears such a threshold gains only latency from an encode (issue 21: most parses
-    reached the encoder for the answer TF-IDF had already given)."""
+    Text that clears such a threshold gains only latency from an encode (most parses reached
+    the encoder for the answer TF-IDF had already given)."""
     pos = ~negative
     caught = (tfidf_top != ensemble_top) | ((~tfidf_correct | negative) & (ensemble_conf < FAST_GATE))
     for threshold in np.arange(FAST_FLOOR, 1.0, 0.01):

@@ -1,6 +1,6 @@
 """Greetings and thanks around a request: the request decides the goal, even where the polite
-words outweigh it in the whole message (issue 21: "Hi there, hope you're doing well. Could you
-please tell me how Microsoft's stock is doing today? Thanks a lot!" was answered with a greeting)."""
+words outweigh it in the whole message ("Hi there, hope you're doing well. Could you please tell
+me how Microsoft's stock is doing today? Thanks a lot!" was answered with a greeting)."""
 
 from __future__ import annotations
 
