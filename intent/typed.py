@@ -43,6 +43,9 @@ _ORDINAL_SIGN = re.compile(r"(?<=\d)[ºª°]")
 #: The space between noon or midnight and a number, which Duckling reads as minutes ("meio dia 2
 #: pessoas" as 12:02; people say "meio-dia e dez"): a comma is put there before it reads.
 _NOON_BEFORE_NUMBER = re.compile(r"(?:(?<=meio[- ]dia)|(?<=meia[- ]noite))\s+(?=\d)", re.IGNORECASE)
+#: The "ao" of "amanhã ao meio-dia", which Duckling reads as "until" (midnight to 1 pm, so only
+#: the day was kept): dropped before it reads.
+_AT_NOON = re.compile(r"\bao\s+(?=mei[oa][- ](?:dia|noite)\b)", re.IGNORECASE)
 #: Currency words Duckling's Portuguese misses ("100 dólares").
 _PT_CURRENCIES = re.compile(
     r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?)\b", re.IGNORECASE
@@ -213,17 +216,18 @@ def _parse(text: str, language: str, zone: str, instant: int) -> list[dict[str, 
 
 
 def _expanded(text: str) -> tuple[str, list[int]]:
-    """``text`` with shorthands written out, ordinal signs dropped and a comma between noon or
-    midnight and a number, and for every character of the result the offset of the original
-    character it came from."""
+    """``text`` with shorthands written out, ordinal signs and the "ao" before noon or midnight
+    dropped, and a comma between noon or midnight and a number; and for every character of the
+    result the offset of the original character it came from."""
     out: list[str] = []
     origin: list[int] = []
     pos = 0
-    pattern = f"{_SHORTHAND_WORD.pattern}|{_ORDINAL_SIGN.pattern}|{_NOON_BEFORE_NUMBER.pattern}"
+    pattern = "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON))
     for match in re.finditer(pattern, text, re.IGNORECASE):
         out.append(text[pos : match.start()])
         origin.extend(range(pos, match.start()))
         found = match.group(0)
+        # a shorthand written out, a comma after noon; an ordinal sign or "ao " is dropped
         replacement = ", " if found.isspace() else _SHORTHANDS.get(found.lower(), "")
         out.append(replacement)
         origin.extend([match.start()] * len(replacement))

@@ -98,6 +98,9 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("amanhã meio dia 2 pessoas", "pt", [("datetime", "2026-11-27T12:00:00-03:00"), ("number", 2)]),
         ("meia-noite 3 pessoas", "pt", [("time", "00:00"), ("number", 3)]),
         ("meio dia e meia", "pt", [("time", "12:30")]),
+        # "ao meio-dia" is at noon, not Duckling's "until noon" (the day alone was kept)
+        ("sexta ao meio-dia", "pt", [("datetime", "2026-11-27T12:00:00-03:00")]),
+        ("amanhã ao meio dia pra 3", "pt", [("datetime", "2026-11-27T12:00:00-03:00"), ("number", 3)]),
         ("paguei R$ 50,00", "pt", [("money", {"amount": 50, "currency": "BRL"})]),
         ("quanto é 100 dólares em reais", "pt", [("money", {"amount": 100, "currency": "USD"})]),
         ("a reunião dura 2 horas", "pt", [("duration", "PT2H")]),
