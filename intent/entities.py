@@ -247,6 +247,13 @@ def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> fl
     return float(context.left[left] + context.right[right])
 
 
+def _said_as_amount(number: TypedSpan, context_score: float) -> bool:
+    """Whether a ``number`` span reads as an amount whose currency was left unsaid: it has
+    decimals ("49,90"), or it sits between the words the examples put around the amount
+    (``context_score``)."""
+    return isinstance(number.value, float) or context_score > 0
+
+
 def _phrases(spec: EntitySpec, value: str) -> list[list[str]]:
     raw = [value.replace("_", " "), *spec.synonyms.get(value, [])]
     out = [words(p) for p in raw]
@@ -632,12 +639,10 @@ class GoalEntityExtractor:
         Its ``currency`` is ``None``: the domain applies its own; the amount is never asked
         for again."""
         for k, span in enumerate(spans):
-            if span.type != "number" or k in consumed or isinstance(span.value, dict):
-                continue
             amount = span.value
-            if not isinstance(amount, int | float):
+            if k in consumed or span.type != "number" or not isinstance(amount, int | float):
                 continue
-            if asked or isinstance(amount, float) or self._typed_context_score(name, toks, span) > 0:
+            if asked or _said_as_amount(span, self._typed_context_score(name, toks, span)):
                 consumed.add(k)
                 return {"amount": amount, "currency": None}
         return None
@@ -669,7 +674,7 @@ class GoalEntityExtractor:
                     for k, span in enumerate(spans)
                     if span.type == "number"
                     and k not in consumed
-                    and (isinstance(span.value, float) or self._context_score(name, toks, span) > 0)
+                    and _said_as_amount(span, self._context_score(name, toks, span))
                 ]
                 scores |= {
                     k: self._context_score(name, toks, spans[k]) - 0.5 for k in fitting if k not in scores

@@ -46,6 +46,11 @@ _NOON_BEFORE_NUMBER = re.compile(r"(?:(?<=meio[- ]dia)|(?<=meia[- ]noite))\s+(?=
 #: The "ao" of "amanhã ao meio-dia", which Duckling reads as "until" (midnight to 1 pm, so only
 #: the day was kept): dropped before it reads.
 _AT_NOON = re.compile(r"\bao\s+(?=mei[oa][- ](?:dia|noite)\b)", re.IGNORECASE)
+#: Everything :func:`_expanded` rewrites, in one pattern.
+_REWRITES = re.compile(
+    "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON)),
+    re.IGNORECASE,
+)
 #: Currency words Duckling's Portuguese misses ("100 dólares").
 _PT_CURRENCIES = re.compile(
     r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?)\b", re.IGNORECASE
@@ -222,8 +227,7 @@ def _expanded(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     origin: list[int] = []
     pos = 0
-    pattern = "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON))
-    for match in re.finditer(pattern, text, re.IGNORECASE):
+    for match in _REWRITES.finditer(text):
         out.append(text[pos : match.start()])
         origin.extend(range(pos, match.start()))
         found = match.group(0)
