@@ -151,7 +151,9 @@ async def build_services(
         metrics=settings.metrics_enabled,
         approvals=ApprovalLedger(approval_store, ApprovalSettings()),
     )
-    background = await _background_runs(stack, durable, durable_settings.queue_poll_s, turns, store)
+    background = await _background_runs(
+        stack, durable, durable_settings.queue_poll_s, turns, store, _admission_lock(settings, redis)
+    )
     # approvals' reminders and deadlines are durable workflows too (started again for pending ones)
     await ApprovalTimers(turns, approval_store, durable).start()
     _start_serving(stack, settings, registry, orchestrator, background, durable)
@@ -249,6 +251,19 @@ def _session_locks(settings: GatewaySettings, redis: Redis | None) -> SessionLoc
     """One turn at a time per session: across gateways through Redis, else in this process."""
     if redis is not None:
         return RedisSessionLocks(redis, wait_s=settings.lock_wait_s(), lease_s=settings.session_lock.lease_s)
+    return LocalSessionLocks(wait_s=settings.lock_wait_s())
+
+
+def _admission_lock(settings: GatewaySettings, redis: Redis | None) -> SessionLocks:
+    """Background runs are admitted one at a time: across gateways through Redis, else in this
+    process (a bound on the shared queue needs its count and its enqueue to be one step)."""
+    if redis is not None:
+        return RedisSessionLocks(
+            redis,
+            wait_s=settings.lock_wait_s(),
+            lease_s=settings.session_lock.lease_s,
+            prefix="orch:lock:admission:",
+        )
     return LocalSessionLocks(wait_s=settings.lock_wait_s())
 
 
@@ -362,7 +377,12 @@ def _redis(stack: AsyncExitStack, settings: GatewaySettings) -> Redis | None:
 
 
 async def _background_runs(
-    stack: AsyncExitStack, durable: DurableEngine, poll_s: float, turns: TurnService, store: RunStore
+    stack: AsyncExitStack,
+    durable: DurableEngine,
+    poll_s: float,
+    turns: TurnService,
+    store: RunStore,
+    admission: SessionLocks,
 ) -> BackgroundRuns:
     """Background runs: workflows on the engine's queue, so any gateway's worker runs them and
     a gateway that dies has its runs resumed by another (gateway/durable/liveness.py)."""
@@ -371,6 +391,7 @@ async def _background_runs(
         turns,
         store,
         durable,
+        admission,
         workers=limits.workers,
         queue_max=limits.queue_max,
         poll_s=poll_s,

@@ -6,7 +6,9 @@ engine (:mod:`gateway.durable`, DBOS Transact).
   for all gateways, stored in the database; each gateway runs at most ``BACKGROUND_WORKERS`` of
   its runs at once. Admission is decided before anything is recorded: when the unfinished runs
   reach ``BACKGROUND_WORKERS`` per live gateway plus ``BACKGROUND_QUEUE_MAX``, the request is a
-  503 with ``Retry-After`` (an estimate from how long recent runs took).
+  503 with ``Retry-After`` (an estimate from how long recent runs took). The count and the enqueue
+  happen under one admission lock (in Redis when ``REDIS_URL`` is set, so gateways sharing a queue
+  take turns; else in this process), so concurrent requests never admit past the bound.
 - A worker's workflow moves the run to ``executing`` and runs its turn, whose trace then replaces
   the row; each plan step's domain call is a checkpointed step (:mod:`gateway.durable.steps`), so
   a run resumed after its gateway died (by the restarted gateway, or another one:
@@ -27,12 +29,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from dbos import DBOS, Queue
 from sqlalchemy.exc import IntegrityError
 
+from gateway.coordination.locks import SessionLocks
 from gateway.coordination.quotas import RunSlot
 from gateway.durable.engine import DurableEngine, current_engine
 from gateway.errors import RetryLater, storage_unavailable
@@ -58,6 +62,8 @@ _DURATION_WEIGHT = 0.2
 _SLOT_CHECK_S = 1.0
 _UNFINISHED_WORKFLOW = ["ENQUEUED", "PENDING"]
 _FINAL_WORKFLOW = frozenset({"SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"})
+#: The one key of the admission lock (its own lock store: never a session's key).
+_ADMISSION = "background-runs"
 
 
 class BackgroundQueueFull(RetryLater):
@@ -129,6 +135,7 @@ class BackgroundRuns:
         turns: TurnService,
         store: RunStore,
         engine: DurableEngine,
+        admission: SessionLocks,
         *,
         workers: int,
         queue_max: int,
@@ -145,9 +152,10 @@ class BackgroundRuns:
         self._running: dict[str, asyncio.Task[Any]] = {}
         #: runs accepted here and not finished: their quota slot, given back when they end
         self._slots: dict[str, tuple[str, RunSlot]] = {}
-        #: admitted here, not yet on the queue (counted with the queue's own)
+        #: held from the room check until the run is on the queue (or refused)
+        self._admission = admission
+        #: admitted here, not yet on the queue (the queue-depth gauge counts them)
         self._admitting = 0
-        self._admission = asyncio.Lock()
         self._slot_task: asyncio.Task[None] | None = None
         self._closing = False
         self._mean_s = 1.0
@@ -193,23 +201,35 @@ class BackgroundRuns:
             load_output=False,
             limit=capacity,
         )
-        if self._closing or len(unfinished) + self._admitting >= capacity:
-            raise BackgroundQueueFull(
-                "Too many background runs are waiting; send this one again later.",
-                retry_after_s=self._retry_after_s(),
-            )
+        if self._closing or len(unfinished) >= capacity:
+            raise self._full()
 
-    async def _admit(self) -> None:
-        """Take a place (counted until the run is on the queue), or :class:`BackgroundQueueFull`."""
-        async with self._admission:
+    def _full(self) -> BackgroundQueueFull:
+        return BackgroundQueueFull(
+            "Too many background runs are waiting; send this one again later.",
+            retry_after_s=self._retry_after_s(),
+        )
+
+    @contextlib.asynccontextmanager
+    async def _admit(self) -> AsyncIterator[None]:
+        """Take a place and hold the admission lock until the block has put the run on the queue
+        (the next request's count then sees it), or :class:`BackgroundQueueFull`."""
+        async with contextlib.AsyncExitStack() as held:
+            try:
+                await held.enter_async_context(self._admission.hold(_ADMISSION))
+            except Conflict:  # the lock stayed taken past its wait: as busy as a full queue
+                raise self._full() from None
             await self._check_room()
             self._admitting += 1
+            try:
+                yield
+            finally:
+                self._admitting -= 1
 
     async def submit(self, job: BackgroundJob) -> RunResult:
         """Admit ``job``, record it ``queued`` and put it on the queue; :class:`BackgroundQueueFull`
         (before anything is recorded) when every place is taken."""
-        await self._admit()
-        try:
+        async with self._admit():
             queued = RunResult(
                 run_id=job.run_id,
                 session_id=job.entry.session_id,
@@ -235,8 +255,6 @@ class BackgroundRuns:
                 RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
             )
             await self._enqueue(job, workflow_id(job.run_id))
-        finally:
-            self._admitting -= 1
         return queued
 
     async def retry(self, job: BackgroundJob, note: str) -> RunResult:
@@ -244,8 +262,7 @@ class BackgroundRuns:
         same per-step idempotency keys: the steps that succeeded answer from what they did, the
         rest run. :class:`Conflict` unless it is ``failed``; :class:`BackgroundQueueFull` when
         every place is taken."""
-        await self._admit()
-        try:
+        async with self._admit():
             stored = await self._store.requeue_retryable(job.run_id, note)
             if stored is None:
                 raise Conflict(
@@ -256,8 +273,6 @@ class BackgroundRuns:
                 RunStatusEvent(run_id=job.run_id, session_id=job.entry.session_id, status=RunStatus.QUEUED)
             )
             await self._enqueue(job, workflow_id(job.run_id, str(int(time.time() * 1000))))
-        finally:
-            self._admitting -= 1
         return RunResult(
             run_id=job.run_id,
             session_id=job.entry.session_id,
