@@ -1,8 +1,9 @@
-"""The durable-execution engine of the gateway: DBOS Transact, on the gateway's own database.
+"""The durable-execution engine of the gateway: DBOS Transact, beside the gateway's own database.
 
-DBOS keeps its workflows and their checkpointed steps in the database the gateway already uses:
-the same SQLite file (in WAL mode, which the gateway's engine sets) or the same PostgreSQL
-database (its tables in the ``dbos`` schema). One engine per process (DBOS is a process-wide
+DBOS keeps its workflows and their checkpointed steps where :func:`durable_database_url` says:
+``DURABLE_DATABASE_URL``, else the gateway's PostgreSQL database (its tables in the ``dbos``
+schema), or on SQLite a file of its own beside the gateway's (WAL), or the gateway's own file
+while that still holds unfinished workflows from before. One engine per process (DBOS is a process-wide
 singleton), launched by :func:`launch_engine` from the event loop that serves the gateway, so the
 async workflows run on that loop beside the requests.
 
@@ -23,15 +24,16 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from pathlib import Path, PurePath
 from typing import Any, ParamSpec, TypeVar, cast
 
 from dbos import DBOS, DBOSConfig, Queue, SetWorkflowID, WorkflowHandleAsync
-from sqlalchemy import make_url
+from sqlalchemy import Connection, column, func, inspect, make_url, select, table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from gateway.durable.liveness import Liveness
 from gateway.durable.settings import DurableSettings
-from shared.db import is_sqlite_file
+from shared.db import create_sqlite_engine, is_sqlite_file
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,79 @@ def system_database_url(database_url: str) -> str:
     if backend == "postgresql":
         return url.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     raise ValueError(f"the durable engine runs on SQLite or PostgreSQL, not {backend}")
+
+
+#: DBOS's workflow states that are not final: such a workflow is resumed, dequeued or started later
+UNFINISHED = ("PENDING", "ENQUEUED", "DELAYED")
+
+
+def own_file(database_url: str) -> str:
+    """The SQLite file beside the gateway's that the engine keeps its workflows in by default.
+
+    >>> own_file("sqlite+aiosqlite:///var/gateway.sqlite3")
+    'sqlite:///var/gateway-dbos.sqlite3'
+    """
+    url = make_url(database_url)
+    path = PurePath(url.database or "")
+    return system_database_url(
+        url.set(database=str(path.with_name(f"{path.stem}-dbos{path.suffix}"))).render_as_string(
+            hide_password=False
+        )
+    )
+
+
+def _unfinished_workflows(conn: Connection) -> int:
+    """The engine's unfinished workflows stored in the database of ``conn`` (0 without its tables)."""
+    if not inspect(conn).has_table("workflow_status"):
+        return 0
+    status = table("workflow_status", column("status"))
+    query = select(func.count()).select_from(status).where(status.c.status.in_(UNFINISHED))
+    return int(conn.execute(query).scalar_one())
+
+
+async def durable_database_url(engine: AsyncEngine, database_url: str, settings: DurableSettings) -> str:
+    """Where the engine keeps its workflows (DBOS's system database), as DBOS connects to it.
+
+    ``DURABLE_DATABASE_URL`` if set; else PostgreSQL's is the gateway's database (its own schema,
+    row locks: the engine's writes wait for no turn's). A SQLite file has one writer at a time,
+    and the engine's polls write (once a second and more, in ``BEGIN IMMEDIATE``), so a turn's
+    commit waited for them: the engine gets a file of its own (:func:`own_file`). A gateway file
+    that holds unfinished workflows of the engine (a deployment from before) keeps them there,
+    so that they resume, until a start finds none left (then the engine moves to its own file,
+    for good: once that file exists it is the one).
+    """
+    if settings.database_url:
+        return system_database_url(settings.database_url)
+    if not is_sqlite_file(database_url):
+        return system_database_url(database_url)
+    own = own_file(database_url)
+    own_path = Path(make_url(own).database or "")
+    if await asyncio.to_thread(own_path.exists):
+        return own
+    async with engine.connect() as conn:
+        unfinished = await conn.run_sync(_unfinished_workflows)
+    if unfinished:
+        log.warning(
+            "the durable engine stays in the gateway's database file while it holds %d unfinished "
+            "workflow(s) from before; it moves to %s at a start that finds none left "
+            "(docs/operations.md, Background runs)",
+            unfinished,
+            own_path,
+        )
+        return system_database_url(database_url)
+    await asyncio.to_thread(_start_own_file, own)
+    return own
+
+
+def _start_own_file(url: str) -> None:
+    """Create the engine's own file in WAL mode (a setting the file keeps): DBOS's readers then
+    run beside its writer, as they did in the gateway's file."""
+    wal = create_sqlite_engine(url)
+    try:
+        with wal.connect():
+            pass
+    finally:
+        wal.dispose()
 
 
 def new_executor_id() -> str:
@@ -152,8 +227,9 @@ def current_engine() -> DurableEngine:
 async def launch_engine(
     engine: AsyncEngine, database_url: str, settings: DurableSettings | None = None
 ) -> AsyncIterator[DurableEngine]:
-    """Launch DBOS on ``database_url`` (the gateway's, migrated: ``engine`` reaches it) for the
-    block; this process's liveness lease is taken first and kept while the block lasts."""
+    """Launch DBOS beside ``database_url`` (the gateway's, migrated: ``engine`` reaches it; where
+    DBOS keeps its workflows: :func:`durable_database_url`) for the block; this process's liveness
+    lease (in the gateway's database) is taken first and kept while the block lasts."""
     global _current
     if _current is not None:
         raise EngineUnavailable("a durable engine is already launched in this process")
@@ -170,7 +246,7 @@ async def launch_engine(
     await liveness.take()
     config: DBOSConfig = {
         "name": APP_NAME,
-        "system_database_url": system_database_url(database_url),
+        "system_database_url": await durable_database_url(engine, database_url, settings),
         "executor_id": executor_id,
         "application_version": settings.application_version,
         "log_level": "WARNING",

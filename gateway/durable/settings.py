@@ -13,6 +13,13 @@ class DurableSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="DURABLE_", env_file=".env", extra="ignore")
 
+    #: Where the engine keeps its workflows and their steps (a SQLAlchemy URL, async or sync
+    #: driver). Empty: on PostgreSQL the gateway's own database (schema ``dbos``); on SQLite a file
+    #: of its own beside the gateway's (``gateway.sqlite3`` -> ``gateway-dbos.sqlite3``), since
+    #: SQLite has one writer per file and the engine's polls would hold up the turns' commits;
+    #: but a gateway file that still holds unfinished workflows of the engine (a deployment from
+    #: before this setting) keeps them there until none is left.
+    database_url: str = ""
     #: This process's executor id; empty: a new one per process. A fixed one must differ between
     #: gateways: a gateway restarted under the same id resumes its own unfinished workflows at once
     #: (without it, they are taken over once its liveness lease lapses).
