@@ -114,23 +114,53 @@ def slot_question(
     )
 
 
+def _alternatives(goal: Goal, names: list[str], language: str) -> str:
+    """The entities ``names`` as one question's object: "o dia ou o técnico"."""
+    whats = [_what(goal.entities_schema[name], name, language) for name in names]
+    return f" {i18n.t('word.or', language)} ".join(
+        [", ".join(whats[:-1]), whats[-1]] if len(whats) > 1 else whats
+    )
+
+
+def group_question(
+    goal: Goal, intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan
+) -> SlotQuestion | None:
+    """For a request that names none of a group the goal needs one of (``required_one_of``: "a
+    biller or a barcode"): one question naming the alternatives ("Para continuar, preciso saber: a
+    conta a pagar ou o código de barras."); the first is the one asked, a reply with any of them
+    fills it. ``None`` when every group has a value."""
+    group = goal.missing_group(intent.entities)
+    if group is None:
+        return None
+    language = intent.language
+    resume = ResumePoint(
+        intent=intent,
+        language=language,
+        plan=plan,
+        execution_intent=execution_intent,
+        domain=execution_intent.domain,
+    )
+    text = i18n.t("dialogue.slot_question", language, what=_alternatives(goal, group, language))
+    return SlotQuestion(text=text, entity=group[0], options=[], resume=resume)
+
+
 def object_question(
     goal: Goal, intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan
 ) -> SlotQuestion | None:
-    """For a request to change something that names nothing of it ("quero cancelar uma
-    consulta"): the question for what it is about, naming the values the goal takes (the first
-    is the one asked; a reply with any of them fills it). ``None`` when the goal takes no value
-    to name (switches aside), or something was named."""
-    if intent.entities:
-        return None
-    named = [(n, s) for n, s in goal.entities_schema.items() if s.type != "boolean"][:OBJECT_WORDS]
+    """Asked before a step that waits for the person's yes, so the yes is never asked for a step
+    that still lacks its object: a group of ``required_one_of`` none of which was said
+    (:func:`group_question`), else, for a request to change something that names nothing of it
+    ("quero cancelar uma consulta"), the question for what it is about, naming the values the
+    goal takes (the first is the one asked; a reply with any of them fills it). ``None`` when
+    nothing is lacking, or the goal takes no value to name (switches aside)."""
+    grouped = group_question(goal, intent, execution_intent, plan)
+    if grouped is not None or intent.entities:
+        return grouped
+    named = [n for n, s in goal.entities_schema.items() if s.type != "boolean"][:OBJECT_WORDS]
     if not named:
         return None
     language = intent.language
-    whats = [_what(spec, name, language) for name, spec in named]
-    what = f" {i18n.t('word.or', language)} ".join(
-        [", ".join(whats[:-1]), whats[-1]] if len(whats) > 1 else whats
-    )
+    what = _alternatives(goal, named, language)
     resume = ResumePoint(
         intent=intent,
         language=language,

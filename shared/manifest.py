@@ -27,7 +27,9 @@ from pydantic import (
     StringConstraints,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
+    field_validator,
     model_serializer,
     model_validator,
 )
@@ -365,12 +367,54 @@ class Goal(_Strict):
     #: show it (never the goal's id).
     description: LocalizedText
     entities_schema: dict[str, EntitySpec] = Field(default_factory=dict)
+    #: Groups of entities of which the request needs at least one ("a bill needs a biller or a
+    #: barcode": ``[["biller_text", "barcode_text"]]``): with none of a group said, the platform
+    #: asks for it, naming the alternatives, before any approval.
+    required_one_of: list[Annotated[list[str], Field(min_length=2)]] = Field(default_factory=list)
     #: The capability (or, in order, capabilities) when no enum entity's capability_map decides.
     capabilities: list[str] = Field(default_factory=list)
     examples: list[str | GoalExample] = Field(default_factory=list)
 
+    @field_validator("required_one_of")
+    @classmethod
+    def _groups_name_entities(cls, groups: list[list[str]], info: ValidationInfo) -> list[list[str]]:
+        """Each group names two or more of the goal's entities, none required on its own (it
+        would satisfy the group alone) and none a boolean (a switch is no value to ask for)."""
+        entities: dict[str, EntitySpec] = info.data.get("entities_schema", {})
+        for i, group in enumerate(groups):
+            unknown = [name for name in group if name not in entities]
+            if unknown:
+                raise ValueError(f"group {i} names {unknown}, which entities_schema does not declare")
+            if len(set(group)) != len(group):
+                raise ValueError(f"group {i} names an entity twice: {group}")
+            required = [name for name in group if entities[name].required]
+            if required:
+                raise ValueError(f"group {i}: {required} is required on its own, so the group asks nothing")
+            switches = [name for name in group if entities[name].type == "boolean"]
+            if switches:
+                raise ValueError(f"group {i}: {switches} is a boolean, not a value to ask for")
+        return groups
+
     def example_texts(self) -> list[str]:
         return [e if isinstance(e, str) else e.text for e in self.examples]
+
+    def missing_group(self, entities: Mapping[str, object]) -> list[str] | None:
+        """The first of :attr:`required_one_of` of which ``entities`` name none (a declared
+        ``default`` counts as named), or ``None``.
+
+        >>> goal = Goal.model_validate({"goal": "PAY", "description": "d", "capabilities": ["p"],
+        ...     "entities_schema": {"biller": {"type": "string"}, "barcode": {"type": "string"}},
+        ...     "required_one_of": [["biller", "barcode"]]})
+        >>> goal.missing_group({"amount": 5}), goal.missing_group({"barcode": "2379"})
+        (['biller', 'barcode'], None)
+        """
+        for group in self.required_one_of:
+            if not any(
+                entities.get(name) not in (None, "", []) or self.entities_schema[name].default is not None
+                for name in group
+            ):
+                return group
+        return None
 
 
 class DomainManifest(_Strict):

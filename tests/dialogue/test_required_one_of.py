@@ -1,0 +1,123 @@
+"""A goal that needs one of several entities (``required_one_of``: a bill needs a biller or a
+barcode) asks for the group, naming the alternatives, before the approval of a gated step: the
+yes is never asked for a step that still lacks its object. A reply with either fills it, and
+only then the approval is asked; a request that names one goes to the approval at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from intent.embedded import EmbeddedIntentAdapter
+from shared.catalog import Catalog
+from shared.manifest import validate_manifest
+from shared.models import ApprovalQuestion, DomainOutput, SlotQuestion
+from shared.status import RunStatus
+from tests.conftest import example
+from tests.dialogue.conftest import FakeDomains
+from tests.dialogue.test_graph import Conversation
+
+BARCODE = "23793381286000000001234567890123456789012345678"
+
+BILLS: dict[str, Any] = {
+    "domain": "bills",
+    "version": "1",
+    "description": {"pt": "Contas a pagar", "en": "Bills to pay"},
+    "capabilities": [
+        {
+            "name": "pay_bill",
+            "description": {"pt": "Paga uma conta", "en": "Pay a bill"},
+            "parameters": {"type": "object"},
+            "metadata": {"policy": {"confirm": True, "idempotent": False}},
+        }
+    ],
+    "goals": [
+        {
+            "goal": "PAY_BILL",
+            "description": {"pt": "Pagar uma conta", "en": "Pay a bill"},
+            "capabilities": ["pay_bill"],
+            "entities_schema": {
+                "biller_text": {
+                    "type": "string",
+                    "description": {"pt": "A conta a pagar", "en": "The bill to pay"},
+                    "lookup": [
+                        {"value": "Enel", "aliases": ["conta de luz", "luz", "electricity", "power"]},
+                        {"value": "Sabesp", "aliases": ["conta de água", "água", "water"]},
+                    ],
+                },
+                "barcode_text": {
+                    "type": "string",
+                    "description": {"pt": "O código de barras", "en": "The barcode"},
+                },
+                "amount": {"type": "money", "description": {"pt": "O valor", "en": "The amount"}},
+            },
+            "required_one_of": [["biller_text", "barcode_text"]],
+            "examples": [
+                example("paga a conta de luz", biller_text="conta de luz"),
+                example("paga a Sabesp", biller_text="Sabesp"),
+                example("pagar a conta de água, 80 reais", biller_text="conta de água", amount="80 reais"),
+                example(f"paga o boleto {BARCODE}", barcode_text=BARCODE),
+                example("pagar uma conta"),
+                example("pay my electricity bill", biller_text="electricity"),
+                example("pay the water bill, R$ 90", biller_text="water", amount="R$ 90"),
+                example("pay a bill"),
+            ],
+        }
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return Catalog([validate_manifest(BILLS)])
+
+
+@pytest.fixture(scope="module")
+def adapter(catalog: Catalog) -> EmbeddedIntentAdapter:
+    return EmbeddedIntentAdapter(catalog, use_embeddings=False)
+
+
+@pytest.fixture
+def chat(adapter: EmbeddedIntentAdapter, catalog: Catalog) -> Conversation:
+    paid = {"pay_bill": lambda i: DomainOutput(status="success", explanation="Paga.")}
+    return Conversation(adapter, catalog, FakeDomains(threshold=0.0, replies=paid))
+
+
+async def test_an_amount_without_a_bill_is_asked_for_the_bill_not_for_the_yes(chat: Conversation) -> None:
+    asked = await chat.say("paga uma conta de 50 reais")
+    pending = asked.state.question
+    assert isinstance(pending, SlotQuestion), asked.state.turn.answer
+    assert asked.state.turn.answer == "Para continuar, preciso saber: a conta a pagar ou o código de barras."
+    assert chat.domains.calls == []
+
+    named = await chat.say("a de luz")
+    assert isinstance(named.state.question, ApprovalQuestion), named.state.turn.answer
+    assert named.state.turn.intent is not None
+    assert named.state.turn.intent.entities["biller_text"] == "luz"  # the words; the domain resolves them
+    assert named.state.turn.intent.entities["amount"] == {"amount": 50, "currency": "BRL"}
+    assert chat.domains.calls == []  # nothing paid before the yes
+
+    done = await chat.say("sim")
+    assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
+    assert [c.parameters["biller_text"] for c in chat.domains.calls] == ["luz"]
+
+
+async def test_the_other_alternative_fills_the_group(chat: Conversation) -> None:
+    await chat.say("quero pagar uma conta")
+    named = await chat.say(BARCODE)
+    assert isinstance(named.state.question, ApprovalQuestion), named.state.turn.answer
+    assert named.state.turn.intent is not None
+    assert named.state.turn.intent.entities.get("barcode_text") == BARCODE
+
+
+async def test_the_question_is_in_the_persons_language(chat: Conversation) -> None:
+    asked = await chat.say("I want to pay a bill of R$ 90", session="en")
+    assert isinstance(asked.state.question, SlotQuestion), asked.state.turn.answer
+    assert asked.state.turn.answer == "To go on, I need to know: the bill to pay or the barcode."
+
+
+async def test_a_request_that_names_one_is_asked_for_the_yes_at_once(chat: Conversation) -> None:
+    asked = await chat.say("paga a conta de luz")
+    assert isinstance(asked.state.question, ApprovalQuestion), asked.state.turn.answer
+    assert chat.domains.calls == []
