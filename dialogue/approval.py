@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from dialogue.approval_turn import ApprovalTurn, Decision
 from dialogue.choice import is_no, is_yes
-from dialogue.slots import describe
+from dialogue.slots import describe, literal_text
 from dialogue.state import Turn
 from graph import StateUpdate
 from intent.base import guessed
@@ -142,25 +142,8 @@ def _value_text(value: Any, plan: ExecutionPlan, catalog: Catalog, language: str
                 return i18n.t("dialogue.approval_result_of", language, what=what)
         text = value.replace("$${", "${")
     else:
-        text = _literal_text(value)
+        text = literal_text(value)
     return f"“{text[:QUOTE_CHARS]}{'…' if len(text) > QUOTE_CHARS else ''}”"
-
-
-def _literal_text(value: Any) -> str:
-    """A value as written for people: an amount of money as "200 BRL" (or "200" when its
-    currency was not said), a list as its items, anything else as text.
-
-    >>> _literal_text({"amount": 49.9, "currency": "BRL"}), _literal_text({"amount": 200, "currency": None})
-    ('49.9 BRL', '200')
-    >>> _literal_text(["PETR4", {"amount": 5, "currency": "USD"}])
-    'PETR4, 5 USD'
-    """
-    if isinstance(value, dict) and "amount" in value:
-        currency = value.get("currency")
-        return f"{value['amount']} {currency}" if currency else str(value["amount"])
-    if isinstance(value, list):
-        return ", ".join(_literal_text(item) for item in value)
-    return str(value)
 
 
 def _action_text(step: ExecutionStep, plan: ExecutionPlan, catalog: Catalog, language: str) -> str:

@@ -85,6 +85,23 @@ def enum_options(spec: EntitySpec) -> list[ClarificationOption]:
     ]
 
 
+def literal_text(value: Any) -> str:
+    """A value as written for people: an amount of money as "200 BRL" (or "200" when its
+    currency was not said), a list as its items, anything else as text.
+
+    >>> literal_text({"amount": 49.9, "currency": "BRL"}), literal_text({"amount": 200, "currency": None})
+    ('49.9 BRL', '200')
+    >>> literal_text(["luz", "água", {"amount": 5, "currency": "USD"}])
+    'luz, água, 5 USD'
+    """
+    if isinstance(value, dict) and "amount" in value:
+        currency = value.get("currency")
+        return f"{value['amount']} {currency}" if currency else str(value["amount"])
+    if isinstance(value, list):
+        return ", ".join(literal_text(item) for item in value)
+    return str(value)
+
+
 def slot_question(
     problem: SlotProblem,
     spec: EntitySpec,
@@ -97,7 +114,8 @@ def slot_question(
     language = intent.language
     what = _what(spec, entity, language)
     if problem.problem == "invalid":
-        text = i18n.t("dialogue.slot_invalid", language, value=intent.entities.get(entity), what=what)
+        value = literal_text(intent.entities.get(entity))
+        text = i18n.t("dialogue.slot_invalid", language, value=value, what=what)
     else:
         text = i18n.t("dialogue.slot_question", language, what=what)
     options = enum_options(spec)
