@@ -1,16 +1,16 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
-    python bench/understanding_eval.py [--set round1|round2] [--split dev|test|both]
+    python bench/understanding_eval.py [--set round1|round2|round3] [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
 
-Two case sets, each with its own domains written by someone who read only the docs:
-``round1`` (``bench/understanding/cases.jsonl``; weather, shop_orders, clinic) and ``round2``
+Three case sets, each with its own domains written by someone who read only the docs:
+``round1`` (``bench/understanding/cases.jsonl``; weather, shop_orders, clinic), ``round2``
 (``bench/understanding/round2/cases.jsonl``; every module of ``round2/domains/`` whose name does
-not start with ``_``). The set's domains run as processes beside the shipped ones (finance,
-notifier, general, research); a real gateway starts with the shipped ones and the set's domains
-are registered at run time
-(``POST /v1/domains``, admin token), as an operator would. Every case's turns are played, in
+not start with ``_``) and ``round3`` (likewise; pharmacy, car_rental, gym). The set's domains run
+as processes beside the shipped ones (finance, notifier, general, research); a real gateway starts
+with the shipped ones and the set's domains are registered at run time (``POST /v1/domains``,
+admin token), as an operator would. Every case's turns are played, in
 order, on one session through ``POST /v1/runs`` (``metadata.time_zone``: the cases' zone), and
 each turn's trace is scored:
 
@@ -133,6 +133,12 @@ SETS = {
         "round2",
         ROOT / "bench" / "understanding" / "round2",
         "bench.understanding.round2.domains",
+        today_is_the_gateways=True,
+    ),
+    "round3": CaseSet(
+        "round3",
+        ROOT / "bench" / "understanding" / "round3",
+        "bench.understanding.round3.domains",
         today_is_the_gateways=True,
     ),
 }
