@@ -5,6 +5,7 @@ only then the approval is asked; a request that names one goes to the approval a
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -121,3 +122,28 @@ async def test_a_request_that_names_one_is_asked_for_the_yes_at_once(chat: Conve
     asked = await chat.say("paga a conta de luz")
     assert isinstance(asked.state.question, ApprovalQuestion), asked.state.turn.answer
     assert chat.domains.calls == []
+
+
+async def test_without_a_gate_the_parameters_schema_says_it() -> None:
+    """A capability without ``policy.confirm`` states the group in its ``parameters`` (``anyOf``):
+    its first alternative is asked, a reply with the other fills it, and only then is it called."""
+    manifest: dict[str, Any] = copy.deepcopy(BILLS)
+    capability = manifest["capabilities"][0]
+    capability["metadata"]["policy"]["confirm"] = False
+    capability["parameters"] = {
+        "type": "object",
+        "anyOf": [{"required": ["biller_text"]}, {"required": ["barcode_text"]}],
+    }
+    ungated = Catalog([validate_manifest(manifest)])
+    paid = {"pay_bill": lambda i: DomainOutput(status="success", explanation="Paga.")}
+    chat = Conversation(
+        EmbeddedIntentAdapter(ungated, use_embeddings=False),
+        ungated,
+        FakeDomains(threshold=0.0, replies=paid),
+    )
+    asked = await chat.say("paga uma conta de 50 reais")
+    assert asked.state.turn.answer == "Para continuar, preciso saber: a conta a pagar."
+    assert chat.domains.calls == []
+    done = await chat.say(BARCODE)
+    assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
+    assert [c.parameters["barcode_text"] for c in chat.domains.calls] == [BARCODE]

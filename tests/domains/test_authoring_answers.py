@@ -261,3 +261,56 @@ def test_the_word_before_an_annotated_value_is_a_cue() -> None:
     )
     assert taught.extract("abre um chamado o wifi não funciona") == {"problem_text": "o wifi não funciona"}
     assert taught.extract("abre um chamado porque a vpn caiu") == {"problem_text": "porque a vpn caiu"}
+
+
+@pytest.mark.parametrize(("annotated", "read"), [("electricity", None), ("electricity bill", "bill")])
+def test_a_carrier_noun_inside_annotated_values_becomes_a_value(annotated: str, read: str | None) -> None:
+    """Annotate the name, not the noun that carries it: "electricity bill" makes "bill" a word of
+    the entity, and "pay my bill please" names a biller "bill"."""
+    extractor = GoalEntityExtractor(
+        Goal.model_validate(
+            {
+                "goal": "PAY_BILL",
+                "description": "Pay a bill",
+                "capabilities": ["pay"],
+                "entities_schema": {
+                    "biller_text": {
+                        "type": "string",
+                        "lookup": [{"value": "Enel", "aliases": ["electricity"]}],
+                    }
+                },
+                "examples": [
+                    example("pay my electricity bill", biller_text=annotated),
+                    example("pay the Enel bill", biller_text="Enel"),
+                    "pay a bill",
+                ],
+            }
+        )
+    )
+    assert extractor.extract("pay my bill please", language="en").get("biller_text") == read
+
+
+@pytest.mark.parametrize(
+    ("want", "have", "read"),
+    [("BRL", "USD", {"want": "USD", "have": "BRL"}), ("reais", "dólares", {"have": "USD", "want": "BRL"})],
+)
+def test_a_role_annotated_with_its_value_teaches_its_cue(want: str, have: str, read: dict[str, str]) -> None:
+    """Roles (enums with the same values) learn the word before each annotated mention only when
+    the annotation is the value; with the words, mentions fill the roles in declared order."""
+    currencies = {
+        "type": "enum",
+        "values": ["USD", "BRL"],
+        "synonyms": {"USD": ["dólares"], "BRL": ["reais"]},
+    }
+    extractor = GoalEntityExtractor(
+        Goal.model_validate(
+            {
+                "goal": "CONVERT",
+                "description": "Converter moedas",
+                "capabilities": ["convert"],
+                "entities_schema": {"have": currencies, "want": currencies},
+                "examples": [example("quantos reais dão 10 dólares", want=want, have=have)],
+            }
+        )
+    )
+    assert extractor.extract("quantos dólares dão 50 reais") == read
