@@ -243,10 +243,13 @@ def answer_slot(
     found = extractor.extract(text, prefer=question.entity, clock=clock, language=question.resume.language)
     other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
     sure = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
+    # a question for a group (required_one_of) is answered by any of its alternatives
+    group = extractor.goal.missing_group(asked.entities) or []
+    answers = group if question.entity in group else [question.entity]
     if (
         sure
         and other_goal
-        and not only_the_answer(text, question.entity, found, extractor.specs.get(question.entity))
+        and not any(only_the_answer(text, name, found, extractor.specs.get(name)) for name in answers)
     ):
         return None
     if question.entity not in found and question.options:

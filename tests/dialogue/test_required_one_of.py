@@ -10,10 +10,20 @@ from typing import Any
 
 import pytest
 
+from dialogue.slots import answer_slot, group_question
+from dialogue.state import new_turn
 from intent.embedded import EmbeddedIntentAdapter
+from intent.entities import GoalEntityExtractor
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
-from shared.models import ApprovalQuestion, DomainOutput, SlotQuestion
+from shared.models import (
+    ApprovalQuestion,
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    IntentOutput,
+    SlotQuestion,
+)
 from shared.status import RunStatus
 from tests.conftest import example
 from tests.dialogue.conftest import FakeDomains
@@ -147,3 +157,38 @@ async def test_without_a_gate_the_parameters_schema_says_it() -> None:
     done = await chat.say(BARCODE)
     assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
     assert [c.parameters["barcode_text"] for c in chat.domains.calls] == [BARCODE]
+
+
+@pytest.mark.parametrize(
+    ("reply", "kept"), [(f"o código de barras é {BARCODE}", True), ("rastreia o pedido", False)]
+)
+def test_a_reply_with_the_other_alternative_is_an_answer_not_another_request(
+    catalog: Catalog, reply: str, kept: bool
+) -> None:
+    """A reply read (confidently) as another goal still answers a group question when it says
+    nothing but one of the group's alternatives and the words naming it; a request of its own
+    drops the question."""
+    goal = catalog.find_goal("bills", "PAY_BILL")
+    assert goal is not None
+    asked = IntentOutput(
+        primary_domain="bills",
+        goal="PAY_BILL",
+        confidence=0.9,
+        entities={"amount": {"amount": 50, "currency": "BRL"}},
+    )
+    execution_intent = ExecutionIntent(domain="bills", capability="pay_bill", goal="PAY_BILL")
+    question = group_question(goal, asked, execution_intent, ExecutionPlan(steps=[]))
+    assert question is not None and question.entity == "biller_text"
+    elsewhere = IntentOutput(
+        primary_domain="parcels", goal="TRACK_PARCEL", confidence=0.95, original_query=reply
+    )
+    answered = answer_slot(
+        question, reply, elsewhere, new_turn("run-2", reply), GoalEntityExtractor(goal), 0.7
+    )
+    if not kept:
+        assert answered is None
+        return
+    assert answered is not None
+    turn, pending = answered
+    assert pending is None and turn.intent is not None
+    assert turn.intent.entities["barcode_text"] == BARCODE
