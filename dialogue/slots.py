@@ -288,6 +288,9 @@ def _asked_again(
     if attempts >= MAX_ATTEMPTS:
         spec = extractor.specs.get(question.entity)
         what = _what(spec, question.entity, language) if spec else question.entity
+        group = extractor.goal.missing_group(asked.entities) or []
+        if question.entity in group:  # "Sem a conta a pagar ou o código de barras não consigo…"
+            what = _alternatives(extractor.goal, group, language)
         gave_up = turn.model_copy(
             update={
                 "route": "respond",

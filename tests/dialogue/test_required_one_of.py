@@ -192,3 +192,16 @@ def test_a_reply_with_the_other_alternative_is_an_answer_not_another_request(
     turn, pending = answered
     assert pending is None and turn.intent is not None
     assert turn.intent.entities["barcode_text"] == BARCODE
+
+
+async def test_two_replies_that_name_neither_end_naming_both(chat: Conversation) -> None:
+    await chat.say("paga uma conta de 50 reais")
+    again = await chat.say("hmm")
+    assert again.state.turn.answer.startswith(
+        "Não entendi. Para continuar, preciso saber: a conta a pagar ou"
+    )
+    ended = await chat.say("sei lá")
+    assert ended.state.turn.answer.startswith(
+        "Sem a conta a pagar ou o código de barras não consigo continuar."
+    )
+    assert ended.state.question is None and chat.domains.calls == []
