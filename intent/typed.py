@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -172,6 +172,10 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
         start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
         if not _on_word_edges(text, start, end):
             continue  # "ABC123" is a code, not the number 123
+        ends = _range_of_days(hit, text, start, end)
+        if ends is not None:
+            out.extend(ends)
+            continue
         out.extend(_normalised(hit, clean, language, zone, instant, start, end))
     out = _with_currency_words(text, language, out)
     if language != "pt" and _REAL.search(text):
@@ -296,6 +300,39 @@ def _normalised(
         )
     elif dim in ("email", "url"):
         yield TypedSpan(dim, value["value"], start, end)
+
+
+#: What joins the two ends of a range of days: "de sexta *a* segunda", "from the 20th *to* the
+#: 23rd", "3/21 *-* 3/24", "between March 21 *and* March 24".
+_RANGE_JOINT = re.compile(
+    r"\s*[-–—]\s*|\s+(?:a|à|ao|até|ate|to|till|until|thru|through|and|e)\s+", re.IGNORECASE
+)
+
+
+def _range_of_days(hit: dict[str, Any], text: str, start: int, end: int) -> list[TypedSpan] | None:
+    """A range of whole days ("de sexta a segunda") as its two ends, each a date over its own
+    words, so a goal with two days (a pick-up and a return) gets both; ``None`` for anything
+    else. Duckling gives the range's end as the start of the day after it."""
+    value = hit["value"] if hit["dim"] == "time" else None
+    if value is None or value.get("type") != "interval":
+        return None
+    first, after = value.get("from"), value.get("to")
+    if not (isinstance(first, dict) and isinstance(after, dict)):
+        return None
+    if first.get("grain") != "day" or after.get("grain") != "day":
+        return None
+    joints = list(_RANGE_JOINT.finditer(text, start, end))
+    if not joints:
+        return None
+    joint = joints[-1]
+    begin = datetime.fromisoformat(first["value"]).date()
+    last = datetime.fromisoformat(after["value"]).date() - timedelta(days=1)
+    if last < begin:
+        return None
+    return [
+        TypedSpan("date", begin.isoformat(), start, joint.start()),
+        TypedSpan("date", last.isoformat(), joint.end(), end),
+    ]
 
 
 def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:
