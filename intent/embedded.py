@@ -58,7 +58,7 @@ from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
-from intent.text import expand_shorthands, request_part
+from intent.text import expand_shorthands, request_part, sentences
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
@@ -198,6 +198,11 @@ def clear_request(goal: Goal, intent: IntentOutput) -> bool:
         len(alternatives) < 2
         or alternatives[0].confidence - alternatives[1].confidence >= CLEAR_REQUEST_MARGIN
     )
+
+
+def _missing(goal: Goal, entities: dict[str, Any]) -> list[str]:
+    """``goal``'s required entities that ``entities`` lacks."""
+    return [name for name, spec in goal.entities_schema.items() if spec.required and name not in entities]
 
 
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
@@ -894,6 +899,14 @@ class EmbeddedIntentAdapter:
         guessed: set[str] = set()
         extractor = model.extractors[(best.domain, best.goal.goal)]
         out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+        if _missing(best.goal, out.entities) and (part := request_part(text)) != text:
+            # greetings and thanks around the request end none of its sentences ("Bom dia! O
+            # Excel fecha sozinho. Pode abrir um chamado? Obrigado!"): its values are read from
+            # the request part too, and the reading that misses fewer required values wins
+            part_guessed: set[str] = set()
+            found = extractor.extract(part, clock=clock, language=out.language, guessed=part_guessed)
+            if len(_missing(best.goal, found)) < len(_missing(best.goal, out.entities)):
+                out.entities, guessed = found, part_guessed
         if any(note.startswith(CHOICE_NOTE) for note in out.notes) and self._switch_explains(
             text, best, out, pinned_domain, model
         ):
@@ -938,6 +951,7 @@ class EmbeddedIntentAdapter:
             if spelled_conf > conf:
                 probs, conf, read = spelled_probs, spelled_conf, spelled
         part = request_part(read)
+        greeted = False
         if part != read:
             # greetings and thanks around a request can outweigh it ("Oi, tudo bem? ... cotação
             # da Vale, obrigado!"): the request alone is read too, and the surer reading wins
@@ -946,8 +960,19 @@ class EmbeddedIntentAdapter:
             # whole message that goal ("Good morning, could you please pay the condo fee? Many
             # thanks." is no small talk)
             other = probs.size > 0 and int(part_probs.argmax()) != int(probs.argmax())
+            # the greeting, not the request, made the whole message its goal
+            greeted = other
             if part_conf > conf or (other and part_conf >= self.oos_threshold):
                 probs, conf = part_probs, part_conf
+                greeted = False
+        said = sentences(part)
+        if len(said) > 1:
+            # a longer message tells the problem first and asks last ("O Excel fecha sozinho
+            # toda vez. Poderia abrir um chamado?"): the sentence that reads surest decides, over
+            # a greeting's reading of the whole too when it reads in scope
+            one = max((self.scores(sentence, pinned_domain)[:2] for sentence in said), key=lambda pc: pc[1])
+            if one[1] > conf or (greeted and one[1] >= self.oos_threshold):
+                probs, conf = one
         return probs, conf
 
     def _rank(self, out: IntentOutput, probs: FloatArray, conf: float, model: EmbeddedModel) -> IntArray:

@@ -28,6 +28,7 @@ __all__ = [
     "Token",
     "expand_shorthands",
     "request_part",
+    "sentences",
     "tokens",
     "words",
 ]
@@ -398,7 +399,9 @@ FILLER_PT = frozenset(_FILLER_PT.split()) | frozenset(_SHORTHAND_FILLER_PT.split
 FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split())
 
 
-_CLAUSE = re.compile(r"[^.!?;,]+")
+_CLAUSE = re.compile(r"[^.!?;,]+[.!?;,]*")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_DELIMITERS = " \t\n.!?;,"
 _FILLER = FILLER_PT | FILLER_EN
 _FILLER_OR_STOP = _FILLER | STOP_PT | STOP_EN
 
@@ -412,15 +415,29 @@ def _politeness(ws: list[str]) -> bool:
 def request_part(text: str) -> str:
     """``text`` without its clauses of pure politeness ("Oi, tudo bem?", "obrigado!", "Hi there!"),
     so a greeting around a request does not outweigh the request; ``text`` itself when every
-    clause is politeness (then that is the request: "bom dia!") or none is.
+    clause is politeness (then that is the request: "bom dia!") or none is. The kept clauses keep
+    their punctuation, so the sentences of a longer message stay apart.
 
     >>> request_part("Oi, tudo bem? Queria saber a cotação da Vale agora, obrigado!")
     'Queria saber a cotação da Vale agora'
     >>> request_part("bom dia!"), request_part("qual o preço da Vale?")
     ('bom dia!', 'qual o preço da Vale?')
+    >>> request_part("Hi! The VPN drops. Could you open a ticket? Thanks.")
+    'The VPN drops. Could you open a ticket'
     """
-    clauses = [m.group().strip() for m in _CLAUSE.finditer(text) if m.group().strip()]
+    clauses = [m.group() for m in _CLAUSE.finditer(text) if m.group().strip(_DELIMITERS)]
     kept = [c for c in clauses if not _politeness(words(c))]
     if not kept or len(kept) == len(clauses):
         return text
-    return " ".join(kept)
+    return "".join(kept).strip(_DELIMITERS)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (a full stop, question or exclamation mark followed by a space
+    ends one; "1.432,77" stays whole), each without its end mark.
+
+    >>> sentences("O Excel fecha sozinho. Poderia abrir um chamado? Obrigado")
+    ['O Excel fecha sozinho', 'Poderia abrir um chamado', 'Obrigado']
+    """
+    parts = (p.strip(_DELIMITERS) for p in _SENTENCE.split(text))
+    return [p for p in parts if words(p)]

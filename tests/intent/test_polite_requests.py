@@ -26,3 +26,8 @@ def test_greetings_around_a_request_do_not_make_it_small_talk(
 
 def test_greetings_alone_are_still_greetings(adapter: EmbeddedIntentAdapter) -> None:
     assert adapter.parse_sync("Olá, bom dia, tudo bem? Muito obrigado, boa noite!").goal == "GREET"
+
+
+def test_a_sentence_of_politeness_alone_keeps_its_goal(adapter: EmbeddedIntentAdapter) -> None:
+    out = adapter.parse_sync("Oi! Tudo bem? Bom dia.")
+    assert out.goal == "GREET", out
