@@ -620,8 +620,16 @@ class ConversationGraph:
                 notes=notes,
             )
             return PlanToRespond(turn=failed.apply(turn))
-        spec = goal.entities_schema[askable.entity]
-        question = slots.slot_question(askable, spec, intent, execution_intent, plan)
+        group = goal.missing_group(intent.entities)
+        # a group none of which was said: one question naming the alternatives, any of them fills it
+        grouped = (
+            slots.group_question(goal, intent, execution_intent, plan)
+            if group is not None and askable.entity == group[0]
+            else None
+        )
+        question = grouped or slots.slot_question(
+            askable, goal.entities_schema[askable.entity], intent, execution_intent, plan
+        )
         waiting = TurnChange(
             status=RunStatus.WAITING_INPUT,
             answer=question.text,

@@ -75,7 +75,8 @@ def check_slots(
     intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan, catalog: Catalog
 ) -> list[SlotProblem]:
     """Every reason the plan cannot be called yet: required goal entities the person did not
-    name (a deterministic plan), then schema violations of the goal's steps. Empty = call away."""
+    name and a ``required_one_of`` group none of which was named (a deterministic plan), then
+    schema violations of the goal's steps. Empty = call away."""
     if intent.goal is None or execution_intent.goal is None:
         return []
     goal = catalog.find_goal(execution_intent.domain, execution_intent.goal)
@@ -84,16 +85,17 @@ def check_slots(
     own = set(execution_intent.capabilities or [execution_intent.capability])
     # the LLM planner's plan takes the goal's entities from wherever it found them (another
     # step's output, "${= ...}"): only what its steps' parameters lack is asked for
-    problems = (
-        [
+    problems: list[SlotProblem] = []
+    if plan.planner == "deterministic":
+        problems = [
             SlotProblem(name, "missing", name, "required entity")
             for name, spec in goal.entities_schema.items()
             # a declared default stands in for an entity the person left out
             if spec.required and spec.default is None and intent.entities.get(name) in (None, "", [])
         ]
-        if plan.planner == "deterministic"
-        else []
-    )
+        group = goal.missing_group(intent.entities)
+        if group is not None:  # asked as the group (its first alternative is the one filled)
+            problems.append(SlotProblem(group[0], "missing", group[0], f"one of {', '.join(group)}"))
     for step in plan.steps:
         if step.capability not in own or step.domain != execution_intent.domain:
             continue

@@ -134,16 +134,19 @@ async def test_a_request_that_names_one_is_asked_for_the_yes_at_once(chat: Conve
     assert chat.domains.calls == []
 
 
-async def test_without_a_gate_the_parameters_schema_says_it() -> None:
-    """A capability without ``policy.confirm`` states the group in its ``parameters`` (``anyOf``):
-    its first alternative is asked, a reply with the other fills it, and only then is it called."""
+@pytest.mark.parametrize("any_of", [False, True], ids=["group only", "group and parameters anyOf"])
+async def test_without_a_gate_the_group_is_asked_before_the_call(any_of: bool) -> None:
+    """A capability without ``policy.confirm``: the group is asked all the same, naming its
+    alternatives (whether or not ``parameters`` states it too, as an ``anyOf``); a reply with
+    the other alternative fills it, and only then is it called."""
     manifest: dict[str, Any] = copy.deepcopy(BILLS)
     capability = manifest["capabilities"][0]
     capability["metadata"]["policy"]["confirm"] = False
-    capability["parameters"] = {
-        "type": "object",
-        "anyOf": [{"required": ["biller_text"]}, {"required": ["barcode_text"]}],
-    }
+    if any_of:
+        capability["parameters"] = {
+            "type": "object",
+            "anyOf": [{"required": ["biller_text"]}, {"required": ["barcode_text"]}],
+        }
     ungated = Catalog([validate_manifest(manifest)])
     paid = {"pay_bill": lambda i: DomainOutput(status="success", explanation="Paga.")}
     chat = Conversation(
@@ -152,7 +155,7 @@ async def test_without_a_gate_the_parameters_schema_says_it() -> None:
         FakeDomains(threshold=0.0, replies=paid),
     )
     asked = await chat.say("paga uma conta de 50 reais")
-    assert asked.state.turn.answer == "Para continuar, preciso saber: a conta a pagar."
+    assert asked.state.turn.answer == "Para continuar, preciso saber: a conta a pagar ou o código de barras."
     assert chat.domains.calls == []
     done = await chat.say(BARCODE)
     assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
