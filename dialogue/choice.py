@@ -43,6 +43,27 @@ _YES = {
     "certo",
 }
 _NO = {"nao", "no", "n", "nope", "errado", "negativo"}
+#: Whole replies that drop what was asked, with or without a no before them ("não, deixa pra
+#: lá", "no, never mind"): a no, never a value ("deixa" is no medicine's name).
+_DISMISSALS = {
+    "deixa",
+    "deixa pra la",
+    "deixa para la",
+    "deixa quieto",
+    "esquece",
+    "esquece isso",
+    "esqueca",
+    "pode esquecer",
+    "nao precisa",
+    "nao quero mais",
+    "desisto",
+    "forget it",
+    "forget about it",
+    "never mind",
+    "nevermind",
+    "no need",
+    "skip it",
+}
 #: Words people put before their yes or no when they change their mind or hesitate ("actually
 #: no, keep it", "hmm, sim", "pensando bem, não"): not part of the answer.
 _HESITATIONS = (
@@ -199,4 +220,17 @@ def is_no(reply: str) -> bool:
     (False, False)
     """
     words = _answer_words(reply)
-    return bool(words) and len(words) <= 4 and words[0] in _NO
+    return bool(words) and ((len(words) <= 4 and words[0] in _NO) or is_dismissal(" ".join(words)))
+
+
+def is_dismissal(reply: str) -> bool:
+    """A reply that drops what was asked ("deixa pra lá", "esquece", "never mind"), perhaps
+    after a no or a hesitation.
+
+    >>> is_dismissal("não, deixa pra lá"), is_dismissal("no, never mind"), is_dismissal("não, pra amanhã")
+    (True, True, False)
+    """
+    words = _answer_words(reply)
+    if words and words[0] in _NO:
+        words = words[1:]
+    return " ".join(words) in _DISMISSALS

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dialogue.choice import choose, is_no, is_yes, listed, normalise
+from dialogue.choice import choose, is_dismissal, is_no, is_yes, listed, normalise
 from dialogue.slots import goal_described
 from dialogue.state import Continuation, Memory, Turn
 from execution.run_state import SETTLED
@@ -324,6 +324,8 @@ class FollowUps:
         rest = correction_rest(text)
         bare = rest is None
         if bare and (is_yes(text) or is_no(text) or len(text.split()) > CORRECTION_MAX_WORDS):
+            return None
+        if is_dismissal(text):  # "não, deixa pra lá": a no, whatever the goal reads in "deixa"
             return None
         if request.goal is None or not request.primary_domain:
             return None

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from dialogue.choice import is_no, is_yes
+from dialogue.choice import is_dismissal, is_no, is_yes
 from dialogue.rules import FollowUps, referred
 from dialogue.slots import answer_slot, only_the_answer
 from dialogue.state import Memory, new_turn
@@ -200,3 +200,42 @@ def test_other_replies_are_no_bare_correction(orders: Catalog, reply: str) -> No
     # a yes or no, words beside the value, a value without evidence of its entity (a bare number
     # for a text entity) or a long message: not a correction
     assert FollowUps().correct(_intent("CANCEL_ORDER", order_number_text="51230"), reply, orders) is None
+
+
+#: a goal whose entity takes plain words ("sertralina"): "deixa" could be read as one
+REFILLS: dict[str, Any] = {
+    "domain": "refills",
+    "version": "1",
+    "description": "Prescription refills (receitas)",
+    "capabilities": [{"name": "refill", "description": "refill", "parameters": {"type": "object"}}],
+    "goals": [
+        _goal(
+            "REFILL",
+            [
+                {"text": "renova a receita da sertralina", "entities": {"medicine_text": "sertralina"}},
+                {"text": "refill my losartan", "entities": {"medicine_text": "losartan"}},
+                {"text": "pede refil do omeprazol", "entities": {"medicine_text": "omeprazol"}},
+            ],
+            medicine_text={"type": "string", "required": True, "description": "the medicine"},
+        )
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "reply", ["não, deixa pra lá", "deixa pra lá", "nao, esquece", "esquece", "no, never mind", "forget it"]
+)
+def test_a_reply_that_drops_the_request_is_a_no_not_a_correction(reply: str) -> None:
+    assert is_no(reply) and is_dismissal(reply) and not is_yes(reply)
+    refills = Catalog([validate_manifest(REFILLS)])
+    waiting = IntentOutput(
+        primary_domain="refills", goal="REFILL", entities={"medicine_text": "sertralina"}, confidence=0.9
+    )
+    # "deixa", "esquece" are no medicine: the waiting request is declined, not corrected
+    assert FollowUps().correct(waiting, reply, refills) is None
+    assert FollowUps().correct(waiting, "não, o omeprazol", refills) is not None
+
+
+@pytest.mark.parametrize("reply", ["não, pedido 50017", "no, the order 50017", "deixa o pedido 50017"])
+def test_a_correction_or_a_request_is_no_dismissal(reply: str) -> None:
+    assert not is_dismissal(reply)
