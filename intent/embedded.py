@@ -965,13 +965,14 @@ class EmbeddedIntentAdapter:
             if part_conf > conf or (other and part_conf >= self.oos_threshold):
                 probs, conf = part_probs, part_conf
                 greeted = False
-        said = sentences(part)
+        said = sentences(part) if greeted else []
         if len(said) > 1:
-            # a longer message tells the problem first and asks last ("O Excel fecha sozinho
-            # toda vez. Poderia abrir um chamado?"): the sentence that reads surest decides, over
-            # a greeting's reading of the whole too when it reads in scope
+            # greetings made the whole message their goal and the request part alone is unsure: a
+            # longer message tells the problem first and asks last ("Bom dia! O Excel fecha
+            # sozinho. Poderia abrir um chamado? Obrigado!"), so the surest sentence decides when
+            # it reads in scope
             one = max((self.scores(sentence, pinned_domain)[:2] for sentence in said), key=lambda pc: pc[1])
-            if one[1] > conf or (greeted and one[1] >= self.oos_threshold):
+            if one[1] >= self.oos_threshold:
                 probs, conf = one
         return probs, conf
 
