@@ -172,7 +172,7 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
         start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
         if not _on_word_edges(text, start, end):
             continue  # "ABC123" is a code, not the number 123
-        ends = _range_of_days(hit, text, start, end)
+        ends = _range_of_days(hit, text, start, end) or _range_of_amounts(hit, text, start, end)
         if ends is not None:
             out.extend(ends)
             continue
@@ -277,9 +277,11 @@ def _normalised(
             yield TypedSpan("time", when.strftime("%H:%M"), start, end)
     elif dim == "number":
         yield TypedSpan("number", _number(value["value"]), start, end)
-    elif dim == "amount-of-money" and "value" in value:
-        currency = _CURRENCY_SIGNS.get(value["unit"], value["unit"])
-        yield TypedSpan("money", {"amount": _number(value["value"]), "currency": currency}, start, end)
+    elif dim == "amount-of-money":
+        # "under $60", "at least $30": the one amount said is the value (a budget, a limit)
+        bound = value if "value" in value else value.get("to") or value.get("from")
+        if isinstance(bound, dict) and "value" in bound:
+            yield _money(bound, start, end)
     elif dim == "duration":
         body = clean[hit["start"] : hit["end"]]
         if "/" in body:
@@ -333,6 +335,26 @@ def _range_of_days(hit: dict[str, Any], text: str, start: int, end: int) -> list
         TypedSpan("date", begin.isoformat(), start, joint.start()),
         TypedSpan("date", last.isoformat(), joint.end(), end),
     ]
+
+
+def _range_of_amounts(hit: dict[str, Any], text: str, start: int, end: int) -> list[TypedSpan] | None:
+    """A range of amounts ("between $50 and $100") as its two ends, each over its own words."""
+    value = hit["value"] if hit["dim"] == "amount-of-money" else None
+    if value is None or value.get("type") != "interval":
+        return None
+    low, high = value.get("from"), value.get("to")
+    if not (isinstance(low, dict) and isinstance(high, dict) and "value" in low and "value" in high):
+        return None
+    joints = list(_RANGE_JOINT.finditer(text, start, end))
+    if not joints:
+        return None
+    joint = joints[-1]
+    return [_money(low, start, joint.start()), _money(high, joint.end(), end)]
+
+
+def _money(amount: dict[str, Any], start: int, end: int) -> TypedSpan:
+    currency = _CURRENCY_SIGNS.get(amount["unit"], amount["unit"])
+    return TypedSpan("money", {"amount": _number(amount["value"]), "currency": currency}, start, end)
 
 
 def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:

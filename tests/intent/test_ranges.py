@@ -1,6 +1,7 @@
 """A range of days ("de sexta a segunda", "from the 20th to the 23rd") is read as its two ends,
 each a date over its own words: a goal with two days (a start and an end) gets both, in the
-order said; a goal with one day gets the first, as before."""
+order said; a goal with one day gets the first, as before. Amounts too: "between $50 and $100"
+is two amounts, and a limit ("under $60", "at least $30") is the amount it names."""
 
 from __future__ import annotations
 
@@ -91,3 +92,17 @@ def test_a_goal_with_one_day_still_takes_the_first() -> None:
 def test_parts_of_days_and_weeks_stay_one_day(text: str) -> None:
     spans = RECOGNIZER.spans(text, "en", time_zone=SAO_PAULO, now=CLOCK.now)
     assert [s.type for s in spans] == ["date"]
+
+
+@pytest.mark.parametrize(
+    ("text", "amounts"),
+    [
+        ("any car under $60 a day?", [60]),
+        ("less than 50 dollars", [50]),
+        ("at least $30", [30]),
+        ("between $50 and $100", [50, 100]),
+    ],
+)
+def test_a_limit_is_the_amount_it_names_and_a_range_its_two_ends(text: str, amounts: list[int]) -> None:
+    spans = [s for s in RECOGNIZER.spans(text, "en", time_zone=SAO_PAULO, now=CLOCK.now) if s.type == "money"]
+    assert [s.value for s in spans] == [{"amount": a, "currency": "USD"} for a in amounts]
