@@ -369,8 +369,11 @@ class Goal(_Strict):
     entities_schema: dict[str, EntitySpec] = Field(default_factory=dict)
     #: Groups of entities of which the request needs at least one ("a bill needs a biller or a
     #: barcode": ``[["biller_text", "barcode_text"]]``): with none of a group said, the platform
-    #: asks for it, naming the alternatives, before any approval.
-    required_one_of: list[Annotated[list[str], Field(min_length=2)]] = Field(default_factory=list)
+    #: asks for it, naming the alternatives, before any approval. Left out of a manifest that
+    #: declares none, so a domain served by this SDK still registers on a gateway from before it.
+    required_one_of: list[Annotated[list[str], Field(min_length=2)]] = Field(
+        default_factory=list, exclude_if=lambda groups: not groups
+    )
     #: The capability (or, in order, capabilities) when no enum entity's capability_map decides.
     capabilities: list[str] = Field(default_factory=list)
     examples: list[str | GoalExample] = Field(default_factory=list)

@@ -43,6 +43,15 @@ def test_a_group_of_declared_entities_is_kept_and_says_what_is_missing() -> None
     assert goal.missing_group({"barcode_text": "2379"}) is None
 
 
+def test_a_manifest_without_groups_is_served_without_the_field() -> None:
+    # a gateway from before the field refuses keys it does not know: a domain that declares no
+    # group must still register there
+    served = validate_manifest(manifest([])).model_dump(mode="json", exclude_none=True)
+    assert "required_one_of" not in served["goals"][0]
+    kept = validate_manifest(manifest([["biller_text", "barcode_text"]])).model_dump(mode="json")
+    assert kept["goals"][0]["required_one_of"] == [["biller_text", "barcode_text"]]
+
+
 def test_a_default_satisfies_the_group() -> None:
     goal = validate_manifest(manifest([["biller_text", "barcode_text"]], default="Enel")).goals[0]
     assert goal.missing_group({}) is None
