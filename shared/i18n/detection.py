@@ -11,6 +11,8 @@ letters (ã, ç, é, …) are one more vote for Portuguese. The larger vote wins
 ('pt', 'en')
 >>> detect("Nvidia"), detect("Nvidia", default="en")
 ('pt', 'en')
+>>> detect("book spinning friday 8pm pls"), detect("marca spinning sexta 19h")
+('en', 'pt')
 >>> language_of({"language": "en-US"}, "qual o preço da Vale?"), language_of({}, "price of Apple")
 ('en', 'en')
 """
@@ -24,7 +26,9 @@ from shared.i18n.folding import words
 from shared.i18n.languages import DEFAULT_LANGUAGE, Language, as_language
 
 # Function words, plus a few words the platform's own domains make common (preco, pesquisa,
-# price, research), all accent-free as :func:`~shared.i18n.folding.words` yields them.
+# price, research), the days of the week and months, the verbs of everyday requests (book,
+# marca) and chat shorthand (pls, vc), all accent-free as :func:`~shared.i18n.folding.words`
+# yields them. A word both languages write alike ("reserve", "a", "no") is in neither.
 _PORTUGUESE_WORDS = """
     acoes agora ai ajuda algum alguma ali amanha ao aos aquela aquele aqui ate aumenta bem boa bom
     com como converte converter cotacao da das de dia dolares
@@ -36,6 +40,10 @@ _PORTUGUESE_WORDS = """
     quais qual qualquer quanta quantas quanto quantos que queria quero reduz sao se sem ser seu
     seus sim so sobre sua suas tambem tarde tchau te tem ter ti troca tudo um uma umas uns vai
     valeu vao veja ver voce voces
+    segunda terca quarta quinta sexta sabado domingo semana proxima proximo depois hora horas
+    janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro
+    marca marcar cancela cancelar agendar paga pagar abre abrir preciso
+    vc vcs pq hj qto qta blz obg pfv
 """
 _ENGLISH_WORDS = """
     about afternoon also am an and any are at be been by bye can convert could did does dollars
@@ -46,6 +54,10 @@ _ENGLISH_WORDS = """
     their them there these
     they this those to today tomorrow turn wanna want was we were what which who whom will with
     would yes yesterday you your yours
+    monday tuesday wednesday thursday friday saturday sunday tonight week weekend next
+    january february april june july august september october november december
+    book booked cancel schedule rent buy pay open need where when whats anything
+    pls plz u ur thx
 """
 PORTUGUESE_WORDS = frozenset(_PORTUGUESE_WORDS.split())
 ENGLISH_WORDS = frozenset(_ENGLISH_WORDS.split())
