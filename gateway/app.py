@@ -122,7 +122,7 @@ async def build_services(
     # the start before anything is built
     hooks = load_hooks(RunHooksSettings())
     engine = await _database(stack, settings)
-    # background runs (and other durable workflows) on DBOS, in this same database
+    # background runs (and other durable workflows) on DBOS, beside this database (DURABLE_DATABASE_URL)
     durable_settings = DurableSettings()
     durable = await stack.enter_async_context(launch_engine(engine, settings.database_url, durable_settings))
     client = await _domain_client(stack, settings)
