@@ -311,6 +311,12 @@ _RANGE_JOINT = re.compile(
 )
 
 
+def _last_joint(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The last word or dash joining two ends of a range within ``text[start:end]``."""
+    joints = list(_RANGE_JOINT.finditer(text, start, end))
+    return joints[-1] if joints else None
+
+
 def _range_of_days(hit: dict[str, Any], text: str, start: int, end: int) -> list[TypedSpan] | None:
     """A range of whole days ("de sexta a segunda") as its two ends, each a date over its own
     words, so a goal with two days (a pick-up and a return) gets both; ``None`` for anything
@@ -323,10 +329,9 @@ def _range_of_days(hit: dict[str, Any], text: str, start: int, end: int) -> list
         return None
     if first.get("grain") != "day" or after.get("grain") != "day":
         return None
-    joints = list(_RANGE_JOINT.finditer(text, start, end))
-    if not joints:
+    joint = _last_joint(text, start, end)
+    if joint is None:
         return None
-    joint = joints[-1]
     begin = datetime.fromisoformat(first["value"]).date()
     last = datetime.fromisoformat(after["value"]).date() - timedelta(days=1)
     if last < begin:
@@ -345,10 +350,9 @@ def _range_of_amounts(hit: dict[str, Any], text: str, start: int, end: int) -> l
     low, high = value.get("from"), value.get("to")
     if not (isinstance(low, dict) and isinstance(high, dict) and "value" in low and "value" in high):
         return None
-    joints = list(_RANGE_JOINT.finditer(text, start, end))
-    if not joints:
+    joint = _last_joint(text, start, end)
+    if joint is None:
         return None
-    joint = joints[-1]
     return [_money(low, start, joint.start()), _money(high, joint.end(), end)]
 
 
