@@ -620,15 +620,14 @@ class ConversationGraph:
                 notes=notes,
             )
             return PlanToRespond(turn=failed.apply(turn))
-        group = goal.missing_group(intent.entities)
         # a group none of which was said: one question naming the alternatives, any of them fills it
-        grouped = (
-            slots.group_question(goal, intent, execution_intent, plan)
-            if group is not None and askable.entity == group[0]
-            else None
-        )
-        question = grouped or slots.slot_question(
-            askable, goal.entities_schema[askable.entity], intent, execution_intent, plan
+        grouped = slots.group_question(goal, intent, execution_intent, plan)
+        question = (
+            grouped
+            if grouped is not None and grouped.entity == askable.entity
+            else slots.slot_question(
+                askable, goal.entities_schema[askable.entity], intent, execution_intent, plan
+            )
         )
         waiting = TurnChange(
             status=RunStatus.WAITING_INPUT,

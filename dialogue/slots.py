@@ -190,6 +190,12 @@ def object_question(
     return SlotQuestion(text=text, entity=named[0][0], options=[], resume=resume)
 
 
+def _asked_group(question: SlotQuestion, extractor: GoalEntityExtractor) -> list[str]:
+    """The group of ``required_one_of`` the question asks for (none of it said yet), or []."""
+    group = extractor.goal.missing_group(question.resume.intent.entities) or []
+    return group if question.entity in group else []
+
+
 def slot_output(question: SlotQuestion) -> DomainOutput:
     """The turn's output while the question waits (what a trace shows in place of a domain's answer)."""
     return DomainOutput(
@@ -244,8 +250,7 @@ def answer_slot(
     other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
     sure = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
     # a question for a group (required_one_of) is answered by any of its alternatives
-    group = extractor.goal.missing_group(asked.entities) or []
-    answers = group if question.entity in group else [question.entity]
+    answers = _asked_group(question, extractor) or [question.entity]
     if (
         sure
         and other_goal
@@ -288,8 +293,8 @@ def _asked_again(
     if attempts >= MAX_ATTEMPTS:
         spec = extractor.specs.get(question.entity)
         what = _what(spec, question.entity, language) if spec else question.entity
-        group = extractor.goal.missing_group(asked.entities) or []
-        if question.entity in group:  # "Sem a conta a pagar ou o código de barras não consigo…"
+        group = _asked_group(question, extractor)
+        if group:  # "Sem a conta a pagar ou o código de barras não consigo…"
             what = _alternatives(extractor.goal, group, language)
         gave_up = turn.model_copy(
             update={
