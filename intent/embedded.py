@@ -1041,8 +1041,7 @@ class EmbeddedIntentAdapter:
         missing, content words the goal does not account for, and none of the words it shares
         with the goal is one only its domain uses (an object's name such as "pedido" or
         "appointment"): "cancel my *uber*" shares only "cancel" with an order's cancellation."""
-        specs = best.goal.entities_schema
-        if not any(spec.required and name not in out.entities for name, spec in specs.items()):
+        if not _missing(best.goal, out.entities):
             return []
         extractor = model.extractors[(best.domain, best.goal.goal)]
         kin = [x for (domain, _), x in model.extractors.items() if domain == best.domain]
@@ -1077,11 +1076,10 @@ class EmbeddedIntentAdapter:
             extractor = model.extractors[(ref.domain, ref.goal.goal)]
             guessed: set[str] = set()
             entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
-            specs = ref.goal.entities_schema
             if (
                 guessed
                 or not entities
-                or any(spec.required and name not in entities for name, spec in specs.items())
+                or _missing(ref.goal, entities)
                 or not extractor.evidenced(entities)
                 or not extractor.from_table(entities)
                 or extractor.unexplained_words(text, entities)
