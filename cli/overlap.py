@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 
 from intent.lint import goal_overlaps
+from orchestrator.registry import goals_owned_elsewhere
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest, ManifestInvalid, parse_manifest
 
@@ -71,12 +72,8 @@ def report(candidate: DomainManifest, others: Sequence[DomainManifest], threshol
     """What registering ``candidate`` beside ``others`` would be told: one line per taken goal name
     and per overlap, most similar first. A domain of the candidate's name is the one it replaces."""
     others = [m for m in others if m.domain != candidate.domain]
-    owners = {g.goal: m.domain for m in others for g in m.goals}
-    lines = [
-        f"goal_taken: {candidate.domain}.{g.goal} is a goal of {owners[g.goal]}"
-        for g in candidate.goals
-        if g.goal in owners
-    ]
+    taken = goals_owned_elsewhere(candidate, {m.domain: m for m in others})
+    lines = [f"goal_taken: {candidate.domain}.{goal} is a goal of {owner}" for goal, owner in taken.items()]
     catalog = Catalog([*others, candidate])
     found = (
         goal_overlaps(catalog, domain=candidate.domain)

@@ -594,15 +594,20 @@ def _catalog_of(entries: dict[str, _Entry]) -> Catalog:
     return Catalog(e.manifest for e in entries.values() if e.manifest is not None)
 
 
+def goals_owned_elsewhere(manifest: DomainManifest, others: Mapping[str, DomainManifest]) -> dict[str, str]:
+    """Goal name of ``manifest`` -> the domain of ``others`` (by name) that already owns it."""
+    owners = {goal.goal: name for name, other in others.items() for goal in other.goals}
+    return {g.goal: owners[g.goal] for g in manifest.goals if g.goal in owners}
+
+
 def _goals_owned_elsewhere(entries: dict[str, _Entry], name: str, manifest: DomainManifest) -> dict[str, str]:
     """Goal name -> the other registered domain that already owns it."""
-    owners = {
-        goal.goal: other
+    registered = {
+        other: entry.manifest
         for other, entry in entries.items()
         if other != name and entry.manifest is not None
-        for goal in entry.manifest.goals
     }
-    return {g.goal: owners[g.goal] for g in manifest.goals if g.goal in owners}
+    return goals_owned_elsewhere(manifest, registered)
 
 
 def _clamp(manifest: DomainManifest, limits: PolicyLimits) -> tuple[DomainManifest, Warnings]:
