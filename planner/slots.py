@@ -9,6 +9,7 @@ follow-ups get their parameters from earlier steps' outputs at run time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -75,17 +76,22 @@ def check_slots(
     intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan, catalog: Catalog
 ) -> list[SlotProblem]:
     """Every reason the plan cannot be called yet: required goal entities the person did not
-    name and a ``required_one_of`` group none of which was named (a deterministic plan), then
-    schema violations of the goal's steps. Empty = call away."""
+    name (a deterministic plan), a ``required_one_of`` group none of which was named (or, in an
+    LLM plan, one of the goal's steps does not pass), then schema violations of those steps.
+    Empty = call away."""
     if intent.goal is None or execution_intent.goal is None:
         return []
     goal = catalog.find_goal(execution_intent.domain, execution_intent.goal)
     if goal is None:
         return []
     own = set(execution_intent.capabilities or [execution_intent.capability])
+    own_steps = [s for s in plan.steps if s.capability in own and s.domain == execution_intent.domain]
     # the LLM planner's plan takes the goal's entities from wherever it found them (another
     # step's output, "${= ...}"): only what its steps' parameters lack is asked for
     problems: list[SlotProblem] = []
+    # what a group is looked for in: the person's entities (a deterministic plan passes them),
+    # else each step's own parameters (said, or bound to an earlier step's output)
+    named: list[Mapping[str, object]] = [intent.entities]
     if plan.planner == "deterministic":
         problems = [
             SlotProblem(name, "missing", name, "required entity")
@@ -93,12 +99,12 @@ def check_slots(
             # a declared default stands in for an entity the person left out
             if spec.required and spec.default is None and intent.entities.get(name) in (None, "", [])
         ]
-        group = goal.missing_group(intent.entities)
-        if group is not None:  # asked as the group (its first alternative is the one filled)
-            problems.append(SlotProblem(group[0], "missing", group[0], f"one of {', '.join(group)}"))
-    for step in plan.steps:
-        if step.capability not in own or step.domain != execution_intent.domain:
-            continue
+    else:
+        named = [step.params for step in own_steps]
+    for group in filter(None, map(goal.missing_group, named)):
+        # asked as the group (its first alternative is the one filled)
+        problems.append(SlotProblem(group[0], "missing", group[0], f"one of {', '.join(group)}"))
+    for step in own_steps:
         ref = catalog.find_capability(step.capability, step.domain)
         if ref is None:
             continue

@@ -120,3 +120,40 @@ def test_an_llm_plan_is_asked_only_for_what_its_steps_lack() -> None:
     assert [(p.param, p.problem) for p in check_slots(intent, execution_intent, lacking, catalog)] == [
         ("passenger_id", "missing")
     ]
+
+
+def test_an_llm_plan_step_lacking_a_whole_required_one_of_group_is_asked_for_it() -> None:
+    """``required_one_of`` guards an LLM plan's steps as an ``anyOf`` in ``parameters`` would:
+    a step passing neither alternative is asked for the group, one passing either is not."""
+    manifest: dict[str, Any] = {
+        "domain": "bills",
+        "version": "1",
+        "description": "bills",
+        "capabilities": [{"name": "pay_bill", "description": "pay a bill"}],
+        "goals": [
+            {
+                "goal": "PAY_BILL",
+                "description": "pagar uma conta (pay a bill)",
+                "capabilities": ["pay_bill"],
+                "entities_schema": {
+                    "biller_text": {"type": "string"},
+                    "barcode_text": {"type": "string"},
+                    "amount": {"type": "number"},
+                },
+                "required_one_of": [["biller_text", "barcode_text"]],
+            }
+        ],
+    }
+    catalog = Catalog([validate_manifest(manifest)])
+    intent = IntentOutput(primary_domain="bills", goal="PAY_BILL", entities={"amount": 50}, language="pt")
+    execution_intent, plan = PlannerService(catalog).plan(intent)
+    step = plan.steps[0]
+    paid_by_barcode = step.model_copy(update={"params": {"barcode_text": "2379"}})
+    unnamed = step.model_copy(update={"id": 2, "params": {"amount": 50}})
+    llm_plan = plan.model_copy(update={"planner": "llm", "steps": [paid_by_barcode, unnamed]})
+    found = check_slots(intent, execution_intent, llm_plan, catalog)
+    assert [(p.param, p.problem, p.entity) for p in found] == [("biller_text", "missing", "biller_text")]
+    named = llm_plan.model_copy(
+        update={"steps": [paid_by_barcode, paid_by_barcode.model_copy(update={"id": 2})]}
+    )
+    assert check_slots(intent, execution_intent, named, catalog) == []
