@@ -48,8 +48,9 @@ class RunEventHub:
         log = self._runs.get(event.run_id)
         if log is None:
             log = self._runs[event.run_id] = _RunLog()
-        # numbered here, where the order is decided (a plain int on a frozen model)
-        log.events.append(event.model_copy(update={"seq": len(log.events) + 1}))
+        # kept as published: its place in the list is its number, given to a follower's copy
+        # (most runs have none, so most events are never copied)
+        log.events.append(event)
         if isinstance(event, RunFinished) and log.finished_at is None:
             log.finished_at = time.monotonic()
             self._finished.append((log.finished_at, event.run_id))
@@ -65,7 +66,7 @@ class RunEventHub:
             while sent < len(log.events):
                 event = log.events[sent]
                 sent += 1
-                yield event
+                yield event.model_copy(update={"seq": sent})
                 if isinstance(event, RunFinished):
                     return
             if log.changed is None:
