@@ -174,7 +174,8 @@ CheckedRequest = Depends(_checked_request)
 async def _run_slot(request: Request, principal: PrincipalDep) -> AsyncIterator[RunSlot]:
     """A place in the caller's concurrent-run quota (gateway/coordination/quotas.py) for a request that runs
     a turn, held until its response has been sent (a stream's included); other requests pass."""
-    if not is_turn_route(request.method, request.url.path):
+    # the scope's path, as the overhead header's middleware reads it (no URL object built)
+    if not is_turn_route(request.method, request.scope["path"]):
         yield RunSlot()
         return
     slot = await services(request).quotas.run_slot(principal)

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 
@@ -35,7 +35,8 @@ from gateway.channels.openai_core import (
 from gateway.channels.openai_wire import ChatCompletionRequest, check_request, show_progress
 from gateway.channels.progress import progress_text
 from gateway.channels.streams import start_turn
-from gateway.deps import PrincipalDep, RegistryDep, ServicesDep, SettingsDep
+from gateway.deps import PrincipalDep, RegistryDep, SettingsDep
+from gateway.deps import services as services_of
 from gateway.errors import error_body
 from gateway.storage.history import ConversationPoints, Utterance, following_key, point_after, utterance
 from gateway.turns.idempotency import HEADER, REPLAYED_HEADER, idempotent_run_id, replayable
@@ -168,11 +169,10 @@ def _remembering(
 async def chat_completions(
     body: ChatCompletionRequest,
     request: Request,
-    response: Response,
-    services: ServicesDep,
     principal: PrincipalDep,
 ) -> JSONResponse | EventSourceResponse:
-    # one dependency for the four services a turn route reads (one solve, not four)
+    # the app's services from the request's state: a turn route solves no dependency for them
+    services = services_of(request)
     settings, registry, turns, points = services.settings, services.registry, services.turns, services.points
     check_request(body)
     pinned = pinned_domain(body.model, settings.model_name, registry)

@@ -40,7 +40,8 @@ from gateway.channels.responses_wire import (
     usage,
 )
 from gateway.channels.streams import start_turn
-from gateway.deps import PointsDep, PrincipalDep, ServicesDep, new_session_id
+from gateway.deps import PointsDep, PrincipalDep, new_session_id
+from gateway.deps import services as services_of
 from gateway.storage.history import (
     ConversationPoints,
     Utterance,
@@ -117,10 +118,10 @@ def _history(body: ResponseCreateRequest, earlier: Sequence[InputMessage]) -> li
 async def create_response(
     body: ResponseCreateRequest,
     request: Request,
-    services: ServicesDep,
     principal: PrincipalDep,
 ) -> JSONResponse | EventSourceResponse:
-    # one dependency for the four services a turn route reads (one solve, not four)
+    # the app's services from the request's state: a turn route solves no dependency for them
+    services = services_of(request)
     settings, registry, turns, points = services.settings, services.registry, services.turns, services.points
     check_request(body)
     pinned = pinned_domain(body.model, settings.model_name, registry)
