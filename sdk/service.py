@@ -1,7 +1,8 @@
 """Declaring a domain in Python: :class:`DomainService` holds its capabilities, goals and lookup
 tables, builds and validates its manifest, and runs a capability once per ``Idempotency-Key``
-(:mod:`sdk.idempotency`). Its HTTP app and ``serve`` are in :mod:`sdk.http_app`; the answers
-(:func:`clarify`, :func:`fail`, :func:`option`) in :mod:`sdk.answers`.
+(:mod:`sdk.idempotency`; one whose policy says it only reads runs on every call). Its HTTP app
+and ``serve`` are in :mod:`sdk.http_app`; the answers (:func:`clarify`, :func:`fail`,
+:func:`option`) in :mod:`sdk.answers`.
 
 >>> from shared.models import DomainOutput, ExecutionIntent
 >>> svc = DomainService("echo", "1.0", "Repeats what it is told")
@@ -162,10 +163,17 @@ class DomainService:
         if not idempotency_key:
             return await call()
         with using_key(idempotency_key):
+            if self._only_reads(intent.capability):  # a repeat changes nothing: no record to keep
+                return await call()
             output, replayed = await self.idempotency.run(idempotency_key, fingerprint(intent), call)
         if replayed:
             output = output.model_copy(update={"metadata": {**output.metadata, "idempotent_replay": True}})
         return output
+
+    def _only_reads(self, capability: str) -> bool:
+        """Whether the capability's policy says it only reads (``read_only``)."""
+        declared = next((c for c in self.manifest().capabilities if c.name == capability), None)
+        return declared is not None and declared.metadata.policy.read_only
 
     async def open_idempotency(self) -> None:
         """Open the key store the settings name (the HTTP app's lifespan does it before serving)."""

@@ -233,6 +233,10 @@ class ExecutionPolicy(_Strict):
     attempts: int = Field(default=2, ge=1, le=10)
     timeout_s: float = Field(default=10.0, gt=0)
     idempotent: bool = True
+    #: The capability only reads (a quote, a list): a repeat changes nothing, so the SDK keeps no
+    #: record of its calls' keys and a retry runs it again. Left out when false, so a domain served
+    #: by this SDK still registers on a gateway from before the field.
+    read_only: bool = Field(default=False, exclude_if=lambda read_only: not read_only)
     backoff_s: float = Field(default=0.05, ge=0)
     #: The capability acts on the world in a way the person should approve first (an MCP tool's
     #: ``destructiveHint``); recorded in the manifest for the approval gate.
@@ -242,6 +246,14 @@ class ExecutionPolicy(_Strict):
     approval_expires_s: float | None = Field(default=None, gt=0)
     #: When to remind the person of an approval still waiting. Unset: ``APPROVAL_REMINDER_S``.
     approval_reminder_s: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _reads_repeat_safely(self) -> ExecutionPolicy:
+        if self.read_only and (self.confirm or not self.idempotent):
+            raise ValueError(
+                "read_only: a capability that only reads is idempotent and waits for no approval"
+            )
+        return self
 
 
 class WatchPolicy(_Strict):

@@ -121,8 +121,8 @@ STOCK_PRICE_METADATA: dict[str, Any] = {
         "param_map": {"message": {"from_parameters": ["_step_explanation"]}},
     },
     "flow": {"pre": [{"type": "resolve_symbol", "param": "symbol", "search_capability": "search_symbol"}]},
-    # reading a snapshot is safe to repeat
-    "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+    # reading a snapshot changes nothing: safe to repeat, no idempotency record to keep
+    "policy": {"idempotent": True, "read_only": True, "attempts": 2, "timeout_s": 5.0},
     # a watch ("me avisa quando a Petrobras passar de 40") polls this; a market quote moves little
     # within a minute, and a live provider is billed per call
     "watch": {"watchable": True, "min_interval_s": 60},
@@ -186,7 +186,7 @@ def movers_metadata(direction: str) -> dict[str, Any]:
             "enabled_if": {"path": "parameters.notify", "equals": True},
             "param_map": {"message": {"from_parameters": ["_step_explanation"]}},
         },
-        "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+        "policy": {"idempotent": True, "read_only": True, "attempts": 2, "timeout_s": 5.0},
         "progress": {"pt": f"Buscando as {pt} do dia…", "en": f"Looking up today's {en}…"},
     }
 
@@ -224,7 +224,7 @@ SEARCH_METADATA: dict[str, Any] = {
         "keywords": ["ticker", "código", "símbolo", "symbol", "código de negociação"],
         "examples": ["qual o ticker da Nordea?", "what is the ticker symbol for Nokia?"],
     },
-    "policy": {"idempotent": True, "attempts": 2, "timeout_s": 5.0},
+    "policy": {"idempotent": True, "read_only": True, "attempts": 2, "timeout_s": 5.0},
     "progress": {"pt": "Procurando o ticker…", "en": "Looking up the ticker…"},
 }
 

@@ -206,6 +206,7 @@ def build_service() -> DomainService:
         metadata={
             "context": ["catalog"],
             "progress": {"pt": "Reunindo o que eu sei fazer…", "en": "Gathering what I can do…"},
+            "policy": {"read_only": True},
         },
         output_schema={
             "type": "object",
@@ -223,7 +224,10 @@ def build_service() -> DomainService:
             },
         },
         output_schema={"type": "object", "properties": {"kind": {"type": "string"}}, "required": ["kind"]},
-        metadata={"progress": {"pt": "Preparando a resposta…", "en": "Preparing the reply…"}},
+        metadata={
+            "progress": {"pt": "Preparando a resposta…", "en": "Preparing the reply…"},
+            "policy": {"read_only": True},
+        },
     )(small_talk)
     svc.capability(
         "out_of_scope",
@@ -235,6 +239,7 @@ def build_service() -> DomainService:
         metadata={
             "intent_hints": {"examples": list(OUT_OF_SCOPE_EXAMPLES)},
             "progress": {"pt": "Preparando a resposta…", "en": "Preparing the reply…"},
+            "policy": {"read_only": True},
         },
         output_schema={
             "type": "object",

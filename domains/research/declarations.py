@@ -260,12 +260,15 @@ REPLY_METADATA: dict[str, Any] = {
     "policy": CONVERSATION_POLICY,
     "progress": {"pt": "Analisando a sua resposta…", "en": "Working on your reply…"},
 }
-READ_METADATA: dict[str, Any] = {"policy": {"idempotent": True, "attempts": 2, "timeout_s": 10.0}}
+READ_METADATA: dict[str, Any] = {
+    "policy": {"idempotent": True, "read_only": True, "attempts": 2, "timeout_s": 10.0}
+}
 VERSIONS_METADATA: dict[str, Any] = {
     **READ_METADATA,
     "progress": {"pt": "Consultando as versões da hipótese…", "en": "Getting the hypothesis versions…"},
 }
 RESET_METADATA: dict[str, Any] = {
-    **READ_METADATA,
+    # clearing twice leaves what clearing once does, but it changes the research: not read_only
+    "policy": {"idempotent": True, "attempts": 2, "timeout_s": 10.0},
     "progress": {"pt": "Reiniciando a pesquisa…", "en": "Resetting the research…"},
 }

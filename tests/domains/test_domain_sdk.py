@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from sdk.service import DomainService, clarify, fail, option
+from shared.manifest import ManifestInvalid
 from shared.models import (
     Clarification,
     ClarificationOption,
@@ -222,3 +223,42 @@ def test_a_domain_process_listens_where_its_settings_say(tmp_path: Path) -> None
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+async def test_a_read_only_capability_runs_on_every_keyed_call_and_keeps_no_key() -> None:
+    """A capability whose policy says it only reads: a resend with the same key runs it again
+    (nothing to protect) and no key is recorded; a capability that acts is still run once."""
+    svc = DomainService("shop", "1", "A shop")
+    stock = {"S": 3}
+
+    @svc.capability("count", "How many are left", metadata={"policy": {"read_only": True}})
+    def count(intent: ExecutionIntent) -> DomainOutput:
+        return DomainOutput(status="success", explanation=str(stock["S"]))
+
+    @svc.capability("buy", "Buy one")
+    def buy(intent: ExecutionIntent) -> DomainOutput:
+        stock["S"] -= 1
+        return DomainOutput(status="success", explanation="Bought.")
+
+    first = await post(svc, "count", {}, key="r:1")
+    await post(svc, "buy", {}, key="r:2")
+    await post(svc, "buy", {}, key="r:2")
+    again = await post(svc, "count", {}, key="r:1")
+    assert (first.explanation, again.explanation) == ("3", "2")
+    assert again.metadata == {} and svc.executions == {"count": 2, "buy": 1}
+    assert (
+        svc.manifest().model_dump(mode="json")["capabilities"][1]["metadata"]["policy"].get("read_only")
+        is None
+    )  # left out when false: older gateways still accept the manifest
+
+
+def test_a_read_only_capability_that_waits_for_approval_is_refused() -> None:
+    svc = DomainService("shop", "1", "A shop")
+
+    @svc.capability("count", "How many", metadata={"policy": {"read_only": True, "confirm": True}})
+    def count(intent: ExecutionIntent) -> DomainOutput:
+        return DomainOutput(status="success", explanation="3")
+
+    with pytest.raises(ManifestInvalid) as refused:
+        svc.manifest()
+    assert "read_only" in str(refused.value)
