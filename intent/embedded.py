@@ -58,7 +58,7 @@ from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
-from intent.text import expand_shorthands, request_part, sentences
+from intent.text import POSSESSIVES, expand_shorthands, request_part, sentences, status_question, words
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
@@ -885,6 +885,16 @@ class EmbeddedIntentAdapter:
             return out
         order = self._rank(out, probs, conf, model)
         best = model.goals[int(order[0])]
+        if conf >= RESCUE_FLOOR and (own := self._status_goal(text, best, probs, model)) is not None:
+            # "tenho reserva pra sábado?", "am I booked for anything on tuesday": a question about
+            # what the person has reads their records, not the goal that makes a new one
+            if own != best:  # the reading it replaces is no alternative to offer
+                out.alternatives = [
+                    a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
+                ]
+            note = f"status question: {own.goal.goal} reads what was made"
+            best, conf = own, self._raised_to(out, own, note)
+            out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         clock = Clock.of(context, self.time_zone)
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
@@ -1004,14 +1014,57 @@ class EmbeddedIntentAdapter:
     @staticmethod
     def _raised_to_table_goal(out: IntentOutput, listed: GoalRef) -> float:
         """``listed`` first among ``out``'s alternatives, at the clear-request confidence."""
-        conf = CLEAR_REQUEST_CONFIDENCE
+        return EmbeddedIntentAdapter._raised_to(
+            out, listed, f"named from {listed.goal.goal}'s tables (confidence raised)"
+        )
+
+    @staticmethod
+    def _raised_to(out: IntentOutput, ref: GoalRef, note: str) -> float:
+        """``ref`` first among ``out``'s alternatives, at least at the clear-request confidence."""
+        first = out.alternatives[0] if out.alternatives else None
+        already = first is not None and (first.domain, first.goal) == (ref.domain, ref.goal.goal)
+        conf = max(CLEAR_REQUEST_CONFIDENCE, out.confidence if already else 0.0)
         out.confidence = conf
         out.alternatives = [
-            GoalCandidate(domain=listed.domain, goal=listed.goal.goal, confidence=conf),
-            *(a for a in out.alternatives if (a.domain, a.goal) != (listed.domain, listed.goal.goal)),
+            GoalCandidate(domain=ref.domain, goal=ref.goal.goal, confidence=conf),
+            *(a for a in out.alternatives if (a.domain, a.goal) != (ref.domain, ref.goal.goal)),
         ]
-        out.notes.append(f"named from {listed.goal.goal}'s tables (confidence raised)")
+        out.notes.append(note)
         return conf
+
+    def _acts(self, ref: GoalRef) -> bool:
+        """Whether one of ``ref``'s capabilities changes something (asks for approval or is not
+        safe to repeat): the goal makes something new, unlike one that reads."""
+        manifest = self.catalog.manifest(ref.domain)
+        caps = [manifest.capability(name) for name in ref.goal.capabilities] if manifest else []
+        return any(
+            c is not None and (c.metadata.policy.confirm or not c.metadata.policy.idempotent) for c in caps
+        )
+
+    def _reads_own(self, ref: GoalRef) -> bool:
+        """Whether ``ref`` reads the person's own records: it changes nothing and its phrasing
+        says whose ("minhas reservas", "my classes")."""
+        if self._acts(ref):
+            return False
+        fixed, examples = goal_documents(ref, self.catalog)
+        return any(POSSESSIVES.intersection(words(t)) for t in (*fixed, *examples))
+
+    def _status_goal(
+        self, text: str, best: GoalRef, probs: FloatArray, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """The goal of ``best``'s domain that reads the person's own records, when ``text`` asks
+        what the person already has ("tô com alguma consulta marcada?") and says something of the
+        domain, and ``best`` makes something new there or is that goal itself; the likeliest
+        such goal when the domain has several."""
+        if not status_question(text) or not (self._acts(best) or self._reads_own(best)):
+            return None
+        domain = [i for i, ref in enumerate(model.goals) if ref.domain == best.domain]
+        if not any(
+            model.extractors[(best.domain, model.goals[i].goal.goal)].phrasing_words(text) for i in domain
+        ):
+            return None
+        own = [i for i in domain if self._reads_own(model.goals[i])]
+        return model.goals[max(own, key=lambda i: float(probs[i]))] if own else None
 
     def _switch_explains(
         self, text: str, best: GoalRef, out: IntentOutput, pinned_domain: str | None, model: EmbeddedModel

@@ -29,6 +29,7 @@ __all__ = [
     "expand_shorthands",
     "request_part",
     "sentences",
+    "status_question",
     "tokens",
     "words",
 ]
@@ -441,3 +442,57 @@ def sentences(text: str) -> list[str]:
     """
     parts = (p.strip(_DELIMITERS) for p in _SENTENCE.split(text))
     return [p for p in parts if words(p)]
+
+
+#: Words that say a thing is the person's own: a goal whose phrasing uses them reads the
+#: person's records ("minhas reservas", "my classes").
+POSSESSIVES = frozenset({"meu", "minha", "meus", "minhas", "my", "mine"})
+#: How a question about what the person already has opens ("do I have ...", "am I booked ...",
+#: "cadê meu ...", "tenho reserva ...?"); the Portuguese "I have" openings also ask it only as a
+#: question, since "tenho uma ideia" states something.
+_STATUS_OPENINGS = (
+    ("do", "i", "have"),
+    ("do", "i", "got"),
+    ("have", "i", "got"),
+    ("am", "i"),
+    ("where", "is", "my"),
+    ("where", "s", "my"),
+    ("where", "are", "my"),
+    ("cade",),
+    ("kd",),
+    ("onde", "esta", "meu"),
+    ("onde", "esta", "minha"),
+    ("onde", "esta", "o", "meu"),
+    ("onde", "esta", "a", "minha"),
+)
+_STATUS_OPENINGS_ASKED = (
+    ("tenho",),
+    ("eu", "tenho"),
+    ("estou", "com"),
+    ("to", "com"),
+    ("eu", "estou", "com"),
+)
+#: ...but not when the opening is an obligation or an ability ("do I have to", "tenho que").
+_NOT_STATUS = frozenset({"to", "que", "de", "able"})
+_LEAD_IN = frozenset({"hey", "hi", "so", "and", "oi", "ola", "e", "ei", "ah", "um"})
+
+
+def status_question(text: str) -> bool:
+    """Whether ``text`` asks about what the person already has rather than for something new:
+    "am I booked for anything on tuesday", "cadê meu chamado?", "tô com alguma consulta
+    marcada?".
+
+    >>> status_question("tenho reserva pra sábado?"), status_question("tenho uma ideia: um app")
+    (True, False)
+    >>> status_question("do I have a class on Friday"), status_question("do I have to bring a mat?")
+    (True, False)
+    """
+    ws = words(expand_shorthands(text))
+    while ws and ws[0] in _LEAD_IN:
+        ws = ws[1:]
+    asked = text.rstrip().endswith("?")
+    for opening in (*_STATUS_OPENINGS, *(_STATUS_OPENINGS_ASKED if asked else ())):
+        n = len(opening)
+        if tuple(ws[:n]) == opening and len(ws) > n and ws[n] not in _NOT_STATUS:
+            return True
+    return False
