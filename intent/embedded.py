@@ -896,6 +896,8 @@ class EmbeddedIntentAdapter:
             best, conf = own, self._raised_to(out, own, note)
             out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         clock = Clock.of(context, self.time_zone)
+        if (broken := self._tie_broken(text, out, clock, model)) is not None:
+            best, conf = broken
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
         ):
@@ -1031,6 +1033,40 @@ class EmbeddedIntentAdapter:
         ]
         out.notes.append(note)
         return conf
+
+    def _tie_broken(
+        self, text: str, out: IntentOutput, clock: Clock, model: EmbeddedModel
+    ) -> tuple[GoalRef, float] | None:
+        """The one of two goals too close to tell apart whose own words account for the whole
+        message while the other's leave some unexplained ("can u *book* pilates for me" between a
+        class's booking and its cancellation, "cancelar *aluguel*" between a class's and a car's
+        cancellation), at the confidence of the two together: the message is surely one of them,
+        and its words say which. ``None`` when there is no such tie or the words do not decide."""
+        if len(out.alternatives) < 2 or not any(n.startswith(CHOICE_NOTE) for n in out.notes):
+            return None
+        pair = out.alternatives[:2]
+        refs = [next(g for g in model.goals if (g.domain, g.goal.goal) == (a.domain, a.goal)) for a in pair]
+        unexplained = []
+        for ref in refs:
+            extractor = model.extractors[(ref.domain, ref.goal.goal)]
+            guessed: set[str] = set()
+            entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+            words_left = extractor.unexplained_words(text, entities)
+            unexplained.append(bool(words_left or guessed or not extractor.phrasing_words(text)))
+        if unexplained.count(False) != 1:
+            return None
+        chosen = unexplained.index(False)
+        ref = refs[chosen]
+        conf = min(1.0, pair[0].confidence + pair[1].confidence)
+        out.alternatives = [
+            pair[chosen].model_copy(update={"confidence": round(conf, 4)}),
+            pair[1 - chosen],
+            *out.alternatives[2:],
+        ]
+        out.confidence = round(conf, 4)
+        out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
+        out.notes.append(f"choice decided: only {ref.goal.goal}'s words account for the message")
+        return ref, conf
 
     def _acts(self, ref: GoalRef) -> bool:
         """Whether one of ``ref``'s capabilities changes something (asks for approval or is not
