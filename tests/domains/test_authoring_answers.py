@@ -1,18 +1,39 @@
 """What docs/domains.md answers a domain author ("Annotating examples", free-text cues,
-identifiers made of digits, ordinary words in lookup tables), stated against the goal's own
-extractor and classifier. Each test names the doc's claim."""
+identifiers made of digits, ordinary words in lookup tables; round 3's questions: ranges and two
+dates, the clock, lookup words, enum synonyms, free text, money, pointing back, defaults in the
+approval, the manifest's top level), stated against the goal's own extractor and classifier and,
+for conversations, the dialogue graph. Each test names the doc's claim."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
+from pydantic import ValidationError
 
+from bench.understanding.round3.domains import car_rental, gym, pharmacy
+from domains.notifier.service import build as build_notifier
+from gateway.admin.domains import RegisterDomain
 from intent.embedded import EmbeddedIntentAdapter
 from intent.entities import GoalEntityExtractor
+from intent.typed import Clock
+from sdk.service import DomainService, clarify, option
 from shared.catalog import Catalog
-from shared.manifest import Goal, validate_manifest
+from shared.manifest import Goal, ManifestInvalid, validate_manifest
+from shared.models import (
+    ApprovalQuestion,
+    ClarificationQuestion,
+    DomainOutput,
+    ExecutionIntent,
+    SlotQuestion,
+)
+from shared.status import RunStatus
 from tests.conftest import example
+from tests.dialogue.conftest import FakeDomains, Reply
+from tests.dialogue.test_graph import Conversation
+from tests.domains.conftest import outbox_settings
 
 
 def booking(*examples: dict[str, Any]) -> GoalEntityExtractor:
@@ -314,3 +335,326 @@ def test_a_role_annotated_with_its_value_teaches_its_cue(want: str, have: str, r
         )
     )
     assert extractor.extract("quantos dólares dão 50 reais") == read
+
+
+# ---------------------------------------------------------------- round 3's questions
+# Read against round 3's frozen domains (bench/understanding/round3/domains): what their author
+# asked the docs, answered by what the platform does with their manifests.
+
+ZONE = "America/Sao_Paulo"
+#: Tuesday, the reference day of the understanding rounds
+TUESDAY = datetime(2026, 3, 10, 10, 0, tzinfo=ZoneInfo(ZONE))
+
+
+def at(hour: int) -> dict[str, Any]:
+    return {"now": TUESDAY.replace(hour=hour), "time_zone": ZONE}
+
+
+@pytest.fixture(scope="module")
+def round3() -> EmbeddedIntentAdapter:
+    return EmbeddedIntentAdapter(
+        Catalog([m.service.manifest_with_lookups() for m in (car_rental, gym, pharmacy)]),
+        use_embeddings=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def with_notifier(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    outbox = tmp_path_factory.mktemp("outbox") / "outbox.sqlite3"
+    notifier = build_notifier(outbox_settings(outbox)).service.manifest()
+    return EmbeddedIntentAdapter(
+        Catalog([notifier, gym.service.manifest_with_lookups()]), use_embeddings=False
+    )
+
+
+def days(adapter: EmbeddedIntentAdapter, text: str) -> tuple[str | None, str | None]:
+    read = adapter.parse_sync(text, context=at(10))
+    assert read.goal == "BOOK_CAR", read.notes
+    return read.entities.get("pickup_day"), read.entities.get("return_day")
+
+
+@pytest.mark.parametrize(
+    ("text", "pickup", "back"),
+    [
+        ("quero alugar um SUV no Rio de sexta a domingo", "2026-03-13", "2026-03-15"),
+        ("rent an SUV in Rio from the 20th to the 23rd", "2026-03-20", "2026-03-23"),
+        ("quero alugar um SUV no Rio do dia 28 ao dia 2", "2026-03-28", "2026-04-02"),
+        # a range of weekdays that contains today is this week's: its start is past
+        ("quero alugar um SUV no Rio de sábado a quarta", "2026-03-07", "2026-03-11"),
+        ("rent an SUV in Rio from Saturday to Wednesday", "2026-03-07", "2026-03-11"),
+        ("quero alugar um SUV no Rio de segunda a quarta", "2026-03-09", "2026-03-11"),
+        # ranges read as one day
+        ("quero alugar um SUV no Rio do dia 20 ao 22", "2026-03-20", None),
+        ("quero alugar um SUV no Rio de 20 a 22 de março", "2026-03-09", None),
+    ],
+)
+def test_a_range_of_days(round3: EmbeddedIntentAdapter, text: str, pickup: str, back: str | None) -> None:
+    assert days(round3, text) == (pickup, back)
+
+
+@pytest.mark.parametrize(
+    ("text", "pickup", "back"),
+    [
+        ("aluga um carro econômico no Rio, retiro amanhã e devolvo sábado", "2026-03-11", "2026-03-14"),
+        ("quero alugar um SUV no Rio, retiro sexta e devolvo domingo", "2026-03-13", "2026-03-15"),
+        ("rent an SUV in Rio, return it Sunday and pick it up Friday", "2026-03-13", "2026-03-15"),
+        # the other way round in Portuguese: read in the order said
+        ("quero alugar um SUV no Rio, devolvo domingo e retiro sexta", "2026-03-15", "2026-03-13"),
+    ],
+)
+def test_two_dates_of_one_goal(round3: EmbeddedIntentAdapter, text: str, pickup: str, back: str) -> None:
+    """Each date entity takes the day whose neighbouring words the examples put around it; on a
+    tie, the first said."""
+    assert days(round3, text) == (pickup, back)
+
+
+def test_the_names_of_two_dates_do_not_matter() -> None:
+    """``from_``/``to_`` cues belong to enum roles: renamed, the pick-up and the return read alike."""
+    manifest = car_rental.service.manifest_with_lookups().model_dump(mode="json", by_alias=True)
+    goal = next(g for g in manifest["goals"] if g["goal"] == "BOOK_CAR")
+    renamed = {"pickup_day": "from_day", "return_day": "to_day"}
+    schema = goal["entities_schema"]
+    goal["entities_schema"] = {renamed.get(k, k): v for k, v in schema.items()}
+    for ex in goal["examples"]:
+        ex["entities"] = {renamed.get(k, k): v for k, v in ex["entities"].items()}
+    clock = Clock.of(at(10))
+    text = "quero alugar um SUV no Rio, devolvo domingo e retiro sexta"
+    read = GoalEntityExtractor(Goal.model_validate(goal)).extract(text, clock=clock, language="pt")
+    assert (read["from_day"], read["to_day"]) == ("2026-03-15", "2026-03-13")
+
+
+@pytest.mark.parametrize(
+    ("text", "hour", "time"),
+    [
+        ("me inscreve no Yoga às 8", 10, "20:00"),
+        ("me inscreve no Yoga às 8", 7, "08:00"),
+        ("me inscreve no Yoga às 8", 21, "08:00"),
+        # with a day said, the morning's, whatever the hour now ("hoje" included)
+        ("me inscreve no Yoga amanhã às 8", 10, "08:00"),
+        ("me inscreve no Yoga hoje às 8", 10, "08:00"),
+        ("book me into Yoga tomorrow at 8", 21, "08:00"),
+    ],
+)
+def test_a_bare_hour_against_the_clock(
+    round3: EmbeddedIntentAdapter, text: str, hour: int, time: str
+) -> None:
+    read = round3.parse_sync(text, context=at(hour))
+    assert (read.goal, read.entities["time"]) == ("BOOK_CLASS", time)
+
+
+@pytest.mark.parametrize(
+    ("text", "medicine"),
+    [
+        ("renova minha receita de glifage pra amanhã", "glifage"),
+        ("renew my metformin prescription for tomorrow", "metformin"),
+        ("renova minha receita de glifaje pra amanhã", "glifaje"),  # a typo, as written
+        ("renova a receita do remedio de pressao pra amanha", "remedio de pressao"),  # whole alias
+        ("renova minha receita de pressão pra amanhã", "pressão"),  # part of one: a name
+        ("renova minha receita do remédio pra amanhã", None),  # part of one: nothing
+    ],
+)
+def test_a_lookup_entity_gets_the_words(
+    round3: EmbeddedIntentAdapter, text: str, medicine: str | None
+) -> None:
+    """The table's words are found; the entity gets the person's, never the table's ``value``."""
+    read = round3.parse_sync(text, context=at(10))
+    assert read.goal == "REFILL_PRESCRIPTION"
+    assert read.entities.get("medicine_text") == medicine
+
+
+@pytest.mark.parametrize(
+    "text", ["qual remédio é bom pra dor de cabeça?", "renew my blood pressure pills for tomorrow"]
+)
+def test_an_alias_is_no_evidence_for_its_goal(round3: EmbeddedIntentAdapter, text: str) -> None:
+    assert round3.parse_sync(text, context=at(10)).goal is None
+
+
+CAR_CLASS = GoalEntityExtractor(
+    Goal.model_validate(
+        {
+            "goal": "RENT",
+            "description": "Alugar um carro",
+            "capabilities": ["rent"],
+            "entities_schema": {
+                "car_class": {
+                    "type": "enum",
+                    "values": ["ECONOMY", "SUV", "VAN"],
+                    "synonyms": {
+                        "ECONOMY": ["econômico", "barato"],
+                        "SUV": ["suv", "utilitário"],
+                        "VAN": ["van", "minivan", "vans"],
+                    },
+                }
+            },
+            "examples": ["quero alugar um carro", "aluga um carro pra mim"],
+        }
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("aluga um carro economico", "ECONOMY"),  # accents folded
+        ("aluga um carro ECONÔMICO", "ECONOMY"),  # case folded
+        ("aluga um utilitaro", "SUV"),  # one typo in a word of five letters or more
+        ("aluga dois econômicos", "ECONOMY"),  # a plural as that typo
+        ("aluga duas minivans", "VAN"),
+        ("aluga um SUVs", None),  # under five letters: exact only
+        ("aluga duas vans", "VAN"),  # ... unless listed
+        ("aluga um baratinho", None),  # no diminutives
+    ],
+)
+def test_enum_synonyms_fold_and_forgive_one_typo(text: str, value: str | None) -> None:
+    assert CAR_CLASS.extract(text, language="pt").get("car_class") == value
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("tem carro até 250 reais a diária?", {"amount": 250, "currency": "BRL"}),
+        ("how much is an SUV per day, under $60?", {"amount": 60, "currency": "USD"}),
+    ],
+)
+def test_money_is_an_amount_in_the_currency_said(
+    round3: EmbeddedIntentAdapter, text: str, amount: dict[str, Any]
+) -> None:
+    read = round3.parse_sync(text, context=at(10))
+    assert (read.goal, read.entities["budget"]) == ("QUOTE_PRICE", amount)
+
+
+def test_typed_words_stay_in_free_text(with_notifier: EmbeddedIntentAdapter) -> None:
+    for text, message in [
+        ("manda no telegram: reunião amanhã às 15h", "reunião amanhã às 15h"),
+        ("send on telegram: dentist tomorrow at 3pm", "dentist tomorrow at 3pm"),
+        ("manda no telegram: comprar pão", "comprar pão"),
+    ]:
+        read = with_notifier.parse_sync(text, context=at(10))
+        assert (read.goal, read.entities) == ("SEND_MESSAGE", {"message": message})
+
+
+def test_free_text_that_reads_as_another_goal_goes_there(with_notifier: EmbeddedIntentAdapter) -> None:
+    """The words after the cue are read by the classifier with the rest of the message."""
+    en = with_notifier.parse_sync("send on telegram: yoga class tomorrow at 6:30pm", context=at(10))
+    assert (en.goal, en.entities["time"]) == ("BOOK_CLASS", "18:30")
+
+
+def refill(intent: ExecutionIntent) -> DomainOutput:
+    """The pharmacy's own capability (a sync handler: its answer, never an awaitable)."""
+    answer = pharmacy.refill_prescription(intent)
+    assert isinstance(answer, DomainOutput)
+    return answer
+
+
+def round3_chat(*, quantity_default: int | None = None, refill_with: Reply = refill) -> Conversation:
+    """A conversation over round 3's gym and pharmacy, the pharmacy's own handler answering
+    (``refill_with``: another answer to a refill)."""
+    pharmacy_manifest = pharmacy.service.manifest_with_lookups().model_dump(mode="json", by_alias=True)
+    if quantity_default is not None:
+        goal = next(g for g in pharmacy_manifest["goals"] if g["goal"] == "REFILL_PRESCRIPTION")
+        goal["entities_schema"]["quantity"]["default"] = quantity_default
+    catalog = Catalog([validate_manifest(pharmacy_manifest), gym.service.manifest_with_lookups()])
+    listed = DomainOutput(
+        status="success",
+        explanation="Quinta: Yoga 18h30.",
+        result={"classes": [{"class": "Yoga", "day": "2026-03-12", "time": "18:30"}]},
+    )
+    replies = {
+        "refill_prescription": refill_with,
+        "list_my_classes": lambda _: listed,
+        "book_class": lambda _: DomainOutput(status="success", explanation="Inscrito."),
+        "cancel_class": lambda _: DomainOutput(status="success", explanation="Cancelada."),
+    }
+    return Conversation(
+        EmbeddedIntentAdapter(catalog, use_embeddings=False),
+        catalog,
+        FakeDomains(threshold=0.0, replies=replies),
+    )
+
+
+async def test_pointing_back_carries_the_last_requests_entities_not_its_result() -> None:
+    booked = round3_chat()
+    await booked.say("me inscreve no Yoga de quinta às 18h30")
+    await booked.say("sim")
+    cancel = await booked.say("cancela essa")
+    assert isinstance(cancel.state.question, ApprovalQuestion), cancel.state.turn.answer
+    assert cancel.state.turn.intent is not None
+    assert cancel.state.turn.intent.entities == {"class_text": "Yoga"}
+
+    listed = round3_chat()
+    await listed.say("minhas aulas de quinta")
+    asked = await listed.say("cancela essa")
+    assert isinstance(asked.state.question, SlotQuestion)
+    assert asked.state.turn.answer == "Para continuar, preciso saber: a aula."
+
+
+async def test_a_default_is_shown_in_the_approval_without_its_name() -> None:
+    chat = round3_chat(quantity_default=1)
+    asked = await chat.say("renova minha receita de Losartana pra amanhã")
+    assert isinstance(asked.state.question, ApprovalQuestion), asked.state.turn.answer
+    assert asked.state.turn.answer.endswith("“Losartana”, “1”). Confirma? (sim/não)")
+    done = await chat.say("sim")
+    assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
+    assert chat.domains.calls[-1].parameters["quantity"] == 1
+
+
+async def test_an_option_picked_after_the_yes_runs_under_that_yes() -> None:
+    """The domain is called after the yes; its own question comes then, and the option picked
+    runs at once, with no approval of its own."""
+
+    def dose(intent: ExecutionIntent) -> DomainOutput:
+        if intent.parameters["medicine_text"] == "Losartana":
+            options = [option("Losartana 50 mg", "50 mg"), option("Losartana 100 mg", "100 mg")]
+            return clarify("Qual dosagem?", options, param="medicine_text")
+        return DomainOutput(status="success", explanation=f"Pedido: {intent.parameters['medicine_text']}.")
+
+    chat = round3_chat(refill_with=dose)
+    asked = await chat.say("renova minha receita de Losartana pra amanhã")
+    assert isinstance(asked.state.question, ApprovalQuestion) and "“Losartana”" in asked.state.turn.answer
+    which = await chat.say("sim")
+    assert isinstance(which.state.question, ClarificationQuestion), which.state.turn.answer
+    picked = await chat.say("2")
+    assert picked.state.turn.status == RunStatus.COMPLETED, picked.state.turn.answer
+    assert picked.state.turn.answer == "Pedido: Losartana 100 mg."
+    assert [c.parameters["medicine_text"] for c in chat.domains.calls] == ["Losartana", "Losartana 100 mg"]
+
+
+def test_the_manifest_top_level() -> None:
+    base: dict[str, Any] = {
+        "domain": "car_rental",
+        "version": "0.1.0",
+        "description": {"pt": "Aluguel de carros", "en": "Car rental"},
+        "capabilities": [],
+    }
+    plain = validate_manifest(base)
+    assert (plain.confidence_gate, plain.goals) == (True, [])
+
+    def errors(**patch: Any) -> list[dict[str, str]]:
+        with pytest.raises(ManifestInvalid) as err:
+            validate_manifest({k: v for k, v in {**base, **patch}.items() if v is not None})
+        return err.value.errors
+
+    assert errors(name="car_rental") == [
+        {"path": "$", "message": "Additional properties are not allowed ('name' was unexpected)"}
+    ]
+    assert errors(version=1) == [{"path": "version", "message": "1 is not of type 'string'"}]
+    assert errors(domain="CarRental")[0]["path"] == "domain"
+    assert errors(description=None) == [{"path": "$", "message": "'description' is a required property"}]
+    assert errors(confidence_gate="no")[0]["path"] == "confidence_gate"
+    service = DomainService("car_rental", "0.1.0", base["description"], confidence_gate=False)
+    assert service.manifest().confidence_gate is False
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "Car", "base_url": "http://127.0.0.1:8132"},
+        {"name": "c" * 65, "base_url": "http://127.0.0.1:8132"},
+        {"name": "car_rental", "base_url": "127.0.0.1:8132"},
+        {"name": "car_rental", "base_url": "http://127.0.0.1:8132", "domain": "car_rental"},
+    ],
+)
+def test_the_registration_body(body: dict[str, Any]) -> None:
+    RegisterDomain.model_validate({"name": "car_rental", "base_url": "http://127.0.0.1:8132"})
+    with pytest.raises(ValidationError):
+        RegisterDomain.model_validate(body)
