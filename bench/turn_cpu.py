@@ -27,7 +27,9 @@ client count: p50/p99 latency (wrk's histogram), requests/s (median over rounds)
 request: user+system time from ``/proc/<pid>/stat`` of the target's server *and* of finance,
 over the timed window, divided by the requests served (the domain's CPU counted on every side,
 and shown apart: "of which finance");
-for a PostgreSQL gateway also, apart, the CPU of the server processes connected to its database.
+for a PostgreSQL gateway also, apart, the CPU of the server processes connected to its database;
+for the gateways also how much of their own is their main thread's, the event loop's
+(``/proc/<pid>/task/<pid>/stat``; the rest is their other threads).
 Beside them: each server's idle CPU (ms per second with no request: its background work, which
 every request's figure carries at low rates) and the 1-minute load average during the samples.
 ``--profile`` also records a py-spy profile of each gateway under 8 clients
@@ -131,11 +133,16 @@ class Sample:
     db_cpu_ms_per_request: float = 0.0
     #: of ``cpu_ms_per_request``, the finance domain's (the last of the target's pids)
     domain_cpu_ms_per_request: float = 0.0
+    #: of ``cpu_ms_per_request``, the server's main thread's (its event loop; the rest of the
+    #: server's is its other threads: a SQLite gateway's checkpointer, DBOS's pollers...)
+    loop_cpu_ms_per_request: float = 0.0
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process (all its threads) so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """User + system CPU of a process (all its threads) so far; of one of its threads when
+    ``thread`` is given (the main thread's id is the process id)."""
+    stat = Path(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat")
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
@@ -214,9 +221,12 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
     script = _wrk_script(target, run)
     argv = ["wrk", f"-t{clients}", f"-c{clients}", f"-d{int(seconds)}s", "--latency", "-s", str(script)]
     db_before = backend_cpu(target.pg_database)
+    server = target.pids[0]
     before = [cpu_seconds(pid) for pid in target.pids]
+    loop_before = cpu_seconds(server, server)
     out = subprocess.run([*argv, target.url + target.path], capture_output=True, text=True, check=True).stdout
     used = [cpu_seconds(pid) - was for pid, was in zip(target.pids, before, strict=True)]
+    loop_used = cpu_seconds(server, server) - loop_before
     cpu = sum(used)
     # a backend opened during the sample counts from zero
     db_cpu = sum(used - db_before.get(pid, 0.0) for pid, used in backend_cpu(target.pg_database).items())
@@ -240,6 +250,7 @@ def wrk(target: Target, clients: int, seconds: float, run: str) -> Sample:
         os.getloadavg()[0],
         db_cpu * 1e3 / max(requests, 1),
         used[-1] * 1e3 / max(requests, 1),
+        loop_used * 1e3 / max(requests, 1),
     )
 
 
@@ -507,6 +518,7 @@ def summarise(
             row[f"cpu_ms_{c}"] = statistics.median(s.cpu_ms_per_request for s in at)
             row[f"db_cpu_ms_{c}"] = statistics.median(s.db_cpu_ms_per_request for s in at)
             row[f"domain_cpu_ms_{c}"] = statistics.median(s.domain_cpu_ms_per_request for s in at)
+            row[f"loop_cpu_ms_{c}"] = statistics.median(s.loop_cpu_ms_per_request for s in at)
             idle_ms = idle.get(name, 0.0)
             row[f"net_cpu_ms_{c}"] = statistics.median(
                 s.cpu_ms_per_request - idle_ms * s.seconds / max(s.requests, 1) for s in at
@@ -595,6 +607,16 @@ def report(args: argparse.Namespace, result: dict[str, Any]) -> str:
             f"gateway's database work is in its own process) CPU "
             f"{(pg[f'cpu_ms_{cpu_at}'] + pg[f'db_cpu_ms_{cpu_at}']) / lite[f'cpu_ms_{cpu_at}']:.2f}× "
             f"(Redis's server not counted: it is shared).\n"
+        )
+    threads = ", ".join(
+        f"{TARGETS[name].strip('*')} {row[f'loop_cpu_ms_{cpu_at}']:.2f} of {_own(row, cpu_at):.2f} ms"
+        for name, row in summary.items()
+        if name.startswith(("gateway", "baseline")) and f"loop_cpu_ms_{cpu_at}" in row
+    )
+    if threads:
+        pg_line += (
+            f"\nThe server's own CPU per request ({cpu_at} clients, finance's not counted) and of it its "
+            f"main thread's, the event loop's (the rest: its other threads): {threads}.\n"
         )
     before, after = result["load_avg_1min_before_after"]
     during = result["load_avg_1min_during"]
