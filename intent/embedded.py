@@ -936,6 +936,14 @@ class EmbeddedIntentAdapter:
             out.primary_domain = None
             out.entities = {}
             return out
+        if pinned_domain is None and (unknown := extractor.foreign_required(out.entities)):
+            # "sign me up for a guitar class": a class's booking of nothing the gym has
+            said = {name: out.entities[name] for name in unknown}
+            out.notes.append(f"out of scope: {said} names nothing of {best.goal.goal}'s tables")
+            out.goal = None
+            out.primary_domain = None
+            out.entities = {}
+            return out
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
