@@ -9,7 +9,8 @@ The same work (a quote of one company, ``GET_QUOTE`` → finance ``get_stock_pri
 targets, all real processes on loopback:
 
 * ``direct``: finance's ``/execute``; ``direct_keyed`` the same with a new ``Idempotency-Key``
-  per call, as the gateway's step calls send one (the domain SDK then claims and stores the key);
+  per call, as the gateway's step calls send one (a quote is ``policy.read_only``, so the SDK
+  keeps no record of it; bench/keyed_call.py compares a tree where it did);
 * ``aiohttp_hop`` / ``httpx_hop``: bench/thin_hop.py (FastAPI forwarding a fixed intent to finance
   with one aiohttp / httpx client): no intent, no session, no storage;
 * ``gateway_sqlite``: the gateway on SQLite (the embedded default), ``POST /v1/chat/completions``;
