@@ -40,6 +40,8 @@ from shared.json_schema import SchemaValidators, validators
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "domain_manifest.schema.json"
 IDENTIFIER = r"^[a-z][a-z0-9_\-]*$"
+#: The longest domain name registration takes (a manifest's ``domain`` is its registered name).
+DOMAIN_NAME_MAX_LENGTH = 64
 GOAL_NAME = r"^[A-Z][A-Z0-9_]*$"
 #: A short language tag: "pt", "en", "pt-BR".
 LANGUAGE_CODE = r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$"
@@ -433,7 +435,7 @@ class Goal(_Strict):
 
 
 class DomainManifest(_Strict):
-    domain: str = Field(pattern=IDENTIFIER)
+    domain: str = Field(pattern=IDENTIFIER, max_length=DOMAIN_NAME_MAX_LENGTH)
     version: str
     description: LocalizedText
     #: False exempts this domain from the orchestrator's confidence gate (help, small talk).

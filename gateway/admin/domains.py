@@ -21,7 +21,7 @@ from gateway.deps import McpDomainsDep, PrincipalDep, RegistryDep, RegistrySyncD
 from orchestrator.a2a_domain import agent_card_url
 from orchestrator.mcp_domain import McpRegistration, mcp_base_url
 from shared.errors import InvalidRequest
-from shared.manifest import Goal, RegistrationText
+from shared.manifest import DOMAIN_NAME_MAX_LENGTH, IDENTIFIER, Goal, RegistrationText
 
 router = APIRouter()
 
@@ -38,7 +38,7 @@ _ADMIN_FIELDS = {"base_url", "last_error"}
 
 class RegisterDomain(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(pattern=r"^[a-z][a-z0-9_\-]*$", max_length=64)
+    name: str = Field(pattern=IDENTIFIER, max_length=DOMAIN_NAME_MAX_LENGTH)
     base_url: str = Field(pattern=r"^https?://", max_length=2048)
     #: Accept goals that read like another domain's (refused otherwise).
     allow_overlap: bool = False

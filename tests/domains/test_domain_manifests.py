@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
-from shared.manifest import DomainManifest, validate_manifest
+from shared.manifest import DomainManifest, ManifestInvalid, validate_manifest
 
 
 async def manifest_of(client: httpx.AsyncClient) -> DomainManifest:
@@ -103,3 +104,13 @@ async def test_notifier_and_general_roles(
     fallback = general.capability("out_of_scope")
     assert fallback is not None and fallback.role == "fallback"
     assert {g.goal for g in general.goals} == {"HELP", "SMALL_TALK"}
+
+
+def test_a_domain_name_registration_could_not_take_is_refused_with_its_field_path() -> None:
+    """A manifest's ``domain`` is its registered name: one longer than registration takes could
+    be served but never registered, so the manifest itself is refused."""
+    manifest = {"domain": "d" * 65, "version": "1", "description": "too long", "capabilities": []}
+    with pytest.raises(ManifestInvalid) as refused:
+        validate_manifest(manifest)
+    assert [e["path"] for e in refused.value.errors] == ["domain"]
+    assert validate_manifest({**manifest, "domain": "d" * 64}).domain == "d" * 64
