@@ -1177,6 +1177,10 @@ def _annotated(goal: Goal, name: str) -> list[str]:
     return out
 
 
+#: letters written against digits in one word: a code ("CR7781", "BK6107"), never an amount
+_CODE = re.compile(r"[^\W\d_]\d")
+
+
 def _form_of(values: list[str]) -> str | None:
     """The typed form (date, time, number, money, duration) most annotated values have: each read
     whole, in any language; ``None`` for fewer than two values, for codes made only of digits
@@ -1190,6 +1194,8 @@ def _form_of(values: list[str]) -> str | None:
                 value, language, time_zone=_LEARNING_CLOCK.time_zone, now=_LEARNING_CLOCK.now
             )
             whole = [s for s in spans if (s.end - s.start) >= 0.6 * len(value.strip()) and s.type in _FORMS]
+            if whole and _FORMS[whole[0].type] in ("number", "money") and _CODE.search(value):
+                break  # "CR7781" is a code, though English Duckling reads "cr" as a crore
             if whole:
                 forms[_FORMS[whole[0].type]] += 1
                 break
