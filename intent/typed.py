@@ -172,7 +172,9 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
         start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
         if not _on_word_edges(text, start, end):
             continue  # "ABC123" is a code, not the number 123
-        ends = _range_of_days(hit, text, start, end) or _range_of_amounts(hit, text, start, end)
+        ends = _range_of_days(hit, text, start, end, zone, instant) or _range_of_amounts(
+            hit, text, start, end
+        )
         if ends is not None:
             out.extend(ends)
             continue
@@ -317,10 +319,22 @@ def _last_joint(text: str, start: int, end: int) -> re.Match[str] | None:
     return joints[-1] if joints else None
 
 
-def _range_of_days(hit: dict[str, Any], text: str, start: int, end: int) -> list[TypedSpan] | None:
+#: The days of the week, which a range may start with ("de *sábado* a quarta").
+_WEEKDAY = re.compile(
+    r"\b(?:segunda|ter[cç]a|quarta|quinta|sexta|s[aá]bado|domingo|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
+    re.IGNORECASE,
+)
+
+
+def _range_of_days(
+    hit: dict[str, Any], text: str, start: int, end: int, zone: str, instant: int
+) -> list[TypedSpan] | None:
     """A range of whole days ("de sexta a segunda") as its two ends, each a date over its own
     words, so a goal with two days (a pick-up and a return) gets both; ``None`` for anything
-    else. Duckling gives the range's end as the start of the day after it."""
+    else. Duckling gives the range's end as the start of the day after it, and a range of
+    weekdays whose end comes first in the week ("de sábado a quarta", said on a Tuesday) from
+    the past start; such a range starts on the next of its first day."""
     value = hit["value"] if hit["dim"] == "time" else None
     if value is None or value.get("type") != "interval":
         return None
@@ -336,6 +350,10 @@ def _range_of_days(hit: dict[str, Any], text: str, start: int, end: int) -> list
     last = datetime.fromisoformat(after["value"]).date() - timedelta(days=1)
     if last < begin:
         return None
+    today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
+    if begin < today and _WEEKDAY.search(text, start, joint.start()):
+        weeks = timedelta(days=7 * -(-(today - begin).days // 7))
+        begin, last = begin + weeks, last + weeks
     return [
         TypedSpan("date", begin.isoformat(), start, joint.start()),
         TypedSpan("date", last.isoformat(), joint.end(), end),

@@ -54,6 +54,9 @@ SAIL: dict[str, Any] = {
     ("text", "language", "ends"),
     [
         ("aluga de sexta a segunda", "pt", ("2026-03-13", "2026-03-16")),
+        # the end comes first in the week: the range starts on the next of its first day
+        ("aluga de sábado a quarta", "pt", ("2026-03-14", "2026-03-18")),
+        ("from saturday to wednesday", "en", ("2026-03-14", "2026-03-18")),
         ("from the 20th to the 23rd", "en", ("2026-03-20", "2026-03-23")),
         ("do dia 20 ao dia 23", "pt", ("2026-03-20", "2026-03-23")),
         ("Salvador / 3/21 - 3/24", "en", ("2026-03-21", "2026-03-24")),
