@@ -944,6 +944,15 @@ class EmbeddedIntentAdapter:
             out.primary_domain = None
             out.entities = {}
             return out
+        if pinned_domain is None and (borrowed := self._borrowed(best, out.entities, model)):
+            # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
+            out.notes.append(
+                f"out of scope: {borrowed} is no value of {best.goal.goal}'s, and another domain's word"
+            )
+            out.goal = None
+            out.primary_domain = None
+            out.entities = {}
+            return out
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
@@ -1075,6 +1084,20 @@ class EmbeddedIntentAdapter:
         out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         out.notes.append(f"choice decided: only {ref.goal.goal}'s words account for the message")
         return ref, conf
+
+    @staticmethod
+    def _borrowed(best: GoalRef, entities: dict[str, Any], model: EmbeddedModel) -> list[str]:
+        """The values of ``best``'s required table entities that name nothing of their table and
+        have a word another domain's goals are phrased with: the message is about that domain's
+        thing, not a name ``best`` has yet to learn."""
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
+        return [
+            str(item)
+            for name in extractor.unlisted_required(entities)
+            for item in (entities[name] if isinstance(entities[name], list) else [entities[name]])
+            if any(other.uses_phrasing(w) for w in words(str(item)) for other in others)
+        ]
 
     def _acts(self, ref: GoalRef) -> bool:
         """Whether one of ``ref``'s capabilities changes something (asks for approval or is not
