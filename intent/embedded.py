@@ -1215,20 +1215,13 @@ class EmbeddedIntentAdapter:
         self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel
     ) -> bool:
         """Whether an unsure first goal is a clear request after all: every required entity said
-        with evidence (no guess), a word of the goal's own phrasing, and no word it does not
-        account for but the verb it opens with."""
+        with evidence (no guess), and a word of the goal's own phrasing."""
         extractor = model.extractors[(best.domain, best.goal.goal)]
         guessed: set[str] = set()
         entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
         if guessed or not extractor.phrasing_words(text) or not extractor.evidenced(entities):
             return False
         if _other_object(extractor, text, entities):
-            return False
-        opening = next(iter(content_words(text)), None)
-        if any(w != opening for w in extractor.unexplained_words(text, entities)):
-            # a goal the classifier doubts is read only when it accounts for every word but the
-            # verb it may open with ("*lookup* ticker for banco do brasil"): "rent an *apartment*
-            # in Curitiba" has a car rental's verb and city, and a thing it does not rent
             return False
         if extractor.unsupported_action(text) is not None:
             return False  # "buy 10 shares of tesla": a quote's words, not a quote's request
