@@ -32,6 +32,7 @@ from shared import i18n
 from shared.catalog import Catalog
 from shared.expressions import compile_expression, expressions_in, steps_named
 from shared.i18n.languages import as_language
+from shared.manifest import Goal
 from shared.models import (
     ApprovalQuestion,
     ExecutionIntent,
@@ -146,9 +147,28 @@ def _value_text(value: Any, plan: ExecutionPlan, catalog: Catalog, language: str
     return f"“{text[:QUOTE_CHARS]}{'…' if len(text) > QUOTE_CHARS else ''}”"
 
 
-def _action_text(step: ExecutionStep, plan: ExecutionPlan, catalog: Catalog, language: str) -> str:
+def _param_text(
+    name: str, value: Any, goal: Goal | None, plan: ExecutionPlan, catalog: Catalog, language: str
+) -> str:
+    """A parameter as the person reads it: named by the description of the goal's entity it
+    is ("a quantidade de caixas: “1”"), so a value nobody said (a declared default) is not a
+    bare figure; its value alone when the goal describes no such entity."""
+    text = _value_text(value, plan, catalog, language)
+    spec = goal.entities_schema.get(name) if goal is not None else None
+    if spec is None or not spec.description:
+        return text
+    return f"{describe(spec.description, language)}: {text}"
+
+
+def _action_text(
+    step: ExecutionStep, plan: ExecutionPlan, catalog: Catalog, language: str, goal: Goal | None
+) -> str:
+    """What the step will do, with its parameters; ``goal``: the request's goal when the step is
+    one of its own capabilities (its parameters are then the goal's entities)."""
     what = _capability_text(step, catalog, language)
-    details = ", ".join(_value_text(value, plan, catalog, language) for value in step.params.values())
+    details = ", ".join(
+        _param_text(name, value, goal, plan, catalog, language) for name, value in step.params.items()
+    )
     return f"{what} ({details})" if details else what
 
 
@@ -163,7 +183,18 @@ def approval_question(
     """The question for ``steps`` (the plan's steps that wait for the yes); ``current`` (the
     turn's ``approval``) gives the time its deadline and reminder count from."""
     language = intent.language
-    actions = "; ".join(_action_text(step, plan, catalog, language) for step in steps)
+    goal = catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
+    own = set(execution_intent.capabilities or [execution_intent.capability])
+    actions = "; ".join(
+        _action_text(
+            step,
+            plan,
+            catalog,
+            language,
+            goal if step.domain == execution_intent.domain and step.capability in own else None,
+        )
+        for step in steps
+    )
     question = ApprovalQuestion(
         approval_id=new_approval_id(),
         text=i18n.t("dialogue.approval_ask", language, actions=actions),

@@ -158,9 +158,14 @@ def test_a_slot_question_asks_with_the_entitys_description_in_the_persons_langua
 
 @pytest.mark.parametrize(
     ("language", "expected"),
-    [("pt", "envia um alerta de tempestade (“Recife”)"), ("en", "send a storm alert (“Recife”)")],
+    [
+        ("pt", "envia um alerta de tempestade (a cidade da previsão: “Recife”)"),
+        ("en", "send a storm alert (the city of the forecast: “Recife”)"),
+    ],
 )
-def test_an_approval_names_the_capability_in_the_persons_language(language: str, expected: str) -> None:
+def test_an_approval_names_the_capability_and_its_values_in_the_persons_language(
+    language: str, expected: str
+) -> None:
     step = ExecutionStep(id=1, domain="weather", capability="alert", params={"city": "Recife"})
     plan = ExecutionPlan(steps=[step])
     question = approval_question(

@@ -588,11 +588,14 @@ async def test_pointing_back_carries_the_last_requests_entities_not_its_result()
     assert asked.state.turn.answer == "Para continuar, preciso saber: a aula."
 
 
-async def test_a_default_is_shown_in_the_approval_without_its_name() -> None:
+async def test_a_default_is_shown_in_the_approval_named_by_its_entity() -> None:
     chat = round3_chat(quantity_default=1)
     asked = await chat.say("renova minha receita de Losartana pra amanhã")
     assert isinstance(asked.state.question, ApprovalQuestion), asked.state.turn.answer
-    assert asked.state.turn.answer.endswith("“Losartana”, “1”). Confirma? (sim/não)")
+    assert "(o dia da retirada: “" in asked.state.turn.answer  # tomorrow, on the real clock
+    assert asked.state.turn.answer.endswith(
+        "o remédio: “Losartana”, quantas caixas: “1”). Confirma? (sim/não)"
+    )
     done = await chat.say("sim")
     assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
     assert chat.domains.calls[-1].parameters["quantity"] == 1
