@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -172,7 +172,7 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
         start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
         if not _on_word_edges(text, start, end):
             continue  # "ABC123" is a code, not the number 123
-        ends = _range_of_days(hit, text, start, end, zone, instant) or _range_of_amounts(
+        ends = _range_of_days(hit, text, start, end, language, zone, instant) or _range_of_amounts(
             hit, text, start, end
         )
         if ends is not None:
@@ -269,7 +269,7 @@ def _normalised(
             return  # "agora", "now": the moment of asking, no value a person chose
         body = clean[hit["start"] : hit["end"]]
         if grain not in _DAY_GRAINS:
-            stamp = _as_written(value, stamp, body)
+            stamp = _not_past(value, _as_written(value, stamp, body), body, instant)
         when = datetime.fromisoformat(stamp)
         if grain in _DAY_GRAINS:
             yield TypedSpan("date", when.date().isoformat(), start, end)
@@ -319,45 +319,89 @@ def _last_joint(text: str, start: int, end: int) -> re.Match[str] | None:
     return joints[-1] if joints else None
 
 
-#: The days of the week, which a range may start with ("de *sábado* a quarta").
-_WEEKDAY = re.compile(
-    r"\b(?:segunda|ter[cç]a|quarta|quinta|sexta|s[aá]bado|domingo|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
-    re.IGNORECASE,
-)
-
-
 def _range_of_days(
-    hit: dict[str, Any], text: str, start: int, end: int, zone: str, instant: int
+    hit: dict[str, Any], text: str, start: int, end: int, language: str, zone: str, instant: int
 ) -> list[TypedSpan] | None:
     """A range of whole days ("de sexta a segunda") as its two ends, each a date over its own
     words, so a goal with two days (a pick-up and a return) gets both; ``None`` for anything
-    else. Duckling gives the range's end as the start of the day after it, and a range of
-    weekdays whose end comes first in the week ("de sábado a quarta", said on a Tuesday) from
-    the past start; such a range starts on the next of its first day."""
+    else. Duckling gives the range's end as the start of the day after it. Of its readings, the
+    first that starts today or later: on a Tuesday, "de segunda a quarta" is next week's."""
     value = hit["value"] if hit["dim"] == "time" else None
     if value is None or value.get("type") != "interval":
-        return None
-    first, after = value.get("from"), value.get("to")
-    if not (isinstance(first, dict) and isinstance(after, dict)):
-        return None
-    if first.get("grain") != "day" or after.get("grain") != "day":
         return None
     joint = _last_joint(text, start, end)
     if joint is None:
         return None
-    begin = datetime.fromisoformat(first["value"]).date()
-    last = datetime.fromisoformat(after["value"]).date() - timedelta(days=1)
+    today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
+    readings = [d for d in map(_whole_days, value.get("values") or [value]) if d is not None]
+    if not readings:
+        return _range_of_day_numbers(text, start, joint, end, language, zone, instant)
+    begin, last = next((d for d in readings if d[0] >= today), readings[0])
     if last < begin:
         return None
-    today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
-    if begin < today and _WEEKDAY.search(text, start, joint.start()):
-        weeks = timedelta(days=7 * -(-(today - begin).days // 7))
-        begin, last = begin + weeks, last + weeks
     return [
         TypedSpan("date", begin.isoformat(), start, joint.start()),
         TypedSpan("date", last.isoformat(), joint.end(), end),
     ]
+
+
+def _whole_days(reading: dict[str, Any]) -> tuple[date, date] | None:
+    """The first and last day of an interval of whole days; ``None`` for any other reading."""
+    first, after = reading.get("from"), reading.get("to")
+    if not (isinstance(first, dict) and isinstance(after, dict)):
+        return None
+    if first.get("grain") != "day" or after.get("grain") != "day":
+        return None
+    begin = datetime.fromisoformat(first["value"]).date()
+    return begin, datetime.fromisoformat(after["value"]).date() - timedelta(days=1)
+
+
+def _range_of_day_numbers(
+    text: str, start: int, joint: re.Match[str], end: int, language: str, zone: str, instant: int
+) -> list[TypedSpan] | None:
+    """A range of days one of whose ends names only the day of the month ("do dia 20 ao 22",
+    "de 20 a 22 de março"), which Duckling reads as hours: each end read on its own, the bare
+    number in the other end's month (the next one when the range would end before it starts,
+    the one before when it would start after it ends)."""
+    first = _day_or_number(text[start : joint.start()], language, zone, instant)
+    last = _day_or_number(text[joint.end() : end], language, zone, instant)
+    if isinstance(first, date) and isinstance(last, int):
+        last = _in_month(first, last, months=0)
+        if last is not None and last < first:
+            last = _in_month(first, last.day, months=1)
+    elif isinstance(first, int) and isinstance(last, date):
+        first = _in_month(last, first, months=0)
+        if first is not None and first > last:
+            first = _in_month(last, first.day, months=-1)
+    if not (isinstance(first, date) and isinstance(last, date)) or last < first:
+        return None
+    return [
+        TypedSpan("date", first.isoformat(), start, joint.start()),
+        TypedSpan("date", last.isoformat(), joint.end(), end),
+    ]
+
+
+def _day_or_number(words: str, language: str, zone: str, instant: int) -> date | int | None:
+    """The day ``words`` name ("do dia 20", "22 de março"), else the day of the month a bare
+    number could be ("de 20", "22"), else ``None``."""
+    clean, _ = _expanded(words)
+    hits = sorted(_parse(clean, language, zone, instant), key=lambda h: h["start"] - h["end"])
+    for hit in hits:
+        value = hit["value"]
+        if hit["dim"] == "time" and value.get("type") == "value" and value.get("grain") == "day":
+            return datetime.fromisoformat(value["value"]).date()
+        if hit["dim"] == "number" and float(value["value"]).is_integer() and 1 <= value["value"] <= 31:
+            return int(value["value"])
+    return None
+
+
+def _in_month(day: date, number: int, *, months: int) -> date | None:
+    """The day ``number`` of the month ``months`` after ``day``'s; ``None`` when it has no such day."""
+    month = day.month - 1 + months
+    try:
+        return date(day.year + month // 12, month % 12 + 1, number)
+    except ValueError:
+        return None
 
 
 def _range_of_amounts(hit: dict[str, Any], text: str, start: int, end: int) -> list[TypedSpan] | None:
@@ -420,6 +464,22 @@ def _as_written(value: dict[str, Any], stamp: str, body: str) -> str:
     for candidate in value.get("values") or []:
         other = candidate.get("value")
         if isinstance(other, str) and int(other[11:13]) == hour:
+            return other
+    return stamp
+
+
+def _not_past(value: dict[str, Any], stamp: str, body: str, instant: int) -> str:
+    """An hour of a day that is already past, when the same day has it again later and no word
+    names the half of the day: "hoje às 8" said at 10:00 is 20:00."""
+    if datetime.fromisoformat(stamp).timestamp() >= instant or _HALF_OF_DAY.search(body):
+        return stamp
+    for candidate in value.get("values") or []:
+        other = candidate.get("value")
+        if (
+            isinstance(other, str)
+            and other[:10] == stamp[:10]
+            and datetime.fromisoformat(other).timestamp() >= instant
+        ):
             return other
     return stamp
 

@@ -379,13 +379,14 @@ def days(adapter: EmbeddedIntentAdapter, text: str) -> tuple[str | None, str | N
         ("quero alugar um SUV no Rio de sexta a domingo", "2026-03-13", "2026-03-15"),
         ("rent an SUV in Rio from the 20th to the 23rd", "2026-03-20", "2026-03-23"),
         ("quero alugar um SUV no Rio do dia 28 ao dia 2", "2026-03-28", "2026-04-02"),
-        # a range of weekdays that contains today is this week's: its start is past
-        ("quero alugar um SUV no Rio de sábado a quarta", "2026-03-07", "2026-03-11"),
-        ("rent an SUV in Rio from Saturday to Wednesday", "2026-03-07", "2026-03-11"),
-        ("quero alugar um SUV no Rio de segunda a quarta", "2026-03-09", "2026-03-11"),
-        # ranges read as one day
-        ("quero alugar um SUV no Rio do dia 20 ao 22", "2026-03-20", None),
-        ("quero alugar um SUV no Rio de 20 a 22 de março", "2026-03-09", None),
+        # a range of weekdays that contains today is next week's: its start is never past
+        ("quero alugar um SUV no Rio de sábado a quarta", "2026-03-14", "2026-03-18"),
+        ("rent an SUV in Rio from Saturday to Wednesday", "2026-03-14", "2026-03-18"),
+        ("quero alugar um SUV no Rio de segunda a quarta", "2026-03-16", "2026-03-18"),
+        # an end that names only the day of the month takes the other end's month
+        ("quero alugar um SUV no Rio do dia 20 ao 22", "2026-03-20", "2026-03-22"),
+        ("quero alugar um SUV no Rio de 20 a 22 de março", "2026-03-20", "2026-03-22"),
+        ("quero alugar um SUV no Rio de 28 a 2 de abril", "2026-03-28", "2026-04-02"),
     ],
 )
 def test_a_range_of_days(round3: EmbeddedIntentAdapter, text: str, pickup: str, back: str | None) -> None:
@@ -429,9 +430,10 @@ def test_the_names_of_two_dates_do_not_matter() -> None:
         ("me inscreve no Yoga às 8", 10, "20:00"),
         ("me inscreve no Yoga às 8", 7, "08:00"),
         ("me inscreve no Yoga às 8", 21, "08:00"),
-        # with a day said, the morning's, whatever the hour now ("hoje" included)
+        # with a day said, the morning's, unless that hour of today is past
         ("me inscreve no Yoga amanhã às 8", 10, "08:00"),
-        ("me inscreve no Yoga hoje às 8", 10, "08:00"),
+        ("me inscreve no Yoga hoje às 8", 10, "20:00"),
+        ("me inscreve no Yoga hoje às 8", 7, "08:00"),
         ("book me into Yoga tomorrow at 8", 21, "08:00"),
     ],
 )
