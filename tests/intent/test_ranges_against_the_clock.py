@@ -17,9 +17,8 @@ NOW = datetime(2026, 3, 10, 10, 0, tzinfo=ZoneInfo(SAO_PAULO))
 
 
 def dates(text: str, language: str) -> list[str]:
-    return [
-        s.value for s in RECOGNIZER.spans(text, language, time_zone=SAO_PAULO, now=NOW) if s.type == "date"
-    ]
+    spans = RECOGNIZER.spans(text, language, time_zone=SAO_PAULO, now=NOW)
+    return [str(s.value) for s in spans if s.type == "date"]
 
 
 @pytest.mark.parametrize(
