@@ -936,14 +936,6 @@ class EmbeddedIntentAdapter:
             out.primary_domain = None
             out.entities = {}
             return out
-        if pinned_domain is None and (unknown := extractor.foreign_required(out.entities)):
-            # "sign me up for a guitar class": a class's booking of nothing the gym has
-            said = {name: out.entities[name] for name in unknown}
-            out.notes.append(f"out of scope: {said} names nothing of {best.goal.goal}'s tables")
-            out.goal = None
-            out.primary_domain = None
-            out.entities = {}
-            return out
         if pinned_domain is None and (borrowed := self._borrowed(best, out.entities, model)):
             # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
             out.notes.append(

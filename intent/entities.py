@@ -317,8 +317,6 @@ class GoalEntityExtractor:
         self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
         #: known values by their words' stems: a plural of a known value is known ("t-shirts")
         self._known_stems = {tuple(map(stem, k)) for k in self._known}
-        #: every word of a known value, typos allowed: a value sharing none names nothing known
-        self._value_words = FuzzyVocabulary(w for k in self._known for w in k if w not in NOT_ENTITY)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
@@ -1101,24 +1099,6 @@ class GoalEntityExtractor:
             and spec.lookup
             and not any(
                 self._is_known(tuple(words(str(v)))) for v in (value if isinstance(value, list) else [value])
-            )
-        ]
-
-    def foreign_required(self, entities: dict[str, Any]) -> list[str]:
-        """The required entities with a lookup table whose values in ``entities`` share no word,
-        typos allowed, with any value the goal knows: "a *guitar* class" of a gym's classes. A
-        misspelt name ("grren bowl") shares one. Only a table the manifest lists itself is every
-        value there is; one served at ``lookup_path`` (large, changing: a market's companies)
-        may lack a name the domain still knows."""
-        return [
-            name
-            for name in self.unlisted_required(entities)
-            if self.specs[name].lookup_path is None
-            and not any(
-                self._value_words.knows(w)
-                for v in (entities[name] if isinstance(entities[name], list) else [entities[name]])
-                for w in words(str(v))
-                if w not in NOT_ENTITY
             )
         ]
 

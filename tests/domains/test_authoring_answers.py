@@ -453,6 +453,9 @@ def test_a_bare_hour_against_the_clock(
         ("renova a receita do remedio de pressao pra amanha", "remedio de pressao"),  # whole alias
         ("renova minha receita de pressão pra amanhã", "pressão"),  # part of one: a name
         ("renova minha receita do remédio pra amanhã", None),  # part of one: nothing
+        # a name the table does not list still reaches the domain, which says what it knows
+        ("renova minha receita de Rivotril pra amanhã", "Rivotril"),
+        ("renew my Ozempic prescription for tomorrow", "Ozempic"),
     ],
 )
 def test_a_lookup_entity_gets_the_words(
