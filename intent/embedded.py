@@ -637,6 +637,15 @@ async def _in_daemon_thread(work: Callable[[], T]) -> T:
     return await future
 
 
+def _out_of_scope(out: IntentOutput, why: str) -> IntentOutput:
+    """``out`` read as no goal (out of scope), with why in its notes."""
+    out.notes.append(f"out of scope: {why}")
+    out.goal = None
+    out.primary_domain = None
+    out.entities = {}
+    return out
+
+
 class EmbeddedIntentAdapter:
     """``IntentAdapter`` over an ``EmbeddedModel``; see the module docstring."""
 
@@ -929,22 +938,14 @@ class EmbeddedIntentAdapter:
         if pinned_domain is None and (foreign := self._something_else(text, best, out, model)):
             # "cancel my gym membership": the verb of an order's cancellation, an object it does
             # not know and no order number; the goal is not forced onto it
-            out.notes.append(
-                f"out of scope: {best.goal.goal} lacks a required value and {foreign} is nothing it knows"
+            return _out_of_scope(
+                out, f"{best.goal.goal} lacks a required value and {foreign} is nothing it knows"
             )
-            out.goal = None
-            out.primary_domain = None
-            out.entities = {}
-            return out
         if pinned_domain is None and (borrowed := self._borrowed(best, out.entities, model)):
             # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
-            out.notes.append(
-                f"out of scope: {borrowed} is no value of {best.goal.goal}'s, and another domain's word"
+            return _out_of_scope(
+                out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
             )
-            out.goal = None
-            out.primary_domain = None
-            out.entities = {}
-            return out
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
