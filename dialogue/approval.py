@@ -28,6 +28,7 @@ from dialogue.slots import describe, literal_text
 from dialogue.state import Turn
 from graph import StateUpdate
 from intent.base import guessed
+from planner.slots import own_steps
 from shared import i18n
 from shared.catalog import Catalog
 from shared.expressions import compile_expression, expressions_in, steps_named
@@ -184,16 +185,9 @@ def approval_question(
     turn's ``approval``) gives the time its deadline and reminder count from."""
     language = intent.language
     goal = catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
-    own = set(execution_intent.capabilities or [execution_intent.capability])
+    goal_steps = {step.id for step in own_steps(execution_intent, plan)}
     actions = "; ".join(
-        _action_text(
-            step,
-            plan,
-            catalog,
-            language,
-            goal if step.domain == execution_intent.domain and step.capability in own else None,
-        )
-        for step in steps
+        _action_text(step, plan, catalog, language, goal if step.id in goal_steps else None) for step in steps
     )
     question = ApprovalQuestion(
         approval_id=new_approval_id(),

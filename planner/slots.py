@@ -19,7 +19,7 @@ from planner.late_params import answered_late, split_late
 from shared.catalog import Catalog
 from shared.json_schema import SchemaValidators
 from shared.manifest import Goal
-from shared.models import ExecutionIntent, ExecutionPlan, IntentOutput
+from shared.models import ExecutionIntent, ExecutionPlan, ExecutionStep, IntentOutput
 
 Problem = Literal["missing", "invalid"]
 
@@ -72,6 +72,13 @@ def schema_problems(compiled: SchemaValidators, params: dict[str, Any], goal: Go
     return problems
 
 
+def own_steps(execution_intent: ExecutionIntent, plan: ExecutionPlan) -> list[ExecutionStep]:
+    """The plan's steps of the goal's own capabilities (their parameters are the goal's
+    entities), not composition follow-ups or other domains' steps."""
+    own = set(execution_intent.capabilities or [execution_intent.capability])
+    return [s for s in plan.steps if s.capability in own and s.domain == execution_intent.domain]
+
+
 def check_slots(
     intent: IntentOutput, execution_intent: ExecutionIntent, plan: ExecutionPlan, catalog: Catalog
 ) -> list[SlotProblem]:
@@ -84,8 +91,7 @@ def check_slots(
     goal = catalog.find_goal(execution_intent.domain, execution_intent.goal)
     if goal is None:
         return []
-    own = set(execution_intent.capabilities or [execution_intent.capability])
-    own_steps = [s for s in plan.steps if s.capability in own and s.domain == execution_intent.domain]
+    goal_steps = own_steps(execution_intent, plan)
     # the LLM planner's plan takes the goal's entities from wherever it found them (another
     # step's output, "${= ...}"): only what its steps' parameters lack is asked for
     problems: list[SlotProblem] = []
@@ -100,11 +106,11 @@ def check_slots(
             if spec.required and spec.default is None and intent.entities.get(name) in (None, "", [])
         ]
     else:
-        named = [step.params for step in own_steps]
+        named = [step.params for step in goal_steps]
     for group in filter(None, map(goal.missing_group, named)):
         # asked as the group (its first alternative is the one filled)
         problems.append(SlotProblem(group[0], "missing", group[0], f"one of {', '.join(group)}"))
-    for step in own_steps:
+    for step in goal_steps:
         ref = catalog.find_capability(step.capability, step.domain)
         if ref is None:
             continue

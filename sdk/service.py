@@ -172,7 +172,7 @@ class DomainService:
 
     def _only_reads(self, capability: str) -> bool:
         """Whether the capability's policy says it only reads (``read_only``)."""
-        declared = next((c for c in self.manifest().capabilities if c.name == capability), None)
+        declared = self.manifest().capability(capability)
         return declared is not None and declared.metadata.policy.read_only
 
     async def open_idempotency(self) -> None:
