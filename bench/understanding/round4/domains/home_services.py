@@ -37,7 +37,7 @@ SERVICE_SYNONYMS: dict[str, list[str]] = {
     ],
     "PLUMBING": ["encanador", "encanamento", "bombeiro hidráulico", "hidráulica", "plumber", "plumbing"],
     "ELECTRICAL": ["eletricista", "elétrica", "parte elétrica", "electrician", "electrical", "wiring"],
-    "PAINTING": ["pintor", "pintura", "pintar", "painter", "painting", "paint job"],
+    "PAINTING": ["pintor", "pintura", "painter", "painting", "paint job"],
 }
 #: price of a visit in BRL (cleaning: a day; painting: a room)
 PRICE_BRL = {"CLEANING": 180.0, "PLUMBING": 150.0, "ELECTRICAL": 160.0, "PAINTING": 450.0}
