@@ -452,6 +452,8 @@ def _day_is_said(body: str, language: str, zone: str, instant: int) -> bool:
 _CLOCK_FORM = re.compile(r"^([01]?\d|2[0-3])[hH]([0-5]\d)?$")
 _LITERAL_HOUR = re.compile(r"(\d{1,2})\s*(?:h|:)", re.IGNORECASE)
 _HALF_OF_DAY = re.compile(r"\b(pm|am|tarde|noite|night|evening|afternoon|manh[aã]|morning|madrugada)\b", re.I)
+#: "8h", "8h30": the 24-hour clock Portuguese writes, where 20:00 would be "20h"
+_TWENTY_FOUR_HOUR = re.compile(r"\b\d{1,2}h(?:\d{2})?\b", re.I)
 
 
 def _as_written(value: dict[str, Any], stamp: str, body: str) -> str:
@@ -470,8 +472,13 @@ def _as_written(value: dict[str, Any], stamp: str, body: str) -> str:
 
 def _not_past(value: dict[str, Any], stamp: str, body: str, instant: int) -> str:
     """An hour of a day that is already past, when the same day has it again later and no word
-    names the half of the day: "hoje às 8" said at 10:00 is 20:00."""
-    if datetime.fromisoformat(stamp).timestamp() >= instant or _HALF_OF_DAY.search(body):
+    names the half of the day: "hoje às 8" said at 10:00 is 20:00. An hour of the 24-hour clock
+    ("sexta 8h") is the one written, past or not."""
+    if (
+        datetime.fromisoformat(stamp).timestamp() >= instant
+        or _HALF_OF_DAY.search(body)
+        or _TWENTY_FOUR_HOUR.search(body)
+    ):
         return stamp
     for candidate in value.get("values") or []:
         other = candidate.get("value")

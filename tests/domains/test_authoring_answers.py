@@ -435,6 +435,8 @@ def test_the_names_of_two_dates_do_not_matter() -> None:
         ("me inscreve no Yoga hoje às 8", 10, "20:00"),
         ("me inscreve no Yoga hoje às 8", 7, "08:00"),
         ("book me into Yoga tomorrow at 8", 21, "08:00"),
+        # the 24-hour form is the hour written, past or not
+        ("me inscreve no Yoga hoje 8h", 10, "08:00"),
     ],
 )
 def test_a_bare_hour_against_the_clock(

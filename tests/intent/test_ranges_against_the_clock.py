@@ -61,6 +61,9 @@ def test_a_range_of_weekdays_that_contains_today_is_next_weeks(
         # a word for the half of the day keeps the hour said, past or not
         ("hoje às 8 da manhã", "pt", "2026-03-10T08:00:00-03:00"),
         ("amanhã às 8", "pt", "2026-03-11T08:00:00-03:00"),
+        # the 24-hour clock names one hour: "8h" is never 20h
+        ("hoje 8h", "pt", "2026-03-10T08:00:00-03:00"),
+        ("terça 8h30", "pt", "2026-03-10T08:30:00-03:00"),
     ],
 )
 def test_an_hour_of_today_already_past_is_the_later_one(text: str, language: str, value: str) -> None:
