@@ -1,13 +1,14 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
-    python bench/understanding_eval.py [--set round1|round2|round3] [--split dev|test|both]
+    python bench/understanding_eval.py [--set round1|round2|round3|round4] [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
 
-Three case sets, each with its own domains written by someone who read only the docs:
+Four case sets, each with its own domains written by someone who read only the docs:
 ``round1`` (``bench/understanding/cases.jsonl``; weather, shop_orders, clinic), ``round2``
 (``bench/understanding/round2/cases.jsonl``; every module of ``round2/domains/`` whose name does
-not start with ``_``) and ``round3`` (likewise; pharmacy, car_rental, gym). The set's domains run
+not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym) and ``round4`` (likewise;
+cinema, library, home_services). The set's domains run
 as processes beside the shipped ones (finance, notifier, general, research); a real gateway starts
 with the shipped ones and the set's domains are registered at run time (``POST /v1/domains``,
 admin token), as an operator would. Every case's turns are played, in
@@ -139,6 +140,12 @@ SETS = {
         "round3",
         ROOT / "bench" / "understanding" / "round3",
         "bench.understanding.round3.domains",
+        today_is_the_gateways=True,
+    ),
+    "round4": CaseSet(
+        "round4",
+        ROOT / "bench" / "understanding" / "round4",
+        "bench.understanding.round4.domains",
         today_is_the_gateways=True,
     ),
 }
