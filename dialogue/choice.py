@@ -27,21 +27,38 @@ _ORDINALS: dict[str, int] = {
     **dict.fromkeys(["quarta", "quarto", "fourth", "4", "4a", "4o", "4th", "quatro", "four"], 3),
     **dict.fromkeys(["ultima", "ultimo", "last"], -1),
 }
-_YES = {
-    "sim",
-    "s",
-    "yes",
-    "y",
-    "isso",
-    "exato",
-    "correto",
-    "ok",
-    "pode",
-    "claro",
-    "confirmo",
-    "confirma",
-    "certo",
-}
+#: The first word of a yes, in either language; a short reply only (``is_yes``), so "sure" is a
+#: yes and "sure, but make it 9am" is not.
+YES_WORDS = frozenset(
+    [
+        "sim",
+        "s",
+        "isso",
+        "exato",
+        "correto",
+        "ok",
+        "okay",
+        "pode",
+        "claro",
+        "confirmo",
+        "confirma",
+        "confirmado",
+        "certo",
+        "perfeito",
+        "beleza",
+        "blz",
+        "fechado",
+        "bora",
+        "yes",
+        "y",
+        "yep",
+        "yeah",
+        "yup",
+        "sure",
+        "absolutely",
+        "definitely",
+    ]
+)
 _NO = {"nao", "no", "n", "nope", "errado", "negativo"}
 #: Whole replies that drop what was asked, with or without a no before them ("não, deixa pra
 #: lá", "no, never mind"): a no, never a value ("deixa" is no medicine's name).
@@ -208,7 +225,7 @@ def is_yes(reply: str) -> bool:
     (True, False, True)
     """
     words = _answer_words(reply)
-    return bool(words) and len(words) <= 4 and words[0] in _YES
+    return bool(words) and len(words) <= 4 and words[0] in YES_WORDS
 
 
 def is_no(reply: str) -> bool:

@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
+from dialogue.choice import YES_WORDS
 from dialogue.state import Turn, TurnState
 from intent.typed import RECOGNIZER, Clock, TypedSpan
 from shared.i18n import t, vote
@@ -207,30 +208,8 @@ _FILLER = (
     )
     | _ALL_KIND_WORDS
 )
-_YES = frozenset(
-    [
-        "sim",
-        "s",
-        "yes",
-        "y",
-        "ok",
-        "okay",
-        "confirmo",
-        "confirma",
-        "confirmado",
-        "pode",
-        "claro",
-        "isso",
-        "certo",
-        "sure",
-        "yep",
-        "yeah",
-        "perfeito",
-        "beleza",
-        "fechado",
-        "manda",
-    ]
-)
+#: a standing request's draft is also confirmed by "manda" ("manda ver")
+_YES = YES_WORDS | {"manda"}
 _NO = frozenset(["nao", "n", "no", "nope", "cancela", "cancel", "deixa", "esquece", "negativo", "never"])
 
 
