@@ -216,7 +216,7 @@ def _without_overlaps(spans: list[TypedSpan]) -> list[TypedSpan]:
 def clear_caches() -> None:
     """Forget the messages read (a benchmark times fresh reads)."""
     _spans_cached.cache_clear()
-    _day_is_said.cache_clear()
+    _said_day.cache_clear()
 
 
 def _parse(text: str, language: str, zone: str, instant: int) -> list[dict[str, Any]]:
@@ -273,7 +273,8 @@ def _normalised(
         when = datetime.fromisoformat(stamp)
         if grain in _DAY_GRAINS:
             yield TypedSpan("date", when.date().isoformat(), start, end)
-        elif _day_is_said(body, language, zone, instant):
+        elif (said := _said_day(body, language, zone, instant)) is not None:
+            when = _on_the_said_day(when, said, language, zone)
             yield TypedSpan("datetime", when.isoformat(timespec="seconds"), start, end)
         else:
             yield TypedSpan("time", when.strftime("%H:%M"), start, end)
@@ -433,20 +434,60 @@ def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+@dataclass(frozen=True)
+class _SaidDay:
+    """The words of a time that give its day, read alone, and the rest: its hour."""
+
+    day: date
+    hour_words: str
+
+
 @lru_cache(maxsize=256)
-def _day_is_said(body: str, language: str, zone: str, instant: int) -> bool:
-    """Whether the words of a time give its day: some of its first or last words, read alone,
-    are a day ("*amanhã* às 14h", "*Sat* 10am", "*tonight* at 8"); "às 14h" has none."""
+def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | None:
+    """The day the words of a time give: some of its first or last words, read alone, are a day
+    ("*amanhã* às 14h", "*Sat* 10am", "*tonight* at 8"); "às 14h" has none."""
     words = body.split()
-    parts = [" ".join(words[:k]) for k in range(1, len(words))] + [
-        " ".join(words[k:]) for k in range(1, len(words))
+    # the longest words first: "sexta que vem", not "sexta"
+    parts = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(len(words) - 1, 0, -1)] + [
+        (" ".join(words[k:]), " ".join(words[:k])) for k in range(1, len(words))
     ]
-    for part in parts:
+    found: list[_SaidDay] = []
+    for part, rest in parts:
         for hit in _parse(part, language, zone, instant):
             moment = _time_value(hit["value"]) if hit["dim"] == "time" else None
             if moment is not None and moment[1] in _DAY_GRAINS:
-                return True
-    return False
+                found.append(_SaidDay(datetime.fromisoformat(moment[0]).date(), rest))
+                break
+    # the split whose other words are an hour of their own: "terça que vem | às 10", not
+    # "terça que vem às | 10"
+    return next((said for said in found if _an_hour(said.hour_words, language, zone, instant)), None) or (
+        found[0] if found else None
+    )
+
+
+def _an_hour(words: str, language: str, zone: str, instant: int) -> bool:
+    return any(
+        (moment := _time_value(hit["value"])) is not None and moment[1] not in _DAY_GRAINS
+        for hit in _parse(words, language, zone, instant)
+        if hit["dim"] == "time"
+    )
+
+
+def _on_the_said_day(when: datetime, said: _SaidDay, language: str, zone: str) -> datetime:
+    """``when`` on the day its own words give. Duckling may join a day and an hour into another
+    day ("terça que vem às 10h" said on a Tuesday morning reads as that evening): the hour's
+    words are then read again from the start of the day said, which gives its first such hour
+    ("às 10" is 10:00, "10pm" 22:00)."""
+    if when.date() == said.day:
+        return when
+    midnight = datetime.combine(said.day, datetime.min.time(), ZoneInfo(zone))
+    for hit in _parse(said.hour_words, language, zone, int(midnight.timestamp())):
+        moment = _time_value(hit["value"]) if hit["dim"] == "time" else None
+        if moment is not None and moment[1] not in _DAY_GRAINS:
+            hour = datetime.fromisoformat(moment[0])
+            if hour.date() == said.day:
+                return hour
+    return when
 
 
 _CLOCK_FORM = re.compile(r"^([01]?\d|2[0-3])[hH]([0-5]\d)?$")

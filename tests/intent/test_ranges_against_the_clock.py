@@ -1,6 +1,7 @@
 """Ranges of days and hours read against the conversation's clock: an end that names only the
 day of the month takes the other end's month, a range of weekdays that contains today is next
-week's, and an hour of today already past is the later one."""
+week's, an hour of today already past is the later one, and a day and an hour said together are
+on the day the day's own words give."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def test_a_range_of_weekdays_that_contains_today_is_next_weeks(
         ("amanhã às 8", "pt", "2026-03-11T08:00:00-03:00"),
         # the 24-hour clock names one hour: "8h" is never 20h
         ("hoje 8h", "pt", "2026-03-10T08:00:00-03:00"),
-        ("terça 8h30", "pt", "2026-03-10T08:30:00-03:00"),
+        ("hoje às 8h30", "pt", "2026-03-10T08:30:00-03:00"),
     ],
 )
 def test_an_hour_of_today_already_past_is_the_later_one(text: str, language: str, value: str) -> None:
@@ -74,3 +75,19 @@ def test_an_hour_of_today_already_past_is_the_later_one(text: str, language: str
 @pytest.mark.parametrize("text", ["das 14 às 16", "de 9 a 11 da manhã", "de 9 a 11"])
 def test_a_range_of_hours_is_not_read_as_two_days(text: str) -> None:
     assert len(dates(text, "pt")) < 2
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "value"),
+    [
+        # said on a Tuesday morning: Duckling alone joins the two into this evening
+        ("na terça que vem às 10h", "pt", "2026-03-17T10:00:00-03:00"),
+        ("terça que vem às 10", "pt", "2026-03-17T10:00:00-03:00"),
+        ("terça que vem às 10 da noite", "pt", "2026-03-17T22:00:00-03:00"),
+        ("sexta que vem às 15h", "pt", "2026-03-20T15:00:00-03:00"),
+        ("next tuesday at 10", "en", "2026-03-17T10:00:00-03:00"),
+    ],
+)
+def test_a_day_and_an_hour_are_on_the_day_its_own_words_give(text: str, language: str, value: str) -> None:
+    spans = RECOGNIZER.spans(text, language, time_zone=SAO_PAULO, now=NOW)
+    assert [(s.type, s.value) for s in spans] == [("datetime", value)]
