@@ -55,6 +55,7 @@ _ENGLISH_WORDS = """
     they this those to today tomorrow turn wanna want was we were what which who whom will with
     would yes yesterday you your yours
     monday tuesday wednesday thursday friday saturday sunday tonight week weekend next
+    mon tue tues wed thu thur thurs fri sat sun tmrw tmr tmw tonite
     january february april june july august september october november december
     book booked cancel schedule rent buy pay open need where when whats anything
     pls plz u ur thx
@@ -63,6 +64,8 @@ PORTUGUESE_WORDS = frozenset(_PORTUGUESE_WORDS.split())
 ENGLISH_WORDS = frozenset(_ENGLISH_WORDS.split())
 
 _PORTUGUESE_LETTERS = re.compile(r"[ãõçáéíóúâêôà]", re.IGNORECASE)
+#: "9am", "7 pm": the twelve-hour clock Portuguese does not write
+_ENGLISH_CLOCK = re.compile(r"\d\s?[ap]\.?m\b", re.IGNORECASE)
 #: Accents weigh like one word: enough for a tie, not against a clearly English sentence that
 #: names "São Paulo" or "Itaú".
 _ACCENT_VOTE = 1
@@ -79,12 +82,15 @@ def vote(text: str) -> Language | None:
 
     >>> vote("thanks"), vote("obrigado"), vote("good morning"), vote("Petrobras")
     ('en', 'pt', 'en', None)
+    >>> vote("cleaner sat 9am"), vote("plumber 7 pm"), vote("marca spinning 19h")
+    ('en', 'en', 'pt')
     """
     ws = words(text)
     portuguese = sum(w in PORTUGUESE_WORDS for w in ws)
     english = sum(w in ENGLISH_WORDS for w in ws)
     if _PORTUGUESE_LETTERS.search(text):
         portuguese += _ACCENT_VOTE
+    english += len(_ENGLISH_CLOCK.findall(text))
     if english > portuguese:
         return "en"
     if portuguese > english:
