@@ -736,6 +736,8 @@ class ConversationGraph:
             resend = rules.resend_plan(intent, memory, self.catalog)
             if resend is not None:
                 return resend, False, frozenset()
+        elif (sent := rules.last_answer_to_send(intent, memory, self.catalog)) is not None:
+            return sent, False, frozenset()
         return self.planner().plan(intent, memory.for_planner()), True, frozenset()
 
     async def execute(self, state: TurnState, deps: TurnDeps | None) -> Executed:

@@ -24,8 +24,8 @@ from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words
 from intent.text import words
 from intent.typed import RECOGNIZER, Clock
 from shared import i18n
-from shared.catalog import Catalog, GoalRef
-from shared.manifest import Goal
+from shared.catalog import CapabilityRef, Catalog, GoalRef
+from shared.manifest import Composition, Goal
 from shared.models import (
     ApprovalQuestion,
     ClarificationOption,
@@ -544,26 +544,57 @@ def resend_plan(intent: IntentOutput, memory: Memory, catalog: Catalog) -> Plann
         target = next((c for role in composition.followup_roles for c in catalog.with_role(role)), None)
         if target is None:
             continue
-        params = {
-            key: escape(memory.last_answer)
-            for key, source in composition.param_map.items()
-            if "_step_explanation" in source.from_parameters
-        }
-        last_confidence = memory.last_intent.confidence if memory.last_intent else 0.0
-        execution_intent = ExecutionIntent(
-            domain=target.domain,
-            capability=target.capability.name,
-            parameters=params,
-            confidence=max(intent.confidence, last_confidence),
-            original_query=intent.original_query,
-            goal=intent.goal,
-        )
-        step = ExecutionStep(id=1, domain=target.domain, capability=target.capability.name, params=params)
-        plan = ExecutionPlan(
-            steps=[step], notes=["memory: the last answer is sent through the composition's follow-up role"]
-        )
-        return execution_intent, plan
+        return _send_last_answer(intent, memory, target, composition)
     return None
+
+
+def last_answer_to_send(intent: IntentOutput, memory: Memory, catalog: Catalog) -> Planned | None:
+    """ "manda isso no meu telegram", "send that to my telegram" right after an answer, whatever
+    domain gave it: a goal of a follow-up role's capability (the notifier's) that names nothing
+    to send sends the last answer, as a composition's follow-up would. ``None`` when the message
+    names something of the goal's, there is no last answer, or no composition sends to that role."""
+    if not memory.last_answer or intent.goal is None:
+        return None
+    goal = catalog.find_goal(intent.primary_domain or "", intent.goal)
+    if goal is None or any(intent.entities.get(name) for name in goal.entities_schema):
+        return None
+    for name in goal.capabilities:
+        ref = catalog.find_capability(name, intent.primary_domain)
+        role = ref.capability.role if ref else None
+        if ref is None or role is None:
+            continue
+        for composing in catalog.manifests():
+            for capability in composing.capabilities:
+                composition = capability.metadata.composition
+                if composition is not None and role in composition.followup_roles:
+                    return _send_last_answer(intent, memory, ref, composition)
+    return None
+
+
+def _send_last_answer(
+    intent: IntentOutput, memory: Memory, target: CapabilityRef, composition: Composition
+) -> Planned:
+    """One step: ``target`` called with the last answer where ``composition`` puts a step's
+    explanation."""
+    params = {
+        key: escape(memory.last_answer)
+        for key, source in composition.param_map.items()
+        if "_step_explanation" in source.from_parameters
+    }
+    last_confidence = memory.last_intent.confidence if memory.last_intent else 0.0
+    execution_intent = ExecutionIntent(
+        domain=target.domain,
+        capability=target.capability.name,
+        parameters=params,
+        confidence=max(intent.confidence, last_confidence),
+        original_query=intent.original_query,
+        goal=intent.goal,
+    )
+    step = ExecutionStep(id=1, domain=target.domain, capability=target.capability.name, params=params)
+    plan = ExecutionPlan(
+        steps=[step], notes=["memory: the last answer is sent through the composition's follow-up role"]
+    )
+    return execution_intent, plan
 
 
 def continuation_plan(
