@@ -53,7 +53,7 @@ from intent.classifier import (
 )
 from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
 from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
-from intent.entities import GoalEntityExtractor, content_words
+from intent.entities import GoalEntityExtractor, content_words, stems
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
@@ -894,7 +894,10 @@ class EmbeddedIntentAdapter:
             return out
         order = self._rank(out, probs, conf, model)
         best = model.goals[int(order[0])]
+        # a question about what the person has, read as such: its question words are no object
+        status = False
         if conf >= RESCUE_FLOOR and (own := self._status_goal(text, best, probs, model)) is not None:
+            status = True
             # "tenho reserva pra sábado?", "am I booked for anything on tuesday": a question about
             # what the person has reads their records, not the goal that makes a new one
             if own != best:  # the reading it replaces is no alternative to offer
@@ -935,7 +938,7 @@ class EmbeddedIntentAdapter:
             out.notes.append(
                 f"choice dropped: the runner-up's words switch on {best.goal.goal}'s composition"
             )
-        if pinned_domain is None and (foreign := self._something_else(text, best, out, model)):
+        if pinned_domain is None and not status and (foreign := self._something_else(text, best, out, model)):
             # "cancel my gym membership": the verb of an order's cancellation, an object it does
             # not know and no order number; the goal is not forced onto it
             return _out_of_scope(
@@ -1063,9 +1066,14 @@ class EmbeddedIntentAdapter:
             entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
             words_left = extractor.unexplained_words(text, entities)
             unexplained.append(bool(words_left or guessed or not extractor.phrasing_words(text)))
-        if unexplained.count(False) != 1:
+        if unexplained.count(False) == 1:
+            chosen = unexplained.index(False)
+            why = f"only {refs[chosen].goal.goal}'s words account for the message"
+        elif (verb := self._opening_verb_decides(text, refs, model)) is not None:
+            chosen = verb
+            why = f"the message opens with {refs[chosen].goal.goal}'s verb"
+        else:
             return None
-        chosen = unexplained.index(False)
         ref = refs[chosen]
         conf = min(1.0, pair[0].confidence + pair[1].confidence)
         out.alternatives = [
@@ -1075,8 +1083,24 @@ class EmbeddedIntentAdapter:
         ]
         out.confidence = round(conf, 4)
         out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
-        out.notes.append(f"choice decided: only {ref.goal.goal}'s words account for the message")
+        out.notes.append(f"choice decided: {why}")
         return ref, conf
+
+    @staticmethod
+    def _opening_verb_decides(text: str, refs: list[GoalRef], model: EmbeddedModel) -> int | None:
+        """Which of two goals of one domain the verb the message opens with names, when it is the
+        other's only: "quero *cancelar* a locação do carro" names the domain's thing (the
+        booking's word) and the cancelling's action, and the action decides. ``None`` when the
+        goals are of two domains or the verb does not tell them apart."""
+        if refs[0].domain != refs[1].domain:
+            return None
+        extractors = [model.extractors[(ref.domain, ref.goal.goal)] for ref in refs]
+        verbs = [x.unsupported_action(text) for x in extractors]
+        if (verbs[0] is None) == (verbs[1] is None):
+            return None
+        chosen = 0 if verbs[0] is None else 1
+        verb = words(str(verbs[1 - chosen]))
+        return chosen if verb and extractors[chosen].uses_phrasing(verb[0]) else None
 
     @staticmethod
     def _borrowed(best: GoalRef, entities: dict[str, Any], model: EmbeddedModel) -> list[str]:
@@ -1124,7 +1148,30 @@ class EmbeddedIntentAdapter:
         ):
             return None
         own = [i for i in domain if self._reads_own(model.goals[i])]
-        return model.goals[max(own, key=lambda i: float(probs[i]))] if own else None
+        if not own:
+            return None
+        chosen = model.goals[max(own, key=lambda i: float(probs[i]))]
+        reads = [model.goals[i] for i in domain if not self._acts(model.goals[i])]
+        return self._one_of_mine(text, chosen, reads) or chosen
+
+    def _one_of_mine(self, text: str, own: GoalRef, reads: list[GoalRef]) -> GoalRef | None:
+        """The goal that reads one thing, when a status question asks about one ("cadê meu
+        *chamado*?", "where's my *ticket* at?") and the goal reading the person's records says
+        that thing only in the plural ("meus chamados", "my tickets"): the other goal of the
+        domain that changes nothing and says it in the singular ("status do chamado 30117")."""
+        said = words(text)
+        things = {said[i + 1] for i, w in enumerate(said[:-1]) if w in POSSESSIVES}
+        own_words = self._words_of(own)
+        own_stems = {s for w in own_words for s in stems(w)}
+        singular = {w for w in things if w not in own_words and own_stems.intersection(stems(w))}
+        if not singular:
+            return None
+        return next((ref for ref in reads if ref != own and singular & self._words_of(ref)), None)
+
+    def _words_of(self, ref: GoalRef) -> set[str]:
+        """Every word ``ref`` is learned from."""
+        fixed, examples = goal_documents(ref, self.catalog)
+        return {w for t in (*fixed, *examples) for w in words(t)}
 
     def _switch_explains(
         self, text: str, best: GoalRef, out: IntentOutput, pinned_domain: str | None, model: EmbeddedModel
@@ -1183,7 +1230,8 @@ class EmbeddedIntentAdapter:
         """One of the first goals, however unsure the classifier is, when the message names its
         values from its tables and says nothing it does not account for: every required value
         with evidence, one from a lookup table or an enum, and a word of the goal's phrasing or
-        nothing but the values ("quero 3 fones bluetooth", "AAPL MSFT GOOG")."""
+        nothing but the values ("quero 3 fones bluetooth", "AAPL MSFT GOOG"). Words the goal does
+        not know are allowed beside more required values than them (:meth:`_outweighed`)."""
         for index in order:
             ref = model.goals[int(index)]
             extractor = model.extractors[(ref.domain, ref.goal.goal)]
@@ -1195,20 +1243,49 @@ class EmbeddedIntentAdapter:
                 or _missing(ref.goal, entities)
                 or not extractor.evidenced(entities)
                 or not extractor.from_table(entities)
-                or extractor.unexplained_words(text, entities)
-                or extractor.unsupported_action(text) is not None
             ):
                 continue
             values = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
+            unexplained = extractor.unexplained_words(text, entities)
+            if unexplained or extractor.unsupported_action(text) is not None:
+                required = sum(1 for name, spec in ref.goal.entities_schema.items() if spec.required)
+                if not self._outweighed(text, ref, unexplained, required, model):
+                    continue
+                return ref
             if extractor.phrasing_words(text) or values >= 2:
                 return ref
         return None
+
+    @staticmethod
+    def _outweighed(
+        text: str, ref: GoalRef, unexplained: list[str], required: int, model: EmbeddedModel
+    ) -> bool:
+        """Whether the words ``ref``'s goal does not know say less than its ``required`` values,
+        every one of them said: a goal that needs several values is not named by chance. They are
+        fewer than those values, none of them is a word of another goal of its domain (an action
+        on the same things: "*cancela* spinning sexta 19h" is no booking) and the message does
+        not act on an amount the goal does not read ("compra 50 ações"). "*marca* spinning sexta
+        19h" names a class, a day and a time of a class booking in words its examples do not use;
+        "*hotel* em Recife amanhã" names only the city a forecast needs."""
+        if len(unexplained) >= required:
+            return False
+        extractor = model.extractors[(ref.domain, ref.goal.goal)]
+        opening = extractor.opening_action(text)
+        if opening is not None and opening.on_amount:
+            return False
+        kin = [
+            x
+            for (domain, goal), x in model.extractors.items()
+            if domain == ref.domain and goal != ref.goal.goal
+        ]
+        return not any(x.uses_phrasing(w) for w in unexplained for x in kin)
 
     def _rescued(
         self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel
     ) -> bool:
         """Whether an unsure first goal is a clear request after all: every required entity said
-        with evidence (no guess), and a word of the goal's own phrasing."""
+        with evidence (no guess), and a word of the goal's own phrasing, its verb acting on
+        nothing the goal does not know."""
         extractor = model.extractors[(best.domain, best.goal.goal)]
         guessed: set[str] = set()
         entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
@@ -1218,6 +1295,8 @@ class EmbeddedIntentAdapter:
             return False
         if extractor.unsupported_action(text) is not None:
             return False  # "buy 10 shares of tesla": a quote's words, not a quote's request
+        if extractor.unknown_object(text, entities) is not None:
+            return False  # "rent an apartment in Curitiba": a rental's verb on another thing
         probe = out.model_copy(update={"entities": entities})
         return clear_request(best.goal, probe)
 

@@ -172,7 +172,7 @@ def find_phrase(
 #: Words that open the object of a verb: "compre *100* ações", "venda *minhas* ações", "buy *the*".
 _OBJECT_STARTERS = """
     o a os as um uma uns umas meu minha meus minhas seu sua seus suas esse essa esses essas
-    the my our your some all this that these those
+    the an my our your some all this that these those
 """
 OBJECT_STARTERS = frozenset(_OBJECT_STARTERS.split())
 
@@ -317,6 +317,12 @@ class GoalEntityExtractor:
         self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
         #: known values by their words' stems: a plural of a known value is known ("t-shirts")
         self._known_stems = {tuple(map(stem, k)) for k in self._known}
+        #: known values of several words by first word, looked up with a typo's tolerance
+        self._known_long: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+        for known in self._known:
+            if len(known) >= 2:
+                self._known_long[known[0]].append(known)
+        self._known_firsts = FuzzyVocabulary(self._known_long)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
@@ -739,6 +745,29 @@ class GoalEntityExtractor:
         on_amount = following.isdigit() and not any(str(v) == following for v in values)
         return OpeningAction(word, on_amount)
 
+    def unknown_object(self, text: str, entities: dict[str, Any]) -> str | None:
+        """The thing the goal's own verb acts on when the goal does not know it: the message opens
+        with a word of the goal's phrasing, then an article or a possessive, then a word the goal
+        does not account for ("rent an *apartment* in Curitiba" of a car rental's quote). ``None``
+        when the verb's object is the goal's own or a value ("rent an SUV in Rio")."""
+        toks = tokens(text)
+        first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
+        if first is None or not self.uses_phrasing(toks[first].text):
+            return None
+        # past the words between a verb and its object ("rent *me* an apartment")
+        k = next(
+            (
+                i
+                for i in range(first + 1, len(toks))
+                if toks[i].text in OBJECT_STARTERS or toks[i].text not in NOT_ENTITY
+            ),
+            len(toks),
+        )
+        if k + 1 >= len(toks) or toks[k].text not in OBJECT_STARTERS:
+            return None
+        thing = toks[k + 1].text
+        return thing if thing in self.unexplained_words(text, entities) else None
+
     def _role_score(self, name: str, left: str) -> float:
         learned = self._role_left[name]
         return learned[left] + (DEFAULT_CUE_WEIGHT if left in _default_cues(name) else 0.0)
@@ -795,7 +824,8 @@ class GoalEntityExtractor:
 
     def _known_phrase_spans(self, toks: list[Token], used: list[bool]) -> list[_Span]:
         """The known values of several words that ordinary spans would cut ("sao paulo"), as
-        written or in the plural, longest first, on words nothing else took."""
+        written, in the plural or with a typo in a long word ("sushi kenso"), longest first, on
+        words nothing else took."""
         found: list[_Span] = []
         taken = list(used)
         for i, tok in enumerate(toks):
@@ -806,7 +836,11 @@ class GoalEntityExtractor:
                 if j > len(toks) or any(taken[i:j]):
                     continue
                 said = tuple(t.text for t in toks[i:j])
-                if said == phrase or tuple(map(stem, said)) == tuple(map(stem, phrase)):
+                if (
+                    said == phrase
+                    or tuple(map(stem, said)) == tuple(map(stem, phrase))
+                    or all(fuzzy_equal(a, b) for a, b in zip(said, phrase, strict=True))
+                ):
                     found.append(_Span(i, j - 1, tok.start, toks[j - 1].end, known=True))
                     taken[i:j] = [True] * len(phrase)
                     break
@@ -853,11 +887,21 @@ class GoalEntityExtractor:
         return sorted([*pieces, *protected], key=lambda span: span.first)
 
     def _is_known(self, phrase: tuple[str, ...]) -> bool:
-        """A known value: annotated in an example or in the lookup table; one word may have a typo."""
+        """A known value: annotated in an example or in the lookup table; its words may have a
+        typo each ("sushi kenso")."""
         return (
             phrase in self._known
             or (len(phrase) == 1 and phrase[0] in self._known_words)
             or tuple(map(stem, phrase)) in self._known_stems
+            or (len(phrase) >= 2 and self._typed_with_typos(phrase))
+        )
+
+    def _typed_with_typos(self, phrase: tuple[str, ...]) -> bool:
+        """A known value of several words, each said as written or with a typo."""
+        return any(
+            len(known) == len(phrase) and all(fuzzy_equal(a, b) for a, b in zip(known, phrase, strict=True))
+            for first in self._known_firsts.matches(phrase[0])
+            for known in self._known_long[first]
         )
 
     def _split_known(self, text: str, toks: list[Token], span: _Span) -> list[_Span]:
@@ -1051,6 +1095,9 @@ class GoalEntityExtractor:
         typed: list[TypedSpan] = []
         if self._typed or self._typed_text:  # a date's or a time's words ("quinta", "14h")
             typed = _typed_spans(read, detect(read), Clock(now=utcnow()), {"date", "time"})
+        # a word the examples write inside a typed value ("2 *caixas*") is the goal's own, in
+        # the singular too ("1 caixa")
+        units = {s for c in self._typed_contexts.values() for w, n in c.left.items() if n for s in stems(w)}
         return [
             t.text
             for t in tokens(read)
@@ -1060,8 +1107,7 @@ class GoalEntityExtractor:
             and not self._carrier_words.knows(t.text)
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
-            # a word the examples write inside a typed value ("2 *pessoas*") is the goal's own
-            and not any(c.left[t.text] for c in self._typed_contexts.values())
+            and not units.intersection(stems(t.text))
         ]
 
     def uses_phrasing(self, word: str) -> bool:
