@@ -46,9 +46,12 @@ _NOON_BEFORE_NUMBER = re.compile(r"(?:(?<=meio[- ]dia)|(?<=meia[- ]noite))\s+(?=
 #: The "ao" of "amanhã ao meio-dia", which Duckling reads as "until" (midnight to 1 pm, so only
 #: the day was kept): dropped before it reads.
 _AT_NOON = re.compile(r"\bao\s+(?=mei[oa][- ](?:dia|noite)\b)", re.IGNORECASE)
+#: A count written with a times sign ("ingresso duna 2x", "x3", "2×"): the sign is dropped before
+#: Duckling reads, and the number keeps the sign's word edges ("4x4" is neither).
+_TIMES_SIGN = re.compile(r"(?<=\b\d)[x×](?!\w)|(?<=\b\d\d)[x×](?!\w)|(?<!\w)[x×](?=\d{1,2}\b)", re.IGNORECASE)
 #: Everything :func:`_expanded` rewrites, in one pattern.
 _REWRITES = re.compile(
-    "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON)),
+    "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON, _TIMES_SIGN)),
     re.IGNORECASE,
 )
 #: Currency words Duckling's Portuguese misses ("100 dólares").
@@ -237,7 +240,7 @@ def _expanded(text: str) -> tuple[str, list[int]]:
         out.append(text[pos : match.start()])
         origin.extend(range(pos, match.start()))
         found = match.group(0)
-        # a shorthand written out, a comma after noon; an ordinal sign or "ao " is dropped
+        # a shorthand written out, a comma after noon; an ordinal or a times sign, "ao " dropped
         replacement = ", " if found.isspace() else _SHORTHANDS.get(found.lower(), "")
         out.append(replacement)
         origin.extend([match.start()] * len(replacement))
@@ -251,6 +254,11 @@ def _expanded(text: str) -> tuple[str, list[int]]:
 
 
 def _on_word_edges(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is whole words, a times sign glued to a count included."""
+    if end < len(text) and _TIMES_SIGN.match(text, end):
+        end += 1
+    elif start > 0 and _TIMES_SIGN.match(text, start - 1):
+        start -= 1
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     return not (before.isalnum() or after.isalnum())

@@ -118,6 +118,10 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("email bob@example.org", "en", [("email", "bob@example.org")]),
         ("cancel booking ABC123", "en", []),
         ("hi there, how are you?", "en", []),
+        # a count with a times sign; "4x4" is a name, not a count
+        ("ingresso pro duna 2x", "pt", [("number", 2)]),
+        ("tickets x3", "en", [("number", 3)]),
+        ("rent the 4x4", "en", []),
     ],
 )
 def test_values_are_normalised(text: str, language: str, expected: list[tuple[str, Any]]) -> None:
