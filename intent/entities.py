@@ -34,6 +34,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -244,7 +245,13 @@ def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> fl
     first, last = inside[0], inside[-1]
     left = context_word(toks[first - 1].text) if first > 0 else ""
     right = context_word(toks[last + 1].text) if last + 1 < len(toks) else ""
-    return float(context.left[left] + context.right[right])
+    return float(_count(context.left, left) + _count(context.right, right))
+
+
+def _count(seen: Counter[str], word: str) -> int:
+    """How many times the examples put ``word`` there, a typo of a long word being the word
+    ("*tranfere* 40" beside "transfere 200")."""
+    return seen[word] or sum(n for w, n in seen.items() if fuzzy_equal(w, word))
 
 
 def _said_as_amount(number: TypedSpan, context_score: float) -> bool:
@@ -312,6 +319,15 @@ class GoalEntityExtractor:
             if (form := _form_of([v for g in (goal, *related) for v in _annotated(g, name)])) is not None
             and not self.specs[name].lookup
         }
+        #: an article is annotated as a count ("quero comprar *uma* cafeteira"): one, in either
+        #: language, though English Duckling reads no "a" as a number
+        self._counts_articles = any(
+            words(value) and set(words(value)) <= _ARTICLE_ONE
+            for name in self.specs
+            if name in self._typed_text or self.specs[name].type == "number"
+            for g in (goal, *related)
+            for value in _annotated(g, name)
+        )
         self._learn_lookups()
         #: one-word known values, looked up with a typo's tolerance ("petrobrass")
         self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
@@ -540,7 +556,7 @@ class GoalEntityExtractor:
                 # a function word ("que") is a cue anywhere only when the examples taught it more
                 # than once; right after the request's own words a lead-in is enough
                 opens = phrase and self._only_request(toks[:k])
-                taught = cues[tok.text] > (1 if tok.text in STOP and not opens else 0)
+                taught = _count(cues, tok.text) > (1 if tok.text in STOP and not opens else 0)
                 if taught or (opens and tok.text in FREE_TEXT_LEADS):
                     start = tok.end
                     if k + 1 < len(toks) and toks[k + 1].text in _THAT:  # "dizendo que ..."
@@ -574,6 +590,21 @@ class GoalEntityExtractor:
         language = language or detect(text)
         wanted = {self.specs[n].type for n in self._typed} | set(self._typed_text.values())
         spans = _typed_spans(text, language, clock, wanted)
+        if self._counts_articles and "number" in wanted:
+            spans = sorted(
+                [
+                    *spans,
+                    *(
+                        TypedSpan("number", 1, t.start, t.end)
+                        for t, after in pairwise(toks)
+                        if t.text in _ARTICLE_ONE
+                        and not any(s.start <= t.start < s.end for s in spans)
+                        # "place *an order*": the article of the goal's own word counts nothing
+                        and not self.uses_phrasing(after.text)
+                    ),
+                ],
+                key=lambda s: s.start,
+            )
         order = sorted(self._typed, key=lambda n: n != prefer)
         taken: set[tuple[int, str]] = set()  # (span index, part) already given to an entity
         out: dict[str, TypedValue | list[TypedValue]] = {}
@@ -687,7 +718,11 @@ class GoalEntityExtractor:
                 }
             if not fitting:
                 continue
-            chosen = sorted(fitting, key=lambda k: (-scores[k], k))
+            # an article read as one only when no number is said as well
+            chosen = sorted(
+                fitting,
+                key=lambda k: (-scores[k], text[spans[k].start : spans[k].end].lower() in _ARTICLE_ONE, k),
+            )
             picked = chosen if self.specs[name].multiple else chosen[:1]
             for k in picked:
                 taken.add((k, form))
