@@ -918,6 +918,14 @@ class EmbeddedIntentAdapter:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
             best, conf = listed, self._raised_to_table_goal(out, listed)
+        elif (owner := self._table_owner(text, best, order, out, clock, model)) is not None:
+            # "books by gabo?", "is itau up or down today?": a name from another goal's table,
+            # which the first goal has no place for, says which goal of the domain is meant
+            note = f"{owner.goal.goal}'s table names what {best.goal.goal} takes no value of"
+            out.alternatives = [
+                a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
+            ]
+            best, conf = owner, self._raised_to(out, owner, note)
         out.primary_domain = best.domain
         out.goal = best.goal.goal
         guessed: set[str] = set()
@@ -1279,6 +1287,34 @@ class EmbeddedIntentAdapter:
             if domain == ref.domain and goal != ref.goal.goal
         ]
         return not any(x.uses_phrasing(w) for w in unexplained for x in kin)
+
+    def _table_owner(
+        self, text: str, best: GoalRef, order: IntArray, out: IntentOutput, clock: Clock, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """Another of the first goals, of the first one's domain, when the message names a value
+        of its lookup tables and the first goal reads no name of its own (only a day, a number,
+        one of its enum's words, or nothing): every required value of that goal said with
+        evidence, none guessed. ``None`` otherwise."""
+        mine = model.extractors[(best.domain, best.goal.goal)]
+        own = mine.extract(text, clock=clock, language=out.language)
+        if any(name in mine.specs and mine.specs[name].type == "string" for name in own):
+            return None  # the first goal names something of its own ("como a Natura é negociada")
+        for index in order[1:]:
+            ref = model.goals[int(index)]
+            if ref.domain != best.domain or ref == best:
+                continue
+            extractor = model.extractors[(ref.domain, ref.goal.goal)]
+            guessed: set[str] = set()
+            found = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+            if (
+                found
+                and not guessed
+                and not _missing(ref.goal, found)
+                and extractor.from_table(found)
+                and extractor.evidenced(found)
+            ):
+                return ref
+        return None
 
     def _rescued(
         self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel
