@@ -280,7 +280,12 @@ def _normalised(
             stamp = _not_past(value, _as_written(value, stamp, body), body, instant)
         when = datetime.fromisoformat(stamp)
         if grain in _DAY_GRAINS:
-            yield TypedSpan("date", when.date().isoformat(), start, end)
+            day = when.date()
+            today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
+            if grain != "day" and day < today:
+                # "essa semana", "this month": the part of it still ahead, from today
+                day = today
+            yield TypedSpan("date", day.isoformat(), start, end)
         elif (said := _said_day(body, language, zone, instant)) is not None:
             when = _on_the_said_day(when, said, language, zone)
             yield TypedSpan("datetime", when.isoformat(timespec="seconds"), start, end)

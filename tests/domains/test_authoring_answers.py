@@ -816,8 +816,8 @@ def test_a_times_sign_is_not_part_of_the_name(round4: EmbeddedIntentAdapter) -> 
     [
         ("what's showing tonight?", "2026-03-10"),
         ("o que passa hoje à noite?", "2026-03-10"),
-        # a week is its Monday, this week's in the past included: poor, documented
-        ("what's showing this week?", "2026-03-09"),
+        # a week is its first day still ahead: this week's is today
+        ("what's showing this week?", "2026-03-10"),
         ("quais as sessões dessa semana?", None),
         # a weekend is its Friday
         ("sessões do fim de semana", "2026-03-13"),
@@ -832,7 +832,8 @@ def test_parts_of_the_day_and_weeks(round4: EmbeddedIntentAdapter, text: str, da
 @pytest.mark.parametrize(
     ("language", "text", "day"),
     [
-        ("pt", "essa semana", "2026-03-09"),
+        ("pt", "essa semana", "2026-03-10"),
+        ("pt", "este mês", "2026-03-10"),
         ("en", "next week", "2026-03-16"),
         ("en", "this weekend", "2026-03-13"),
     ],
