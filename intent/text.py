@@ -394,7 +394,7 @@ _SHORTHAND_FILLER_PT = """
     qto qnto qt hj amn vc vcs tb tbm pq oq td blz obg flw pfv pfvr mto mt dps agr cmg nd msm
 """
 _SHORTHAND_FILLER_EN = """
-    plz tmr tmrw tmw rn ur whens whats wheres hows thnx ty btw gonna gimme lemme asap
+    plz tmr tmrw tmw rn u ur whens whats wheres hows thnx ty btw gonna gimme lemme asap
 """
 FILLER_PT = frozenset(_FILLER_PT.split()) | frozenset(_SHORTHAND_FILLER_PT.split())
 FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split())
