@@ -205,6 +205,24 @@ def _missing(goal: Goal, entities: dict[str, Any]) -> list[str]:
     return [name for name, spec in goal.entities_schema.items() if spec.required and name not in entities]
 
 
+def _named_from_its_tables(
+    ref: GoalRef, extractor: GoalEntityExtractor, text: str, clock: Clock, language: str
+) -> dict[str, Any] | None:
+    """``ref``'s entities in ``text`` when every required one is said with evidence, none is
+    guessed and one comes from a lookup table; ``None`` otherwise."""
+    guessed: set[str] = set()
+    entities = extractor.extract(text, clock=clock, language=language, guessed=guessed)
+    if (
+        guessed
+        or not entities
+        or _missing(ref.goal, entities)
+        or not extractor.evidenced(entities)
+        or not extractor.from_table(entities)
+    ):
+        return None
+    return entities
+
+
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
@@ -1243,15 +1261,8 @@ class EmbeddedIntentAdapter:
         for index in order:
             ref = model.goals[int(index)]
             extractor = model.extractors[(ref.domain, ref.goal.goal)]
-            guessed: set[str] = set()
-            entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
-            if (
-                guessed
-                or not entities
-                or _missing(ref.goal, entities)
-                or not extractor.evidenced(entities)
-                or not extractor.from_table(entities)
-            ):
+            entities = _named_from_its_tables(ref, extractor, text, clock, out.language)
+            if entities is None:
                 continue
             values = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
             unexplained = extractor.unexplained_words(text, entities)
@@ -1304,15 +1315,7 @@ class EmbeddedIntentAdapter:
             if ref.domain != best.domain or ref == best:
                 continue
             extractor = model.extractors[(ref.domain, ref.goal.goal)]
-            guessed: set[str] = set()
-            found = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
-            if (
-                found
-                and not guessed
-                and not _missing(ref.goal, found)
-                and extractor.from_table(found)
-                and extractor.evidenced(found)
-            ):
+            if _named_from_its_tables(ref, extractor, text, clock, out.language) is not None:
                 return ref
         return None
 
