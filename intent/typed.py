@@ -464,18 +464,27 @@ def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | N
     parts = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(len(words) - 1, 0, -1)] + [
         (" ".join(words[k:]), " ".join(words[:k])) for k in range(1, len(words))
     ]
-    found: list[_SaidDay] = []
+    first: _SaidDay | None = None
     for part, rest in parts:
-        for hit in _parse(part, language, zone, instant):
-            moment = _time_value(hit["value"]) if hit["dim"] == "time" else None
-            if moment is not None and moment[1] in _DAY_GRAINS:
-                found.append(_SaidDay(datetime.fromisoformat(moment[0]).date(), rest))
-                break
-    # the split whose other words are an hour of their own: "terça que vem | às 10", not
-    # "terça que vem às | 10"
-    return next((said for said in found if _an_hour(said.hour_words, language, zone, instant)), None) or (
-        found[0] if found else None
-    )
+        moment = next(
+            (
+                m
+                for hit in _parse(part, language, zone, instant)
+                if hit["dim"] == "time"
+                and (m := _time_value(hit["value"])) is not None
+                and m[1] in _DAY_GRAINS
+            ),
+            None,
+        )
+        if moment is None:
+            continue
+        said = _SaidDay(datetime.fromisoformat(moment[0]).date(), rest)
+        # the split whose other words are an hour of their own: "terça que vem | às 10", not
+        # "terça que vem às | 10"
+        if _an_hour(rest, language, zone, instant):
+            return said
+        first = first or said
+    return first
 
 
 def _an_hour(words: str, language: str, zone: str, instant: int) -> bool:
