@@ -206,6 +206,22 @@ class _StringContext:
     #: the annotated values are phrases of several words (a message, an idea): the entity is
     #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
     free: bool = False
+    #: each side's words looked up with a typo's tolerance, made again when a word was added
+    _near: dict[str, FuzzyVocabulary] = field(default_factory=dict, repr=False)
+
+    def count_left(self, word: str) -> int:
+        """How many times the examples put ``word`` before the entity (:func:`_count`)."""
+        return _count(self.left, self._vocabulary("left", self.left), word)
+
+    def count_right(self, word: str) -> int:
+        """How many times the examples put ``word`` after the entity (:func:`_count`)."""
+        return _count(self.right, self._vocabulary("right", self.right), word)
+
+    def _vocabulary(self, side: str, seen: Counter[str]) -> FuzzyVocabulary:
+        near = self._near.get(side)
+        if near is None or len(near.words) != len(seen):
+            near = self._near[side] = FuzzyVocabulary(seen)
+        return near
 
 
 @dataclass
@@ -245,13 +261,13 @@ def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> fl
     first, last = inside[0], inside[-1]
     left = context_word(toks[first - 1].text) if first > 0 else ""
     right = context_word(toks[last + 1].text) if last + 1 < len(toks) else ""
-    return float(_count(context.left, left) + _count(context.right, right))
+    return float(context.count_left(left) + context.count_right(right))
 
 
-def _count(seen: Counter[str], word: str) -> int:
+def _count(seen: Counter[str], near: FuzzyVocabulary, word: str) -> int:
     """How many times the examples put ``word`` there, a typo of a long word being the word
-    ("*tranfere* 40" beside "transfere 200")."""
-    return seen[word] or sum(n for w, n in seen.items() if fuzzy_equal(w, word))
+    ("*tranfere* 40" beside "transfere 200"); ``near``: the words of ``seen``."""
+    return seen[word] or sum(seen[w] for w in near.matches(word))
 
 
 def _said_as_amount(number: TypedSpan, context_score: float) -> bool:
@@ -549,14 +565,14 @@ class GoalEntityExtractor:
             if self._only_request(before):
                 start = mark.end()
         if start is None:
-            cues = self._contexts[name].left
+            context = self._contexts[name]
             for k, tok in enumerate(toks):
                 if tok.end >= end:
                     break
                 # a function word ("que") is a cue anywhere only when the examples taught it more
                 # than once; right after the request's own words a lead-in is enough
                 opens = phrase and self._only_request(toks[:k])
-                taught = _count(cues, tok.text) > (1 if tok.text in STOP and not opens else 0)
+                taught = context.count_left(tok.text) > (1 if tok.text in STOP and not opens else 0)
                 if taught or (opens and tok.text in FREE_TEXT_LEADS):
                     start = tok.end
                     if k + 1 < len(toks) and toks[k + 1].text in _THAT:  # "dizendo que ..."
