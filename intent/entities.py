@@ -41,7 +41,17 @@ from zoneinfo import ZoneInfo
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from intent.text import FILLER_EN, FILLER_PT, STOP_EN, STOP_PT, Token, expand_shorthands, tokens, words
+from intent.text import (
+    FILLER_EN,
+    FILLER_PT,
+    INDEFINITES,
+    STOP_EN,
+    STOP_PT,
+    Token,
+    expand_shorthands,
+    tokens,
+    words,
+)
 from intent.typed import RECOGNIZER, Clock, TypedSpan
 from shared.clock import utcnow
 from shared.i18n import detect, vote
@@ -360,11 +370,13 @@ class GoalEntityExtractor:
         self._carrier -= entity_words
         self._carrier -= STOP
         #: known values of several words that ordinary spans would cut, a word of theirs being a
-        #: function word, filler or phrasing ("São Paulo", "banco do brasil", "bolsa brasileira"),
-        #: by first word
+        #: function word, filler, an indefinite word or phrasing ("São Paulo", "banco do brasil",
+        #: "bolsa brasileira", "all star"), by first word
         self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for known in sorted(self._known, key=len, reverse=True):
-            if len(known) >= 2 and any(w in NOT_ENTITY or w in self._carrier for w in known):
+            if len(known) >= 2 and any(
+                w in NOT_ENTITY or w in INDEFINITES or w in self._carrier for w in known
+            ):
                 self._known_phrases[known[0]].append(known)
         # what ``extract`` looks up in every message, worked out once
         self._carrier_words = FuzzyVocabulary(self._carrier)
@@ -869,6 +881,8 @@ class GoalEntityExtractor:
         ("Boa Vista", "Bom Jesus") while function words never are."""
         if used or tok.text in STOP or (tok.text in FILLER and not named):
             return False
+        if tok.text in INDEFINITES and not named:
+            return False
         if named:  # a name is no typo of a phrasing word ("Maria" is not "marca")
             return tok.text not in self._carrier
         return not self._carrier_words.knows(tok.text)  # the carrier words, typos and plurals included
@@ -1133,8 +1147,9 @@ class GoalEntityExtractor:
 
     def unexplained_words(self, text: str, entities: dict[str, Any]) -> list[str]:
         """The content words of ``text`` that this goal does not account for: no phrasing of the
-        goal, no function word or filler, no number, no part of a value in ``entities`` and no
-        value of the goal's tables ("cancel my *gym membership*" of an order's cancellation)."""
+        goal, no function word, filler or indefinite word ("renew *all* my books"), no number, no
+        part of a value in ``entities`` and no value of the goal's tables ("cancel my *gym
+        membership*" of an order's cancellation)."""
         said = {
             w
             for value in entities.values()
@@ -1153,6 +1168,7 @@ class GoalEntityExtractor:
             t.text
             for t in tokens(read)
             if t.text not in NOT_ENTITY
+            and t.text not in INDEFINITES
             and not t.text.isdigit()
             and t.text not in said
             and not self._carrier_words.knows(t.text)

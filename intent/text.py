@@ -22,6 +22,7 @@ from shared.i18n import normalise, words
 __all__ = [
     "FILLER_EN",
     "FILLER_PT",
+    "INDEFINITES",
     "SHORTHANDS",
     "STOP_EN",
     "STOP_PT",
@@ -398,6 +399,15 @@ _SHORTHAND_FILLER_EN = """
 """
 FILLER_PT = frozenset(_FILLER_PT.split()) | frozenset(_SHORTHAND_FILLER_PT.split())
 FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split())
+#: Words that stand for a thing or a person not named ("do you have *anything* by Harari?",
+#: "tem *alguma coisa* do Harari?"): never an entity value, unless capitalised inside a sentence
+#: as a name's word ("Much Ado About Nothing"). Accent-free.
+_INDEFINITES = """
+    anything something nothing everything anyone someone nobody everyone anybody somebody
+    whatever whichever all every each none
+    algo nada tudo alguem ninguem qualquer quaisquer coisa coisas todos todas cada nenhum nenhuma
+"""
+INDEFINITES = frozenset(_INDEFINITES.split())
 
 
 _CLAUSE = re.compile(r"[^.!?;,]+[.!?;,]*")
