@@ -336,6 +336,9 @@ class GoalEntityExtractor:
         self._carrier: set[str] = set()
         #: joiners seen inside annotated spans ("bolo de cenoura"): allowed in lower-case names too
         self._joiners: set[str] = set()
+        #: table values written with a colon inside ("Duna: Parte Dois"): a colon ends a name,
+        #: but not one of these
+        self._colon_known: set[tuple[str, ...]] = set()
         entity_words = self._learn_examples(goal)
         #: string entities whose annotated values are dates, times, amounts...: they take the words
         #: of a span of that form ("amanhã", "R$ 30"), as written, and nothing else
@@ -371,11 +374,12 @@ class GoalEntityExtractor:
         self._carrier -= STOP
         #: known values of several words that ordinary spans would cut, a word of theirs being a
         #: function word, filler, an indefinite word or phrasing ("São Paulo", "banco do brasil",
-        #: "bolsa brasileira", "all star"), by first word
+        #: "bolsa brasileira", "all star"), or a colon inside ("Duna: Parte Dois"), by first word
         self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for known in sorted(self._known, key=len, reverse=True):
-            if len(known) >= 2 and any(
-                w in NOT_ENTITY or w in INDEFINITES or w in self._carrier for w in known
+            if len(known) >= 2 and (
+                any(w in NOT_ENTITY or w in INDEFINITES or w in self._carrier for w in known)
+                or known in self._colon_known
             ):
                 self._known_phrases[known[0]].append(known)
         # what ``extract`` looks up in every message, worked out once
@@ -394,7 +398,12 @@ class GoalEntityExtractor:
         """The domain's lookup tables: their names and aliases are known values."""
         for name in self._strings:
             for entry in self.specs[name].lookup or ():
-                self._known.update(tuple(w) for w in map(words, (entry.value, *entry.aliases)) if w)
+                for written in (entry.value, *entry.aliases):
+                    said = tuple(words(written))
+                    if said:
+                        self._known.add(said)
+                    if ":" in written.strip(" :"):
+                        self._colon_known.add(said)
 
     def _sort_entities(self) -> None:
         """Each entity by kind: an enum's phrases, a boolean's, a typed or a string entity."""
