@@ -213,6 +213,9 @@ class _StringContext:
     #: every annotated value is one word with digits in it ("BK4821"): a word without any is
     #: no value of it ("cancel my *gym membership*")
     coded: bool = False
+    #: every annotated value is letters then digits ("CN4821"): the fewest and the most letters,
+    #: so that the code written with a space or a dash ("cn 4821", "CN-4821") is known
+    lettered: tuple[int, int] | None = None
     #: the annotated values are phrases of several words (a message, an idea): the entity is
     #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
     free: bool = False
@@ -257,6 +260,14 @@ FREE_TEXT_LEADS = frozenset(
 _THAT = frozenset({"que", "that"})
 #: an entity annotated only with numbers of at least this many digits names things by codes
 CODE_DIGITS = 5
+#: a code of letters then digits, as ``words`` gives it ("cn4821")
+_LETTERED = re.compile(r"([a-z]+)(\d+)")
+#: what may stand between a code's letters and its digits: a space or a dash
+_CODE_GAP = re.compile(r"\s|\s?[-–]\s?")
+#: digits going on after a separator ("10:30", "48,21"): a time or an amount, no code's digits
+_MORE_DIGITS = re.compile(r"[.,:]\d")
+#: a code's digits, when written apart from its letters, are at least this many
+CODE_PART_DIGITS = 2
 #: digits with a decimal or thousands separator inside or right after them
 _DECIMAL = re.compile(r"\d[.,]\d")
 #: the articles a recogniser reads as the number one
@@ -442,6 +453,10 @@ class GoalEntityExtractor:
                 len(v) == 1 and any(c.isdigit() for c in v[0]) for v in values
             )
             self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
+            shapes = [_LETTERED.fullmatch(v[0]) if len(v) == 1 else None for v in values]
+            if values and all(shapes):
+                letters = [len(m.group(1)) for m in shapes if m is not None]
+                self._contexts[name].lettered = (min(letters), max(letters))
             self._known.update(tuple(v) for v in values if v)
         return entity_words
 
@@ -526,6 +541,7 @@ class GoalEntityExtractor:
         toks = tokens(text)
         used = [False] * len(toks)
         found: dict[str, Any] = {}
+        codes = self._codes_written_apart(text, toks, used)
         if self._typed or self._typed_text:
             found.update(self._extract_typed(text, toks, used, prefer, clock, language))
         starts = self._phrase_starts(toks)
@@ -556,10 +572,44 @@ class GoalEntityExtractor:
                 free_text = self._free_text(name, text, toks, used, asked=prefer == name)
                 if free_text is not None:
                     found[name] = free_text
+        found.update(codes)
         if self._strings:
             strings = self._extract_strings(text, toks, used, guessed)
             found.update({k: v for k, v in strings.items() if k not in found})
         return found
+
+    def _codes_written_apart(
+        self, text: str, toks: list[Token], used: list[bool]
+    ) -> dict[str, str | list[str]]:
+        """The codes of entities annotated with letters then digits ("CN4821") written with a
+        space or a dash between them ("cn 4821", "CN-4821"), joined as written ("cn4821",
+        "CN4821"). The letters are as many as the annotated values have and no word of the goal's
+        phrasing, a function word or filler ("às 10"); the digits stand alone ("4x4", "10h" are
+        one word, never two parts)."""
+        out: dict[str, str | list[str]] = {}
+        for name in self._strings:
+            shape = self._contexts[name].lettered
+            if shape is None:
+                continue
+            codes: list[str] = []
+            for i, (letters, digits) in enumerate(pairwise(toks)):
+                if (
+                    used[i]
+                    or used[i + 1]
+                    or not letters.text.isalpha()
+                    or not shape[0] <= len(letters.text) <= shape[1]
+                    or not digits.text.isdigit()
+                    or len(digits.text) < CODE_PART_DIGITS
+                    or not _CODE_GAP.fullmatch(text[letters.end : digits.start])
+                    or not self._is_candidate(letters, False)
+                    or _MORE_DIGITS.match(text, digits.end)
+                ):
+                    continue
+                used[i] = used[i + 1] = True
+                codes.append(text[letters.start : letters.end] + text[digits.start : digits.end])
+            if codes:
+                out[name] = codes if self.specs[name].multiple and len(codes) > 1 else codes[0]
+        return out
 
     def _free_text(
         self, name: str, text: str, toks: list[Token], used: list[bool], asked: bool = False
@@ -1164,7 +1214,7 @@ class GoalEntityExtractor:
             for value in entities.values()
             for item in (value if isinstance(value, list) else [value])
             if isinstance(item, str)
-            for w in words(item)
+            for w in _value_words(item)
         }
         read = expand_shorthands(text)
         typed: list[TypedSpan] = []
@@ -1380,6 +1430,17 @@ def _date_and_time(
     )
     taken.update({(date, "date"), (time, "time")})
     return moment.isoformat(timespec="seconds"), {date, time}
+
+
+def _value_words(value: str) -> list[str]:
+    """The words of ``value``, a code's letters and digits also apart: "cn 4821" says "cn4821"."""
+    out: list[str] = []
+    for word in words(value):
+        out.append(word)
+        code = _LETTERED.fullmatch(word)
+        if code is not None:
+            out.extend(code.groups())
+    return out
 
 
 def _listed_together(toks: list[Token], a: _Span, b: _Span) -> bool:

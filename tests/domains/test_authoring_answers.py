@@ -774,17 +774,33 @@ def test_boolean_synonyms_are_no_evidence_for_their_goal(
         ("quero o reembolso da compra CN4821", "CN4821"),
         ("quero o reembolso da compra #CN4821", "CN4821"),
         ("quero o reembolso da compra cn4821", "cn4821"),  # as written: upper-case it yourself
-        # a space or a dash inside the code: nothing (asked for): poor, documented
-        ("quero o reembolso da compra cn 4821", None),
-        ("quero o reembolso da compra CN 4821", None),
-        ("quero o reembolso da compra CN-4821", None),
-        ("refund my tickets cn 4821", None),
+        # a space or a dash inside the code: its letters and digits joined as written
+        ("quero o reembolso da compra cn 4821", "cn4821"),
+        ("quero o reembolso da compra CN 4821", "CN4821"),
+        ("quero o reembolso da compra CN-4821", "CN4821"),
+        ("refund my tickets cn 4821", "cn4821"),
     ],
 )
 def test_codes_of_letters_and_digits(round4: EmbeddedIntentAdapter, text: str, code: str | None) -> None:
     """Gap 4."""
     goal, entities = read4(round4, text)
     assert (goal, entities.get("purchase_code_text")) == ("REFUND_PURCHASE", code)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "quero o reembolso da compra às 10",  # a function word before the digits
+        "quero o reembolso da compra cnx 4821",  # more letters than the annotated codes have
+        "quero o reembolso da compra cn 4",  # one digit
+        "quero o reembolso da compra cn 48,21",  # an amount
+        "quero o reembolso do iPhone 15",
+    ],
+)
+def test_letters_beside_digits_that_are_no_code(text: str) -> None:
+    refund = Catalog([cinema.service.manifest_with_lookups()]).find_goal("cinema", "REFUND_PURCHASE")
+    assert refund is not None
+    assert "purchase_code_text" not in GoalEntityExtractor(refund).extract(text, language="pt")
 
 
 @pytest.mark.parametrize(
@@ -940,13 +956,14 @@ async def test_a_code_in_the_answer_is_not_carried_and_the_reply_gives_it() -> N
     assert "“CN6001”" in given.state.turn.answer
 
 
-async def test_a_code_with_a_space_is_not_taken_as_the_reply_either() -> None:
-    """Gap 4, in a conversation: poor, documented."""
+async def test_a_code_with_a_space_is_taken_as_the_reply_too() -> None:
+    """Gap 4, in a conversation."""
     chat = round4_chat({})
-    await chat.say("quero o reembolso da compra cn 4821")
-    again = await chat.say("CN 4821")
-    assert isinstance(again.state.question, SlotQuestion)
-    assert again.state.turn.answer == "Não entendi. Para continuar, preciso saber: o código da compra."
+    asked = await chat.say("quero o reembolso da compra")
+    assert isinstance(asked.state.question, SlotQuestion)
+    given = await chat.say("CN 4821")
+    assert isinstance(given.state.question, ApprovalQuestion), given.state.turn.answer
+    assert "“CN4821”" in given.state.turn.answer
 
 
 async def test_the_idempotency_store_url(tmp_path: Path) -> None:
