@@ -45,11 +45,13 @@ from intent.text import (
     FILLER_EN,
     FILLER_PT,
     INDEFINITES,
+    MIN_VERB_STEM,
     STOP_EN,
     STOP_PT,
     Token,
     expand_shorthands,
     tokens,
+    verb_stem,
     words,
 )
 from intent.typed import RECOGNIZER, Clock, TypedSpan
@@ -395,6 +397,11 @@ class GoalEntityExtractor:
                 self._known_phrases[known[0]].append(known)
         # what ``extract`` looks up in every message, worked out once
         self._carrier_words = FuzzyVocabulary(self._carrier)
+        #: the stems of the phrasing's verbs: another form of one is the same verb ("lista" of
+        #: "listar", "renewing" of "renew")
+        self._carrier_stems = frozenset(
+            verb_stem(w) for w in self._carrier if w not in NOT_ENTITY and len(w) >= MIN_VERB_STEM
+        )
         self._role_pairs = [
             sorted({(v, tuple(p)) for name in group for v, p in self._enum[name]}, key=lambda vp: -len(vp[1]))
             for group in self.role_groups
@@ -852,6 +859,8 @@ class GoalEntityExtractor:
         first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
         if first is None or first + 1 >= len(toks) or not self._is_candidate(toks[first], False):
             return None
+        if self._inflects_phrasing(toks[first].text):
+            return None  # the goal's own verb in another form ("lista meus empréstimos")
         following = toks[first + 1].text
         if not (following.isdigit() or following in OBJECT_STARTERS):
             return None
@@ -1237,8 +1246,14 @@ class GoalEntityExtractor:
         ]
 
     def uses_phrasing(self, word: str) -> bool:
-        """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed."""
-        return word not in NOT_ENTITY and self._carrier_words.knows(word)
+        """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed, or
+        another form of one of its verbs ("lista" of "listar meus empréstimos")."""
+        return word not in NOT_ENTITY and (self._carrier_words.knows(word) or self._inflects_phrasing(word))
+
+    def _inflects_phrasing(self, word: str) -> bool:
+        """Whether ``word`` is another form of a verb of the phrasing ("renovando", "renova",
+        "renewing" of "renovar" and "renew")."""
+        return len(word) >= MIN_VERB_STEM and verb_stem(word) in self._carrier_stems
 
     def only_typed(self, entities: dict[str, Any]) -> bool:
         """Whether every value in ``entities`` is of a type any request can carry (a date, a

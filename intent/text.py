@@ -32,6 +32,7 @@ __all__ = [
     "sentences",
     "status_question",
     "tokens",
+    "verb_stem",
     "words",
 ]
 
@@ -506,3 +507,31 @@ def status_question(text: str) -> bool:
         if tuple(ws[:n]) == opening and len(ws) > n and ws[n] not in _NOT_STATUS:
             return True
     return False
+
+
+#: Endings of a verb's forms, longest first: Portuguese gerunds, past forms, participles,
+#: infinitives and persons ("renovando", "renovou", "renovar", "renova"), English "-ing", "-ed"
+#: and "-s" ("renewing", "listed", "lists"). Accent-free.
+_VERB_ENDINGS = (
+    *("ando", "endo", "indo", "aram", "eram", "iram", "amos", "emos", "imos"),
+    *("ado", "ada", "ido", "ida", "ing"),
+    *("ar", "er", "ir", "am", "em", "ou", "eu", "iu", "as", "es", "ed"),
+    *("a", "e", "o", "s"),
+)
+#: A stem shorter than this is too often another word's ("paga", "para").
+MIN_VERB_STEM = 4
+
+
+def verb_stem(word: str) -> str:
+    """What the forms of one verb share, in either language: "lista", "listar", "liste",
+    "listing" and "list" give "list"; "renova", "renovar", "renovando" give "renov"; "renew",
+    "renews", "renewing" give "renew". A word whose stem would be shorter than
+    :data:`MIN_VERB_STEM` is its own ("paga")."""
+    for ending in _VERB_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= MIN_VERB_STEM:
+            stem = word[: -len(ending)]
+            # a consonant doubled before an English ending: "cancelling", "shipped"
+            if ending in ("ing", "ed") and len(stem) > MIN_VERB_STEM and stem[-1] == stem[-2]:
+                stem = stem[:-1]
+            return stem
+    return word

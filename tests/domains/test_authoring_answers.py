@@ -966,6 +966,22 @@ async def test_a_code_with_a_space_is_taken_as_the_reply_too() -> None:
     assert "“CN4821”" in given.state.turn.answer
 
 
+def loans(intent: ExecutionIntent) -> DomainOutput:
+    answer = library.list_loans(intent)
+    assert isinstance(answer, DomainOutput)
+    return answer
+
+
+@pytest.mark.parametrize("text", ["lista meus empréstimos", "listar meus empréstimos", "listing my loans"])
+async def test_another_form_of_the_goals_verb_is_its_request(text: str) -> None:
+    """The goal's own verb in another form ("lista" of a goal whose examples say "list") is no
+    action the goal does not do."""
+    chat = round4_chat({"list_loans": loans})
+    done = await chat.say(text)
+    assert [c.capability for c in chat.domains.calls] == ["list_loans"], done.state.turn.answer
+    assert "Não sei fazer isto" not in (done.state.turn.answer or "")
+
+
 async def test_the_idempotency_store_url(tmp_path: Path) -> None:
     """Gap 10: ``serve``'s default is relative to the working directory; any SQLite URL (four
     slashes for an absolute path) or PostgreSQL URL may replace it, ``{domain}`` filled in."""
