@@ -928,6 +928,7 @@ class EmbeddedIntentAdapter:
         clock = Clock.of(context, self.time_zone)
         if (broken := self._tie_broken(text, out, clock, model)) is not None:
             best, conf = broken
+        listed = None
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
         ):
@@ -936,7 +937,12 @@ class EmbeddedIntentAdapter:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
             best, conf = listed, self._raised_to_table_goal(out, listed)
-        elif (owner := self._table_owner(text, best, order, out, clock, model)) is not None:
+        guessed: set[str] = set()
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+        if listed is None and (
+            owner := self._table_owner(text, best, out.entities, order, out, clock, model)
+        ):
             # "books by gabo?", "is itau up or down today?": a name from another goal's table,
             # which the first goal has no place for, says which goal of the domain is meant
             note = f"{owner.goal.goal}'s table names what {best.goal.goal} takes no value of"
@@ -944,11 +950,11 @@ class EmbeddedIntentAdapter:
                 a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
             ]
             best, conf = owner, self._raised_to(out, owner, note)
+            guessed = set()
+            extractor = model.extractors[(best.domain, best.goal.goal)]
+            out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
         out.primary_domain = best.domain
         out.goal = best.goal.goal
-        guessed: set[str] = set()
-        extractor = model.extractors[(best.domain, best.goal.goal)]
-        out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
         if _missing(best.goal, out.entities) and (part := request_part(text)) != text:
             # greetings and thanks around the request end none of its sentences ("Bom dia! O
             # Excel fecha sozinho. Pode abrir um chamado? Obrigado!"): its values are read from
@@ -1114,10 +1120,11 @@ class EmbeddedIntentAdapter:
 
     @staticmethod
     def _opening_verb_decides(text: str, refs: list[GoalRef], model: EmbeddedModel) -> int | None:
-        """Which of two goals of one domain the verb the message opens with names, when it is the
-        other's only: "quero *cancelar* a locação do carro" names the domain's thing (the
-        booking's word) and the cancelling's action, and the action decides. ``None`` when the
-        goals are of two domains or the verb does not tell them apart."""
+        """Which of two goals of one domain the verb the message opens with names, when no other
+        goal of the domain uses it: "quero *cancelar* a locação do carro" names the domain's thing
+        (the booking's word) and the cancelling's action, and the action decides. ``None`` when
+        the goals are of two domains or the verb does not tell them apart; a verb several goals
+        of the domain use ("you could *say* my name is nick") names none of them."""
         if refs[0].domain != refs[1].domain:
             return None
         extractors = [model.extractors[(ref.domain, ref.goal.goal)] for ref in refs]
@@ -1126,7 +1133,14 @@ class EmbeddedIntentAdapter:
             return None
         chosen = 0 if verbs[0] is None else 1
         verb = words(str(verbs[1 - chosen]))
-        return chosen if verb and extractors[chosen].uses_phrasing(verb[0]) else None
+        if not verb:
+            return None
+        users = [
+            x
+            for (domain, _), x in model.extractors.items()
+            if domain == refs[0].domain and x.uses_phrasing(verb[0])
+        ]
+        return chosen if users == [extractors[chosen]] else None
 
     @staticmethod
     def _borrowed(best: GoalRef, entities: dict[str, Any], model: EmbeddedModel) -> list[str]:
@@ -1300,14 +1314,20 @@ class EmbeddedIntentAdapter:
         return not any(x.uses_phrasing(w) for w in unexplained for x in kin)
 
     def _table_owner(
-        self, text: str, best: GoalRef, order: IntArray, out: IntentOutput, clock: Clock, model: EmbeddedModel
+        self,
+        text: str,
+        best: GoalRef,
+        own: dict[str, Any],
+        order: IntArray,
+        out: IntentOutput,
+        clock: Clock,
+        model: EmbeddedModel,
     ) -> GoalRef | None:
         """Another of the first goals, of the first one's domain, when the message names a value
-        of its lookup tables and the first goal reads no name of its own (only a day, a number,
-        one of its enum's words, or nothing): every required value of that goal said with
-        evidence, none guessed. ``None`` otherwise."""
+        of its lookup tables and ``own``, the first goal's reading, has no name of its own (only a
+        day, a number, one of its enum's words, or nothing): every required value of that goal
+        said with evidence, none guessed. ``None`` otherwise."""
         mine = model.extractors[(best.domain, best.goal.goal)]
-        own = mine.extract(text, clock=clock, language=out.language)
         if any(name in mine.specs and mine.specs[name].type == "string" for name in own):
             return None  # the first goal names something of its own ("como a Natura é negociada")
         for index in order[1:]:

@@ -68,3 +68,29 @@ def test_the_opening_verb_decides_a_tie_within_a_domain() -> None:
     assert chosen is not None and refs[chosen].goal.goal == "CANCEL_BOOKING", refs
     # a message whose verb both goals know, or neither, is not decided by it
     assert adapter._opening_verb_decides("locação do carro", refs, model) is None
+
+
+def test_a_verb_another_goal_of_the_domain_uses_decides_nothing() -> None:
+    """ "you could *say* my name is nick": a verb several goals of the domain are asked with names
+    none of them, however close the two first goals are."""
+    manifest = {
+        **RENTAL,
+        "capabilities": [
+            *RENTAL["capabilities"],
+            {"name": "cancel_insurance", "description": "i", "metadata": APPROVED},
+        ],
+        "goals": [
+            *RENTAL["goals"],
+            {
+                "goal": "CANCEL_INSURANCE",
+                "description": {"pt": "Cancelar o seguro do carro", "en": "Cancel the car insurance"},
+                "capabilities": ["cancel_insurance"],
+                "examples": [example("cancelar o seguro"), example("cancel my insurance")],
+            },
+        ],
+    }
+    adapter = EmbeddedIntentAdapter(Catalog([DomainManifest.model_validate(manifest)]), use_embeddings=False)
+    model = adapter.model
+    assert model is not None
+    refs = [ref for ref in model.goals if ref.goal.goal in ("BOOK_CAR", "CANCEL_BOOKING")]
+    assert adapter._opening_verb_decides("quero cancelar a locação do carro", refs, model) is None
