@@ -18,7 +18,7 @@ from dialogue.choice import choose, is_dismissal, is_no, is_yes, listed, normali
 from dialogue.slots import goal_described
 from dialogue.state import Continuation, Memory, Turn
 from execution.run_state import SETTLED
-from intent.base import guessed
+from intent.base import guessed, lone_value
 from intent.embedded import entity_extractor
 from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words
 from intent.text import words
@@ -271,12 +271,15 @@ class FollowUps:
             return intent
         lowered = normalise(text)
         prefix = next((p for p in FOLLOWUP_PREFIXES if lowered.startswith(p)), None)
+        # one value of another goal's tables alone names no goal after a request ("e da magalu?"
+        # after a quote is the quote's, though only the company search lists the name)
+        own = None if lone_value(intent) else intent.goal
         if prefix is None or len(lowered.split()) > FOLLOWUP_MAX_WORDS:
             corrected = self.correct(last, text, catalog, clock)
-            if corrected is not None and (intent.goal is None or intent.goal == last.goal):
+            if corrected is not None and own in (None, last.goal):
                 return corrected
             return referred(intent, text, last, catalog)
-        if intent.goal is not None and (intent.primary_domain, intent.goal) != (
+        if own is not None and (intent.primary_domain, intent.goal) != (
             last.primary_domain,
             last.goal,
         ):

@@ -17,6 +17,17 @@ CHOICE_NOTE = "needs_choice"
 GUESSED_NOTE = "guessed"
 
 
+#: Note prefix set when the goal was read from one value of its tables and nothing else said.
+LONE_VALUE_NOTE = "lone value"
+
+
+def lone_value(intent: IntentOutput) -> bool:
+    """Whether ``intent``'s goal rests on one value of its tables alone ("tem A Hora da
+    Estrela?"): after a request of another goal, the value is rather that goal's ("e da
+    magalu?" after a quote)."""
+    return any(note.startswith(LONE_VALUE_NOTE) for note in intent.notes)
+
+
 def guessed(intent: IntentOutput) -> bool:
     """Whether a required entity of ``intent`` has no evidence but being the only word left: the
     message is no evident request of its own ("pronto" read as a company)."""

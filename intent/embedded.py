@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from intent.augment import augmented
-from intent.base import CHOICE_NOTE, DEFAULT_CHOICE_MARGIN, GUESSED_NOTE, too_close
+from intent.base import CHOICE_NOTE, DEFAULT_CHOICE_MARGIN, GUESSED_NOTE, LONE_VALUE_NOTE, too_close
 from intent.calibration import PlattCalibrator, expected_calibration_error, fit_temperature
 from intent.classifier import (
     DenseConfig,
@@ -932,11 +932,17 @@ class EmbeddedIntentAdapter:
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
         ):
-            listed = self._named_from_table(text, order, out, clock, model)
-            if listed is None:
+            named = self._named_from_table(text, order, out, clock, model)
+            if named is None:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
-            best, conf = listed, self._raised_to_table_goal(out, listed)
+            listed, lone = named
+            note = (
+                f"{LONE_VALUE_NOTE} of {listed.goal.goal}'s tables (confidence raised)"
+                if lone
+                else f"named from {listed.goal.goal}'s tables (confidence raised)"
+            )
+            best, conf = listed, self._raised_to(out, listed, note)
         guessed: set[str] = set()
         extractor = model.extractors[(best.domain, best.goal.goal)]
         out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
@@ -1057,13 +1063,6 @@ class EmbeddedIntentAdapter:
             a, b = out.alternatives[0], out.alternatives[1]
             out.notes.append(f"{CHOICE_NOTE}: {a.domain}.{a.goal} or {b.domain}.{b.goal}")
         return order
-
-    @staticmethod
-    def _raised_to_table_goal(out: IntentOutput, listed: GoalRef) -> float:
-        """``listed`` first among ``out``'s alternatives, at the clear-request confidence."""
-        return EmbeddedIntentAdapter._raised_to(
-            out, listed, f"named from {listed.goal.goal}'s tables (confidence raised)"
-        )
 
     @staticmethod
     def _raised_to(out: IntentOutput, ref: GoalRef, note: str) -> float:
@@ -1266,12 +1265,15 @@ class EmbeddedIntentAdapter:
 
     def _named_from_table(
         self, text: str, order: IntArray, out: IntentOutput, clock: Clock, model: EmbeddedModel
-    ) -> GoalRef | None:
+    ) -> tuple[GoalRef, bool] | None:
         """One of the first goals, however unsure the classifier is, when the message names its
         values from its tables and says nothing it does not account for: every required value
         with evidence, one from a lookup table or an enum, and a word of the goal's phrasing or
         nothing but the values ("quero 3 fones bluetooth", "AAPL MSFT GOOG"). Words the goal does
-        not know are allowed beside more required values than them (:meth:`_outweighed`)."""
+        not know are allowed beside more required values than them (:meth:`_outweighed`). One
+        value alone names the first of these goals that only reads ("tem A Hora da Estrela?"):
+        reading costs nothing, and nothing else the message says points elsewhere; the flag
+        says so, since after a request of another goal it rather names that goal's value."""
         for index in order:
             ref = model.goals[int(index)]
             extractor = model.extractors[(ref.domain, ref.goal.goal)]
@@ -1284,9 +1286,11 @@ class EmbeddedIntentAdapter:
                 required = sum(1 for name, spec in ref.goal.entities_schema.items() if spec.required)
                 if not self._outweighed(text, ref, unexplained, required, model):
                     continue
-                return ref
+                return ref, False
             if extractor.phrasing_words(text) or values >= 2:
-                return ref
+                return ref, False
+            if not self._acts(ref):
+                return ref, True
         return None
 
     @staticmethod

@@ -11,6 +11,7 @@ from bench.understanding.round4.domains import library
 from domains.finance.service import build_service
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
+from shared.manifest import validate_manifest
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +50,22 @@ def test_without_such_a_name_the_first_goal_stays(
     adapter: EmbeddedIntentAdapter, text: str, goal: str
 ) -> None:
     assert adapter.parse_sync(text).goal == goal
+
+
+def test_a_bare_name_from_the_first_goals_table_is_a_lookup(adapter: EmbeddedIntentAdapter) -> None:
+    """ "tem A Hora da Estrela?" says only a title the catalogue's search lists: the unsure first
+    goal reads it, since reading costs nothing."""
+    read = adapter.parse_sync("tem A Hora da Estrela?")
+    assert (read.goal, read.entities) == ("SEARCH_CATALOG", {"title_text": "A Hora da Estrela"}), read.notes
+
+
+def test_a_bare_name_never_starts_a_goal_that_acts() -> None:
+    """A title alone, with only the renewal (a change) and the loans' list to read it, is no
+    renewal."""
+    manifest = library.service.manifest_with_lookups().model_dump(mode="json", by_alias=True)
+    manifest["goals"] = [g for g in manifest["goals"] if g["goal"] != "SEARCH_CATALOG"]
+    catalog = Catalog([validate_manifest(manifest), build_service().manifest_with_lookups()])
+    only = EmbeddedIntentAdapter(catalog, use_embeddings=False)
+    renewal = only.parse_sync("renova o Torto Arado")
+    assert renewal.goal == "RENEW_LOAN", renewal.notes  # the table is the renewal's
+    assert only.parse_sync("Torto Arado?").goal is None

@@ -85,8 +85,8 @@ def _named(adapter: EmbeddedIntentAdapter, text: str) -> str | None:
     assert model is not None
     out = IntentOutput(original_query=text, language="pt")
     order = np.arange(len(model.goals))
-    ref = adapter._named_from_table(text, order, out, Clock.of(CONTEXT, "UTC"), model)
-    return ref.goal.goal if ref is not None else None
+    named = adapter._named_from_table(text, order, out, Clock.of(CONTEXT, "UTC"), model)
+    return named[0].goal.goal if named is not None else None
 
 
 @pytest.mark.parametrize(
