@@ -4,8 +4,10 @@ The run loop hands over a :class:`~shared.planning.ReplanContext` (the failed st
 which replan this is). Three generic moves, tried in order; nothing here knows a domain:
 
 (b) **re-issue with a correction**: the failure carries ``failure.suggestions`` (parameter
-    patches, "did you mean"). The first one not tried yet is applied to the same step; everything
-    that depends on it runs again too.
+    patches, "did you mean"). The first one not tried yet, and that changes something, is applied
+    to the same step; everything that depends on it runs again too. The new plan says which
+    values it changed (``Replan.changes``): the run loop tells the person, or, for a capability
+    that changes something, asks them before calling it.
 (a) **drop the failed branch**: when the failed step is one of several independent primary
     branches of a ``report`` plan, it (and what depends on it) becomes optional, so the report
     answers with the rest and names the gap.
@@ -19,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.models import DomainOutput, ExecutionPlan
-from shared.planning import Replan, ReplanContext
+from shared.planning import ParamChange, Replan, ReplanContext, param_changes
 from shared.references import escape
 
 __all__ = ["Replan", "ReplanContext", "Replanner", "suggestions"]
@@ -51,17 +53,24 @@ class Replanner:
     @staticmethod
     def _reissue(plan: ExecutionPlan, context: ReplanContext) -> Replan | None:
         failed = context.failed_step
-        patch = next((p for p in suggestions(context.output) if p not in context.tried), None)
-        if patch is None:
+        found: tuple[dict[str, Any], list[ParamChange]] | None = None
+        for patch in suggestions(context.output):
+            # a suggestion is domain data, never a reference the planner wrote
+            changes = param_changes(failed, escape(patch))
+            # a patch the step already carries (a yes to it ran it) would only fail the same way
+            if patch not in context.tried and changes:
+                found = patch, changes
+                break
+        if found is None:
             return None
+        patch, changes = found
         new = plan.model_copy(deep=True)
         for step in new.steps:
             if step.id == failed.id:
-                # a suggestion is domain data, never a reference the planner wrote
                 step.params = {**step.params, **escape(patch)}
         note = f"replan {context.attempt}: re-issue step {failed.id} ({failed.capability}) with {patch}"
         new.notes = [*new.notes, note]
-        return Replan(new, "reissue", note, frozenset(_dependents(plan, failed.id)), patch)
+        return Replan(new, "reissue", note, frozenset(_dependents(plan, failed.id)), patch, changes)
 
     @staticmethod
     def _drop_branch(plan: ExecutionPlan, context: ReplanContext) -> Replan | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from shared.catalog import Catalog
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep
+from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
 
 ReplanAction = Literal["reissue", "drop_branch", "rewrite"]
 
@@ -37,6 +37,43 @@ class ReplanContext:
 
 
 @dataclass(frozen=True)
+class ParamChange:
+    """A parameter a re-issue set to a value the person did not say (a failure's suggestion)."""
+
+    step_id: int
+    param: str
+    #: The value the step had (as planned, references included); None: the step had none.
+    before: Any
+    #: The value it was called with (escaped: a suggestion is never a reference).
+    after: Any
+
+
+def param_changes(step: ExecutionStep, patch: dict[str, Any]) -> list[ParamChange]:
+    """What ``patch`` (already escaped) changes in ``step``'s parameters."""
+    return [
+        ParamChange(step.id, name, step.params.get(name), value)
+        for name, value in patch.items()
+        if step.params.get(name) != value
+    ]
+
+
+@dataclass(frozen=True)
+class HeldReplan:
+    """A re-issue the run loop did not make: the failed step changes something, so it is not
+    called with a value the person did not say; the person is asked first."""
+
+    #: The plan with the patch applied, to run on a yes.
+    plan: ExecutionPlan
+    #: The failed step, and what the patch changes in it.
+    step_id: int
+    changes: list[ParamChange]
+    #: The domain's explanation of the failure, in its own words.
+    explanation: str
+    #: The steps that settled before and stay valid: kept (not called again) on a yes.
+    kept: list[StepTrace] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Replan:
     """A new plan and how it differs from the one that failed."""
 
@@ -45,8 +82,9 @@ class Replan:
     note: str
     #: Step ids whose earlier results are void (they run again).
     rerun: frozenset[int] = frozenset()
-    #: The parameter patch applied to the failed step (``reissue``).
+    #: The parameter patch applied to the failed step (``reissue``), and what it changed there.
     patch: dict[str, Any] = field(default_factory=dict)
+    changes: list[ParamChange] = field(default_factory=list)
 
 
 class RunPlanner(Protocol):
