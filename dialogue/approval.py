@@ -8,6 +8,10 @@ with the session like every pending question, so it survives a restart and works
 client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a reply that is
 neither asks once more, unless it is a confident new request, which drops the question.
 
+A run that would re-issue a step that changes something with a failure's suggestion (a value the
+person did not say) asks the same way (:func:`replan_question`): the question names the failure
+and the change, a yes runs the patched plan with the steps that already answered kept.
+
 Each question has an ``approval_id``: the gateway lists it for the tenant's approvers, who may
 decide it instead of the person, and holds its deadline: an answer after it is refused and nothing
 runs (the turn's ``approval``, an :class:`~dialogue.approval_turn.ApprovalTurn`, carries what the
@@ -42,6 +46,7 @@ from shared.models import (
     IntentOutput,
     ResumePoint,
 )
+from shared.planning import HeldReplan, ParamChange
 from shared.references import TOKEN
 from shared.status import RunStatus
 
@@ -173,6 +178,78 @@ def _action_text(
     return f"{what} ({details})" if details else what
 
 
+def _goal_of(
+    step_id: int, execution_intent: ExecutionIntent, plan: ExecutionPlan, catalog: Catalog
+) -> Goal | None:
+    """The request's goal when ``step_id`` is one of its own capabilities (its parameters are
+    then the goal's entities), else None."""
+    if step_id not in {step.id for step in own_steps(execution_intent, plan)}:
+        return None
+    return catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
+
+
+def _actions_text(
+    steps: list[ExecutionStep],
+    execution_intent: ExecutionIntent,
+    plan: ExecutionPlan,
+    catalog: Catalog,
+    language: str,
+) -> str:
+    return "; ".join(
+        _action_text(step, plan, catalog, language, _goal_of(step.id, execution_intent, plan, catalog))
+        for step in steps
+    )
+
+
+def changes_text(
+    changes: list[ParamChange],
+    execution_intent: ExecutionIntent,
+    plan: ExecutionPlan,
+    catalog: Catalog,
+    language: str,
+) -> str:
+    """Values a re-issue used that the person did not say, each beside the one it replaced and
+    named as the approval names parameters ("“500 BRL” no lugar de “100 USD” (quanto quer
+    gastar)")."""
+    parts = []
+    for change in changes:
+        goal = _goal_of(change.step_id, execution_intent, plan, catalog)
+        spec = goal.entities_schema.get(change.param) if goal is not None else None
+        what = describe(spec.description, language) if spec is not None and spec.description else change.param
+        after = _value_text(change.after, plan, catalog, language)
+        if change.before is None:
+            parts.append(i18n.t("dialogue.replan_change_added", language, after=after, what=what))
+            continue
+        before = _value_text(change.before, plan, catalog, language)
+        parts.append(i18n.t("dialogue.replan_change", language, after=after, before=before, what=what))
+    return "; ".join(parts)
+
+
+def replan_question(
+    held: HeldReplan,
+    intent: IntentOutput,
+    execution_intent: ExecutionIntent,
+    catalog: Catalog,
+    current: ApprovalTurn | None = None,
+) -> ApprovalQuestion:
+    """The yes a re-issue of a step that changes something waits for: the question names the
+    failure and what the suggestion changes; a yes runs ``held.plan`` (the steps that settled
+    before kept), a no cancels it, as for any approval."""
+    language = intent.language
+    plan = held.plan
+    steps = [step for step in plan.steps if step.id == held.step_id]
+    text = i18n.t(
+        "dialogue.replan_ask",
+        language,
+        reason=held.explanation,
+        changes=changes_text(held.changes, execution_intent, plan, catalog, language),
+        actions=_actions_text(steps, execution_intent, plan, catalog, language),
+    )
+    asked = approval_question(steps, intent, execution_intent, plan, catalog, current)
+    resume = asked.resume.model_copy(update={"steps": held.kept})
+    return asked.model_copy(update={"text": text, "resume": resume})
+
+
 def approval_question(
     steps: list[ExecutionStep],
     intent: IntentOutput,
@@ -184,11 +261,7 @@ def approval_question(
     """The question for ``steps`` (the plan's steps that wait for the yes); ``current`` (the
     turn's ``approval``) gives the time its deadline and reminder count from."""
     language = intent.language
-    goal = catalog.find_goal(execution_intent.domain, execution_intent.goal or "")
-    goal_steps = {step.id for step in own_steps(execution_intent, plan)}
-    actions = "; ".join(
-        _action_text(step, plan, catalog, language, goal if step.id in goal_steps else None) for step in steps
-    )
+    actions = _actions_text(steps, execution_intent, plan, catalog, language)
     question = ApprovalQuestion(
         approval_id=new_approval_id(),
         text=i18n.t("dialogue.approval_ask", language, actions=actions),
@@ -228,6 +301,8 @@ def _approved(turn: Turn, question: ApprovalQuestion, who: str) -> Turn:
         "intent": resume.intent,
         "execution_intent": resume.execution_intent,
         "plan": resume.plan,
+        # steps that settled before the question (a re-issue that waited) are not called again
+        "steps": resume.steps,
         "route": "execute",
         "confirmed": True,
         "notes": [f"{who or 'the person'} approved steps {question.steps}"],

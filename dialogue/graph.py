@@ -760,6 +760,12 @@ class ConversationGraph:
         )
         output = report.output
         answer = report.answer or rules.answer_text(output, intent.language)
+        if report.changes and report.status == RunStatus.COMPLETED:
+            # a value the person did not say was used: the answer says which, and instead of what
+            used = approval.changes_text(
+                report.changes, execution_intent, report.plan or plan, self.catalog, intent.language
+            )
+            answer = f"{i18n.t('dialogue.replan_used', intent.language, changes=used)}\n{answer}"
         if turn.unsupported and report.status == RunStatus.COMPLETED:
             # the part the person asked for that no goal does is named, not silently dropped
             answer = f"{self._unsupported_text(intent, turn.unsupported)}\n{answer}"
@@ -772,7 +778,12 @@ class ConversationGraph:
             parts = [i18n.t("dialogue.part_cannot_do", intent.language, part=part) for part in turn.cannot_do]
             answer = "\n".join([answer, *parts])
         question: PendingQuestion | None = None
-        if report.status == RunStatus.WAITING_INPUT and output is not None:
+        if report.held is not None:  # a step that changes something waits for a yes to the change
+            question = approval.replan_question(
+                report.held, intent, execution_intent, self.catalog, turn.approval
+            )
+            answer = question.text
+        elif report.status == RunStatus.WAITING_INPUT and output is not None:
             question = rules.domain_question(output, answer, intent, execution_intent, plan, report.steps)
             answer = question.text  # options included: a chat client shows only this text
         ran = TurnChange(

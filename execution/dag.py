@@ -58,6 +58,7 @@ from shared.models import (
     StepTrace,
 )
 from shared.plan_graph import PlanDeadlock, validate_plan
+from shared.planning import HeldReplan, ParamChange
 from shared.status import RunStatus, step_status_of, transition
 
 #: ``validate_plan`` and ``PlanDeadlock`` live below the planner (which checks proposed plans
@@ -106,6 +107,10 @@ class ExecutionReport(BaseModel):
     decision: str | None = None
     #: The plan as the run ended it, replans included (``RunController``).
     plan: ExecutionPlan | None = None
+    #: Values a re-issue used in place of the planned ones, which the person did not say.
+    changes: list[ParamChange] = Field(default_factory=list)
+    #: A re-issue not made, waiting for the person's yes (the step changes something).
+    held: HeldReplan | None = None
 
 
 class RunStopped(Exception):

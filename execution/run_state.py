@@ -13,6 +13,7 @@ from execution.dag import ExecutionReport
 from shared import i18n
 from shared.events import RunStatusEvent, StepEvent
 from shared.models import ExecutionPlan, StepTrace
+from shared.planning import HeldReplan, ParamChange
 from shared.status import RunStatus, transition
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ class RunState:
     started: float = field(default_factory=time.perf_counter)
     seen_failures: set[tuple[int, str, str]] = field(default_factory=set)
     tried: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: values re-issues used that the person did not say (capabilities that change nothing)
+    changes: list[ParamChange] = field(default_factory=list)
     #: latest status of each step this round (for the per-step analysis)
     steps: dict[int, RunStatus] = field(default_factory=dict)
 
@@ -84,6 +87,8 @@ class Ending:
     told: str | None = None
     #: the run event's reason when the report carries none
     note: str | None = None
+    #: a re-issue that waits for the person's yes (``WAITING_INPUT``)
+    held: HeldReplan | None = None
 
     def answer(self, state: RunState, report: ExecutionReport) -> str:
         """The person's answer: the engine's sentence for this ending (after the synthesis, if

@@ -13,7 +13,10 @@
 * after each round, :func:`~execution.analysis.analyze_result` (plus the declarative
   ``transition_overrides``) decides: stop, or ask the :class:`~shared.planning.RunPlanner` for a
   new plan from the failed step (bounded by ``max_replans``; the same failure twice is
-  ``stagnated``);
+  ``stagnated``); a re-issue with a value the person did not say (a failure's suggestion) runs
+  only for a capability that changes nothing, and the report lists what it changed
+  (``changes``); for one that changes something (``confirm``, or not ``idempotent``) the run
+  waits instead, with the patched plan in ``report.held`` for the person's yes;
 * ``combine_mode="report"`` goes through the synthesis strategy; the answer text is in the
   person's language;
 * every run and step status change is sent to ``on_event`` as a small JSON-able dict.
@@ -58,7 +61,7 @@ from shared.models import (
     RunContext,
     StepTrace,
 )
-from shared.planning import ReplanContext, RunPlanner
+from shared.planning import HeldReplan, ParamChange, ReplanContext, RunPlanner
 from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
@@ -337,9 +340,28 @@ class RunController:
         resume = {t.id: t for t in report.steps if t.status in SETTLED and t.id not in new.rerun}
         if new.action == "reissue":  # the failed step runs again, whatever it was
             resume.pop(failed.id, None)
+            if self._changes_something(failed):
+                # a value nobody said is never sent to a capability that acts: the person is asked
+                held = HeldReplan(new.plan, failed.id, new.changes, trace.error or "", list(resume.values()))
+                reason = (
+                    f"step {failed.id} ({failed.capability}) changes something: "
+                    f"re-issuing it with {new.patch} waits for the person's yes"
+                )
+                if state.status is RunStatus.REWRITING:  # which waits for nobody: the run goes on to ask
+                    await state.move(RunStatus.EXECUTING, new.note)
+                return Ending(RunStatus.WAITING_INPUT, reason, held=held)
+            state.changes = _merged(state.changes, new.changes)
         state.plan = new.plan
         await state.move(RunStatus.EXECUTING, new.note)
         return resume
+
+    def _changes_something(self, step: ExecutionStep) -> bool:
+        """Whether calling ``step`` may act on the world (an unknown capability is taken to)."""
+        capability = self.capability(step.capability, step.domain)
+        if capability is None:
+            return True
+        policy = capability.metadata.policy
+        return policy.confirm or not policy.idempotent
 
     @staticmethod
     def _settled(report: ExecutionReport, decision: AnalysisResult) -> Ending:
@@ -497,6 +519,8 @@ class RunController:
         report.replans = state.replans
         report.reason = ending.reason
         report.plan = state.plan
+        report.changes = list(state.changes)
+        report.held = ending.held
         if state.plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
             required = {s.id: s.required for s in state.plan.steps}
             report.synthesis = await self.synthesis.synthesize(
@@ -515,6 +539,20 @@ def _error_code(trace: StepTrace) -> str:
     if trace.output is not None and trace.output.failure is not None:
         return trace.output.failure.reason
     return trace.error or trace.status.value
+
+
+def _merged(changes: list[ParamChange], new: list[ParamChange]) -> list[ParamChange]:
+    """``changes`` with ``new`` applied over them: one change per parameter, from the value the
+    plan had first to the last one used (none when it came back to the first)."""
+    merged = list(changes)
+    for change in new:
+        earlier = next((c for c in merged if (c.step_id, c.param) == (change.step_id, change.param)), None)
+        if earlier is not None:
+            merged.remove(earlier)
+            change = ParamChange(change.step_id, change.param, earlier.before, change.after)
+        if change.before != change.after:
+            merged.append(change)
+    return merged
 
 
 def _signature(step: ExecutionStep, trace: StepTrace) -> tuple[int, str, str]:

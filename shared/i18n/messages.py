@@ -156,6 +156,26 @@ CORE = Catalog(
             "pt": "Preciso de um sim ou um não. {question}",
             "en": "I need a yes or a no. {question}",
         },
+        # a re-issue with a value the person did not say (a failure's suggestion)
+        "dialogue.replan_change": {
+            "pt": "{after} no lugar de {before} ({what})",
+            "en": "{after} instead of {before} ({what})",
+        },
+        "dialogue.replan_change_added": {"pt": "{after} ({what})", "en": "{after} ({what})"},
+        "dialogue.replan_used": {
+            "pt": "Usei {changes}, como o serviço sugeriu.",
+            "en": "I used {changes}, as the service suggested.",
+        },
+        "dialogue.replan_ask": {
+            "pt": (
+                "Não deu certo: {reason} O serviço sugere tentar de novo com {changes}. "
+                "Próximo passo: {actions}. Confirma? (sim/não)"
+            ),
+            "en": (
+                "That did not work: {reason} The service suggests trying again with {changes}. "
+                "Next step: {actions}. Go ahead? (yes/no)"
+            ),
+        },
         "dialogue.not_an_option": {
             "pt": "Não reconheci essa resposta entre as opções. {question}",
             "en": "I didn't recognise that among the options. {question}",
