@@ -1019,16 +1019,79 @@ async def test_a_recoverable_failure_without_suggestions_ends_the_run() -> None:
     assert len(chat.domains.calls) == 1
 
 
-async def test_a_recoverable_failure_with_a_suggestion_runs_again_with_it() -> None:
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "quanto custa um pintor? tenho até 100 dólares",
+            "Usei “500 BRL” no lugar de “100 USD” (quanto quer gastar), como o serviço sugeriu.",
+        ),
+        (
+            "how much does a painter cost? my budget is $100",
+            "I used “500 BRL” instead of “100 USD” (your budget), as the service suggested.",
+        ),
+    ],
+)
+async def test_a_recoverable_failure_with_a_suggestion_runs_again_with_it_and_says_so(
+    text: str, said: str
+) -> None:
+    """A capability that only reads runs again with the suggestion; the answer names the value
+    used and the one it replaced, as the approval names values."""
     patch = {"budget": {"amount": 500, "currency": "BRL"}}
     chat = round4_chat({"price_quote": quote_in_reais([patch])})
-    done = await chat.say("quanto custa um pintor? tenho até 100 dólares")
+    done = await chat.say(text)
     assert done.state.turn.status == RunStatus.COMPLETED
-    assert done.state.turn.answer == "Pintura: R$ 450,00."  # nothing says the budget was changed
+    assert done.state.turn.answer == f"{said}\nPintura: R$ 450,00."
     assert [c.parameters["budget"] for c in chat.domains.calls] == [
         {"amount": 100, "currency": "USD"},
         {"amount": 500, "currency": "BRL"},
     ]
+
+
+def visit_at_ten(intent: ExecutionIntent) -> DomainOutput:
+    """schedule_visit (``confirm``, not idempotent): any hour but 10:00 fails, suggesting it."""
+    if intent.parameters["time"] != "10:00":
+        return fail(
+            "Atendemos das 08:00 às 18:00.",
+            "outside_hours",
+            recoverable=True,
+            suggestions=[{"time": "10:00"}],
+        )
+    return DomainOutput(status="success", explanation="Visita agendada.")
+
+
+async def test_a_suggestion_for_a_step_that_changes_something_is_asked_before_it_runs() -> None:
+    """A side-effecting capability is never called with a value the person did not say: the
+    suggestion becomes an approval naming the change, and the yes runs it."""
+    chat = round4_chat({"schedule_visit": visit_at_ten})
+    await chat.say("agenda uma faxina pra quinta às 21h")
+    asked = await chat.say("sim")
+    assert asked.state.turn.status == RunStatus.WAITING_INPUT
+    assert isinstance(asked.state.question, ApprovalQuestion)
+    assert asked.state.turn.answer.startswith(
+        "Não deu certo: Atendemos das 08:00 às 18:00. O serviço sugere tentar de novo com "
+        "“10:00” no lugar de “21:00” (o horário). Próximo passo: agenda a visita"
+    )
+    assert [c.parameters["time"] for c in chat.domains.calls] == ["21:00"]  # not called with 10:00
+    done = await chat.say("sim")
+    assert done.state.turn.status == RunStatus.COMPLETED
+    assert done.state.turn.answer == "Visita agendada."
+    assert [c.parameters["time"] for c in chat.domains.calls] == ["21:00", "10:00"]
+
+
+async def test_a_no_to_the_suggested_change_ends_the_request_with_nothing_done() -> None:
+    chat = round4_chat({"schedule_visit": visit_at_ten})
+    await chat.say("book a cleaner for Thursday at 9pm")
+    asked = await chat.say("yes")
+    assert asked.state.turn.answer.startswith(
+        "That did not work: Atendemos das 08:00 às 18:00. The service suggests trying again with "
+        "“10:00” instead of “21:00” (the time). Next step: "
+    )
+    done = await chat.say("no")
+    assert done.state.turn.status == RunStatus.CANCELLED
+    assert done.state.turn.answer == "All right, I did nothing. What would you like to do?"
+    assert done.state.question is None
+    assert [c.parameters["time"] for c in chat.domains.calls] == ["21:00"]
 
 
 @pytest.fixture(scope="module")
