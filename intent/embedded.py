@@ -987,6 +987,11 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(
                 out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
             )
+        if pinned_domain is None and not status and (other := self._value_alone(text, best, out, model)):
+            # "baixa o pdf do dom casmurro": a title a renewal knows, and another action on it
+            return _out_of_scope(
+                out, f"{best.goal.goal} changes something and the message says only its values beside {other}"
+            )
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
@@ -1154,6 +1159,23 @@ class EmbeddedIntentAdapter:
             for item in (entities[name] if isinstance(entities[name], list) else [entities[name]])
             if any(other.uses_phrasing(w) for w in words(str(item)) for other in others)
         ]
+
+    def _value_alone(self, text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> list[str]:
+        """The words the goal does not know, when ``best`` changes something and the message says
+        nothing of it but its values: no word of its phrasing, and those words not outweighed by
+        its required values (:meth:`_outweighed`). A value of the goal's tables is no request to
+        act on it: "baixa o pdf do *dom casmurro*", "qual o resumo de *dom casmurro*?" name a
+        book a renewal knows and ask something else of it."""
+        if not out.entities or not self._acts(best):
+            return []
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        if extractor.phrasing_words(text):
+            return []
+        unexplained = extractor.unexplained_words(text, out.entities)
+        required = sum(1 for spec in best.goal.entities_schema.values() if spec.required)
+        if not unexplained or self._outweighed(text, best, unexplained, required, model):
+            return []
+        return unexplained
 
     def _acts(self, ref: GoalRef) -> bool:
         """Whether one of ``ref``'s capabilities changes something (asks for approval or is not
