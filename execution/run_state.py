@@ -56,6 +56,8 @@ class RunState:
     started: float = field(default_factory=time.perf_counter)
     seen_failures: set[tuple[int, str, str]] = field(default_factory=set)
     tried: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: what the person said, by entity name (a rewrite's values are checked against it)
+    said: dict[str, list[Any]] = field(default_factory=dict)
     #: values re-issues used that the person did not say (capabilities that change nothing)
     changes: list[ParamChange] = field(default_factory=list)
     #: latest status of each step this round (for the per-step analysis)

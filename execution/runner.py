@@ -16,7 +16,9 @@
   ``stagnated``); a re-issue with a value the person did not say (a failure's suggestion) runs
   only for a capability that changes nothing, and the report lists what it changed
   (``changes``); for one that changes something (``confirm``, or not ``idempotent``) the run
-  waits instead, with the patched plan in ``report.held`` for the person's yes;
+  waits instead, with the patched plan in ``report.held`` for the person's yes; a rewritten plan
+  (an LLM plan's ``rewriting``) waits the same way when a step of it that changes something
+  would be called with a value the person did not say (``shared.planning.unsaid_values``);
 * ``combine_mode="report"`` goes through the synthesis strategy; the answer text is in the
   person's language;
 * every run and step status change is sent to ``on_event`` as a small JSON-able dict.
@@ -61,7 +63,7 @@ from shared.models import (
     RunContext,
     StepTrace,
 )
-from shared.planning import HeldReplan, ParamChange, ReplanContext, RunPlanner
+from shared.planning import HeldReplan, ParamChange, ReplanContext, RunPlanner, unsaid_values
 from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
@@ -139,6 +141,7 @@ class RunController:
             return await self._nothing_to_run(state)
         state.plan = plan
         state.confidence = execution_intent.confidence if execution_intent else intent.confidence
+        state.said = _said(intent, execution_intent)
         ids = {s.id for s in plan.steps}
         kept = {i: t for i, t in (resume or {}).items() if i in ids and t.status in SETTLED}
         return await self._loop(state, kept)
@@ -347,13 +350,36 @@ class RunController:
                     f"step {failed.id} ({failed.capability}) changes something: "
                     f"re-issuing it with {new.patch} waits for the person's yes"
                 )
-                if state.status is RunStatus.REWRITING:  # which waits for nobody: the run goes on to ask
-                    await state.move(RunStatus.EXECUTING, new.note)
                 return Ending(RunStatus.WAITING_INPUT, reason, held=held)
             state.changes = _merged(state.changes, new.changes)
+        else:  # a rewrite (or any other new plan) may bring values nobody said, as a re-issue may
+            unsaid = self._unsaid(state, new.plan, resume)
+            if unsaid:
+                held = HeldReplan(
+                    new.plan, failed.id, unsaid, trace.error or "", list(resume.values()), new.action
+                )
+                steps = ", ".join(str(i) for i in dict.fromkeys(c.step_id for c in unsaid))
+                reason = (
+                    f"the new plan ({new.action}) calls steps {steps}, which change something, with "
+                    "values the person did not say: it waits for the person's yes"
+                )
+                return Ending(RunStatus.WAITING_INPUT, reason, held=held)
         state.plan = new.plan
         await state.move(RunStatus.EXECUTING, new.note)
         return resume
+
+    def _unsaid(
+        self, state: RunState, plan: ExecutionPlan, resume: Mapping[int, StepTrace]
+    ) -> list[ParamChange]:
+        """The values of ``plan``'s steps still to be called that change something, which the
+        person did not say (:func:`~shared.planning.unsaid_values`: not in the plan they asked
+        for or approved, not among the request's entities)."""
+        return [
+            change
+            for step in plan.steps
+            if step.id not in resume and self._changes_something(step)
+            for change in unsaid_values(step, state.plan, state.said)
+        ]
 
     def _changes_something(self, step: ExecutionStep) -> bool:
         """Whether calling ``step`` may act on the world (an unknown capability is taken to)."""
@@ -528,6 +554,16 @@ class RunController:
             )
         report.answer = ending.answer(state, report)
         return report
+
+
+def _said(intent: IntentOutput, execution_intent: ExecutionIntent | None) -> dict[str, list[Any]]:
+    """The values the person said, by entity name: as understood, and as resolved for the call."""
+    said: dict[str, list[Any]] = {}
+    resolved = execution_intent.parameters if execution_intent is not None else {}
+    for values in (intent.entities, resolved):
+        for name, value in values.items():
+            said.setdefault(name, []).append(value)
+    return said
 
 
 def _trace_of(report: ExecutionReport, step_id: int) -> StepTrace:

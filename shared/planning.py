@@ -8,11 +8,15 @@ together, so neither package imports the other.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from shared.catalog import Catalog
+from shared.expressions import OPEN, Expression, ExpressionError, expressions_in, split_text
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
+from shared.references import TOKEN, references
 
 ReplanAction = Literal["reissue", "drop_branch", "rewrite"]
 
@@ -38,13 +42,15 @@ class ReplanContext:
 
 @dataclass(frozen=True)
 class ParamChange:
-    """A parameter a re-issue set to a value the person did not say (a failure's suggestion)."""
+    """A parameter a replan set to a value the person did not say: a failure's suggestion (a
+    re-issue), or a value a rewritten plan brought in."""
 
     step_id: int
     param: str
     #: The value the step had (as planned, references included); None: the step had none.
     before: Any
-    #: The value it was called with (escaped: a suggestion is never a reference).
+    #: The value it was called with (a suggestion is escaped: never a reference; a rewrite's
+    #: value may read earlier steps).
     after: Any
 
 
@@ -57,20 +63,82 @@ def param_changes(step: ExecutionStep, patch: dict[str, Any]) -> list[ParamChang
     ]
 
 
+#: A step id inside a ``${= ...}`` selection (``step2.result``).
+_STEP_NAME = re.compile(r"\bstep\d+\b")
+
+
+def _computed_as(value: Any) -> Any:
+    """``value`` without the ids of the steps its references and selections read: a rewrite
+    renumbers steps, so the same computation over the rewritten steps compares equal, while the
+    fields it reads and any literal text around it must stay as planned."""
+    if isinstance(value, dict):
+        return {k: _computed_as(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_computed_as(v) for v in value]
+    if not isinstance(value, str):
+        return value
+    try:
+        parts = split_text(value) if OPEN in value else [value]
+    except ExpressionError:  # not a selection the executor would read: compared as written
+        return value
+    return "".join(
+        f"${{= {_STEP_NAME.sub('step?', part.text)}}}"
+        if isinstance(part, Expression)
+        else TOKEN.sub(lambda m: m.group(0) if m.group(1) is None else f"${{?.{m.group(2)}}}", part)
+        for part in parts
+    )
+
+
+def _among(value: Any, said: Any) -> bool:
+    """``value`` is ``said``, or one of the values ``said`` lists."""
+    return value == said or (isinstance(said, list) and value in said)
+
+
+def unsaid_values(
+    step: ExecutionStep, planned: ExecutionPlan, said: Mapping[str, list[Any]]
+) -> list[ParamChange]:
+    """The parameters of ``step`` (a step of a rewritten plan, about to be called) whose value the
+    person did not say. Said are: the value a step of the same capability had in ``planned`` (the
+    plan the person asked for or approved: a plan's values pass the approval gates before it
+    runs), and, for a literal, a value of the request's entity of that name (``said``).
+
+    A value that reads earlier steps (``${N.field}``, ``${= ...}``) is computed, not guessed, but
+    only where ``planned`` computed that parameter the same way: the same fields read, the same
+    text around them (only which steps they read may differ). A reference where the person's
+    plan had a literal, or had no such parameter, is a change like any other.
+    """
+    earlier = [s for s in planned.steps if (s.domain, s.capability) == (step.domain, step.capability)]
+    changes = []
+    for name, value in step.params.items():
+        before = [s.params[name] for s in earlier if name in s.params]
+        if any(_among(_computed_as(value), _computed_as(b)) for b in before):
+            continue
+        literal = not references(value) and not expressions_in(value)
+        if literal and any(_among(value, v) for v in said.get(name, [])):
+            continue
+        changes.append(ParamChange(step.id, name, before[0] if before else None, value))
+    return changes
+
+
 @dataclass(frozen=True)
 class HeldReplan:
-    """A re-issue the run loop did not make: the failed step changes something, so it is not
-    called with a value the person did not say; the person is asked first."""
+    """A replan the run loop did not run: a step that changes something would be called with a
+    value the person did not say (a re-issue with a failure's suggestion, or a rewritten plan);
+    the person is asked first."""
 
-    #: The plan with the patch applied, to run on a yes.
+    #: The new plan (the patch applied, or the rewrite), to run on a yes.
     plan: ExecutionPlan
-    #: The failed step, and what the patch changes in it.
+    #: The step that failed.
     step_id: int
+    #: What the person is asked to approve: the values nobody said, by step (a re-issue's are
+    #: all on the failed step, a rewrite's on the new steps that change something).
     changes: list[ParamChange]
     #: The domain's explanation of the failure, in its own words.
     explanation: str
     #: The steps that settled before and stay valid: kept (not called again) on a yes.
     kept: list[StepTrace] = field(default_factory=list)
+    #: How the plan was made (the question says who proposes the change).
+    action: ReplanAction = "reissue"
 
 
 @dataclass(frozen=True)

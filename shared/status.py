@@ -87,7 +87,9 @@ VALID_TRANSITIONS: dict[RunStatus, frozenset[RunStatus]] = {
         {_S.EXECUTING, _S.COMPLETED, _S.FAILED, _S.WAITING_INPUT, _S.CANCELLED, _S.REPLANNING, *_PROBLEMS}
     ),
     _S.OBSERVING: frozenset({_S.EXECUTING, _S.COMPLETED, _S.FAILED, _S.REPLANNING, _S.REWRITING, *_PROBLEMS}),
-    _S.REWRITING: frozenset({_S.EXECUTING, _S.FAILED, _S.CANCELLED, *_PROBLEMS}),
+    # a rewrite that would call a step that changes something with a value nobody said waits
+    # for the person, as a replan does
+    _S.REWRITING: frozenset({_S.EXECUTING, _S.FAILED, _S.WAITING_INPUT, _S.CANCELLED, *_PROBLEMS}),
     _S.REPLANNING: frozenset({_S.EXECUTING, _S.FAILED, _S.WAITING_INPUT, _S.CANCELLED, *_PROBLEMS}),
     _S.WAITING_INPUT: frozenset({_S.EXECUTING, _S.CANCELLED, _S.TIMEOUT, _S.COMPLETED, _S.FAILED}),
     _S.PAUSED: frozenset({_S.EXECUTING, _S.CANCELLED, _S.TIMEOUT}),

@@ -92,5 +92,6 @@ async def test_a_plan_the_llm_wrote_waits_the_same_way_when_its_replan_is_a_reis
     written = plan(s(1, "send", domain="notifier", chat="@ana")).model_copy(update={"planner": "llm"})
     report = await controller(domain).run(intent(), plan=written, context={}, on_event=events)
     assert report.status is RunStatus.WAITING_INPUT and report.held is not None
-    assert events.runs()[-1] == "waiting_input" and "rewriting" in events.runs()
+    # rewriting -> waiting_input: the run does not pass through executing to ask
+    assert events.runs() == ["executing", "observing", "rewriting", "waiting_input"]
     assert [c.parameters["chat"] for c in domain.calls] == ["@ana"]
