@@ -9,8 +9,9 @@ client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a re
 neither asks once more, unless it is a confident new request, which drops the question.
 
 A run that would re-issue a step that changes something with a failure's suggestion (a value the
-person did not say) asks the same way (:func:`replan_question`): the question names the failure
-and the change, a yes runs the patched plan with the steps that already answered kept.
+person did not say), or whose rewritten plan would call such a step with a value nobody said,
+asks the same way (:func:`replan_question`): the question names the failure and the change, a
+yes runs the new plan with the steps that already answered kept.
 
 Each question has an ``approval_id``: the gateway lists it for the tenant's approvers, who may
 decide it instead of the person, and holds its deadline: an answer after it is refused and nothing
@@ -232,14 +233,16 @@ def replan_question(
     catalog: Catalog,
     current: ApprovalTurn | None = None,
 ) -> ApprovalQuestion:
-    """The yes a re-issue of a step that changes something waits for: the question names the
-    failure and what the suggestion changes; a yes runs ``held.plan`` (the steps that settled
-    before kept), a no cancels it, as for any approval."""
+    """The yes a re-issue (or a rewrite) of a step that changes something waits for: the question
+    names the failure and what the suggestion (or the new plan) changes; a yes runs ``held.plan``
+    (the steps that settled before kept), a no cancels it, as for any approval."""
     language = intent.language
     plan = held.plan
-    steps = [step for step in plan.steps if step.id == held.step_id]
+    # the steps the changes are in: the failed one for a re-issue, a rewrite's new ones
+    waiting = {change.step_id for change in held.changes} or {held.step_id}
+    steps = [step for step in plan.steps if step.id in waiting]
     text = i18n.t(
-        "dialogue.replan_ask",
+        "dialogue.rewrite_ask" if held.action == "rewrite" else "dialogue.replan_ask",
         language,
         reason=held.explanation,
         changes=changes_text(held.changes, execution_intent, plan, catalog, language),

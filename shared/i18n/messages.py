@@ -176,6 +176,17 @@ CORE = Catalog(
                 "Next step: {actions}. Go ahead? (yes/no)"
             ),
         },
+        # a rewritten plan (the LLM planner's) with a value the person did not say
+        "dialogue.rewrite_ask": {
+            "pt": (
+                "Não deu certo: {reason} Para seguir, o novo plano usa {changes}, que você não disse. "
+                "Próximo passo: {actions}. Confirma? (sim/não)"
+            ),
+            "en": (
+                "That did not work: {reason} To go on, the new plan uses {changes}, which you did not say. "
+                "Next step: {actions}. Go ahead? (yes/no)"
+            ),
+        },
         "dialogue.not_an_option": {
             "pt": "Não reconheci essa resposta entre as opções. {question}",
             "en": "I didn't recognise that among the options. {question}",
