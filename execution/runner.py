@@ -5,6 +5,9 @@
     pending -> executing -> [replanning -> executing]* -> completed | failed | waiting_input
                                                         | timeout | stagnated | deadlock
 
+(an LLM plan: ``observing -> rewriting`` in place of ``replanning``; a new plan that waits for
+the person's yes ends ``replanning | rewriting -> waiting_input``)
+
 * refuses a plan with a cycle or a missing dependency as ``deadlock`` before running it;
 * every step goes through :class:`~execution.retry.StepGuard` (output validation, retries with
   backoff per the capability's policy, the context policy's budget);
