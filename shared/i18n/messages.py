@@ -161,7 +161,7 @@ CORE = Catalog(
             "pt": "{after} no lugar de {before} ({what})",
             "en": "{after} instead of {before} ({what})",
         },
-        "dialogue.replan_change_added": {"pt": "{after} ({what})", "en": "{after} ({what})"},
+        "dialogue.replan_change_added": {"pt": "{after} para {what}", "en": "{after} for {what}"},
         "dialogue.replan_used": {
             "pt": "Usei {changes}, como o serviço sugeriu.",
             "en": "I used {changes}, as the service suggested.",

@@ -44,7 +44,7 @@ async def test_the_yes_to_a_suggested_change_calls_only_the_step_that_failed() -
     assert isinstance(question, ApprovalQuestion), asked.state.turn.answer
     assert question.approval_id != approval.state.question.approval_id  # a new approval, listed too
     assert asked.state.turn.answer.startswith(
-        "Não deu certo: Chat desconhecido. O serviço sugere tentar de novo com “@ana” (chat). "
+        "Não deu certo: Chat desconhecido. O serviço sugere tentar de novo com “@ana” para chat. "
     )
     assert [c.capability for c in chat.domains.calls] == ["get_quote", "send_message"]
     done = await chat.say("sim")

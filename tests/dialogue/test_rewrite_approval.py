@@ -111,7 +111,7 @@ async def asked(chat: Conversation) -> ApprovalQuestion:
     assert isinstance(question, ApprovalQuestion), state.turn.answer
     assert state.turn.status == RunStatus.WAITING_INPUT
     assert state.turn.answer.startswith(
-        "Não deu certo: Não encontrei 'Valle'. Para seguir, o novo plano usa “@vale_fans” (chat), "
+        "Não deu certo: Não encontrei 'Valle'. Para seguir, o novo plano usa “@vale_fans” para chat, "
         "que você não disse. Próximo passo: "
     ), state.turn.answer
     assert question.steps == [5]
