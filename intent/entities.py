@@ -156,6 +156,42 @@ class FuzzyVocabulary:
         return word in self or any(form in self._by_stem for form in stems(word))
 
 
+class KnownValues:
+    """Values of one or more words, each looked up as written, in the plural or with a typo in a
+    word ("sushi kenso", "petrobrass"): the matching every known value of an extractor gets."""
+
+    def __init__(self, values: Iterable[tuple[str, ...]]):
+        self.values = frozenset(v for v in values if v)
+        #: one-word values, looked up with a typo's tolerance
+        self._words = FuzzyVocabulary(v[0] for v in self.values if len(v) == 1)
+        #: values by their words' stems: a plural of a value is the value ("t-shirts")
+        self._stems = {tuple(map(stem, v)) for v in self.values}
+        #: values of several words by first word, looked up with a typo's tolerance
+        self._long: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+        for value in self.values:
+            if len(value) >= 2:
+                self._long[value[0]].append(value)
+        self._firsts = FuzzyVocabulary(self._long)
+
+    def __contains__(self, phrase: object) -> bool:
+        if not isinstance(phrase, tuple) or not phrase:
+            return False
+        return (
+            phrase in self.values
+            or (len(phrase) == 1 and phrase[0] in self._words)
+            or tuple(map(stem, phrase)) in self._stems
+            or (len(phrase) >= 2 and self._with_typos(phrase))
+        )
+
+    def _with_typos(self, phrase: tuple[str, ...]) -> bool:
+        """A value of several words, each said as written or with a typo."""
+        return any(
+            len(value) == len(phrase) and all(fuzzy_equal(a, b) for a, b in zip(value, phrase, strict=True))
+            for first in self._firsts.matches(phrase[0])
+            for value in self._long[first]
+        )
+
+
 def find_phrase(
     phrase: list[str], toks: list[Token], used: list[bool], starts: Sequence[int] | None = None
 ) -> list[tuple[int, int]]:
@@ -370,17 +406,10 @@ class GoalEntityExtractor:
             for g in (goal, *related)
             for value in _annotated(g, name)
         )
+        #: each string entity's own lookup table: a name only one of them lists fills that one
+        self._tables: dict[str, KnownValues] = {}
         self._learn_lookups()
-        #: one-word known values, looked up with a typo's tolerance ("petrobrass")
-        self._known_words = FuzzyVocabulary(k[0] for k in self._known if len(k) == 1)
-        #: known values by their words' stems: a plural of a known value is known ("t-shirts")
-        self._known_stems = {tuple(map(stem, k)) for k in self._known}
-        #: known values of several words by first word, looked up with a typo's tolerance
-        self._known_long: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-        for known in self._known:
-            if len(known) >= 2:
-                self._known_long[known[0]].append(known)
-        self._known_firsts = FuzzyVocabulary(self._known_long)
+        self._known_values = KnownValues(self._known)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
@@ -415,13 +444,17 @@ class GoalEntityExtractor:
     def _learn_lookups(self) -> None:
         """The domain's lookup tables: their names and aliases are known values."""
         for name in self._strings:
+            table: set[tuple[str, ...]] = set()
             for entry in self.specs[name].lookup or ():
                 for written in (entry.value, *entry.aliases):
                     said = tuple(words(written))
                     if said:
-                        self._known.add(said)
+                        table.add(said)
                     if ":" in written.strip(" :"):
                         self._colon_known.add(said)
+            if table:
+                self._known |= table
+                self._tables[name] = KnownValues(table)
 
     def _sort_entities(self) -> None:
         """Each entity by kind: an enum's phrases, a boolean's, a typed or a string entity."""
@@ -1022,20 +1055,7 @@ class GoalEntityExtractor:
     def _is_known(self, phrase: tuple[str, ...]) -> bool:
         """A known value: annotated in an example or in the lookup table; its words may have a
         typo each ("sushi kenso")."""
-        return (
-            phrase in self._known
-            or (len(phrase) == 1 and phrase[0] in self._known_words)
-            or tuple(map(stem, phrase)) in self._known_stems
-            or (len(phrase) >= 2 and self._typed_with_typos(phrase))
-        )
-
-    def _typed_with_typos(self, phrase: tuple[str, ...]) -> bool:
-        """A known value of several words, each said as written or with a typo."""
-        return any(
-            len(known) == len(phrase) and all(fuzzy_equal(a, b) for a, b in zip(known, phrase, strict=True))
-            for first in self._known_firsts.matches(phrase[0])
-            for known in self._known_long[first]
-        )
+        return phrase in self._known_values
 
     def _split_known(self, text: str, toks: list[Token], span: _Span) -> list[_Span]:
         """A span made of known values is a list typed without commas ("petrobras vale itau");
@@ -1103,6 +1123,7 @@ class GoalEntityExtractor:
             ]
             if not eligible:
                 continue  # a bare number is no name, a word no amount
+            eligible = self._listing(eligible, tuple(t.text for t in toks[span.first : span.last + 1]))
             left = context_word(toks[span.first - 1].text) if span.first > 0 else ""
             right = context_word(toks[span.last + 1].text) if span.last + 1 < len(toks) else ""
             scores = {
@@ -1132,6 +1153,16 @@ class GoalEntityExtractor:
                 best_span = max(chosen, key=lambda s: (s.known, s.score, s.end - s.start))
                 out[name] = text[best_span.start : best_span.end]
         return out
+
+    def _listing(self, eligible: list[str], phrase: tuple[str, ...]) -> list[str]:
+        """``eligible`` without the entities with a lookup table that does not list ``phrase``
+        when exactly one table lists it: a name only the authors' table has is an author whatever
+        words are around it. When both tables or neither list it, the words around decide."""
+        tabled = [n for n in eligible if n in self._tables]
+        listing = [n for n in tabled if phrase in self._tables[n]]
+        if len(tabled) < 2 or len(listing) != 1:
+            return eligible
+        return [n for n in eligible if n not in tabled or n in listing]
 
     def _with_evidence(
         self, text: str, toks: list[Token], spans: list[_Span], guessable: bool
