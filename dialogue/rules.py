@@ -20,7 +20,7 @@ from dialogue.state import Continuation, Memory, Turn
 from execution.run_state import SETTLED
 from intent.base import guessed, lone_value
 from intent.embedded import entity_extractor
-from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words
+from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words, value_words
 from intent.text import words
 from intent.typed import RECOGNIZER, Clock
 from shared import i18n
@@ -388,7 +388,8 @@ def _only_values(text: str, named: dict[str, object], goal: Goal, language: str,
     for name, value in named.items():
         spec = goal.entities_schema.get(name)
         for item in value if isinstance(value, list) else [value]:
-            said.update(words(str(item)))
+            # a code read joined ("cn4821" of "CN 4821") says its letters and digits apart too
+            said.update(value_words(str(item)))
             if spec is not None and isinstance(item, str):
                 for synonym in spec.synonyms.get(item, []):
                     said.update(words(synonym))

@@ -19,7 +19,7 @@ from typing import Any
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
 from intent.base import guessed
-from intent.entities import NOT_ENTITY, GoalEntityExtractor
+from intent.entities import NOT_ENTITY, GoalEntityExtractor, value_words
 from intent.text import words
 from intent.typed import Clock
 from planner.slots import SlotProblem
@@ -224,7 +224,8 @@ def only_the_answer(text: str, entity: str, found: dict[str, Any], spec: EntityS
     said: set[str] = set()
     for value in found.values():
         for item in value if isinstance(value, list) else [value]:
-            said.update(words(str(item)))
+            # a code read joined ("cn4821" of "CN 4821") says its letters and digits apart too
+            said.update(value_words(str(item)))
     naming = set(words(entity.replace("_", " ")))
     if spec is not None and spec.description:
         described = spec.description

@@ -1254,7 +1254,7 @@ class GoalEntityExtractor:
             for value in entities.values()
             for item in (value if isinstance(value, list) else [value])
             if isinstance(item, str)
-            for w in _value_words(item)
+            for w in value_words(item)
         }
         read = expand_shorthands(text)
         typed: list[TypedSpan] = []
@@ -1478,7 +1478,7 @@ def _date_and_time(
     return moment.isoformat(timespec="seconds"), {date, time}
 
 
-def _value_words(value: str) -> list[str]:
+def value_words(value: str) -> list[str]:
     """The words of ``value``, a code's letters and digits also apart: "cn 4821" says "cn4821"."""
     out: list[str] = []
     for word in words(value):
