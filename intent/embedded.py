@@ -928,6 +928,17 @@ class EmbeddedIntentAdapter:
         clock = Clock.of(context, self.time_zone)
         if (broken := self._tie_broken(text, out, clock, model)) is not None:
             best, conf = broken
+        elif (
+            not status
+            and conf < self.oos_threshold
+            and (framed := self._framed(text, order, pinned_domain, clock, out))
+        ):
+            # "open a ticket: the scanner jams on every page": the problem's words ask for no goal
+            probs, conf = framed
+            out.notes = []
+            order = self._rank(out, probs, conf, model)
+            best = model.goals[int(order[0])]
+            out.notes.append(f"read without its free text: {best.goal.goal}'s request")
         listed = None
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
@@ -1005,6 +1016,29 @@ class EmbeddedIntentAdapter:
             )
             out.notes.append(f"clear request: {sorted(out.entities)} said (confidence {conf:.2f} raised)")
         return out
+
+    def _framed(
+        self, text: str, order: IntArray, pinned_domain: str | None, clock: Clock, out: IntentOutput
+    ) -> tuple[FloatArray, float] | None:
+        """The scores of the message without the free text one of the first goals reads in it,
+        when that is the goal's request, in scope: "open a ticket: the scanner jams on every page"
+        frames a problem whose own words say nothing of any goal, and dilute the frame's."""
+        model = self.model
+        if model is None:
+            return None
+        for index in order:
+            ref = model.goals[int(index)]
+            extractor = model.extractors[(ref.domain, ref.goal.goal)]
+            payload = extractor.free_text(extractor.extract(text, clock=clock, language=out.language))
+            frame = text
+            for value in payload:
+                frame = frame.replace(value, " ")
+            if not payload or not content_words(frame):
+                continue
+            probs, conf = self._read_scores(frame, pinned_domain)
+            if conf >= self.oos_threshold and model.goals[int(probs.argmax())] == ref:
+                return probs, conf
+        return None
 
     def _read_scores(self, text: str, pinned_domain: str | None) -> tuple[FloatArray, float]:
         """The goals' probabilities and the calibrated confidence of the surer reading of

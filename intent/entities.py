@@ -1286,6 +1286,15 @@ class GoalEntityExtractor:
         "renewing" of "renovar" and "renew")."""
         return len(word) >= MIN_VERB_STEM and verb_stem(word) in self._carrier_stems
 
+    def free_text(self, entities: dict[str, Any]) -> list[str]:
+        """The values in ``entities`` of the goal's free-text entities (a problem, a message):
+        what the person says there is the request's payload, not words that ask for the goal."""
+        return [
+            value
+            for name, value in entities.items()
+            if name in self._contexts and self._contexts[name].free and isinstance(value, str)
+        ]
+
     def only_typed(self, entities: dict[str, Any]) -> bool:
         """Whether every value in ``entities`` is of a type any request can carry (a date, a
         time, a number, an amount) rather than something only this goal knows."""
