@@ -42,7 +42,7 @@ def test_a_read_only_capability_runs_again_with_the_suggestion_and_says_so(
     before = len(calls(salon))
     done = run_turn(gateway, f"price-{uuid.uuid4().hex[:8]}", "quanto custa um corte de cabelo?")
     assert done["status"] == "completed", done
-    assert done["answer"] == "Usei “BRL” (currency), como o serviço sugeriu.\nCorte: R$ 50,00."
+    assert done["answer"] == "Usei “BRL” para currency, como o serviço sugeriu.\nCorte: R$ 50,00."
     assert [c[1].get("currency") for c in calls(salon)[before:]] == [None, "BRL"]
 
 
@@ -57,7 +57,7 @@ def test_a_capability_that_changes_something_waits_for_a_yes_to_the_change(
     assert asked["status"] == "waiting_input", asked
     assert asked["answer"].startswith(
         "That did not work: Esse horário está ocupado. The service suggests trying again with "
-        "“10:00” (slot). Next step: "
+        "“10:00” for slot. Next step: "
     )
     assert [c[1].get("slot") for c in calls(salon)[before:]] == [None]  # not called with 10:00
     done = run_turn(gateway, session, "yes")
