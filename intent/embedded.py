@@ -205,6 +205,11 @@ def _missing(goal: Goal, entities: dict[str, Any]) -> list[str]:
     return [name for name, spec in goal.entities_schema.items() if spec.required and name not in entities]
 
 
+def _required_count(goal: Goal) -> int:
+    """How many of ``goal``'s entities are required."""
+    return sum(1 for spec in goal.entities_schema.values() if spec.required)
+
+
 def _named_from_its_tables(
     ref: GoalRef, extractor: GoalEntityExtractor, text: str, clock: Clock, language: str
 ) -> dict[str, Any] | None:
@@ -1206,7 +1211,7 @@ class EmbeddedIntentAdapter:
         if extractor.phrasing_words(text):
             return []
         unexplained = extractor.unexplained_words(text, out.entities)
-        required = sum(1 for spec in best.goal.entities_schema.values() if spec.required)
+        required = _required_count(best.goal)
         if not unexplained or self._outweighed(text, best, unexplained, required, model):
             return []
         return unexplained
@@ -1339,7 +1344,7 @@ class EmbeddedIntentAdapter:
             values = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
             unexplained = extractor.unexplained_words(text, entities)
             if unexplained or extractor.unsupported_action(text) is not None:
-                required = sum(1 for name, spec in ref.goal.entities_schema.items() if spec.required)
+                required = _required_count(ref.goal)
                 if not self._outweighed(text, ref, unexplained, required, model):
                     continue
                 return ref, False
