@@ -66,7 +66,15 @@ from shared.models import (
     RunContext,
     StepTrace,
 )
-from shared.planning import HeldReplan, ParamChange, ReplanContext, RunPlanner, unsaid_values
+from shared.planning import (
+    HeldReplan,
+    ParamChange,
+    ReplanAction,
+    ReplanContext,
+    RunPlanner,
+    added_actions,
+    unsaid_values,
+)
 from shared.status import RunStatus
 
 log = logging.getLogger(__name__)
@@ -348,7 +356,14 @@ class RunController:
             resume.pop(failed.id, None)
             if self._changes_something(failed):
                 # a value nobody said is never sent to a capability that acts: the person is asked
-                held = HeldReplan(new.plan, failed.id, new.changes, trace.error or "", list(resume.values()))
+                held = HeldReplan(
+                    new.plan,
+                    failed.id,
+                    new.changes,
+                    trace.error or "",
+                    list(resume.values()),
+                    already_used=list(state.changes),
+                )
                 reason = (
                     f"step {failed.id} ({failed.capability}) changes something: "
                     f"re-issuing it with {new.patch} waits for the person's yes"
@@ -357,16 +372,19 @@ class RunController:
             state.changes = _merged(state.changes, new.changes)
         else:  # a rewrite (or any other new plan) may bring values nobody said, as a re-issue may
             unsaid = self._unsaid(state, new.plan, resume)
-            if unsaid:
+            added = self._added(state, new.plan, resume)
+            if unsaid or added:
                 held = HeldReplan(
-                    new.plan, failed.id, unsaid, trace.error or "", list(resume.values()), new.action
+                    new.plan,
+                    failed.id,
+                    unsaid,
+                    trace.error or "",
+                    list(resume.values()),
+                    new.action,
+                    added=added,
+                    already_used=list(state.changes),
                 )
-                steps = ", ".join(str(i) for i in dict.fromkeys(c.step_id for c in unsaid))
-                reason = (
-                    f"the new plan ({new.action}) calls steps {steps}, which change something, with "
-                    "values the person did not say: it waits for the person's yes"
-                )
-                return Ending(RunStatus.WAITING_INPUT, reason, held=held)
+                return Ending(RunStatus.WAITING_INPUT, _held_reason(new.action, unsaid, added), held=held)
         state.plan = new.plan
         await state.move(RunStatus.EXECUTING, new.note)
         return resume
@@ -382,6 +400,16 @@ class RunController:
             for step in plan.steps
             if step.id not in resume and self._changes_something(step)
             for change in unsaid_values(step, state.plan, state.said)
+        ]
+
+    def _added(self, state: RunState, plan: ExecutionPlan, resume: Mapping[int, StepTrace]) -> list[int]:
+        """The steps of ``plan`` still to be called that change something with a capability the
+        plan that ran never called (:func:`~shared.planning.added_actions`): nothing the person
+        asked for led to them, so their values being said is not enough."""
+        return [
+            step.id
+            for step in added_actions(plan, state.plan)
+            if step.id not in resume and self._changes_something(step)
         ]
 
     def _changes_something(self, step: ExecutionStep) -> bool:
@@ -567,6 +595,18 @@ def _said(intent: IntentOutput, execution_intent: ExecutionIntent | None) -> dic
         for name, value in values.items():
             said.setdefault(name, []).append(value)
     return said
+
+
+def _held_reason(action: ReplanAction, unsaid: list[ParamChange], added: list[int]) -> str:
+    """Why a new plan waits, for the trace: the steps with values nobody said, the actions added."""
+    parts = []
+    if unsaid:
+        steps = ", ".join(str(i) for i in dict.fromkeys(c.step_id for c in unsaid))
+        parts.append(f"calls steps {steps}, which change something, with values the person did not say")
+    if added:
+        steps = ", ".join(str(i) for i in added)
+        parts.append(f"adds steps {steps}, which change something with a capability the plan never called")
+    return f"the new plan ({action}) {' and '.join(parts)}: it waits for the person's yes"
 
 
 def _trace_of(report: ExecutionReport, step_id: int) -> StepTrace:

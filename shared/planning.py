@@ -120,11 +120,19 @@ def unsaid_values(
     return changes
 
 
+def added_actions(plan: ExecutionPlan, planned: ExecutionPlan) -> list[ExecutionStep]:
+    """The steps of ``plan`` (a rewrite) whose capability, in its domain, no step of ``planned``
+    (the plan the person asked for or approved) calls: actions the request did not lead to."""
+    asked = {(step.domain, step.capability) for step in planned.steps}
+    return [step for step in plan.steps if (step.domain, step.capability) not in asked]
+
+
 @dataclass(frozen=True)
 class HeldReplan:
     """A replan the run loop did not run: a step that changes something would be called with a
-    value the person did not say (a re-issue with a failure's suggestion, or a rewritten plan);
-    the person is asked first."""
+    value the person did not say (a re-issue with a failure's suggestion, or a rewritten plan),
+    or a rewritten plan would call such a capability the person's plan never had; the person is
+    asked first."""
 
     #: The new plan (the patch applied, or the rewrite), to run on a yes.
     plan: ExecutionPlan
@@ -139,6 +147,21 @@ class HeldReplan:
     kept: list[StepTrace] = field(default_factory=list)
     #: How the plan was made (the question says who proposes the change).
     action: ReplanAction = "reissue"
+    #: Steps of a rewrite that call a capability that changes something, which the plan the
+    #: person asked for never called (:func:`added_actions`): asked about even when every value
+    #: in them was said, since nothing the person asked for led to that action.
+    added: list[int] = field(default_factory=list)
+    #: Values this run already used without asking, which the person did not say (read-only
+    #: re-issues before this one: ``ExecutionReport.changes``): the question names them too, so
+    #: a yes is given knowing every value that changed.
+    already_used: list[ParamChange] = field(default_factory=list)
+
+    @property
+    def waiting(self) -> list[int]:
+        """The steps of :attr:`plan` the yes is for, in plan order: those with a value nobody
+        said and those a rewrite added; the failed step when neither names one."""
+        named = {change.step_id for change in self.changes} | set(self.added)
+        return [step.id for step in self.plan.steps if step.id in named] or [self.step_id]
 
 
 @dataclass(frozen=True)

@@ -95,3 +95,28 @@ async def test_a_plan_the_llm_wrote_waits_the_same_way_when_its_replan_is_a_reis
     # rewriting -> waiting_input: the run does not pass through executing to ask
     assert events.runs() == ["executing", "observing", "rewriting", "waiting_input"]
     assert [c.parameters["chat"] for c in domain.calls] == ["@ana"]
+
+
+async def test_a_reissue_held_after_a_read_only_one_carries_the_value_already_used() -> None:
+    """The quote ran again with the suggested symbol (it only reads), then the send, which acts,
+    failed suggesting another chat: the yes it waits for is given knowing both values, the one
+    already used and the one asked about."""
+    domain = Scripted(
+        {
+            "quote": [
+                not_found("Aple", suggestions=[{"symbol": "AAPL"}]),
+                ok("AAPL: 1", symbol="AAPL", price=1.0),
+            ],
+            "send": [no_chat("@ana.b")],
+        }
+    )
+    send = s(2, "send", deps=[1], domain="notifier", chat="@ana", message="${1.explanation}")
+    report = await controller(domain, max_replans=2).run(
+        intent(), plan=plan(s(1, symbol="Aple"), send), context={}
+    )
+    assert report.status is RunStatus.WAITING_INPUT, report.reason
+    held = report.held
+    assert held is not None and held.changes == [ParamChange(2, "chat", "@ana", "@ana.b")]
+    assert held.already_used == [ParamChange(1, "symbol", "Aple", "AAPL")]
+    assert held.waiting == [2]  # the yes is for the send alone: the quote ran and is kept
+    assert [t.id for t in held.kept] == [1]

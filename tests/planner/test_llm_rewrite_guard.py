@@ -16,13 +16,14 @@ from execution.dag import ExecutionReport
 from execution.runner import RunController
 from planner.llm import LlmRunPlanner
 from shared.events import RunStatusEvent, StepEvent
-from shared.models import IntentOutput
+from shared.models import DomainOutput, IntentOutput
 from shared.planning import ParamChange
 from shared.status import RunStatus
 from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 from tests.planner.test_llm_planner import (
     CATALOG,
     FAILED,
+    QUOTE_P,
     QUOTE_V,
     SEND_BEST,
     TYPO,
@@ -36,6 +37,19 @@ from tests.planner.test_llm_planner import (
 PLANNED_MESSAGE = "Subiu mais: ${= max_by([step1.result, step2.result], &change_pct).name}"
 #: The same computation over the rewritten quote (step 4 in place of step 2).
 REWRITTEN_MESSAGE = "Subiu mais: ${= max_by([step1.result, step4.result], &change_pct).name}"
+
+
+#: The LLM's plan with a typo that only reads: the two quotes, nothing sent.
+QUOTES_ONLY = {"steps": [QUOTE_P, {**QUOTE_V, "params": {"symbol_text": "Valle"}}], "combine_mode": "report"}
+#: What the catalog's symbol search answers for "Vale".
+FOUND_VALE = DomainOutput(
+    status="success",
+    result={
+        "query": "Vale",
+        "matches": [{"symbol": "VALE3", "name": "Vale", "exchange": "B3", "score": 1.0}],
+    },
+    explanation="Vale: VALE3",
+)
 
 
 def rewrite(quote_params: dict[str, Any], send_params: dict[str, Any]) -> dict[str, Any]:
@@ -56,10 +70,13 @@ def llm() -> Iterator[ScriptedLlm]:
 
 
 async def run(
-    llm: ScriptedLlm, rewritten: dict[str, Any], entities: dict[str, Any] | None = None
+    llm: ScriptedLlm,
+    rewritten: dict[str, Any],
+    entities: dict[str, Any] | None = None,
+    proposed: dict[str, Any] = TYPO,
 ) -> tuple[ExecutionReport, Domains, list[str], RunController]:
-    """The LLM's plan with a typo (step 2 fails), rewritten as ``rewritten``."""
-    llm.queue = [ToolCall(TYPO), ToolCall(rewritten)]
+    """The LLM's plan with a typo (``proposed``: step 2 fails), rewritten as ``rewritten``."""
+    llm.queue = [ToolCall(proposed), ToolCall(rewritten)]
     asked = request()
     intent: IntentOutput = asked.intent
     if entities is not None:
@@ -72,6 +89,7 @@ async def run(
             "Valle": [FAILED],
             "Vale": [quote("Vale", 2.6)],
             "VALE3": [quote("Vale", 2.6)],
+            "search_symbol": [FOUND_VALE],
         }
     )
     controller = RunController(CATALOG, domains, planner=LlmRunPlanner(llm_planner), max_replans=2)
@@ -166,3 +184,34 @@ async def test_the_yes_runs_the_rewritten_plan_with_what_ran_kept(llm: ScriptedL
 
 def test_the_planned_message_is_the_one_the_plan_sends() -> None:
     assert SEND_BEST["params"] == {"message": PLANNED_MESSAGE}
+
+
+async def test_a_rewrite_that_adds_an_action_nobody_asked_for_waits_for_the_yes(llm: ScriptedLlm) -> None:
+    """The person asked for two quotes; the rewrite also sends a message. Every value of the send
+    was said (the message is the request's own entity), but nothing the person asked for led to
+    sending anything: the send waits for the yes, named as the step the yes is for."""
+    send = {**SEND_BEST, "id": 5, "depends_on": [1, 4], "params": {"message": "Petrobras e Vale"}}
+    rewritten = {"steps": [{**QUOTE_V, "id": 4}, send]}
+    report, domains, runs, _ = await run(
+        llm, rewritten, entities={"message": "Petrobras e Vale"}, proposed=QUOTES_ONLY
+    )
+    assert report.status is RunStatus.WAITING_INPUT, report.reason
+    assert runs == ["executing", "observing", "rewriting", "waiting_input"]
+    held = report.held
+    assert held is not None and held.action == "rewrite"
+    assert held.changes == [] and held.added == [5] and held.waiting == [5]
+    assert [s.id for s in held.plan.steps] == [1, 2, 4, 5]
+    assert sorted(t.id for t in held.kept) == [1, 2]
+    assert report.reason is not None and "adds steps 5" in report.reason
+    assert sends(domains) == []  # nothing of the rewrite was called, the send never
+    assert len(domains.calls) == 2
+
+
+async def test_a_rewrite_that_adds_an_action_that_only_reads_runs(llm: ScriptedLlm) -> None:
+    """A capability the plan never had, which only reads (the symbol search), runs as any read."""
+    search = {"id": 4, "domain": "finance", "capability": "search_symbol", "params": {"query": "Vale"}}
+    rewritten = {"steps": [search, {**QUOTE_V, "id": 5, "depends_on": [4]}]}
+    report, domains, _, _ = await run(llm, rewritten, proposed=QUOTES_ONLY)
+    assert report.status is RunStatus.COMPLETED, report.reason
+    assert report.held is None
+    assert [c.capability for c in domains.calls][-2:] == ["search_symbol", "get_stock_price"]
