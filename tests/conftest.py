@@ -1,4 +1,4 @@
-"""Fixtures shared by the whole suite: free ports, real processes, real PostgreSQL and Redis.
+"""Fixtures shared by the whole suite: free and reserved ports, real processes, real PostgreSQL and Redis.
 
 Under ``CI=true`` a missing PostgreSQL or Redis is a failure, not a skip.
 
@@ -46,9 +46,50 @@ def unavailable(what: str) -> None:
 
 
 def free_port() -> int:
+    """A loopback port free at the moment of the call. Nothing keeps it: bind it at once, or use
+    :func:`reserve_port` when something else (another process, a wait) comes first."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+class ReservedPort:
+    """A loopback port kept for a server that is not listening yet: a socket of this process bound
+    to it with SO_REUSEADDR, never listening. While it is held a connection to the port is refused
+    (as by a server that is down) and the kernel gives the port to no other bind to port 0 and no
+    outgoing connection (a port of :func:`free_port` is free for anyone the moment it returns).
+
+    On Linux a server that sets SO_REUSEADDR itself (uvicorn, asyncio, http.server, nginx,
+    redis-server) binds and listens on a held port, a non-listening socket being no conflict then:
+    hold it until that server answers, or for as long as a test needs the port to stay its own
+    (a server stopped and started again on it, a port where nothing may listen). For a server that
+    does not set SO_REUSEADDR, :meth:`release` it right before that server starts. Released when
+    its ``with`` block ends; releasing twice is harmless."""
+
+    def __init__(self) -> None:
+        self._socket = socket.socket()
+        try:
+            self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self._socket.bind(("127.0.0.1", 0))
+        except BaseException:
+            self._socket.close()
+            raise
+        self.port = int(self._socket.getsockname()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def release(self) -> None:
+        self._socket.close()
+
+    def __enter__(self) -> ReservedPort:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.release()
+
+
+def reserve_port() -> ReservedPort:
+    """A loopback port held bound, not listening, until released (:class:`ReservedPort`)."""
+    return ReservedPort()
 
 
 #: A start-up may take this long on a busy 2-core machine (several suites training at once).
@@ -174,32 +215,35 @@ def start_fixture_domain(script: str) -> Process:
 
 
 def start_service(name: str, argv: list[str], env: dict[str, str] | None, port: int | None) -> Process:
-    """``python <argv> --port P``, waited for on ``/health`` (killed if it never answers)."""
-    port = port or free_port()
+    """``python <argv> --port P``, waited for on ``/health`` (killed if it never answers); a port
+    of its own is held for it (:func:`reserve_port`) until it answers."""
     # a store of idempotency keys of its own (the SDK's default is one file per domain name under
     # var/): run ids made from the same Idempotency-Key in another test, or an earlier run, would
     # otherwise be answered from what that other process did
     keys = f"sqlite:///{tempfile.mkdtemp(prefix=f'keys-{name}-')}/{name}.sqlite3"
     full_env = {**os.environ, "DOMAIN_IDEMPOTENCY_URL": keys, **(env or {})}
-    url = f"http://127.0.0.1:{port}"
-    proc = start_and_wait([sys.executable, *argv, "--port", str(port)], url, full_env)
+    with contextlib.ExitStack() as held:
+        port = port or held.enter_context(reserve_port()).port
+        url = f"http://127.0.0.1:{port}"
+        proc = start_and_wait([sys.executable, *argv, "--port", str(port)], url, full_env)
     return Process(name, url, proc, env or {})
 
 
 def start_gateway(env: dict[str, str], port: int | None = None, *, log: Path | None = None) -> Process:
     """``python -m gateway`` on ``port`` (default: a free one), its output appended to ``log``
-    when given (a test that reads the gateway's JSON log)."""
-    port = port or free_port()
-    full_env = {
-        **os.environ,
-        "GATEWAY_HOST": "127.0.0.1",
-        "GATEWAY_PORT": str(port),
-        "LOG_LEVEL": "WARNING",
-        **env,
-    }
-    url = f"http://127.0.0.1:{port}"
-    # /health answers once start-up (bootstrap, intent model, migrations) has finished
+    when given (a test that reads the gateway's JSON log); a port of its own is held for it
+    (:func:`reserve_port`) until it answers: uvicorn binds only after the gateway's start-up."""
     with contextlib.ExitStack() as stack:
+        port = port or stack.enter_context(reserve_port()).port
+        full_env = {
+            **os.environ,
+            "GATEWAY_HOST": "127.0.0.1",
+            "GATEWAY_PORT": str(port),
+            "LOG_LEVEL": "WARNING",
+            **env,
+        }
+        url = f"http://127.0.0.1:{port}"
+        # /health answers once start-up (bootstrap, intent model, migrations) has finished
         output = stack.enter_context(log.open("ab")) if log is not None else None
         proc = start_and_wait([sys.executable, "-m", "gateway"], url, full_env, output=output)
     return Process("gateway", url, proc, env)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Process, free_port, spawn, start_and_wait
+from tests.conftest import Process, free_port, reserve_port, spawn, start_and_wait
 
 #: Writes its own pid and its child's pid to argv[1], then does what argv[2] says.
 WITH_CHILD = """
@@ -92,3 +94,21 @@ def test_stop_takes_the_children_along(tmp_path: Path) -> None:
     assert proc.returncode is not None
     assert gone(parent)
     assert gone(child)
+
+
+def test_a_reserved_port_refuses_connections_is_kept_from_others_and_takes_its_server() -> None:
+    with reserve_port() as reserved:
+        # nothing listens: a connection is refused, as by a server that is down
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", reserved.port), timeout=5).close()
+        # a bind without SO_REUSEADDR (free_port's) is refused the port
+        with socket.socket() as other, pytest.raises(OSError) as refused:
+            other.bind(("127.0.0.1", reserved.port))
+        assert refused.value.errno == errno.EADDRINUSE
+        # a server that sets SO_REUSEADDR, as uvicorn does, binds and listens on it while it is held
+        with socket.socket() as server:
+            server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            server.bind(("127.0.0.1", reserved.port))
+            server.listen()
+            socket.create_connection(("127.0.0.1", reserved.port), timeout=5).close()
+        reserved.release()  # released twice: harmless

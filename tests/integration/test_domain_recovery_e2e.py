@@ -3,7 +3,6 @@ re-registering it (the registry's background health refresh), all real processes
 
 from __future__ import annotations
 
-import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, start_domain, start_gateway, write_bootstrap
+from tests.conftest import Process, reserve_port, start_domain, start_gateway, write_bootstrap
 
 pytestmark = pytest.mark.integration
 
@@ -57,11 +56,10 @@ def _first_run_routed_to_finance(gateway: Process) -> dict[str, Any]:
 def test_a_domain_started_after_the_gateway_is_routed_without_re_registration(
     tmp_path: Path, domain_processes: dict[str, Process]
 ) -> None:
-    # the domain's port is held (bound, not listening) until the domain starts: connections are
-    # refused as by a domain that is down, and no other process of the test is given the port
-    reserved = socket.socket()
-    reserved.bind(("127.0.0.1", 0))
-    finance_port = int(reserved.getsockname()[1])
+    # the domain's port is held (bound, not listening) until the domain answers on it: connections
+    # are refused as by a domain that is down, and no other process is given the port
+    reserved = reserve_port()
+    finance_port = reserved.port
     bootstrap = write_bootstrap(
         tmp_path / "bootstrap.json",
         {"finance": f"http://127.0.0.1:{finance_port}", "general": domain_processes["general"].url},
@@ -82,8 +80,8 @@ def test_a_domain_started_after_the_gateway_is_routed_without_re_registration(
         assert finance["healthy"] is False and finance["capabilities"] == []
 
         time.sleep(max(0.0, gateway_up + DOMAIN_STARTS_AFTER_S - time.monotonic()))
-        reserved.close()
         started.append(start_domain("finance", port=finance_port))
+        reserved.release()
 
         trace = _first_run_routed_to_finance(gateway)
         [step] = trace["steps"]
@@ -92,6 +90,6 @@ def test_a_domain_started_after_the_gateway_is_routed_without_re_registration(
         finance = _domains(gateway)["finance"]
         assert finance["healthy"] is True and "get_stock_price" in finance["capabilities"]
     finally:
-        reserved.close()
+        reserved.release()
         for process in reversed(started):
             process.stop()
