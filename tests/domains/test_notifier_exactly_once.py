@@ -14,7 +14,7 @@ import pytest
 
 from shared.models import ExecutionIntent
 from shared.signing import SIGNATURE_HEADER, sign
-from tests.conftest import Process, free_port, start_domain
+from tests.conftest import Process, reserve_port, start_domain
 
 pytestmark = pytest.mark.integration
 
@@ -67,10 +67,18 @@ def started() -> Iterator[list[Process]]:
         process.stop("kill")
 
 
+@pytest.fixture
+def notifier_port() -> Iterator[int]:
+    """One port for the notifiers a test starts in turn, held (bound, never listening) for the whole
+    test: between a kill and the next start it is given to no other process."""
+    with reserve_port() as reserved:
+        yield reserved.port
+
+
 def test_a_call_repeated_after_a_crash_sends_nothing_new(
-    notifier_env: dict[str, str], tmp_path: Path, started: list[Process]
+    notifier_env: dict[str, str], tmp_path: Path, started: list[Process], notifier_port: int
 ) -> None:
-    port = free_port()
+    port = notifier_port
     first = start_domain("notifier", notifier_env, port)
     started.append(first)
     sent = _send(first, "run-9:2")

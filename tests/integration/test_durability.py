@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import ROOT, Process, free_port, start_gateway, wait_http, write_bootstrap
+from tests.conftest import ROOT, Process, reserve_port, start_gateway, wait_http, write_bootstrap
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +35,10 @@ async def test_two_gateways_share_sessions_locks_and_registry(
     }
     a = start_gateway(env)
     b = start_gateway(env)
-    weather_port = free_port()
+    # the weather domain binds its port while both gateways are busy below: the port is held for it
+    # (bound, not listening) until it answers, so no other process is given it meanwhile
+    reserved = reserve_port()
+    weather_port = reserved.port
     weather = subprocess.Popen(
         [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(weather_port)],
         cwd=ROOT,
@@ -60,6 +63,7 @@ async def test_two_gateways_share_sessions_locks_and_registry(
 
             # a runtime registration on A is seen and routed by B
             wait_http(f"http://127.0.0.1:{weather_port}/health", proc=weather)
+            reserved.release()
             registered = await client.post(
                 f"{a.url}/v1/domains",
                 json={"name": "weather", "base_url": f"http://127.0.0.1:{weather_port}"},
@@ -71,6 +75,7 @@ async def test_two_gateways_share_sessions_locks_and_registry(
             forecast = await say(client, b.url, "shared-3", "como está o tempo em Oslo?")
             assert forecast["steps"][0]["domain"] == "weather"
     finally:
+        reserved.release()
         weather.terminate()
         weather.wait(timeout=10)
         a.stop()
