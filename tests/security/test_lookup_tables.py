@@ -26,7 +26,7 @@ from orchestrator.refresh import HealthRefresh
 from orchestrator.registry import ManifestRejected
 from orchestrator.url_policy import UrlPolicy
 from shared.manifest import ManifestLimits
-from tests.conftest import free_port, write_bootstrap
+from tests.conftest import free_port, reserve_port, write_bootstrap
 from tests.security.conftest import manifest, raw_app, serving
 
 TABLES = 3
@@ -120,36 +120,38 @@ async def serving_on(app: FastAPI, port: int) -> AsyncIterator[str]:
 
 async def test_a_slow_lookup_endpoint_delays_no_other_domains_refresh(tmp_path: Any) -> None:
     sluggish = SlowLookups()
-    late_port = free_port()
-    deadline_s = 3.0
-    async with serving_on(sluggish.app, free_port()) as slow_url, httpx.AsyncClient(timeout=60) as http:
-        registry = DomainRegistry(
-            DomainClient(http), env={}, url_policy=UrlPolicy(resolve=False), load_deadline_s=deadline_s
-        )
-        bootstrap = write_bootstrap(
-            tmp_path / "b.json", {"sluggish": slow_url, "late": f"http://127.0.0.1:{late_port}"}
-        )
-        await registry.load_bootstrap(bootstrap)
-        assert registry.down() == ["late"]
-        sluggish.slow = True
-        refresh = HealthRefresh(registry, interval_s=0.2, down_interval_s=0.1)
-        refresh.start()
-        try:
-            await asyncio.wait_for(sluggish.asked.wait(), 10)  # a round is now stuck on it
-            async with serving_on(
-                raw_app(manifest("late", [{"goal": "LATE_THING", "description": "a late thing"}])), late_port
-            ):
-                started = time.monotonic()
-                while "late" in registry.down():
-                    assert time.monotonic() - started < 30, registry.list()
-                    await asyncio.sleep(0.05)
-                seen_after = time.monotonic() - started
-                # and the slow one is marked down once its deadline passes, not after the read timeout
-                while "sluggish" not in registry.down():
-                    assert time.monotonic() - started < deadline_s + 5, registry.list()
-                    await asyncio.sleep(0.05)
-        finally:
-            await refresh.stop()
+    # the late domain's port is held (bound, never listening) until it is served there: down
+    # meanwhile, and given to no other server (the sluggish one's included)
+    with reserve_port() as late:
+        late_port = late.port
+        deadline_s = 3.0
+        async with serving_on(sluggish.app, free_port()) as slow_url, httpx.AsyncClient(timeout=60) as http:
+            registry = DomainRegistry(
+                DomainClient(http), env={}, url_policy=UrlPolicy(resolve=False), load_deadline_s=deadline_s
+            )
+            bootstrap = write_bootstrap(
+                tmp_path / "b.json", {"sluggish": slow_url, "late": f"http://127.0.0.1:{late_port}"}
+            )
+            await registry.load_bootstrap(bootstrap)
+            assert registry.down() == ["late"]
+            sluggish.slow = True
+            refresh = HealthRefresh(registry, interval_s=0.2, down_interval_s=0.1)
+            refresh.start()
+            try:
+                await asyncio.wait_for(sluggish.asked.wait(), 10)  # a round is now stuck on it
+                late_app = raw_app(manifest("late", [{"goal": "LATE_THING", "description": "a late thing"}]))
+                async with serving_on(late_app, late_port):
+                    started = time.monotonic()
+                    while "late" in registry.down():
+                        assert time.monotonic() - started < 30, registry.list()
+                        await asyncio.sleep(0.05)
+                    seen_after = time.monotonic() - started
+                    # and the slow one is marked down once its deadline passes, not after the read timeout
+                    while "sluggish" not in registry.down():
+                        assert time.monotonic() - started < deadline_s + 5, registry.list()
+                        await asyncio.sleep(0.05)
+            finally:
+                await refresh.stop()
     assert seen_after < 2.0, f"a restarted domain was seen healthy after {seen_after:.1f} s"
     slow = registry.get("sluggish")
     assert slow is not None and "within 3 s" in (slow.last_error or ""), slow

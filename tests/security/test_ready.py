@@ -32,6 +32,7 @@ from tests.conftest import (
     Process,
     exit_code,
     free_port,
+    reserve_port,
     spawn,
     start_gateway,
     stop_process,
@@ -96,14 +97,16 @@ def test_ready_fails_when_the_sqlite_file_is_deleted(
 
 
 class RedisServer:
-    """A redis-server of the test's own on a free port, to stop and start again."""
+    """A redis-server of the test's own on a port held for it (:func:`reserve_port`; redis-server
+    sets SO_REUSEADDR), to stop and start again: while it is down its port is given to no one else."""
 
     def __init__(self, work: Path):
         binary = shutil.which("redis-server")
         if binary is None:
             unavailable("redis-server")
         self.binary = str(binary)
-        self.port = free_port()
+        self.reserved = reserve_port()
+        self.port = self.reserved.port
         self.work = work
         self.proc: Any = None
 
@@ -138,11 +141,12 @@ class RedisServer:
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path)
-    server.start()
     try:
+        server.start()
         yield server
     finally:
         server.kill()
+        server.reserved.release()
 
 
 def assert_store_unavailable(response: httpx.Response) -> None:

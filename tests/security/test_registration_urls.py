@@ -18,7 +18,7 @@ from orchestrator import DomainClient, DomainRegistry
 from orchestrator.registry import ManifestRejected
 from orchestrator.url_policy import BAD_HOST, DENIED, MALFORMED, UrlPolicy, UrlRefused
 from shared.errors import DomainUnavailable
-from tests.conftest import Process, free_port, start_gateway, write_bootstrap
+from tests.conftest import Process, free_port, reserve_port, start_gateway, write_bootstrap
 from tests.security.conftest import raw_app, serving
 
 
@@ -94,13 +94,15 @@ async def test_failures_read_the_same_for_a_closed_port_and_an_open_one(registry
     networks: there the one text is the security property (an admin key must not map which
     internal ports are open). Issue 28 changed that text, deliberately, so that it no longer
     claims the domain answered; it still reads the same for a closed port and an open one."""
-    closed = f"http://127.0.0.1:{free_port()}"
-    async with serving(_internal_service()) as open_port:
-        answers = []
-        for url in (closed, open_port):
-            with pytest.raises(DomainUnavailable) as err:
-                await registry.register("probe", url)
-            answers.append(err.value.message.replace(url, "<url>"))
+    # held, never listening: closed, and not given to the open service started next
+    with reserve_port() as reserved:
+        closed = reserved.url
+        async with serving(_internal_service()) as open_port:
+            answers = []
+            for url in (closed, open_port):
+                with pytest.raises(DomainUnavailable) as err:
+                    await registry.register("probe", url)
+                answers.append(err.value.message.replace(url, "<url>"))
     assert (
         answers
         == [
