@@ -10,19 +10,21 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import ROOT, START_TIMEOUT_S, exit_code, free_port, spawn, stop_process
+from tests.conftest import ROOT, START_TIMEOUT_S, exit_code, free_port, reserve_port, spawn, stop_process
 
 BOOTSTRAP = ROOT / "domains.bootstrap.json"
 
 
-def launcher_environment(work: Path, cache: Path, port: int) -> dict[str, str]:
+def launcher_environment(
+    work: Path, cache: Path, port: int, domain_port: Callable[[], int] = free_port
+) -> dict[str, str]:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -36,20 +38,26 @@ def launcher_environment(work: Path, cache: Path, port: int) -> dict[str, str]:
     }
     env.pop("ADMIN_TOKEN", None)
     for entry in json.loads(BOOTSTRAP.read_text())["domains"]:
-        env[f"DOMAIN_URL_{entry['name'].upper()}"] = f"http://127.0.0.1:{free_port()}"
+        env[f"DOMAIN_URL_{entry['name'].upper()}"] = f"http://127.0.0.1:{domain_port()}"
     return env
 
 
 @contextmanager
 def launched(work: Path, cache: Path) -> Iterator[tuple[list[str], int, float]]:
     """The launcher until its banner: (its lines so far, the gateway's port, /ready's status the
-    moment the banner was read)."""
-    port = free_port()
+    moment the banner was read). The gateway's and the domains' ports are held for them
+    (:func:`reserve_port`) until the launcher ends: its processes bind them one after another, the
+    gateway's only once its start-up (training included) is done."""
     log_path = work / "launcher.log"
-    with log_path.open("wb") as log:
+    with ExitStack() as held, log_path.open("wb") as log:
+
+        def reserved() -> int:
+            return held.enter_context(reserve_port()).port
+
+        port = reserved()
         proc = spawn(
             [sys.executable, "-m", "cli.launcher"],
-            env=launcher_environment(work, cache, port),
+            env=launcher_environment(work, cache, port, reserved),
             cwd=work,
             output=log,
         )
