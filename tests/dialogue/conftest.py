@@ -2,12 +2,15 @@
 
 ``FakeDomains`` stands for the orchestrator's remote side (HTTP domain services): canned
 ``DomainOutput``s per capability, and the orchestrator's confidence gate rule.
+
+``VISITS`` is a domain of its own whose change asks for a yes, and ``visits_chat`` a conversation
+over it alone (the tests of what is asked before and at the approval).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -29,6 +32,9 @@ from shared.models import (
 )
 from shared.planning import RunPlanner
 from tests.conftest import example
+
+if TYPE_CHECKING:
+    from tests.dialogue.test_graph import Conversation
 
 STOCKS: dict[str, Any] = {
     "domain": "stocks",
@@ -223,3 +229,82 @@ def conversation_graph(
     return ConversationGraph(
         adapter=adapter, catalog=lambda: catalog, orchestrator=domains, controller=run_loop
     )
+
+
+#: A domain whose change asks for a yes (cancel_visit) and whose goal names values to ask about.
+VISITS: dict[str, Any] = {
+    "domain": "visits",
+    "version": "1",
+    "description": "Visitas técnicas agendadas",
+    "capabilities": [
+        {
+            "name": "cancel_visit",
+            "description": {"pt": "Cancela uma visita técnica", "en": "Cancel a technician's visit"},
+            "parameters": {
+                "type": "object",
+                "properties": {"day_text": {"type": "string"}, "technician_text": {"type": "string"}},
+            },
+            "metadata": {"policy": {"confirm": True}},
+        },
+        {
+            "name": "list_visits",
+            "description": {"pt": "Lista as visitas", "en": "List the visits"},
+            "parameters": {"type": "object", "properties": {}},
+        },
+    ],
+    "goals": [
+        {
+            "goal": "CANCEL_VISIT",
+            "description": {"pt": "Cancelar uma visita técnica", "en": "Cancel a technician's visit"},
+            "capabilities": ["cancel_visit"],
+            "entities_schema": {
+                "day_text": {"type": "date", "description": {"pt": "o dia", "en": "the day"}},
+                "technician_text": {
+                    "type": "string",
+                    "description": {"pt": "o técnico", "en": "the technician"},
+                    "lookup": [{"value": "Carlos"}, {"value": "Marta"}],
+                },
+            },
+            "examples": [
+                example("cancela a visita de sexta", day_text="sexta"),
+                example("quero cancelar a visita do Carlos", technician_text="Carlos"),
+                example("desmarca a visita técnica de amanhã", day_text="amanhã"),
+                example("cancel the technician visit on friday", day_text="friday"),
+                example("cancel Marta's visit", technician_text="Marta"),
+                example("cancelar visita"),
+                example("cancel a visit"),
+            ],
+        },
+        {
+            "goal": "LIST_VISITS",
+            "description": {"pt": "Ver as visitas agendadas", "en": "See the scheduled visits"},
+            "capabilities": ["list_visits"],
+            "examples": [
+                example("quais visitas tenho agendadas?"),
+                example("tenho alguma visita técnica marcada?"),
+                example("lista minhas visitas"),
+                example("what visits do I have?"),
+                example("show my scheduled visits"),
+            ],
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def visits_catalog() -> Catalog:
+    return Catalog([validate_manifest(VISITS)])
+
+
+@pytest.fixture(scope="module")
+def visits_adapter(visits_catalog: Catalog) -> EmbeddedIntentAdapter:
+    return EmbeddedIntentAdapter(visits_catalog, use_embeddings=False)
+
+
+@pytest.fixture
+def visits_chat(visits_adapter: EmbeddedIntentAdapter, visits_catalog: Catalog) -> Conversation:
+    """A conversation over :data:`VISITS` whose visits are cancelled at the first call."""
+    from tests.dialogue.test_graph import Conversation  # test_graph imports this conftest
+
+    cancelled = {"cancel_visit": lambda i: DomainOutput(status="success", explanation="Cancelada.")}
+    return Conversation(visits_adapter, visits_catalog, FakeDomains(threshold=0.0, replies=cancelled))

@@ -7,29 +7,8 @@ from __future__ import annotations
 import pytest
 
 from dialogue.choice import is_yes
-from intent.embedded import EmbeddedIntentAdapter
-from shared.catalog import Catalog
-from shared.manifest import validate_manifest
-from shared.models import ApprovalQuestion, DomainOutput
-from tests.dialogue.conftest import FakeDomains
+from shared.models import ApprovalQuestion
 from tests.dialogue.test_graph import Conversation
-from tests.dialogue.test_nothing_to_act_on import VISITS
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return Catalog([validate_manifest(VISITS)])
-
-
-@pytest.fixture(scope="module")
-def adapter(catalog: Catalog) -> EmbeddedIntentAdapter:
-    return EmbeddedIntentAdapter(catalog, use_embeddings=False)
-
-
-@pytest.fixture
-def chat(adapter: EmbeddedIntentAdapter, catalog: Catalog) -> Conversation:
-    cancelled = {"cancel_visit": lambda i: DomainOutput(status="success", explanation="Cancelada.")}
-    return Conversation(adapter, catalog, FakeDomains(threshold=0.0, replies=cancelled))
 
 
 @pytest.mark.parametrize(
@@ -42,12 +21,12 @@ def chat(adapter: EmbeddedIntentAdapter, catalog: Catalog) -> Conversation:
         ("cancela a visita do Carlos", "fechado"),
     ],
 )
-async def test_an_everyday_yes_approves(chat: Conversation, request_text: str, yes: str) -> None:
-    asked = await chat.say(request_text)
+async def test_an_everyday_yes_approves(visits_chat: Conversation, request_text: str, yes: str) -> None:
+    asked = await visits_chat.say(request_text)
     assert isinstance(asked.state.question, ApprovalQuestion), asked.state.turn.answer
-    done = await chat.say(yes)
+    done = await visits_chat.say(yes)
     assert done.state.question is None, done.state.turn.answer
-    assert [c.capability for c in chat.domains.calls] == ["cancel_visit"]
+    assert [c.capability for c in visits_chat.domains.calls] == ["cancel_visit"]
 
 
 @pytest.mark.parametrize("reply", ["sure, but make it Carlos instead please", "surely not", ""])
