@@ -19,6 +19,7 @@ with its document.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -36,8 +37,8 @@ from tests.conftest import (
     START_TIMEOUT_S,
     Process,
     exit_code,
-    free_port,
     gateway_over,
+    reserve_port,
     spawn,
     start_and_wait,
     stop_process,
@@ -107,9 +108,13 @@ def test_examples_are_marked_in_the_documents_that_have_them() -> None:
 
 
 class Ports:
-    """The docs' port numbers mapped to this platform's: one document, one mapping."""
+    """The docs' port numbers mapped to this platform's: one document, one mapping. A port the
+    platform does not already serve is held (:func:`reserve_port`) until :meth:`release`: the server
+    an example starts on it binds it later, maybe examples later, and no other process is given it
+    meanwhile."""
 
     def __init__(self, gateway: Process, domains: dict[str, Process]):
+        self.held = contextlib.ExitStack()
         self.mapped: dict[int, int] = {GATEWAY_PORT: _port(gateway.url)}
         for port, name in SHIPPED_PORTS.items():
             if name in domains:
@@ -117,8 +122,11 @@ class Ports:
 
     def of(self, port: int) -> int:
         if port not in self.mapped:
-            self.mapped[port] = free_port()
+            self.mapped[port] = self.held.enter_context(reserve_port()).port
         return self.mapped[port]
+
+    def release(self) -> None:
+        self.held.close()
 
     def substitute(self, code: str) -> str:
         return PORT.sub(lambda m: f"{m.group('before')}{self.of(int(m.group('port')))}", code)
@@ -194,6 +202,7 @@ def test_the_documents_runnable_examples_run(
             stop_process(proc)
         for fixture in fixtures:
             fixture.stop()
+        ports.release()
 
 
 def start_fixture(name: str, port: int) -> Process:

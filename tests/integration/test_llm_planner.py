@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, free_port, gateway_over, run_turn, start_domain
+from tests.conftest import Process, gateway_over, reserve_port, run_turn, start_domain
 from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 from tests.ui.conftest import browser  # noqa: F401  (the headless Chromium fixture)
 from tests.ui.test_inspector_browser import Page
@@ -292,17 +292,19 @@ def test_a_plan_that_stays_invalid_is_refused_with_nothing_run(gateway: Process,
 def test_with_the_llm_down_the_deterministic_plan_answers(
     domains: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    env = {
-        "PLANNER_LLM": "fallback",
-        "PLANNER_LLM_BASE_URL": f"http://127.0.0.1:{free_port()}/v1",  # nothing listens there
-        "PLANNER_LLM_MODEL": "recorded-planner",
-        "LLM_BASE_URL": "",
-        "LLM_MODEL": "",
-    }
-    with gateway_over(domains, tmp_path_factory.mktemp("llm-planner-down"), env) as gateway:
-        started = time.perf_counter()
-        run = run_turn(gateway, session(), IF_EN)
-        elapsed = time.perf_counter() - started
+    # nothing listens there: the port is held, never listening, so not even the gateway is given it
+    with reserve_port() as nowhere:
+        env = {
+            "PLANNER_LLM": "fallback",
+            "PLANNER_LLM_BASE_URL": f"{nowhere.url}/v1",
+            "PLANNER_LLM_MODEL": "recorded-planner",
+            "LLM_BASE_URL": "",
+            "LLM_MODEL": "",
+        }
+        with gateway_over(domains, tmp_path_factory.mktemp("llm-planner-down"), env) as gateway:
+            started = time.perf_counter()
+            run = run_turn(gateway, session(), IF_EN)
+            elapsed = time.perf_counter() - started
     assert elapsed < 20
     assert run["status"] == "completed", run
     assert run["plan"]["planner"] == "deterministic"
