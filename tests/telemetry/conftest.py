@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Process, free_port, spawn, stop_process, wait_http, write_bootstrap
+from tests.conftest import Process, reserve_port, spawn, stop_process, wait_http, write_bootstrap
 from tests.telemetry.otlp_receiver import OtlpReceiver
 
 API_KEY = "sk-telemetry-test-key-7f3a9c"
@@ -57,7 +57,7 @@ def observed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ObservedPlatf
     }
     started: dict[str, Process] = {}
     logs: dict[str, Path] = {}
-    with OtlpReceiver() as receiver:
+    with OtlpReceiver() as receiver, reserve_port() as telegram:
         telemetry_env["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.url
         try:
             domain_env = {
@@ -65,38 +65,41 @@ def observed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ObservedPlatf
                 "NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"),
                 "TELEGRAM_BOT_TOKEN": TELEGRAM_TOKEN,
                 "TELEGRAM_CHAT_ID": "424242",
-                # nothing listens there: a delivery fails fast, and may be logged (masked)
-                "TELEGRAM_API_BASE": f"http://127.0.0.1:{free_port()}",
+                # nothing listens there (the port is held, never listening, while the platform
+                # runs): a delivery fails fast, and may be logged (masked)
+                "TELEGRAM_API_BASE": telegram.url,
             }
+            # each process's port is held for it until it answers (uvicorn binds after start-up)
             for name in ("finance", "notifier", "general"):
-                port = free_port()
                 logs[name] = work / f"{name}.log"
-                started[name] = _start(
-                    name,
-                    [sys.executable, "-m", f"domains.{name}", "--host", "127.0.0.1", "--port", str(port)],
-                    f"http://127.0.0.1:{port}",
-                    domain_env,
-                    logs[name],
-                )
+                with reserve_port() as reserved:
+                    port = reserved.port
+                    started[name] = _start(
+                        name,
+                        [sys.executable, "-m", f"domains.{name}", "--host", "127.0.0.1", "--port", str(port)],
+                        reserved.url,
+                        domain_env,
+                        logs[name],
+                    )
             bootstrap = write_bootstrap(work / "bootstrap.json", {n: p.url for n, p in started.items()})
-            port = free_port()
             logs["gateway"] = work / "gateway.log"
-            gateway = _start(
-                "gateway",
-                [sys.executable, "-m", "gateway"],
-                f"http://127.0.0.1:{port}",
-                {
-                    **telemetry_env,
-                    "GATEWAY_HOST": "127.0.0.1",
-                    "GATEWAY_PORT": str(port),
-                    "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
-                    "BOOTSTRAP_FILE": str(bootstrap),
-                    "API_KEYS": API_KEY,
-                    "ADMIN_TOKEN": ADMIN_TOKEN,
-                    "REDIS_URL": "",
-                },
-                logs["gateway"],
-            )
+            with reserve_port() as reserved:
+                gateway = _start(
+                    "gateway",
+                    [sys.executable, "-m", "gateway"],
+                    reserved.url,
+                    {
+                        **telemetry_env,
+                        "GATEWAY_HOST": "127.0.0.1",
+                        "GATEWAY_PORT": str(reserved.port),
+                        "DATABASE_URL": f"sqlite+aiosqlite:///{work / 'gateway.sqlite3'}",
+                        "BOOTSTRAP_FILE": str(bootstrap),
+                        "API_KEYS": API_KEY,
+                        "ADMIN_TOKEN": ADMIN_TOKEN,
+                        "REDIS_URL": "",
+                    },
+                    logs["gateway"],
+                )
             started["gateway"] = gateway
             yield ObservedPlatform(
                 gateway, {n: p for n, p in started.items() if n != "gateway"}, receiver, logs
