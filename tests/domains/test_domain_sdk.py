@@ -23,7 +23,7 @@ from shared.models import (
     ExecutionIntent,
     Failure,
 )
-from tests.conftest import ROOT, free_port, wait_http
+from tests.conftest import ROOT, reserve_port, wait_http
 
 
 def service() -> DomainService:
@@ -208,15 +208,18 @@ def test_an_old_style_output_still_validates_into_the_typed_fields() -> None:
 
 @pytest.mark.integration
 def test_a_domain_process_listens_where_its_settings_say(tmp_path: Path) -> None:
-    port = free_port()
+    reserved = reserve_port()  # held until it answers: uvicorn binds after its start-up
+    port = reserved.port
     # an empty working directory, so no developer's .env can change what is read
     script = ROOT / "tests" / "fixtures" / "weather_domain.py"
     env = {**os.environ, "DOMAIN_HOST": "127.0.0.1", "DOMAIN_PORT": str(port), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=env)
     try:
         wait_http(f"http://127.0.0.1:{port}/health", proc=proc)
+        reserved.release()
         assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).json()["domain"] == "weather"
     finally:
+        reserved.release()
         proc.terminate()
         try:
             proc.wait(timeout=10)

@@ -19,18 +19,18 @@ from orchestrator.client import domain_http_client
 from shared.errors import DomainProtocolError
 from shared.models import ExecutionIntent
 from shared.signing import MAX_SKEW_S, SIGNATURE_HEADER, sign
-from tests.conftest import ROOT, Process, free_port, start_and_wait
+from tests.conftest import ROOT, Process, reserve_port, start_and_wait
 
 SECRET = "weather-gateway-secret"
 
 
 @pytest.fixture(scope="module")
 def signed_weather() -> Iterator[Process]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     script = str(ROOT / "tests" / "fixtures" / "weather_domain.py")
     env = {**os.environ, "DOMAIN_SIGNING_SECRET": SECRET}
-    proc = start_and_wait([sys.executable, script, "--port", str(port)], url, env)
+    with reserve_port() as reserved:  # held until it answers: uvicorn binds after its start-up
+        url = reserved.url
+        proc = start_and_wait([sys.executable, script, "--port", str(reserved.port)], url, env)
     domain = Process("weather", url, proc, {"DOMAIN_SIGNING_SECRET": SECRET})
     try:
         yield domain
