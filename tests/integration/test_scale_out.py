@@ -35,7 +35,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ROOT, Process, free_port, start_domain, start_gateway, unavailable, write_bootstrap
+from tests.conftest import (
+    ROOT,
+    Process,
+    reserve_port,
+    start_domain,
+    start_gateway,
+    unavailable,
+    write_bootstrap,
+)
 from tests.nginx_proxy import PROXY_CONF, UPSTREAM_HEADER, Nginx, nginx_binary, nginx_over
 
 pytestmark = pytest.mark.integration
@@ -443,11 +451,15 @@ def test_nginx_passes_a_request_on_only_when_no_gateway_can_have_acted_on_it(
     ``non_idempotent``), shown on the first request of a fresh round robin over [first, healthy]."""
     healthy_server = ThreadingHTTPServer(("127.0.0.1", 0), _Answers)
     dying_server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _DiesMidRequest)
-    with _serving(healthy_server) as healthy_received, _serving(dying_server) as dying_received:
+    with (
+        _serving(healthy_server) as healthy_received,
+        _serving(dying_server) as dying_received,
+        reserve_port() as nowhere,  # held, never listening: not even nginx is given that port
+    ):
         first_url = (
             f"http://127.0.0.1:{dying_server.server_address[1]}"
             if first == "dies"
-            else f"http://127.0.0.1:{free_port()}"  # nothing listens there
+            else nowhere.url  # nothing listens there
         )
         healthy_url = f"http://127.0.0.1:{healthy_server.server_address[1]}"
         with nginx_over(nginx, [first_url, healthy_url], tmp_path / "nginx") as proxy:
