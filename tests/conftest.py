@@ -350,20 +350,22 @@ SlowStack = tuple[Process, Process, Process, Process]
 def slow_stack(work: Path, env: dict[str, str]) -> Iterator[SlowStack]:
     """A gateway (``env`` over :func:`gateway_over`'s defaults) routing to a notifier whose outbox
     is in ``work``, the slow fixture domain (``slowpoke``) and a finance process of its own (a test
-    may stop or restart it); all stopped when the block ends."""
-    notifier = start_domain(
-        "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
-    )
-    slow = start_fixture_domain("slow_domain")
-    finance = start_domain("finance")
-    domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
-    try:
-        with gateway_over(domains, work, env) as gateway:
-            yield gateway, notifier, slow, finance
-    finally:
-        slow.stop()
-        notifier.stop()
-        finance.stop()
+    may stop it and start it again on its port, held for it while the block runs: no other process
+    is given it meanwhile); all stopped when the block ends."""
+    with reserve_port() as finance_port:
+        notifier = start_domain(
+            "notifier", {"NOTIFIER_OUTBOX_PATH": str(work / "outbox.sqlite3"), "TELEGRAM_BOT_TOKEN": ""}
+        )
+        slow = start_fixture_domain("slow_domain")
+        finance = start_domain("finance", port=finance_port.port)
+        domains = {"finance": finance, "notifier": notifier, "slowpoke": slow}
+        try:
+            with gateway_over(domains, work, env) as gateway:
+                yield gateway, notifier, slow, finance
+        finally:
+            slow.stop()
+            notifier.stop()
+            finance.stop()
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import Process, gateway_over, start_domain, wait_until
+from tests.conftest import Process, gateway_over, reserve_port, start_domain, wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -38,16 +38,23 @@ def _notifier(work: Path, port: int | None = None) -> Process:
 
 
 @pytest.fixture
-def stack(tmp_path: Path) -> Iterator[Stack]:
+def notifier_port() -> Iterator[int]:
+    """The notifier's port, held (bound, never listening) for the whole test: while the notifier is
+    down it refuses, and no other process is given it before the notifier comes back on it."""
+    with reserve_port() as reserved:
+        yield reserved.port
+
+
+@pytest.fixture
+def stack(tmp_path: Path, notifier_port: int) -> Iterator[Stack]:
     finance = start_domain("finance")
-    notifier = _notifier(tmp_path)
-    port = int(notifier.url.rsplit(":", 1)[1])
+    notifier = _notifier(tmp_path, notifier_port)
     log = tmp_path / "gateway.log"
     env = {"BACKGROUND_UNDELIVERED_RETRY_S": "60", "BACKGROUND_UNDELIVERED_INTERVAL_S": "0.2"}
     try:
         with gateway_over({"finance": finance, "notifier": notifier}, tmp_path, env, log=log) as gateway:
             notifier.stop("kill")
-            yield Stack(gateway, finance, tmp_path, log, port)
+            yield Stack(gateway, finance, tmp_path, log, notifier_port)
     finally:
         notifier.stop()
         finance.stop()
@@ -95,9 +102,9 @@ def test_a_background_run_waits_for_its_notifier_and_an_interactive_turn_does_no
         back.stop()
 
 
-def test_a_short_window_gives_up_on_a_notifier_that_stays_down(tmp_path: Path) -> None:
+def test_a_short_window_gives_up_on_a_notifier_that_stays_down(tmp_path: Path, notifier_port: int) -> None:
     finance = start_domain("finance")
-    notifier = _notifier(tmp_path)
+    notifier = _notifier(tmp_path, notifier_port)
     env = {"BACKGROUND_UNDELIVERED_RETRY_S": "1", "BACKGROUND_UNDELIVERED_INTERVAL_S": "0.2"}
     try:
         with gateway_over({"finance": finance, "notifier": notifier}, tmp_path, env) as gateway:
