@@ -33,7 +33,7 @@ from tests.conftest import (
     ROOT,
     Process,
     chat,
-    free_port,
+    reserve_port,
     start_and_wait,
     start_gateway,
 )
@@ -62,10 +62,10 @@ class CatalogServer:
 @pytest.fixture(scope="module")
 def catalog_server() -> Iterator[CatalogServer]:
     """The synthetic domains ``0..BOOTSTRAP`` (the last one not in any bootstrap file)."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    argv = [sys.executable, str(ROOT / "bench" / "registration_catalog.py"), "--port", str(port)]
-    proc = start_and_wait([*argv, "--domains", str(BOOTSTRAP + 1)], url, dict(os.environ))
+    with reserve_port() as reserved:  # held until it answers: uvicorn binds after its start-up
+        port, url = reserved.port, reserved.url
+        argv = [sys.executable, str(ROOT / "bench" / "registration_catalog.py"), "--port", str(port)]
+        proc = start_and_wait([*argv, "--domains", str(BOOTSTRAP + 1)], url, dict(os.environ))
     server = Process("catalog", url, proc)
     try:
         yield CatalogServer(url, httpx.get(f"{url}/domains").json()["domains"])
