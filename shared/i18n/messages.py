@@ -187,6 +187,28 @@ CORE = Catalog(
                 "Next step: {actions}. Go ahead? (yes/no)"
             ),
         },
+        # a rewritten plan that adds an action (a capability that changes something) the
+        # person's plan never had: named even when every value in it was said
+        "dialogue.rewrite_added_ask": {
+            "pt": (
+                "Não deu certo: {reason} Para seguir, o novo plano acrescenta o que você não pediu: "
+                "{actions}. Confirma? (sim/não)"
+            ),
+            "en": (
+                "That did not work: {reason} To go on, the new plan adds what you did not ask for: "
+                "{actions}. Go ahead? (yes/no)"
+            ),
+        },
+        "dialogue.rewrite_added_changes_ask": {
+            "pt": (
+                "Não deu certo: {reason} Para seguir, o novo plano acrescenta o que você não pediu: "
+                "{added}; e usa {changes}, que você não disse. Próximo passo: {actions}. Confirma? (sim/não)"
+            ),
+            "en": (
+                "That did not work: {reason} To go on, the new plan adds what you did not ask for: "
+                "{added}; and uses {changes}, which you did not say. Next step: {actions}. Go ahead? (yes/no)"
+            ),
+        },
         "dialogue.not_an_option": {
             "pt": "Não reconheci essa resposta entre as opções. {question}",
             "en": "I didn't recognise that among the options. {question}",

@@ -1,6 +1,8 @@
 """A failure's suggestion through the real gateway (``POST /v1/runs``) and a domain process: a
 capability that only reads runs again with it and the answer says so; one that changes something
-is not called with it until the person says yes (an approval naming the change)."""
+is not called with it until the person says yes (an approval naming the change). Over the LLM
+planner (a scripted model on loopback, the only thing faked), a rewrite that adds an action that
+changes something, which the person's request never led to, waits for the yes too."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import Process, gateway_over, run_turn, start_fixture_domain
+from tests.planner.scripted_llm import ScriptedLlm, ToolCall, serve
 
 pytestmark = pytest.mark.integration
 
@@ -74,3 +77,63 @@ def test_a_no_to_the_change_does_nothing(gateway: Process, salon: Process) -> No
     assert declined["status"] == "cancelled"
     assert declined["answer"] == "Tudo bem, não fiz nada. O que você gostaria de fazer?"
     assert len(calls(salon)) == before + 1
+
+
+#: A price asked in dollars: the LLM plans the price in dollars, which the salon refuses.
+PRICE_IN_DOLLARS = "quanto custa um corte de cabelo em dólares?"
+PRICE_PLAN = {
+    "steps": [{"id": 1, "domain": "salon", "capability": "haircut_price", "params": {"currency": "USD"}}],
+    "combine_mode": "last",
+}
+#: The rewrite: the price in reais, and a booking nobody asked for (no value in it to be unsaid).
+PRICE_AND_BOOKING = {
+    "steps": [
+        {"id": 2, "domain": "salon", "capability": "haircut_price", "params": {"currency": "BRL"}},
+        {"id": 3, "domain": "salon", "capability": "book_haircut", "params": {}, "depends_on": [2]},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[ScriptedLlm]:
+    with serve(
+        ScriptedLlm(by_text={PRICE_IN_DOLLARS: [ToolCall(PRICE_PLAN), ToolCall(PRICE_AND_BOOKING)]})
+    ) as server:
+        yield server
+    assert server.wire_errors == []
+
+
+@pytest.fixture(scope="module")
+def llm_gateway(
+    salon: Process, llm: ScriptedLlm, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Process]:
+    env = {
+        "PLANNER_LLM": "always",
+        "PLANNER_LLM_BASE_URL": llm.base_url,
+        "PLANNER_LLM_MODEL": "scripted-planner",
+        "PLANNER_LLM_TIMEOUT_S": "10",
+        # the intent layer stays embedded: only the planner asks the (scripted) model
+        "LLM_BASE_URL": "",
+        "LLM_MODEL": "",
+    }
+    with gateway_over({"salon": salon}, tmp_path_factory.mktemp("replan-llm"), env) as started:
+        yield started
+
+
+def test_a_rewrite_that_adds_a_booking_nobody_asked_for_waits_for_a_yes(
+    llm_gateway: Process, salon: Process
+) -> None:
+    before = len(calls(salon))
+    asked = run_turn(llm_gateway, f"added-{uuid.uuid4().hex[:8]}", PRICE_IN_DOLLARS)
+    assert asked["status"] == "waiting_input", asked
+    # nothing of the rewrite ran: the price in dollars alone was called, the booking never
+    assert calls(salon)[before:] == [["haircut_price", {"currency": "USD"}]]
+    assert any("adds steps 3" in note for note in asked["notes"]), asked["notes"]
+    # the trace keeps the plan that ran and the one that waits apart
+    assert [s["id"] for s in asked["plan"]["steps"]] == [1]
+    held = asked["question"]["resume"]["plan"]
+    assert [(s["id"], s["capability"]) for s in held["steps"]] == [
+        (1, "haircut_price"),
+        (2, "haircut_price"),
+        (3, "book_haircut"),
+    ]
