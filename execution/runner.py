@@ -21,7 +21,10 @@ the person's yes ends ``replanning | rewriting -> waiting_input``)
   (``changes``); for one that changes something (``confirm``, or not ``idempotent``) the run
   waits instead, with the patched plan in ``report.held`` for the person's yes; a rewritten plan
   (an LLM plan's ``rewriting``) waits the same way when a step of it that changes something
-  would be called with a value the person did not say (``shared.planning.unsaid_values``);
+  would be called with a value the person did not say (``shared.planning.unsaid_values``), or
+  when it adds such a step with a capability the plan never called
+  (``shared.planning.added_actions``); a held replan carries the values earlier read-only
+  re-issues of the run used (``held.already_used``), so its question can name them too;
 * ``combine_mode="report"`` goes through the synthesis strategy; the answer text is in the
   person's language;
 * every run and step status change is sent to ``on_event`` as a small JSON-able dict.
