@@ -122,8 +122,8 @@ if __name__ == "__main__":
 
 from tests.conftest import (  # noqa: E402
     Process,
-    free_port,
     gateway_over,
+    reserve_port,
     start_and_wait,
 )
 
@@ -135,10 +135,11 @@ ADMIN = {"Authorization": "Bearer test-admin-token"}
 def gateway(
     domain_processes: dict[str, Process], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Process]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    argv = [sys.executable, str(Path(__file__)), "--port", str(port)]
-    meetings = Process("meetings", url, start_and_wait(argv, url, {**os.environ, "PYTHONPATH": str(ROOT)}))
+    with reserve_port() as reserved:  # held until it answers: uvicorn binds after its start-up
+        url = reserved.url
+        argv = [sys.executable, str(Path(__file__)), "--port", str(reserved.port)]
+        proc = start_and_wait(argv, url, {**os.environ, "PYTHONPATH": str(ROOT)})
+    meetings = Process("meetings", url, proc)
     try:
         with gateway_over(domain_processes, tmp_path_factory.mktemp("typed")) as running:
             registered = httpx.post(
