@@ -58,6 +58,7 @@ from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
+from intent.readings import Readings
 from intent.text import POSSESSIVES, expand_shorthands, request_part, sentences, status_question, words
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
@@ -210,15 +211,14 @@ def _required_count(goal: Goal) -> int:
     return sum(1 for spec in goal.entities_schema.values() if spec.required)
 
 
-def _named_from_its_tables(
-    ref: GoalRef, extractor: GoalEntityExtractor, text: str, clock: Clock, language: str
-) -> dict[str, Any] | None:
-    """``ref``'s entities in ``text`` when every required one is said with evidence, none is
+def _named_from_its_tables(ref: GoalRef, readings: Readings) -> dict[str, Any] | None:
+    """``ref``'s entities in the message when every required one is said with evidence, none is
     guessed and one comes from a lookup table; ``None`` otherwise."""
-    guessed: set[str] = set()
-    entities = extractor.extract(text, clock=clock, language=language, guessed=guessed)
+    extractor = readings.extractor(ref)
+    reading = readings.of(ref)
+    entities = reading.entities
     if (
-        guessed
+        reading.guessed
         or not entities
         or _missing(ref.goal, entities)
         or not extractor.evidenced(entities)
@@ -931,12 +931,13 @@ class EmbeddedIntentAdapter:
             best, conf = own, self._raised_to(out, own, note)
             out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         clock = Clock.of(context, self.time_zone)
-        if (broken := self._tie_broken(text, out, clock, model)) is not None:
+        readings = Readings(text, clock, out.language, model.extractors)
+        if (broken := self._tie_broken(text, out, readings, model)) is not None:
             best, conf = broken
         elif (
             not status
             and conf < self.oos_threshold
-            and (framed := self._framed(text, order, pinned_domain, clock, out))
+            and (framed := self._framed(text, order, pinned_domain, readings))
         ):
             # "open a ticket: the scanner jams on every page": the problem's words ask for no goal
             probs, conf = framed
@@ -946,9 +947,9 @@ class EmbeddedIntentAdapter:
             out.notes.append(f"read without its free text: {best.goal.goal}'s request")
         listed = None
         if conf < self.oos_threshold and not (
-            conf >= RESCUE_FLOOR and self._rescued(text, best, out, clock, model)
+            conf >= RESCUE_FLOOR and self._rescued(text, best, out, readings)
         ):
-            named = self._named_from_table(text, order, out, clock, model)
+            named = self._named_from_table(text, order, readings, model)
             if named is None:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
@@ -959,12 +960,8 @@ class EmbeddedIntentAdapter:
                 else f"named from {listed.goal.goal}'s tables (confidence raised)"
             )
             best, conf = listed, self._raised_to(out, listed, note)
-        guessed: set[str] = set()
-        extractor = model.extractors[(best.domain, best.goal.goal)]
-        out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
-        if listed is None and (
-            owner := self._table_owner(text, best, out.entities, order, out, clock, model)
-        ):
+        reading = readings.of(best)
+        if listed is None and (owner := self._table_owner(best, reading.entities, order, readings, model)):
             # "books by gabo?", "is itau up or down today?": a name from another goal's table,
             # which the first goal has no place for, says which goal of the domain is meant
             note = f"{owner.goal.goal}'s table names what {best.goal.goal} takes no value of"
@@ -972,9 +969,10 @@ class EmbeddedIntentAdapter:
                 a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
             ]
             best, conf = owner, self._raised_to(out, owner, note)
-            guessed = set()
-            extractor = model.extractors[(best.domain, best.goal.goal)]
-            out.entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
+            reading = readings.of(best)
+        extractor = readings.extractor(best)
+        # a copy: the reading is shared with the rules above, and the answer is the caller's
+        out.entities, guessed = dict(reading.entities), set(reading.guessed)
         out.primary_domain = best.domain
         out.goal = best.goal.goal
         if _missing(best.goal, out.entities) and (part := request_part(text)) != text:
@@ -1023,7 +1021,7 @@ class EmbeddedIntentAdapter:
         return out
 
     def _framed(
-        self, text: str, order: IntArray, pinned_domain: str | None, clock: Clock, out: IntentOutput
+        self, text: str, order: IntArray, pinned_domain: str | None, readings: Readings
     ) -> tuple[FloatArray, float] | None:
         """The scores of the message without the free text one of the first goals reads in it,
         when that is the goal's request, in scope: "open a ticket: the scanner jams on every page"
@@ -1033,8 +1031,7 @@ class EmbeddedIntentAdapter:
             return None
         for index in order:
             ref = model.goals[int(index)]
-            extractor = model.extractors[(ref.domain, ref.goal.goal)]
-            payload = extractor.free_text(extractor.extract(text, clock=clock, language=out.language))
+            payload = readings.extractor(ref).free_text(readings.of(ref).entities)
             frame = text
             for value in payload:
                 frame = frame.replace(value, " ")
@@ -1123,7 +1120,7 @@ class EmbeddedIntentAdapter:
         return conf
 
     def _tie_broken(
-        self, text: str, out: IntentOutput, clock: Clock, model: EmbeddedModel
+        self, text: str, out: IntentOutput, readings: Readings, model: EmbeddedModel
     ) -> tuple[GoalRef, float] | None:
         """The one of two goals too close to tell apart whose own words account for the whole
         message while the other's leave some unexplained ("can u *book* pilates for me" between a
@@ -1136,11 +1133,10 @@ class EmbeddedIntentAdapter:
         refs = [next(g for g in model.goals if (g.domain, g.goal.goal) == (a.domain, a.goal)) for a in pair]
         unexplained = []
         for ref in refs:
-            extractor = model.extractors[(ref.domain, ref.goal.goal)]
-            guessed: set[str] = set()
-            entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
-            words_left = extractor.unexplained_words(text, entities)
-            unexplained.append(bool(words_left or guessed or not extractor.phrasing_words(text)))
+            extractor = readings.extractor(ref)
+            reading = readings.of(ref)
+            words_left = extractor.unexplained_words(text, reading.entities)
+            unexplained.append(bool(words_left or reading.guessed or not extractor.phrasing_words(text)))
         if unexplained.count(False) == 1:
             chosen = unexplained.index(False)
             why = f"only {refs[chosen].goal.goal}'s words account for the message"
@@ -1325,7 +1321,7 @@ class EmbeddedIntentAdapter:
         return foreign
 
     def _named_from_table(
-        self, text: str, order: IntArray, out: IntentOutput, clock: Clock, model: EmbeddedModel
+        self, text: str, order: IntArray, readings: Readings, model: EmbeddedModel
     ) -> tuple[GoalRef, bool] | None:
         """One of the first goals, however unsure the classifier is, when the message names its
         values from its tables and says nothing it does not account for: every required value
@@ -1337,8 +1333,8 @@ class EmbeddedIntentAdapter:
         says so, since after a request of another goal it rather names that goal's value."""
         for index in order:
             ref = model.goals[int(index)]
-            extractor = model.extractors[(ref.domain, ref.goal.goal)]
-            entities = _named_from_its_tables(ref, extractor, text, clock, out.language)
+            extractor = readings.extractor(ref)
+            entities = _named_from_its_tables(ref, readings)
             if entities is None:
                 continue
             values = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
@@ -1379,14 +1375,7 @@ class EmbeddedIntentAdapter:
         return not any(x.uses_phrasing(w) for w in unexplained for x in kin)
 
     def _table_owner(
-        self,
-        text: str,
-        best: GoalRef,
-        own: dict[str, Any],
-        order: IntArray,
-        out: IntentOutput,
-        clock: Clock,
-        model: EmbeddedModel,
+        self, best: GoalRef, own: dict[str, Any], order: IntArray, readings: Readings, model: EmbeddedModel
     ) -> GoalRef | None:
         """Another of the first goals, of the first one's domain, when the message names a value
         of its lookup tables and ``own``, the first goal's reading, has no name of its own (only a
@@ -1399,21 +1388,18 @@ class EmbeddedIntentAdapter:
             ref = model.goals[int(index)]
             if ref.domain != best.domain or ref == best:
                 continue
-            extractor = model.extractors[(ref.domain, ref.goal.goal)]
-            if _named_from_its_tables(ref, extractor, text, clock, out.language) is not None:
+            if _named_from_its_tables(ref, readings) is not None:
                 return ref
         return None
 
-    def _rescued(
-        self, text: str, best: GoalRef, out: IntentOutput, clock: Clock, model: EmbeddedModel
-    ) -> bool:
+    def _rescued(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
         """Whether an unsure first goal is a clear request after all: every required entity said
         with evidence (no guess), and a word of the goal's own phrasing, its verb acting on
         nothing the goal does not know."""
-        extractor = model.extractors[(best.domain, best.goal.goal)]
-        guessed: set[str] = set()
-        entities = extractor.extract(text, clock=clock, language=out.language, guessed=guessed)
-        if guessed or not extractor.phrasing_words(text) or not extractor.evidenced(entities):
+        extractor = readings.extractor(best)
+        reading = readings.of(best)
+        entities = reading.entities
+        if reading.guessed or not extractor.phrasing_words(text) or not extractor.evidenced(entities):
             return False
         if _other_object(extractor, text, entities):
             return False

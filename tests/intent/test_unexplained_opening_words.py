@@ -12,10 +12,10 @@ import pytest
 
 from intent.embedded import EmbeddedIntentAdapter
 from intent.entities import GoalEntityExtractor
+from intent.readings import Readings
 from intent.typed import Clock
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest, Goal
-from shared.models import IntentOutput
 from tests.conftest import example
 
 CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T09:00:00-03:00"}  # a Tuesday
@@ -83,9 +83,9 @@ def _named(adapter: EmbeddedIntentAdapter, text: str) -> str | None:
     """The goal ``_named_from_table`` reads among all goals, however unsure the classifier."""
     model = adapter.model
     assert model is not None
-    out = IntentOutput(original_query=text, language="pt")
+    readings = Readings(text, Clock.of(CONTEXT, "UTC"), "pt", model.extractors)
     order = np.arange(len(model.goals))
-    named = adapter._named_from_table(text, order, out, Clock.of(CONTEXT, "UTC"), model)
+    named = adapter._named_from_table(text, order, readings, model)
     return named[0].goal.goal if named is not None else None
 
 
