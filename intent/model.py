@@ -15,7 +15,7 @@ from intent.calibration import PlattCalibrator
 from intent.classifier import DenseSoftmaxClassifier, SoftmaxClassifier
 from intent.entities import NOT_ENTITY, FuzzyVocabulary, GoalEntityExtractor, fuzzy_equal
 from intent.features import FloatArray, IntArray, TfidfFeatures
-from intent.text import tokens
+from intent.text import tokens, verb_stem
 from shared.catalog import GoalRef
 
 
@@ -85,15 +85,17 @@ def _a_typo_of(written: str, word: str) -> bool:
     )
 
 
-def _verb_form(word: str, learnt: frozenset[str]) -> str | None:
-    """The learnt form of the Portuguese verb ``word`` is a form of: its infinitive for the
-    imperative or third person ("apaga" -> "apagar", "desmarca" -> "desmarcar"), or that form for
-    the infinitive ("cancelar" -> "cancela"). The examples use one, people the other."""
-    if word[-1] in "aei" and word + "r" in learnt:
-        return word + "r"
-    if word.endswith(("ar", "er", "ir")) and word[:-1] in learnt:
-        return word[:-1]
-    return None
+def _verb_forms(learnt: frozenset[str], language: str) -> dict[str, str]:
+    """The learnt form of each verb, by its stem (:func:`verb_stem`), of the learnt words that
+    are forms of a verb in ``language`` (the shortest of several): the examples use one form,
+    people another ("apaga" of "apagar", "cancelar" of "cancela", "renewing" of "renew"). A
+    noun or an adjective is no verb's form ("atraso", "atrasado" of "atrasar")."""
+    forms: dict[str, str] = {}
+    for word in sorted(learnt, key=lambda w: (len(w), w)):
+        stem = verb_stem(word, language) if len(word) >= MIN_VERB_LETTERS and word not in NOT_ENTITY else None
+        if stem is not None:
+            forms.setdefault(stem, word)
+    return forms
 
 
 @dataclass
@@ -114,22 +116,29 @@ class EmbeddedModel:
     domains: npt.NDArray[np.str_] = field(init=False, repr=False)
     #: the words the classifier learnt, looked up with a typo's tolerance (:meth:`spelled`)
     words: FuzzyVocabulary = field(init=False, repr=False)
+    #: the learnt form of each verb by its stem, per language (:func:`_verb_forms`)
+    verbs: dict[str, dict[str, str]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.domains = np.array([g.domain for g in self.goals], dtype=str)
         self.words = FuzzyVocabulary(g[1:] for g in self.features.vocab if g[0] == "w" and " " not in g)
+        self.verbs = {language: _verb_forms(self.words.words, language) for language in ("pt", "en")}
 
     def spelled(self, text: str, language: str | None = None) -> str:
         """``text`` with each word the classifier never learnt replaced by the one learnt word a
-        typo away ("mechanical *keybaord*" -> "keyboard") or, in Portuguese, by the other form of
-        the same verb (:func:`_verb_form`: "*compara* a v1" -> "comparar"); the text itself when
-        none is. For classifying only: entity values are cut from the text as written."""
+        typo away ("mechanical *keybaord*" -> "keyboard") or by the learnt form of the same verb in
+        the message's ``language`` (:func:`_verb_forms`: "*compara* a v1" -> "comparar",
+        "*renewing* my loan" -> "renew"); the text itself when none is. For classifying only:
+        entity values are cut from the text as written."""
         out, end = [], 0
         for tok in tokens(text):
             word = tok.text
             if len(word) < MIN_VERB_LETTERS or word in self.words.words or word in NOT_ENTITY:
                 continue  # a function or filler word is a word of its own ("então" is no "estão")
-            meant = _verb_form(word, self.words.words) if language == "pt" else None
+            meant = None
+            if language in self.verbs:
+                stem = verb_stem(word, language)  # None: no verb's form ("atraso" is a noun)
+                meant = self.verbs[language].get(stem) if stem else None
             if meant is None and len(word) >= MIN_TYPO_LETTERS:
                 near = [w for w in self.words.matches(word) if _a_typo_of(word, w)]
                 meant = near[0] if len(near) == 1 else None  # two words as close: no guess

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import overload
 
 from shared.i18n import normalise, words
 
@@ -518,20 +519,46 @@ _VERB_ENDINGS = (
     *("ar", "er", "ir", "am", "em", "ou", "eu", "iu", "as", "es", "ed"),
     *("a", "e", "o", "s"),
 )
+#: The endings that, in each language, only a verb's forms have (no ending at all is the English
+#: bare verb): not a noun's, a plural's or an adjective's like a participle's, so that the noun
+#: "atraso" and the adjective "atrasado" are no forms of "atrasar" here. "-a" and "-e" are kept
+#: for the imperative and third person ("compra", "chove"), a noun alike in form.
+_VERB_ONLY_ENDINGS = {
+    "pt": frozenset(
+        {"ando", "endo", "indo", "aram", "eram", "iram", "amos", "emos", "imos"}
+        | {"ar", "er", "ir", "am", "em", "ou", "eu", "iu", "a", "e"}
+    ),
+    "en": frozenset({"", "e", "s", "es", "ed", "ing"}),
+}
 #: A stem shorter than this is too often another word's ("paga", "para").
 MIN_VERB_STEM = 4
 
 
-def verb_stem(word: str) -> str:
+@overload
+def verb_stem(word: str) -> str: ...
+@overload
+def verb_stem(word: str, language: str) -> str | None: ...
+def verb_stem(word: str, language: str | None = None) -> str | None:
     """What the forms of one verb share, in either language: "lista", "listar", "liste",
     "listing" and "list" give "list"; "renova", "renovar", "renovando" give "renov"; "renew",
     "renews", "renewing" give "renew". A word whose stem would be shorter than
-    :data:`MIN_VERB_STEM` is its own ("paga")."""
-    for ending in _VERB_ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= MIN_VERB_STEM:
-            stem = word[: -len(ending)]
+    :data:`MIN_VERB_STEM` is its own ("paga").
+
+    With a ``language``, only a form that is a verb's in that language has a stem, ``None``
+    otherwise: an ending a noun or an adjective has too ("atraso", "atrasado", "livros") or
+    another language's ("cleaner" is no English verb form, "list" no Portuguese one).
+
+    >>> verb_stem("atrasado"), verb_stem("atrasado", "pt"), verb_stem("renewing", "en")
+    ('atras', None, 'renew')
+    """
+    stem, ending = word, ""
+    for end in _VERB_ENDINGS:
+        if word.endswith(end) and len(word) - len(end) >= MIN_VERB_STEM:
+            stem, ending = word[: -len(end)], end
             # a consonant doubled before an English ending: "cancelling", "shipped"
-            if ending in ("ing", "ed") and len(stem) > MIN_VERB_STEM and stem[-1] == stem[-2]:
+            if end in ("ing", "ed") and len(stem) > MIN_VERB_STEM and stem[-1] == stem[-2]:
                 stem = stem[:-1]
-            return stem
-    return word
+            break
+    if language is not None and ending not in _VERB_ONLY_ENDINGS.get(language, ()):
+        return None
+    return stem

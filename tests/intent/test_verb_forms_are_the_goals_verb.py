@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from intent.embedded import EmbeddedIntentAdapter
 from intent.entities import GoalEntityExtractor
+from intent.model import EmbeddedModel
 from intent.text import verb_stem
-from shared.manifest import Goal
+from shared.catalog import Catalog
+from shared.manifest import DomainManifest, Goal
 from tests.conftest import example
 
 LIST_LOANS = Goal.model_validate(
@@ -76,3 +79,100 @@ def test_the_renewals_verb_in_both_languages(text: str) -> None:
 )
 def test_a_verb_the_goal_does_not_use_is_still_named(text: str, verb: str) -> None:
     assert GoalEntityExtractor(LIST_LOANS).unsupported_action(text) == verb
+
+
+# ------------------------------------------------- the learnt form of a verb, for the classifier
+
+OVERDUE_LOANS = Goal.model_validate(
+    {
+        "goal": "LIST_OVERDUE",
+        "description": {"pt": "Os empréstimos atrasados", "en": "Your overdue loans"},
+        "entities_schema": {},
+        "examples": [
+            "quais livros estão atrasados?",
+            "tenho algum livro atrasado?",
+            "posso atrasar a devolução?",
+            "which of my books are overdue?",
+        ],
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def model() -> EmbeddedModel:
+    goals = [{**g.model_dump(), "capabilities": ["loans"]} for g in (LIST_LOANS, RENEW_LOAN, OVERDUE_LOANS)]
+    manifest = DomainManifest.model_validate(
+        {
+            "domain": "library",
+            "version": "1",
+            "description": "A library",
+            "capabilities": [{"name": "loans", "description": "l"}],
+            "goals": goals,
+        }
+    )
+    adapter = EmbeddedIntentAdapter(Catalog([manifest]), use_embeddings=False)
+    assert adapter.model is not None
+    return adapter.model
+
+
+@pytest.mark.parametrize(
+    ("word", "language", "stem"),
+    [
+        # the forms only a verb has, in its own language
+        ("apaga", "pt", "apag"),
+        ("apagar", "pt", "apag"),
+        ("renovando", "pt", "renov"),
+        ("renovou", "pt", "renov"),
+        ("renew", "en", "renew"),
+        ("renews", "en", "renew"),
+        ("renewing", "en", "renew"),
+        ("cancelled", "en", "cancel"),
+        # a noun, an adjective, a plural: no verb's form, though "atrasar" shares their stem
+        ("atraso", "pt", None),
+        ("atrasado", "pt", None),
+        ("atrasados", "pt", None),
+        ("livros", "pt", None),
+        # the other language's form
+        ("renew", "pt", None),
+        ("cleaner", "en", None),
+    ],
+)
+def test_a_verbs_form_in_a_language(word: str, language: str, stem: str | None) -> None:
+    assert verb_stem(word, language) == stem
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "spelled"),
+    [
+        # the examples say "renovar" and "renew": people also write the gerund, the past...
+        ("renovando o Torto Arado", "pt", "renovar o Torto Arado"),
+        ("renewing Sapiens", "en", "renew Sapiens"),
+        ("renewed Sapiens?", "en", "renew Sapiens?"),
+        ("renews Sapiens", "en", "renew Sapiens"),
+        # ...and the imperative for the infinitive and back, as before
+        ("renova o Torto Arado", "pt", "renovar o Torto Arado"),
+        ("lista meus empréstimos", "pt", "listar meus empréstimos"),
+    ],
+)
+def test_another_form_of_a_learnt_verb_is_read_as_the_learnt_one(
+    model: EmbeddedModel, text: str, language: str, spelled: str
+) -> None:
+    assert model.spelled(text, language) == spelled
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        # "atrasado", "atrasar" are learnt: the noun is none of their forms
+        ("em atraso", "pt"),
+        ("meu atraso", "pt"),
+        # another language's form is another word
+        ("renovando o Torto Arado", "en"),
+        ("renewing Sapiens", "pt"),
+        ("renewing Sapiens", None),
+    ],
+)
+def test_a_noun_or_another_languages_word_is_left_as_written(
+    model: EmbeddedModel, text: str, language: str | None
+) -> None:
+    assert model.spelled(text, language) == text
