@@ -941,6 +941,8 @@ class EmbeddedIntentAdapter:
         ):
             # "open a ticket: the scanner jams on every page": the problem's words ask for no goal
             probs, conf = framed
+            # the frame is ranked afresh: the first ranking's notes (a choice between two goals
+            # among them) describe a reading that no longer decides
             out.notes = []
             order = self._rank(out, probs, conf, model)
             best = model.goals[int(order[0])]
