@@ -9,9 +9,10 @@ client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a re
 neither asks once more, unless it is a confident new request, which drops the question.
 
 A run that would re-issue a step that changes something with a failure's suggestion (a value the
-person did not say), or whose rewritten plan would call such a step with a value nobody said,
-asks the same way (:func:`replan_question`): the question names the failure and the change, a
-yes runs the new plan with the steps that already answered kept.
+person did not say), or whose rewritten plan would call such a step with a value nobody said or
+add such an action the person's plan never had, asks the same way (:func:`replan_question`): the
+question names the failure, the change and the added action, and any value an earlier re-issue
+of the run already used; a yes runs the new plan with the steps that already answered kept.
 
 Each question has an ``approval_id``: the gateway lists it for the tenant's approvers, who may
 decide it instead of the person, and holds its deadline: an answer after it is refused and nothing
@@ -226,6 +227,16 @@ def changes_text(
     return "; ".join(parts)
 
 
+def _replan_ask(held: HeldReplan) -> str:
+    """The question's message: a failure's suggestion, or a rewrite's values nobody said, its
+    added actions nobody asked for, or both."""
+    if held.action != "rewrite":
+        return "dialogue.replan_ask"
+    if not held.added:
+        return "dialogue.rewrite_ask"
+    return "dialogue.rewrite_added_changes_ask" if held.changes else "dialogue.rewrite_added_ask"
+
+
 def replan_question(
     held: HeldReplan,
     intent: IntentOutput,
@@ -238,16 +249,21 @@ def replan_question(
     (the steps that settled before kept), a no cancels it, as for any approval."""
     language = intent.language
     plan = held.plan
-    # the steps the changes are in: the failed one for a re-issue, a rewrite's new ones
-    waiting = {change.step_id for change in held.changes} or {held.step_id}
-    steps = [step for step in plan.steps if step.id in waiting]
+    # the steps the yes is for: the failed one for a re-issue, a rewrite's new ones
+    steps = [step for step in plan.steps if step.id in held.waiting]
+    added = [step for step in plan.steps if step.id in held.added]
     text = i18n.t(
-        "dialogue.rewrite_ask" if held.action == "rewrite" else "dialogue.replan_ask",
+        _replan_ask(held),
         language,
         reason=held.explanation,
         changes=changes_text(held.changes, execution_intent, plan, catalog, language),
+        added="; ".join(_capability_text(step, catalog, language) for step in added),
         actions=_actions_text(steps, execution_intent, plan, catalog, language),
     )
+    if held.already_used:
+        # a value an earlier re-issue of this run used is named too: the yes knows every change
+        used = changes_text(held.already_used, execution_intent, plan, catalog, language)
+        text = f"{i18n.t('dialogue.replan_used', language, changes=used)}\n{text}"
     asked = approval_question(steps, intent, execution_intent, plan, catalog, current)
     resume = asked.resume.model_copy(update={"steps": held.kept})
     return asked.model_copy(update={"text": text, "resume": resume})

@@ -165,6 +165,7 @@ class TurnChange(StateUpdate, state=Turn):
     intent: IntentOutput | None = None
     execution_intent: ExecutionIntent | None = None
     plan: ExecutionPlan | None = None
+    held_plan: ExecutionPlan | None = None
     steps: list[StepTrace] | None = None
     output: DomainOutput | None = None
     answer: str | None = None
@@ -788,6 +789,8 @@ class ConversationGraph:
             answer = question.text  # options included: a chat client shows only this text
         ran = TurnChange(
             plan=report.plan or plan,  # replans included
+            # the replan that waits for the yes, in the trace beside the plan that ran
+            held_plan=report.held.plan if report.held is not None else None,
             status=report.status,
             notes=[*turn.notes, *([report.reason] if report.reason else [])],
             steps=report.steps,

@@ -101,6 +101,9 @@ class Turn(BaseModel):
     intent: IntentOutput | None = None
     execution_intent: ExecutionIntent | None = None
     plan: ExecutionPlan | None = None
+    #: The new plan a replan made that waits for the person's yes (``ExecutionReport.held``),
+    #: beside ``plan``, the one that ran: it runs only on the yes.
+    held_plan: ExecutionPlan | None = None
     steps: list[StepTrace] = Field(default_factory=list)
     output: DomainOutput | None = None
     answer: str = ""
@@ -196,6 +199,7 @@ class TurnState(BaseModel):
             intent=turn.intent,
             execution_intent=turn.execution_intent,
             plan=turn.plan,
+            held_plan=turn.held_plan,
             steps=turn.steps,
             output=turn.output,
             answer=turn.answer,

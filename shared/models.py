@@ -454,7 +454,12 @@ class RunResult(BaseModel):
     status: RunStatus
     intent: IntentOutput | None = None
     execution_intent: ExecutionIntent | None = None
+    #: The plan that ran (replans included).
     plan: ExecutionPlan | None = None
+    #: A replan's new plan waiting for the person's yes (a re-issue or a rewrite held because a
+    #: step of it changes something): it runs only on the yes, and the next turn's trace has it
+    #: as ``plan``.
+    held_plan: ExecutionPlan | None = None
     steps: list[StepTrace] = Field(default_factory=list)
     output: DomainOutput | None = None
     answer: str = ""

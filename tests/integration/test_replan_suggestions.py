@@ -131,6 +131,12 @@ def test_a_rewrite_that_adds_a_booking_nobody_asked_for_waits_for_a_yes(
     assert any("adds steps 3" in note for note in asked["notes"]), asked["notes"]
     # the trace keeps the plan that ran and the one that waits apart
     assert [s["id"] for s in asked["plan"]["steps"]] == [1]
+    assert [s["id"] for s in asked["held_plan"]["steps"]] == [1, 2, 3]
+    assert asked["question"]["steps"] == [3]
+    assert asked["answer"] == (
+        "Não deu certo: Só cobramos em reais. Para seguir, o novo plano acrescenta o que você não pediu: "
+        "a ação “book haircut” (nas palavras da própria ferramenta: “book a haircut”). Confirma? (sim/não)"
+    )
     held = asked["question"]["resume"]["plan"]
     assert [(s["id"], s["capability"]) for s in held["steps"]] == [
         (1, "haircut_price"),
