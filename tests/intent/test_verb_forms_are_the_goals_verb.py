@@ -146,9 +146,7 @@ def test_a_verbs_form_in_a_language(word: str, language: str, stem: str | None) 
     [
         # the examples say "renovar" and "renew": people also write the gerund, the past...
         ("renovando o Torto Arado", "pt", "renovar o Torto Arado"),
-        ("renewing Sapiens", "en", "renew Sapiens"),
-        ("renewed Sapiens?", "en", "renew Sapiens?"),
-        ("renews Sapiens", "en", "renew Sapiens"),
+        ("renovou o Torto Arado?", "pt", "renovar o Torto Arado?"),
         # ...and the imperative for the infinitive and back, as before
         ("renova o Torto Arado", "pt", "renovar o Torto Arado"),
         ("lista meus empréstimos", "pt", "listar meus empréstimos"),
@@ -170,6 +168,8 @@ def test_another_form_of_a_learnt_verb_is_read_as_the_learnt_one(
         ("renovando o Torto Arado", "en"),
         ("renewing Sapiens", "pt"),
         ("renewing Sapiens", None),
+        # English forms are left to the sentence encoder (SPELLED_VERBS)
+        ("renewing Sapiens", "en"),
     ],
 )
 def test_a_noun_or_another_languages_word_is_left_as_written(
