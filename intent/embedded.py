@@ -59,7 +59,15 @@ from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
 from intent.readings import Readings
-from intent.text import POSSESSIVES, expand_shorthands, request_part, sentences, status_question, words
+from intent.text import (
+    POSSESSIVES,
+    expand_shorthands,
+    is_gerund,
+    request_part,
+    sentences,
+    status_question,
+    words,
+)
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
 from shared.errors import PlatformError
@@ -231,8 +239,11 @@ def _named_from_its_tables(ref: GoalRef, readings: Readings) -> dict[str, Any] |
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
-    has a booking's day and time, and is no doctor's appointment."""
-    return extractor.only_typed(entities) and bool(extractor.unexplained_words(text, entities))
+    has a booking's day and time, and is no doctor's appointment. A gerund is no such thing:
+    "what's *playing* tomorrow?" says what happens on the day, and names nothing else."""
+    if not extractor.only_typed(entities):
+        return False
+    return any(not is_gerund(word) for word in extractor.unexplained_words(text, entities))
 
 
 def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:

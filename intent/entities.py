@@ -50,6 +50,7 @@ from intent.text import (
     STOP_PT,
     Token,
     expand_shorthands,
+    is_gerund,
     tokens,
     verb_stem,
     words,
@@ -986,6 +987,8 @@ class GoalEntityExtractor:
             return False
         if named:  # a name is no typo of a phrasing word ("Maria" is not "marca")
             return tok.text not in self._carrier
+        if is_gerund(tok.text) and self._inflects_phrasing(tok.text):
+            return False  # "o que tá *passando* amanhã?" of "que horas passa": the goal's verb
         return not self._carrier_words.knows(tok.text)  # the carrier words, typos and plurals included
 
     def _known_phrase_spans(self, toks: list[Token], used: list[bool]) -> list[_Span]:
@@ -1271,6 +1274,7 @@ class GoalEntityExtractor:
             and not t.text.isdigit()
             and t.text not in said
             and not self._carrier_words.knows(t.text)
+            and not (is_gerund(t.text) and self._inflects_phrasing(t.text))
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
             and not units.intersection(stems(t.text))

@@ -29,6 +29,7 @@ __all__ = [
     "STOP_PT",
     "Token",
     "expand_shorthands",
+    "is_gerund",
     "request_part",
     "sentences",
     "status_question",
@@ -530,6 +531,15 @@ _VERB_ONLY_ENDINGS = {
     ),
     "en": frozenset({"", "e", "s", "es", "ed", "ing"}),
 }
+#: The endings of a gerund, in either language ("playing", "passando"): a verb's, never a noun's.
+_GERUND_ENDINGS = ("ing", "ando", "endo", "indo")
+
+
+def is_gerund(word: str) -> bool:
+    """Whether ``word`` (accent-free, lower case) is a gerund: "playing", "passando", not "ring"."""
+    return any(word.endswith(end) and len(word) - len(end) >= 3 for end in _GERUND_ENDINGS)
+
+
 #: A stem shorter than this is too often another word's ("paga", "para").
 MIN_VERB_STEM = 4
 

@@ -1,0 +1,68 @@
+"""A gerund is a verb, never a thing: "o que tá *passando* amanhã?" is the goal's own verb ("que
+horas passa"), no film called "passando", and "what's *playing* tomorrow?" names a day and nothing
+else, so it can be a clear request for the day's sessions, not something else on that day."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from intent.embedded import _other_object
+from intent.entities import GoalEntityExtractor
+from intent.text import is_gerund
+from intent.typed import Clock
+from shared.manifest import Goal
+from tests.conftest import example
+
+CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T09:00:00-03:00"}  # a Tuesday
+MOVIES = [{"value": "Wicked"}, {"value": "Gladiador 2", "aliases": ["Gladiator"]}]
+SESSIONS: dict[str, Any] = {
+    "goal": "LIST_SESSIONS",
+    "description": {"pt": "As sessões de cinema de um dia", "en": "The movie sessions of a day"},
+    "entities_schema": {
+        "day": {"type": "date"},
+        "movie_text": {"type": "string", "lookup": MOVIES},
+    },
+    "capabilities": ["list_sessions"],
+    "examples": [
+        example("o que tem no cinema hoje?", day="hoje"),
+        example("quais as sessões de sábado?", day="sábado"),
+        example("que horas passa Wicked amanhã?", movie_text="Wicked", day="amanhã"),
+        example("what's showing tonight?"),
+        example("showtimes for Gladiator on Thursday", movie_text="Gladiator", day="Thursday"),
+        example("what movies are on Sunday?", day="Sunday"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("word", "gerund"),
+    [("playing", True), ("passando", True), ("vendendo", True), ("ring", False), ("quando", False)],
+)
+def test_a_gerund_is_told_by_its_ending(word: str, gerund: bool) -> None:
+    assert is_gerund(word) is gerund
+
+
+def test_the_gerund_of_the_goals_verb_is_no_value() -> None:
+    extractor = GoalEntityExtractor(Goal.model_validate(SESSIONS))
+    text = "o que tá passando amanhã?"
+    entities = extractor.extract(text)
+    assert "movie_text" not in entities, entities
+    assert "passando" not in extractor.unexplained_words(text, entities)
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("what's playing tomorrow?", False),
+        ("o que tá passando amanhã?", False),
+        ("what's the weather tomorrow?", True),  # a thing the sessions know nothing of
+        ("any concerts tomorrow?", True),
+    ],
+)
+def test_a_day_beside_a_gerund_names_no_other_object(text: str, other: bool) -> None:
+    extractor = GoalEntityExtractor(Goal.model_validate(SESSIONS))
+    entities = extractor.extract(text, clock=Clock.of(CONTEXT))
+    assert entities == {"day": "2026-03-11"}, entities
+    assert _other_object(extractor, text, entities) is other
