@@ -41,6 +41,7 @@ from zoneinfo import ZoneInfo
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from intent.synonyms import ACTION_OF
 from intent.text import (
     FILLER_EN,
     FILLER_PT,
@@ -429,6 +430,9 @@ class GoalEntityExtractor:
         self._carrier_words = FuzzyVocabulary(self._carrier)
         #: the stems of the phrasing's verbs: another form of one is the same verb ("lista" of
         #: "listar", "renewing" of "renew")
+        #: the actions the goal's phrasing verbs ask for (:mod:`intent.synonyms`): "tira" cancels
+        #: like the "cancela" of its examples
+        self._carrier_actions = frozenset(ACTION_OF[w] for w in self._carrier if w in ACTION_OF)
         self._carrier_stems = frozenset(
             verb_stem(w) for w in self._carrier if w not in NOT_ENTITY and len(w) >= MIN_VERB_STEM
         )
@@ -893,8 +897,10 @@ class GoalEntityExtractor:
         first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
         if first is None or first + 1 >= len(toks) or not self._is_candidate(toks[first], False):
             return None
-        if self._inflects_phrasing(toks[first].text):
-            return None  # the goal's own verb in another form ("lista meus empréstimos")
+        if self._inflects_phrasing(toks[first].text) or self._same_action(toks[first].text):
+            # the goal's own verb in another form ("lista meus empréstimos") or another verb of
+            # its action ("prorroga o Sapiens")
+            return None
         following = toks[first + 1].text
         if not (following.isdigit() or following in OBJECT_STARTERS):
             return None
@@ -989,6 +995,8 @@ class GoalEntityExtractor:
             return tok.text not in self._carrier
         if is_gerund(tok.text) and self._inflects_phrasing(tok.text):
             return False  # "o que tá *passando* amanhã?" of "que horas passa": the goal's verb
+        if self._same_action(tok.text) and not named:
+            return False  # "*tira* eu da aula de yoga": the cancellation's verb, no class
         return not self._carrier_words.knows(tok.text)  # the carrier words, typos and plurals included
 
     def _known_phrase_spans(self, toks: list[Token], used: list[bool]) -> list[_Span]:
@@ -1275,6 +1283,7 @@ class GoalEntityExtractor:
             and t.text not in said
             and not self._carrier_words.knows(t.text)
             and not (is_gerund(t.text) and self._inflects_phrasing(t.text))
+            and not self._same_action(t.text)
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
             and not units.intersection(stems(t.text))
@@ -1283,7 +1292,15 @@ class GoalEntityExtractor:
     def uses_phrasing(self, word: str) -> bool:
         """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed, or
         another form of one of its verbs ("lista" of "listar meus empréstimos")."""
-        return word not in NOT_ENTITY and (self._carrier_words.knows(word) or self._inflects_phrasing(word))
+        return word not in NOT_ENTITY and (
+            self._carrier_words.knows(word) or self._inflects_phrasing(word) or self._same_action(word)
+        )
+
+    def _same_action(self, word: str) -> bool:
+        """Whether ``word`` is an everyday verb of an action the goal's phrasing asks for
+        ("prorroga" of a renewal phrased "renova", "log" of "open a ticket")."""
+        action = ACTION_OF.get(word)
+        return action is not None and action in self._carrier_actions
 
     def _inflects_phrasing(self, word: str) -> bool:
         """Whether ``word`` is another form of a verb of the phrasing ("renovando", "renova",
@@ -1360,8 +1377,8 @@ class GoalEntityExtractor:
 
     def _request_word(self, tok: Token) -> bool:
         """A word of the request itself: phrasing, or a word of an enum or boolean value
-        ("chamado *urgente*, ...")."""
-        return self._phrasing(tok) or tok.text in self._enum_and_bool_words
+        ("chamado *urgente*, ...") or another verb of its action ("*log* a ticket, ...")."""
+        return self._phrasing(tok) or tok.text in self._enum_and_bool_words or self._same_action(tok.text)
 
     def _phrasing(self, tok: Token) -> bool:
         """A function word, filler or a word of the goal's own phrasing: no part of a value."""

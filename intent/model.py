@@ -15,6 +15,7 @@ from intent.calibration import PlattCalibrator
 from intent.classifier import DenseSoftmaxClassifier, SoftmaxClassifier
 from intent.entities import NOT_ENTITY, FuzzyVocabulary, GoalEntityExtractor, fuzzy_equal
 from intent.features import FloatArray, IntArray, TfidfFeatures
+from intent.synonyms import learnt_synonyms
 from intent.text import tokens, verb_stem
 from shared.catalog import GoalRef
 
@@ -124,14 +125,18 @@ class EmbeddedModel:
     words: FuzzyVocabulary = field(init=False, repr=False)
     #: the learnt form of each verb by its stem, per language (:func:`_verb_forms`)
     verbs: dict[str, dict[str, str]] = field(init=False, repr=False)
+    #: a learnt verb of the same action for each everyday verb not learnt (:mod:`intent.synonyms`)
+    synonyms: dict[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.domains = np.array([g.domain for g in self.goals], dtype=str)
         self.words = FuzzyVocabulary(g[1:] for g in self.features.vocab if g[0] == "w" and " " not in g)
         self.verbs = {language: _verb_forms(self.words.words, language) for language in SPELLED_VERBS}
+        self.synonyms = learnt_synonyms(self.words.words)
 
     def spelled(self, text: str, language: str | None = None) -> str:
-        """``text`` with each word the classifier never learnt replaced by the one learnt word a
+        """``text`` with each word the classifier never learnt replaced by a learnt verb of the
+        same action (:mod:`intent.synonyms`: "*tira* eu da aula" -> "cancela"), the one learnt word a
         typo away ("mechanical *keybaord*" -> "keyboard") or by the learnt form of the same verb in
         the message's ``language`` (:func:`_verb_forms`: "*compara* a v1" -> "comparar",
         "*renovando* o livro" -> "renovar"; Portuguese only, :data:`SPELLED_VERBS`); the text
@@ -140,10 +145,13 @@ class EmbeddedModel:
         out, end = [], 0
         for tok in tokens(text):
             word = tok.text
-            if len(word) < MIN_VERB_LETTERS or word in self.words.words or word in NOT_ENTITY:
+            if word in self.words.words or word in NOT_ENTITY:
                 continue  # a function or filler word is a word of its own ("então" is no "estão")
-            meant = None
-            if language in self.verbs:
+            # an everyday verb of the same action as a learnt one: "*tira* eu da aula" -> "cancela"
+            meant = self.synonyms.get(word)
+            if meant is None and len(word) < MIN_VERB_LETTERS:
+                continue
+            if meant is None and language in self.verbs:
                 stem = verb_stem(word, language)  # None: no verb's form ("atraso" is a noun)
                 meant = self.verbs[language].get(stem) if stem else None
             if meant is None and len(word) >= MIN_TYPO_LETTERS:

@@ -85,6 +85,20 @@ def test_follow_ups_use_session_memory(platform: Process, domain_processes: dict
     assert outbox[-1]["message"] == follow["answer"]
 
 
+def test_an_everyday_verb_of_a_goals_action_is_that_goal(
+    platform: Process, domain_processes: dict[str, Process]
+) -> None:
+    """ "joga" is in no example: it sends, like the notifier's "manda"."""
+    session = new_session()
+    quote = say(platform, session, "qual o preço da Petrobras?")
+    assert quote["status"] == "completed"
+    sent = say(platform, session, "joga isso no telegram")
+    assert sent["status"] == "completed", sent["answer"]
+    assert [s["capability"] for s in sent["steps"]] == ["send_telegram_message"]
+    outbox = httpx.get(f"{domain_processes['notifier'].url}/outbox", timeout=10).json()["messages"]
+    assert outbox[-1]["message"] == quote["answer"]
+
+
 def test_follow_ups_name_what_changes_in_the_last_goals_own_terms(platform: Process) -> None:
     session = new_session()
     losers = say(platform, session, "maiores quedas no Brasil")

@@ -1,0 +1,70 @@
+"""The everyday verbs of a request, by the action they ask for, in Portuguese and English.
+
+A goal's examples use a few verbs; people use others for the same action: "*tira* eu da aula de
+yoga" for a cancellation written "cancela minha aula", "*log* a ticket" for "open a ticket",
+"*joga* no telegram" for "manda no telegram". The classifier reads a verb it never learnt as a
+learnt verb of the same action (:meth:`intent.model.EmbeddedModel.spelled`), for every domain,
+from this table alone. A word that names a thing as often as an action ("reserva", "marca",
+"order", "file") is left out: read as another word, it would change what the message is about.
+Accent-free, lower case, one word each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+#: action -> (Portuguese verbs, English verbs)
+_ACTIONS: dict[str, tuple[str, str]] = {
+    "cancel": (
+        "cancela cancelar cancele desmarca desmarcar desmarque anula anular anule tira tirar tire"
+        " remove remover desiste desistir",
+        "cancel unbook drop scrap",
+    ),
+    "book": (
+        "agenda agendar agende inscreve inscrever inscreva coloca colocar coloque bota botar",
+        "book schedule enroll enrol",
+    ),
+    "send": ("manda mandar mande envia enviar envie joga jogar dispara disparar", "send forward"),
+    "search": ("procura procurar busca buscar pesquisa pesquisar", "search"),
+    "show": ("mostra mostrar lista listar exibe exibir", "show list display"),
+    "buy": ("compra comprar adquire adquirir", "buy purchase"),
+    "refund": ("reembolsa reembolsar estorna estornar devolve devolver", "refund"),
+    "renew": ("renova renovar prorroga prorrogar estende estender", "renew extend"),
+    "pay": ("paga pagar quita quitar", "pay settle"),
+    "transfer": ("transfere transferir", "transfer wire"),
+    "open": ("abre abrir registra registrar", "open log raise"),
+    "rent": ("aluga alugar", "rent hire"),
+}
+
+
+def _actions() -> dict[str, str]:
+    """Each verb's action; a verb listed under two actions is under neither (no guess)."""
+    seen: dict[str, str] = {}
+    twice: set[str] = set()
+    for action, languages in _ACTIONS.items():
+        for verb in " ".join(languages).split():
+            if verb in seen and seen[verb] != action:
+                twice.add(verb)
+            seen[verb] = action
+    return {verb: action for verb, action in seen.items() if verb not in twice}
+
+
+#: Each everyday verb's action.
+ACTION_OF: dict[str, str] = _actions()
+
+
+def learnt_synonyms(learnt: Iterable[str]) -> dict[str, str]:
+    """For each verb of the table the classifier did not learn, a learnt verb of the same action:
+    the first the table lists in the verb's language, else in the other one."""
+    known = frozenset(learnt)
+    stand_in: dict[str, str] = {}
+    for action, languages in _ACTIONS.items():
+        listed = [[verb for verb in verbs.split() if ACTION_OF.get(verb) == action] for verbs in languages]
+        for own, other in (listed, listed[::-1]):
+            chosen = next((verb for verb in [*own, *other] if verb in known), None)
+            if chosen is None:
+                continue
+            for verb in own:
+                if verb not in known:
+                    stand_in[verb] = chosen
+    return stand_in
