@@ -53,7 +53,7 @@ from intent.classifier import (
 )
 from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
 from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
-from intent.entities import GoalEntityExtractor, content_words, stems
+from intent.entities import GoalEntityExtractor, content_words, stems, verbal_gerunds
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
@@ -62,7 +62,6 @@ from intent.readings import Readings
 from intent.text import (
     POSSESSIVES,
     expand_shorthands,
-    is_gerund,
     request_part,
     sentences,
     status_question,
@@ -239,11 +238,13 @@ def _named_from_its_tables(ref: GoalRef, readings: Readings) -> dict[str, Any] |
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
-    has a booking's day and time, and is no doctor's appointment. A gerund is no such thing:
-    "what's *playing* tomorrow?" says what happens on the day, and names nothing else."""
+    has a booking's day and time, and is no doctor's appointment. A gerund used as a verb is no
+    such thing: "what's *playing* tomorrow?" says what happens on the day, and names nothing else
+    ("a *meeting*" does)."""
     if not extractor.only_typed(entities):
         return False
-    return any(not is_gerund(word) for word in extractor.unexplained_words(text, entities))
+    verbs = verbal_gerunds(text)
+    return any(word not in verbs for word in extractor.unexplained_words(text, entities))
 
 
 def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:

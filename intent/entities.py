@@ -228,9 +228,24 @@ _OBJECT_STARTERS = """
 OBJECT_STARTERS = frozenset(_OBJECT_STARTERS.split())
 
 
+def verbal_gerunds(text: str) -> set[str]:
+    """The gerunds of ``text`` used as verbs: not after an article or a possessive, which makes
+    a noun of one ("what's *playing*", not "a *meeting*")."""
+    toks = tokens(text)
+    return {
+        tok.text
+        for i, tok in enumerate(toks)
+        if is_gerund(tok.text) and (i == 0 or toks[i - 1].text not in OBJECT_STARTERS)
+    }
+
+
+#: Portuguese contractions of "para" with an article: one cue with it ("pro João" as "pra Ana").
+_PARA = {"pra": "para", "pro": "para", "pras": "para", "pros": "para"}
+
+
 def context_word(word: str) -> str:
-    """A word as a context: numbers are all one context."""
-    return NUMBER if word.isdigit() else word
+    """A word as a context: numbers are all one context, and "pra", "pro" are "para"."""
+    return NUMBER if word.isdigit() else _PARA.get(word, word)
 
 
 def content_words(text: str) -> list[str]:

@@ -59,6 +59,7 @@ def test_the_gerund_of_the_goals_verb_is_no_value() -> None:
         ("o que tá passando amanhã?", False),
         ("what's the weather tomorrow?", True),  # a thing the sessions know nothing of
         ("any concerts tomorrow?", True),
+        ("is there a meeting tomorrow?", True),  # after an article, a gerund's form is a noun
     ],
 )
 def test_a_day_beside_a_gerund_names_no_other_object(text: str, other: bool) -> None:
