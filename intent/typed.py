@@ -54,11 +54,13 @@ _REWRITES = re.compile(
     "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON, _TIMES_SIGN)),
     re.IGNORECASE,
 )
-#: Currency words Duckling's Portuguese misses ("100 dólares").
+#: Currency words Duckling's Portuguese misses ("100 dólares"), and the real's slang after an
+#: amount ("30 conto", "50 pila").
 _PT_CURRENCIES = re.compile(
-    r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?)\b", re.IGNORECASE
+    r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?|contos?|pilas?)\b",
+    re.IGNORECASE,
 )
-_PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JPY"}
+_PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JPY", "con": "BRL", "pil": "BRL"}
 #: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
 #: Duckling's Portuguese reads as money: that reading is asked for when they occur.
 _REAL = re.compile(r"R\$|\d\s*reais\b", re.IGNORECASE)
