@@ -140,8 +140,7 @@ class EmbeddedModel:
         typo away ("mechanical *keybaord*" -> "keyboard") or by the learnt form of the same verb in
         the message's ``language`` (:func:`_verb_forms`: "*compara* a v1" -> "comparar",
         "*renovando* o livro" -> "renovar"; Portuguese only, :data:`SPELLED_VERBS`); the text
-        itself when none is. For classifying only:
-        entity values are cut from the text as written."""
+        itself when none is. For classifying only: entity values are cut from the text as written."""
         out, end = [], 0
         for tok in tokens(text):
             word = tok.text

@@ -531,7 +531,8 @@ _VERB_ONLY_ENDINGS = {
     ),
     "en": frozenset({"", "e", "s", "es", "ed", "ing"}),
 }
-#: The endings of a gerund, in either language ("playing", "passando"): a verb's, never a noun's.
+#: The endings of a gerund, in either language ("playing", "passando"); an English noun may end
+#: so too ("a meeting": :func:`intent.entities.verbal_gerunds` tells them apart).
 _GERUND_ENDINGS = ("ing", "ando", "endo", "indo")
 
 
