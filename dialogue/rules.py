@@ -25,6 +25,7 @@ from intent.text import words
 from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import CapabilityRef, Catalog, GoalRef
+from shared.entities import Entities
 from shared.manifest import Composition, Goal
 from shared.models import (
     ApprovalQuestion,
@@ -381,7 +382,7 @@ class FollowUps:
         return self._extractors[key]
 
 
-def _only_values(text: str, named: dict[str, object], goal: Goal, language: str, clock: Clock | None) -> bool:
+def _only_values(text: str, named: Entities, goal: Goal, language: str, clock: Clock | None) -> bool:
     """Whether ``text`` says nothing but ``named``: every word is a value's (an enum's by any of
     its synonyms), part of a typed value (a date, a time...), a function word or filler."""
     said: set[str] = set()

@@ -14,8 +14,6 @@ that names nothing is asked again once, then the platform says what it needs and
 
 from __future__ import annotations
 
-from typing import Any
-
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
 from intent.base import guessed
@@ -24,6 +22,7 @@ from intent.text import words
 from intent.typed import Clock
 from planner.slots import SlotProblem
 from shared import i18n
+from shared.entities import Entities
 from shared.i18n.bilingual import Localized, text_in
 from shared.manifest import EntitySpec, Goal
 from shared.models import (
@@ -85,7 +84,7 @@ def enum_options(spec: EntitySpec) -> list[ClarificationOption]:
     ]
 
 
-def literal_text(value: Any) -> str:
+def literal_text(value: object) -> str:
     """A value as written for people: an amount of money as "200 BRL" (or "200" when its
     currency was not said), a list as its items, anything else as text.
 
@@ -206,7 +205,7 @@ def slot_output(question: SlotQuestion) -> DomainOutput:
     )
 
 
-def only_the_answer(text: str, entity: str, found: dict[str, Any], spec: EntitySpec | None) -> bool:
+def only_the_answer(text: str, entity: str, found: Entities, spec: EntitySpec | None) -> bool:
     """Whether ``text`` gives the value asked for and nothing a request of its own would say: its
     words are the value's, words naming the entity ("order 50017" to "which order number?"),
     function words and filler. "order 50017" answers the question even when the classifier reads
@@ -267,7 +266,7 @@ def answer_slot(
     return _asked_again(question, turn, extractor)
 
 
-def _filled(question: SlotQuestion, turn: Turn, found: dict[str, Any]) -> Turn:
+def _filled(question: SlotQuestion, turn: Turn, found: Entities) -> Turn:
     """``turn`` going on to plan its request with the values the reply gave."""
     asked = question.resume.intent
     resumed = asked.model_copy(

@@ -69,6 +69,7 @@ from intent.text import (
 )
 from intent.typed import Clock
 from shared.catalog import Catalog, GoalRef
+from shared.entities import Entities
 from shared.errors import PlatformError
 from shared.i18n import detect, vote
 from shared.i18n.bilingual import all_texts
@@ -208,7 +209,7 @@ def clear_request(goal: Goal, intent: IntentOutput) -> bool:
     )
 
 
-def _missing(goal: Goal, entities: dict[str, Any]) -> list[str]:
+def _missing(goal: Goal, entities: Entities) -> list[str]:
     """``goal``'s required entities that ``entities`` lacks."""
     return [name for name, spec in goal.entities_schema.items() if spec.required and name not in entities]
 
@@ -218,7 +219,7 @@ def _required_count(goal: Goal) -> int:
     return sum(1 for spec in goal.entities_schema.values() if spec.required)
 
 
-def _named_from_its_tables(ref: GoalRef, readings: Readings) -> dict[str, Any] | None:
+def _named_from_its_tables(ref: GoalRef, readings: Readings) -> Entities | None:
     """``ref``'s entities in the message when every required one is said with evidence, none is
     guessed and one comes from a lookup table; ``None`` otherwise."""
     extractor = readings.extractor(ref)
@@ -235,7 +236,7 @@ def _named_from_its_tables(ref: GoalRef, readings: Readings) -> dict[str, Any] |
     return entities
 
 
-def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
+def _other_object(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
     has a booking's day and time, and is no doctor's appointment. A gerund used as a verb is no
@@ -247,7 +248,7 @@ def _other_object(extractor: GoalEntityExtractor, text: str, entities: dict[str,
     return any(word not in verbs for word in extractor.unexplained_words(text, entities))
 
 
-def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: dict[str, Any]) -> bool:
+def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
     """Whether the message says something of the goal besides its values: a word of its own
     phrasing, or nothing else at all. "quem descobriu o *Brasil*?" names a market and says
     nothing of top movers; "Brasil?" and "maiores altas no Brasil" do."""
@@ -1196,7 +1197,7 @@ class EmbeddedIntentAdapter:
         return chosen if users == [extractors[chosen]] else None
 
     @staticmethod
-    def _borrowed(best: GoalRef, entities: dict[str, Any], model: EmbeddedModel) -> list[str]:
+    def _borrowed(best: GoalRef, entities: Entities, model: EmbeddedModel) -> list[str]:
         """The values of ``best``'s required table entities that name nothing of their table and
         have a word another domain's goals are phrased with: the message is about that domain's
         thing, not a name ``best`` has yet to learn."""
@@ -1205,7 +1206,8 @@ class EmbeddedIntentAdapter:
         return [
             str(item)
             for name in extractor.unlisted_required(entities)
-            for item in (entities[name] if isinstance(entities[name], list) else [entities[name]])
+            for value in [entities[name]]
+            for item in (value if isinstance(value, list) else [value])
             if any(other.uses_phrasing(w) for w in words(str(item)) for other in others)
         ]
 
@@ -1389,7 +1391,7 @@ class EmbeddedIntentAdapter:
         return not any(x.uses_phrasing(w) for w in unexplained for x in kin)
 
     def _table_owner(
-        self, best: GoalRef, own: dict[str, Any], order: IntArray, readings: Readings, model: EmbeddedModel
+        self, best: GoalRef, own: Entities, order: IntArray, readings: Readings, model: EmbeddedModel
     ) -> GoalRef | None:
         """Another of the first goals, of the first one's domain, when the message names a value
         of its lookup tables and ``own``, the first goal's reading, has no name of its own (only a

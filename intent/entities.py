@@ -35,7 +35,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from rapidfuzz import process
@@ -58,9 +57,10 @@ from intent.text import (
 )
 from intent.typed import RECOGNIZER, Clock, TypedSpan
 from shared.clock import utcnow
+from shared.entities import Entities, TypedValue
 from shared.i18n import detect, vote
 from shared.i18n.languages import LANGUAGES
-from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample, TypedValue
+from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample
 
 STOP = STOP_PT | STOP_EN
 FILLER = FILLER_PT | FILLER_EN
@@ -593,14 +593,14 @@ class GoalEntityExtractor:
         clock: Clock | None = None,
         language: str | None = None,
         guessed: set[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> Entities:
         """The entities ``text`` names. ``prefer``: the role a mention without a cue goes to first
         (the one a pending question asked for). ``clock``: the conversation's, which dates and
         times are resolved against (now, UTC when not given); ``language``: the message's.
         ``guessed`` receives the names filled only as a required entity's one candidate."""
         toks = tokens(text)
         used = [False] * len(toks)
-        found: dict[str, Any] = {}
+        found: Entities = {}
         codes = self._codes_written_apart(text, toks, used)
         if self._typed or self._typed_text:
             found.update(self._extract_typed(text, toks, used, prefer, clock, language))
@@ -931,7 +931,7 @@ class GoalEntityExtractor:
         on_amount = following.isdigit() and not any(str(v) == following for v in values)
         return OpeningAction(word, on_amount)
 
-    def unknown_object(self, text: str, entities: dict[str, Any]) -> str | None:
+    def unknown_object(self, text: str, entities: Entities) -> str | None:
         """The thing the goal's own verb acts on when the goal does not know it: the message opens
         with a word of the goal's phrasing, then an article or a possessive, then a word the goal
         does not account for ("rent an *apartment* in Curitiba" of a car rental's quote). ``None``
@@ -1126,7 +1126,7 @@ class GoalEntityExtractor:
 
     def _extract_strings(
         self, text: str, toks: list[Token], used: list[bool], guessed: set[str] | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, str | list[str]]:
         spans = self._spans(text, toks, used)
         if not spans:
             return {}
@@ -1163,7 +1163,7 @@ class GoalEntityExtractor:
             if is_number:
                 span.known = True  # the shape is the evidence: only number entities take it
             assigned[best].append(span)
-        out: dict[str, Any] = {}
+        out: dict[str, str | list[str]] = {}
         for name, chosen in assigned.items():
             # a value from a table is known or nothing: the only word left is no guess of it
             guessable = self.specs[name].required and not self.specs[name].lookup
@@ -1270,7 +1270,7 @@ class GoalEntityExtractor:
         forecast, "reembolso" for a refund."""
         return [t.text for t in tokens(text) if self.uses_phrasing(t.text)]
 
-    def unexplained_words(self, text: str, entities: dict[str, Any]) -> list[str]:
+    def unexplained_words(self, text: str, entities: Entities) -> list[str]:
         """The content words of ``text`` that this goal does not account for: no phrasing of the
         goal, no function word, filler or indefinite word ("renew *all* my books"), no number, no
         part of a value in ``entities`` and no value of the goal's tables ("cancel my *gym
@@ -1322,7 +1322,7 @@ class GoalEntityExtractor:
         "renewing" of "renovar" and "renew")."""
         return len(word) >= MIN_VERB_STEM and verb_stem(word) in self._carrier_stems
 
-    def free_text(self, entities: dict[str, Any]) -> list[str]:
+    def free_text(self, entities: Entities) -> list[str]:
         """The values in ``entities`` of the goal's free-text entities (a problem, a message):
         what the person says there is the request's payload, not words that ask for the goal."""
         return [
@@ -1331,12 +1331,12 @@ class GoalEntityExtractor:
             if name in self._contexts and self._contexts[name].free and isinstance(value, str)
         ]
 
-    def only_typed(self, entities: dict[str, Any]) -> bool:
+    def only_typed(self, entities: Entities) -> bool:
         """Whether every value in ``entities`` is of a type any request can carry (a date, a
         time, a number, an amount) rather than something only this goal knows."""
         return all(name in self._typed or name in self._typed_text for name in entities if name in self.specs)
 
-    def from_table(self, entities: dict[str, Any]) -> bool:
+    def from_table(self, entities: Entities) -> bool:
         """Whether a value in ``entities`` is an entry of its entity's lookup table (a product, a
         city: names only this goal knows, unlike an enum's everyday words such as "up")."""
         for name, value in entities.items():
@@ -1349,7 +1349,7 @@ class GoalEntityExtractor:
                     return True
         return False
 
-    def unlisted_required(self, entities: dict[str, Any]) -> list[str]:
+    def unlisted_required(self, entities: Entities) -> list[str]:
         """The required entities with a lookup table whose values in ``entities`` name nothing
         of the table's: "chama um *uber*" names no product of the shop's; a list that names one
         ("Apple ... e a Microsoft" beside words read as a third) is the table's."""
@@ -1365,7 +1365,7 @@ class GoalEntityExtractor:
             )
         ]
 
-    def evidenced(self, entities: dict[str, Any]) -> bool:
+    def evidenced(self, entities: Entities) -> bool:
         """Whether every value in ``entities`` shows it is its entity by more than its place in
         the sentence: a value of the entity's table, an enum or boolean phrase, or a span of the
         entity's type (a date, a time, a number...). A free phrase or a name a table does not

@@ -9,18 +9,18 @@ hands the same reading to the next one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from intent.entities import GoalEntityExtractor
 from intent.typed import Clock
 from shared.catalog import GoalRef
+from shared.entities import Entities
 
 
 @dataclass(frozen=True)
 class Reading:
     """What one goal's extractor found in the message."""
 
-    entities: dict[str, Any]
+    entities: Entities
     #: the names filled only as a required entity's one candidate (no evidence of their own)
     guessed: frozenset[str]
 

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import duckling
 
 from shared.clock import utcnow
-from shared.manifest import TypedValue
+from shared.entities import TypedValue
 
 #: Duckling's dimensions, by the manifest's type that each gives.
 _DIMENSIONS = ["time", "number", "amount-of-money", "duration", "email", "phone-number", "url"]

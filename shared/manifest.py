@@ -325,8 +325,6 @@ class LookupEntry(_Strict):
 #: written), ``url``.
 TYPED_ENTITY_TYPES = ("date", "time", "datetime", "duration", "number", "money", "email", "phone", "url")
 TypedEntityType = Literal["date", "time", "datetime", "duration", "number", "money", "email", "phone", "url"]
-#: A typed entity's value: ISO text, a number, or an amount of money.
-TypedValue = str | int | float | dict[str, str | int | float | None]
 
 
 class EntitySpec(_Strict):

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from shared.entities import Entities
 from shared.status import RunStatus
 
 Channel = Literal["openai", "rest", "cli", "telegram", "mcp", "a2a"]
@@ -44,7 +45,7 @@ class IntentOutput(BaseModel):
 
     primary_domain: str | None = None
     goal: str | None = None
-    entities: dict[str, Any] = Field(default_factory=dict)
+    entities: Entities = Field(default_factory=dict)
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
     original_query: str = ""
     #: Ranked goals, best first (the chosen goal included); used for "did you mean A or B?".

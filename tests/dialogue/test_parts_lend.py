@@ -8,6 +8,7 @@ import pytest
 from dialogue.parts import read_parts
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
+from shared.entities import EntityValue
 from shared.manifest import validate_manifest
 from shared.models import IntentOutput
 from tests.dialogue.test_replies_carry import ORDERS
@@ -24,7 +25,7 @@ def adapter() -> EmbeddedIntentAdapter:
     )
 
 
-def _refund(language: str, **entities: str) -> IntentOutput:
+def _refund(language: str, **entities: EntityValue) -> IntentOutput:
     return IntentOutput(
         primary_domain="orders", goal="REFUND_ORDER", entities=entities, confidence=0.9, language=language
     )

@@ -27,6 +27,7 @@ from intent.typed import RECOGNIZER, Clock
 from sdk.idempotency import IdempotencySettings
 from sdk.service import DomainService, clarify, fail, option
 from shared.catalog import Catalog
+from shared.entities import EntityValue
 from shared.manifest import Goal, ManifestInvalid, validate_manifest
 from shared.models import (
     ApprovalQuestion,
@@ -85,7 +86,12 @@ def test_a_typed_annotation_teaches_only_the_words_around_it_when_found_in_the_t
 @pytest.mark.parametrize("extractor", [AS_WRITTEN, AS_VALUES], ids=["as written", "as values"])
 def test_either_annotation_reads_the_same_values(extractor: GoalEntityExtractor) -> None:
     found = extractor.extract("mesa pra 3 pessoas dia 20 às 21h", language="pt")
-    assert found["party_size"] == 3 and found["day"].endswith("-20") and found["time"] == "21:00"
+    assert (
+        found["party_size"] == 3
+        and isinstance(found["day"], str)
+        and found["day"].endswith("-20")
+        and found["time"] == "21:00"
+    )
 
 
 def tickets(priority_annotation: str) -> GoalEntityExtractor:
@@ -373,7 +379,7 @@ def with_notifier(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAda
     )
 
 
-def days(adapter: EmbeddedIntentAdapter, text: str) -> tuple[str | None, str | None]:
+def days(adapter: EmbeddedIntentAdapter, text: str) -> tuple[EntityValue | None, EntityValue | None]:
     read = adapter.parse_sync(text, context=at(10))
     assert read.goal == "BOOK_CAR", read.notes
     return read.entities.get("pickup_day"), read.entities.get("return_day")

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from planner import PlannerService, SessionMemory
 from shared.catalog import Catalog
+from shared.entities import EntityValue
 from shared.models import IntentOutput
 
 
-def _intent(goal: str | None, **entities: object) -> IntentOutput:
+def _intent(goal: str | None, **entities: EntityValue) -> IntentOutput:
     return IntentOutput(
         primary_domain="market" if goal else None,
         goal=goal,
