@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from intent import IntentAdapter
 from shared.catalog import Catalog
+from shared.entities import Entities
 from shared.models import IntentOutput
 
 _JOINTS = re.compile(
@@ -137,7 +138,7 @@ def _without_words_of(intent: IntentOutput, text: str, undone: list[str]) -> Int
         said = str(value).casefold()
         return not isinstance(value, str) or said in rest or said not in elsewhere
 
-    entities: dict[str, object] = {}
+    entities: Entities = {}
     for name, value in intent.entities.items():
         if isinstance(value, list):
             values = [v for v in value if kept(v)]

@@ -28,6 +28,7 @@ from intent.entities import GoalEntityExtractor, normalised_in
 from intent.settings import IntentSettings
 from intent.typed import Clock
 from shared.catalog import Catalog
+from shared.entities import EntityValue
 from shared.i18n import detect
 from shared.i18n.bilingual import Localized, all_texts
 from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal
@@ -319,10 +320,10 @@ class LlmIntentAdapter:
         return out
 
 
-def _trusted(spec: EntitySpec, value: Any, text: str) -> Any:
+def _trusted(spec: EntitySpec, value: Any, text: str) -> EntityValue | None:
     """The value if it respects the schema and, for strings, occurs in what the person wrote."""
     if spec.type == "enum":
-        return value if value in (spec.values or []) else None
+        return value if isinstance(value, str) and value in (spec.values or []) else None
     if spec.type == "boolean":
         return value if isinstance(value, bool) else None
     values = value if isinstance(value, list) else [value]
@@ -334,7 +335,7 @@ def _trusted(spec: EntitySpec, value: Any, text: str) -> Any:
 
 def _typed_trusted(
     name: str, spec: EntitySpec, value: Any, text: str, goal: Goal, clock: Clock, language: str
-) -> Any:
+) -> EntityValue | None:
     """A typed value only when the text says one of its type, and then as the recogniser reads it:
     the model does not invent a day nobody said, nor resolve "sexta" to another Friday."""
     said = GoalEntityExtractor(goal).extract(text, clock=clock, language=language).get(name)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.catalog import Catalog
+from shared.entities import Entities
 from shared.errors import PlanError
 from shared.manifest import EntitySpec, Goal
 from shared.models import ExecutionIntent, IntentOutput
@@ -61,7 +62,7 @@ class GoalResolver:
         return owners[0]
 
     @staticmethod
-    def _capabilities(goal: Goal, entities: dict[str, Any]) -> list[str]:
+    def _capabilities(goal: Goal, entities: Entities) -> list[str]:
         for name, spec in goal.entities_schema.items():
             if spec.type != "enum" or not spec.capability_map:
                 continue
@@ -81,7 +82,7 @@ class GoalResolver:
         return list(goal.capabilities)
 
     @staticmethod
-    def _parameters(goal: Goal, entities: dict[str, Any]) -> dict[str, Any]:
+    def _parameters(goal: Goal, entities: Entities) -> dict[str, Any]:
         """Entities become parameters; declared defaults fill absent entities, except those of a
         ``capability_map`` entity (its absence is meaningful: it selected the first capability)."""
         parameters = {k: v for k, v in entities.items() if v is not None}

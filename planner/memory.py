@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from shared.catalog import Catalog
+from shared.entities import Entities
 from shared.models import DomainOutput, ExecutionIntent, IntentOutput
 
 
@@ -50,7 +51,7 @@ def fill_from_memory(
     goal = catalog.find_goal(previous.primary_domain or "", intent.goal)
     if goal is None:
         return intent, []
-    filled: dict[str, object] = {}
+    filled: Entities = {}
     for name, spec in goal.entities_schema.items():
         if spec.required and intent.entities.get(name) is None and previous.entities.get(name) is not None:
             filled[name] = previous.entities[name]

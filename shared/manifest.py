@@ -370,6 +370,8 @@ class GoalExample(_Strict):
     """An example utterance, optionally with the entities it contains (annotated spans)."""
 
     text: str
+    #: The values as the authors annotate them, read as the text they wrote (``str(value)``): any
+    #: JSON a manifest has always been allowed to give, not only an ``shared.entities.EntityValue``.
     entities: dict[str, Any] = Field(default_factory=dict)
 
 

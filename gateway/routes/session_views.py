@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dialogue.state import TurnState
 from gateway.storage.runs import StoredTurn
 from graph import VersionInfo
+from shared.entities import Entities
 from shared.models import PendingQuestion
 from shared.status import RunStatus
 
@@ -28,7 +29,7 @@ class ResolvedTurn(BaseModel):
 
     query: str
     goal: str | None
-    entities: dict[str, Any]
+    entities: Entities
     calls: list[ResolvedCall]
 
 
