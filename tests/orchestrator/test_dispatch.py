@@ -4,7 +4,6 @@ idempotency keys across retries and duplicate runs (the SDK replays, the action 
 from __future__ import annotations
 
 import asyncio
-import socket
 from typing import Any
 
 import httpx
@@ -18,6 +17,7 @@ from sdk.service import DomainService
 from shared.errors import DomainUnavailable
 from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, IntentOutput
 from shared.status import RunStatus
+from tests.conftest import free_port
 from tests.orchestrator.conftest import Hosts
 
 
@@ -147,12 +147,6 @@ async def test_domain_answers_do_not_trip_the_breaker() -> None:
     assert output.status == "failure" and orch.breakers.state("outbox") == "closed"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_per_domain_timeout_over_real_http(caplog: pytest.LogCaptureFixture) -> None:
     svc = DomainService("sleepy", "1", "Slow")
 
@@ -161,7 +155,7 @@ async def test_per_domain_timeout_over_real_http(caplog: pytest.LogCaptureFixtur
         await asyncio.sleep(0.3)
         return DomainOutput(status="success", explanation="rested")
 
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(svc.app(), host="127.0.0.1", port=port, log_level="warning"))
     serving = asyncio.create_task(server.serve())
     try:

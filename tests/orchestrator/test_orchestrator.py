@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from typing import Any
 
 import httpx
@@ -25,6 +24,7 @@ from shared.models import (
     IntentOutput,
 )
 from shared.status import RunStatus
+from tests.conftest import free_port
 
 
 async def _registry_with(
@@ -203,14 +203,8 @@ async def test_a_never_seen_domain_registered_at_runtime_is_routable_end_to_end(
     assert svc.executions == {"count_stars": 2}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_over_real_http_with_uvicorn(make: dict[str, Any]) -> None:
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(make["bakery"]().app(), host="127.0.0.1", port=port, log_level="warning")
     )

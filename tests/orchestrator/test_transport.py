@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,6 +22,7 @@ from orchestrator.client import domain_http_client
 from orchestrator.transport import AiohttpTransport
 from shared.errors import DomainProtocolError, DomainUnavailable
 from shared.models import DomainOutput, ExecutionIntent
+from tests.conftest import free_port
 from tests.orchestrator.conftest import bakery
 
 INTENT = ExecutionIntent(domain="bakery", capability="bake_bread", parameters={"kind_text": "rye"})
@@ -30,15 +30,9 @@ INTENT = ExecutionIntent(domain="bakery", capability="bake_bread", parameters={"
 HttpFactory = Callable[..., httpx.AsyncClient]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @asynccontextmanager
 async def serving(app: FastAPI, port: int | None = None) -> AsyncIterator[str]:
-    port = port or _free_port()
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     try:
@@ -137,7 +131,7 @@ async def test_no_answer_in_time_is_a_read_timeout(make_http: HttpFactory) -> No
 
 
 async def test_refused_connection_was_not_delivered(make_http: HttpFactory) -> None:
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     async with make_http() as http:
         with pytest.raises(DomainUnavailable, match=re.escape(f"could not connect to {url}/execute")) as err:
             await DomainClient(http).execute(url, INTENT, "r:1")
@@ -189,7 +183,7 @@ async def test_connections_are_reused_and_survive_a_server_restart(make_http: Ht
         peers.append((request.client.host, request.client.port))
         return DomainOutput(status="success").model_dump(mode="json")
 
-    port = _free_port()
+    port = free_port()
     async with make_http() as http:
         client = DomainClient(http)
         async with serving(app, port) as url:
