@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
@@ -33,17 +34,29 @@ async def test_two_gateways_share_sessions_locks_and_registry(
         "BOOTSTRAP_FILE": str(bootstrap),
         "ADMIN_TOKEN": "admin-secret",
     }
-    a = start_gateway(env)
-    b = start_gateway(env)
-    # the weather domain binds its port while both gateways are busy below: the port is held for it
-    # (bound, not listening) until it answers, so no other process is given it meanwhile
-    reserved = reserve_port()
-    weather_port = reserved.port
-    weather = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "fixtures" / "weather_domain.py"), "--port", str(weather_port)],
-        cwd=ROOT,
-    )
-    try:
+    # every process is stopped however far the start-up got (a gateway that fails to start leaves
+    # the one before it running otherwise)
+    with contextlib.ExitStack() as stack:
+        a = start_gateway(env)
+        stack.callback(a.stop)
+        b = start_gateway(env)
+        stack.callback(b.stop)
+        # the weather domain binds its port while both gateways are busy below: the port is held
+        # for it (bound, not listening) until it answers, so no other process is given it meanwhile
+        reserved = reserve_port()
+        stack.callback(reserved.release)
+        weather_port = reserved.port
+        weather = subprocess.Popen(
+            [
+                sys.executable,
+                str(ROOT / "tests" / "fixtures" / "weather_domain.py"),
+                "--port",
+                str(weather_port),
+            ],
+            cwd=ROOT,
+        )
+        stack.callback(weather.wait, timeout=10)
+        stack.callback(weather.terminate)
         async with httpx.AsyncClient(timeout=30) as client:
             # a question asked through A is answered through B
             asked = await say(client, a.url, "shared-1", "qual o preço da Nordea?")
@@ -74,12 +87,6 @@ async def test_two_gateways_share_sessions_locks_and_registry(
             assert "weather" in names
             forecast = await say(client, b.url, "shared-3", "como está o tempo em Oslo?")
             assert forecast["steps"][0]["domain"] == "weather"
-    finally:
-        reserved.release()
-        weather.terminate()
-        weather.wait(timeout=10)
-        a.stop()
-        b.stop()
 
 
 async def test_sessions_waiting_for_input_survive_a_sigkill(
