@@ -912,9 +912,9 @@ class GoalEntityExtractor:
         first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
         if first is None or first + 1 >= len(toks) or not self._is_candidate(toks[first], False):
             return None
-        if self._inflects_phrasing(toks[first].text) or self._same_action(toks[first].text):
-            # the goal's own verb in another form ("lista meus empréstimos") or another verb of
-            # its action ("prorroga o Sapiens")
+        if self._inflects_phrasing(toks[first].text):
+            # the goal's own verb in another form ("lista meus empréstimos"); another verb of its
+            # action ("prorroga o Sapiens") is no candidate above
             return None
         following = toks[first + 1].text
         if not (following.isdigit() or following in OBJECT_STARTERS):
@@ -1008,10 +1008,8 @@ class GoalEntityExtractor:
             return False
         if named:  # a name is no typo of a phrasing word ("Maria" is not "marca")
             return tok.text not in self._carrier
-        if is_gerund(tok.text) and self._inflects_phrasing(tok.text):
-            return False  # "o que tá *passando* amanhã?" of "que horas passa": the goal's verb
-        if self._same_action(tok.text) and not named:
-            return False  # "*tira* eu da aula de yoga": the cancellation's verb, no class
+        if self._unwritten_verb(tok.text):
+            return False  # "o que tá *passando* amanhã?", "*tira* eu da aula de yoga": no values
         return not self._carrier_words.knows(tok.text)  # the carrier words, typos and plurals included
 
     def _known_phrase_spans(self, toks: list[Token], used: list[bool]) -> list[_Span]:
@@ -1297,8 +1295,7 @@ class GoalEntityExtractor:
             and not t.text.isdigit()
             and t.text not in said
             and not self._carrier_words.knows(t.text)
-            and not (is_gerund(t.text) and self._inflects_phrasing(t.text))
-            and not self._same_action(t.text)
+            and not self._unwritten_verb(t.text)
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
             and not units.intersection(stems(t.text))
@@ -1310,6 +1307,12 @@ class GoalEntityExtractor:
         return word not in NOT_ENTITY and (
             self._carrier_words.knows(word) or self._inflects_phrasing(word) or self._same_action(word)
         )
+
+    def _unwritten_verb(self, word: str) -> bool:
+        """Whether ``word`` is a verb of the goal's phrasing that its examples do not write: a
+        gerund of one of its verbs ("*passando*" of "que horas passa") or another verb of its
+        action ("*tira*" of "cancela")."""
+        return (is_gerund(word) and self._inflects_phrasing(word)) or self._same_action(word)
 
     def _same_action(self, word: str) -> bool:
         """Whether ``word`` is an everyday verb of an action the goal's phrasing asks for
