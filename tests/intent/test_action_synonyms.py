@@ -18,13 +18,15 @@ from tests.conftest import example
 CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T09:00:00-03:00"}  # a Tuesday
 APPROVED = {"policy": {"confirm": True, "idempotent": False}}
 CLASSES = [{"value": "Yoga", "aliases": ["ioga"]}, {"value": "Pilates"}, {"value": "Spinning"}]
+#: what booking and cancelling a class both take
+A_CLASS_ON_A_DAY: dict[str, Any] = {
+    "class_text": {"type": "string", "required": True, "lookup": CLASSES},
+    "day": {"type": "date"},
+}
 CANCEL_CLASS: dict[str, Any] = {
     "goal": "CANCEL_CLASS",
     "description": {"pt": "Cancelar uma aula marcada", "en": "Cancel a booked class"},
-    "entities_schema": {
-        "class_text": {"type": "string", "required": True, "lookup": CLASSES},
-        "day": {"type": "date"},
-    },
+    "entities_schema": A_CLASS_ON_A_DAY,
     "capabilities": ["cancel_class"],
     "examples": [
         example("cancela minha aula de Yoga de quinta", class_text="Yoga", day="quinta"),
@@ -56,10 +58,7 @@ OFFICE: dict[str, Any] = {
         {
             "goal": "BOOK_CLASS",
             "description": {"pt": "Reservar uma aula na academia", "en": "Book a gym class"},
-            "entities_schema": {
-                "class_text": {"type": "string", "required": True, "lookup": CLASSES},
-                "day": {"type": "date"},
-            },
+            "entities_schema": A_CLASS_ON_A_DAY,
             "capabilities": ["book_class"],
             "examples": [
                 example("me inscreve no Spinning de amanhã", class_text="Spinning", day="amanhã"),
