@@ -34,6 +34,7 @@ _ACTIONS: dict[str, tuple[str, str]] = {
     "transfer": ("transfere transferir", "transfer wire"),
     "open": ("abre abrir registra registrar", "open log raise"),
     "rent": ("aluga alugar", "rent hire"),
+    "cost": ("custa custam custar cobra cobram cobrar", "cost costs charge"),
 }
 
 

@@ -53,6 +53,7 @@ OFFICE: dict[str, Any] = {
         {"name": "book_class", "description": "b", "metadata": APPROVED},
         {"name": "cancel_class", "description": "c", "metadata": APPROVED},
         {"name": "open_ticket", "description": "o", "metadata": APPROVED},
+        {"name": "class_price", "description": "p", "metadata": {"policy": {"read_only": True}}},
     ],
     "goals": [
         {
@@ -68,6 +69,17 @@ OFFICE: dict[str, Any] = {
         },
         CANCEL_CLASS,
         OPEN_TICKET,
+        {
+            "goal": "CLASS_PRICE",
+            "description": {"pt": "O preço de uma aula", "en": "The price of a class"},
+            "entities_schema": {"class_text": {"type": "string", "required": True, "lookup": CLASSES}},
+            "capabilities": ["class_price"],
+            "examples": [
+                example("quanto custa a aula de Yoga?", class_text="Yoga"),
+                example("qual o preço do Pilates?", class_text="Pilates"),
+                example("how much is a Spinning class?", class_text="Spinning"),
+            ],
+        },
     ],
 }
 
@@ -84,6 +96,18 @@ def test_an_unlearnt_verb_stands_for_a_learnt_one_of_its_action_in_its_language_
     assert stand_in["abre"] == "open"  # no Portuguese verb of opening learnt: the English one
     assert "cancela" not in stand_in  # learnt verbs are read as they are
     assert "compra" not in stand_in  # no verb of buying learnt: nothing to stand for
+
+
+def test_what_something_costs_is_asked_with_several_verbs() -> None:
+    stand_in = learnt_synonyms(["custa", "quanto", "how", "much"])
+    assert stand_in["cobram"] == "custa"
+    assert stand_in["charge"] == "custa"  # no English verb of it learnt: the Portuguese one
+    price = GoalEntityExtractor(Goal.model_validate(OFFICE["goals"][-1]))
+    text = "quanto vcs cobram pelo pilates?"
+    entities = price.extract(text)
+    assert entities == {"class_text": "pilates"}, entities
+    assert price.unexplained_words(text, entities) == []
+    assert price.uses_phrasing("cobram")
 
 
 def test_a_verb_is_of_one_action() -> None:
@@ -103,6 +127,8 @@ def test_a_verb_is_of_one_action() -> None:
             {"problem_text": "the scanner jams on every page"},
         ),
         ("registra um chamado: o monitor pisca", "OPEN_TICKET", {"problem_text": "o monitor pisca"}),
+        ("quanto vcs cobram pelo pilates?", "CLASS_PRICE", {"class_text": "pilates"}),
+        ("how much do you charge for yoga?", "CLASS_PRICE", {"class_text": "yoga"}),
     ],
 )
 def test_the_goal_of_the_verbs_action(
