@@ -57,7 +57,7 @@ from intent.text import (
 )
 from intent.typed import RECOGNIZER, Clock, TypedSpan
 from shared.clock import utcnow
-from shared.entities import Entities, TypedValue
+from shared.entities import Entities, EntityValue, TypedValue
 from shared.i18n import detect, vote
 from shared.i18n.languages import LANGUAGES
 from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample
@@ -271,6 +271,8 @@ class _StringContext:
     #: every annotated value is letters then digits ("CN4821"): the fewest and the most letters,
     #: so that the code written with a space or a dash ("cn 4821", "CN-4821") is known
     lettered: tuple[int, int] | None = None
+    #: ...and the letters they start with ("cn" of "CN4821"): a code that starts the same is one
+    prefixes: frozenset[str] = frozenset()
     #: the annotated values are phrases of several words (a message, an idea): the entity is
     #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
     free: bool = False
@@ -432,12 +434,13 @@ class GoalEntityExtractor:
         self._carrier -= entity_words
         self._carrier -= STOP
         #: known values of several words that ordinary spans would cut, a word of theirs being a
-        #: function word, filler, an indefinite word or phrasing ("São Paulo", "banco do brasil",
-        #: "bolsa brasileira", "all star"), or a colon inside ("Duna: Parte Dois"), by first word
+        #: function word, filler, an indefinite word, phrasing or a number ("São Paulo", "banco do
+        #: brasil", "bolsa brasileira", "all star", "Gladiador 2"), or a colon inside ("Duna: Parte
+        #: Dois"), by first word
         self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for known in sorted(self._known, key=len, reverse=True):
             if len(known) >= 2 and (
-                any(w in NOT_ENTITY or w in INDEFINITES or w in self._carrier for w in known)
+                any(w in NOT_ENTITY or w in INDEFINITES or w in self._carrier or w.isdigit() for w in known)
                 or known in self._colon_known
             ):
                 self._known_phrases[known[0]].append(known)
@@ -517,6 +520,7 @@ class GoalEntityExtractor:
             if values and all(shapes):
                 letters = [len(m.group(1)) for m in shapes if m is not None]
                 self._contexts[name].lettered = (min(letters), max(letters))
+                self._contexts[name].prefixes = frozenset(m.group(1) for m in shapes if m is not None)
             self._known.update(tuple(v) for v in values if v)
         return entity_words
 
@@ -602,29 +606,33 @@ class GoalEntityExtractor:
         used = [False] * len(toks)
         found: Entities = {}
         codes = self._codes_written_apart(text, toks, used)
+        # the words of a day, which an enum or a boolean may still read: "sexta *de manhã*" is a
+        # Friday and a delivery window
+        of_a_day: set[int] = set()
         if self._typed or self._typed_text:
-            found.update(self._extract_typed(text, toks, used, prefer, clock, language))
+            found.update(self._extract_typed(text, toks, used, prefer, clock, language, of_a_day))
         starts = self._phrase_starts(toks)
         for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
             found.update(self._extract_roles(group, pairs, toks, used, starts, prefer))
+        free = [u and i not in of_a_day for i, u in enumerate(used)]
         for name, enum_pairs in self._enum.items():
             if name in self._grouped:
                 continue
             hits: list[tuple[int, str]] = []
             for value, phrase in enum_pairs:
-                for i, j in find_phrase(phrase, toks, used, starts.get(phrase[0], ())):
+                for i, j in find_phrase(phrase, toks, free, starts.get(phrase[0], ())):
                     for k in range(i, j):
-                        used[k] = True
+                        used[k] = free[k] = True
                     hits.append((i, value))
             if hits:
                 ordered = list(dict.fromkeys(v for _, v in sorted(hits)))
                 found[name] = ordered if self.specs[name].multiple and len(ordered) > 1 else hits[0][1]
         for name, phrases in self._bool.items():
             for phrase in phrases:
-                matches = find_phrase(phrase, toks, used, starts.get(phrase[0], ()))
+                matches = find_phrase(phrase, toks, free, starts.get(phrase[0], ()))
                 for i, j in matches:
                     for k in range(i, j):
-                        used[k] = True
+                        used[k] = free[k] = True
                 if matches:
                     found[name] = True
         for name in self._strings:
@@ -729,14 +737,24 @@ class GoalEntityExtractor:
         prefer: str | None,
         clock: Clock | None,
         language: str | None,
+        of_a_day: set[int],
     ) -> dict[str, TypedValue | list[TypedValue]]:
         """Each typed entity from a span of its type (a ``datetime`` span gives a date and a time;
         a date and a time said apart make a datetime); in the order the schema declares them,
-        ``prefer`` first. The words of every span read are nobody's string value."""
+        ``prefer`` first. The words of every span read are nobody's string value; those of a
+        span read as a date alone are added to ``of_a_day``."""
         clock = clock or Clock(now=utcnow())
         language = language or detect(text)
         wanted = {self.specs[n].type for n in self._typed} | set(self._typed_text.values())
         spans = _typed_spans(text, language, clock, wanted)
+        if "number" in wanted and self._known_phrases:
+            # the number of a known name ("pro *Gladiador 2*") names it and counts nothing
+            names = self._known_phrase_spans(toks, used)
+            spans = [
+                s
+                for s in spans
+                if s.type != "number" or not any(n.start <= s.start and s.end <= n.end for n in names)
+            ]
         if self._counts_articles and "number" in wanted:
             spans = sorted(
                 [
@@ -812,6 +830,8 @@ class GoalEntityExtractor:
             for i, tok in enumerate(toks):
                 if tok.start < span.end and tok.end > span.start:
                     used[i] = True
+                    if span.type == "date":
+                        of_a_day.add(i)
         return out
 
     def _amount_without_currency(
@@ -1381,11 +1401,25 @@ class GoalEntityExtractor:
                 continue
             if name in self._contexts and self._contexts[name].free:
                 continue  # a phrase is only read after its cue: the cue is the evidence
+            if name in self._contexts and self._prefixed(name, value):
+                continue  # "vs 3145": the examples' codes are written so ("VS3012")
             if not spec.lookup:
                 return False
             for item in value if isinstance(value, list) else [value]:
                 if not self._is_known(tuple(words(str(item)))):
                     return False
+        return True
+
+    def _prefixed(self, name: str, value: EntityValue) -> bool:
+        """Whether every item of ``value`` is a code of the annotated codes' shape: their letters
+        first, then digits."""
+        context = self._contexts[name]
+        for item in value if isinstance(value, list) else [value]:
+            shape = _LETTERED.fullmatch(str(item).lower())
+            if shape is None or shape.group(1) not in context.prefixes:
+                return False
+            if len(shape.group(2)) < CODE_PART_DIGITS:
+                return False
         return True
 
     def _only_request(self, toks: list[Token]) -> bool:

@@ -64,6 +64,15 @@ _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JP
 #: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
 #: Duckling's Portuguese reads as money: that reading is asked for when they occur.
 _REAL = re.compile(r"R\$|\d\s*reais\b", re.IGNORECASE)
+#: A part of the day said with no day: "de manhã", "à tarde", "in the evening" ("tonight",
+#: "hoje à noite", "friday morning" name their day).
+_PART_OF_DAY_ALONE = re.compile(
+    r"(?:\s*\b(?:de|da|do|à|a|na|no|pela|pelo|in|the|of|early|late|manh[aã]|tarde|noite|madrugada"
+    r"|morning|afternoon|evening|night)\b)+\s*",
+    re.IGNORECASE,
+)
+#: A determiner up to two words before the end: the English "one" after it is a pronoun.
+_DETERMINED = re.compile(r"\b(?:the|that|this|which|another|other|each)(?:\s+\S+){0,2}\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -282,7 +291,13 @@ def _normalised(
             stamp = _not_past(value, _as_written(value, stamp, body), body, instant)
         when = datetime.fromisoformat(stamp)
         if grain in _DAY_GRAINS:
+            if _PART_OF_DAY_ALONE.fullmatch(body):
+                return  # "de manhã", "in the evening": no day said (a window, or an earlier day's)
             day = when.date()
+            said = _said_day(body, language, zone, instant) if value.get("type") == "interval" else None
+            if said is not None and _PART_OF_DAY_ALONE.fullmatch(said.hour_words):
+                # "sexta de manhã" is the Friday "sexta" is: said on a Friday, next week's
+                day = said.day
             today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
             if grain != "day" and day < today:
                 # "essa semana", "this month": the part of it still ahead, from today
@@ -294,6 +309,8 @@ def _normalised(
         else:
             yield TypedSpan("time", when.strftime("%H:%M"), start, end)
     elif dim == "number":
+        if clean[hit["start"] : hit["end"]].lower() == "one" and _DETERMINED.search(clean, 0, hit["start"]):
+            return  # "the 6:30pm *one*", "that one": a thing pointed at, no count
         yield TypedSpan("number", _number(value["value"]), start, end)
     elif dim == "amount-of-money":
         # "under $60", "at least $30": the one amount said is the value (a budget, a limit)
