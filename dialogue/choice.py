@@ -57,9 +57,29 @@ YES_WORDS = frozenset(
         "sure",
         "absolutely",
         "definitely",
+        "aham",
+        "uhum",
+        "fechou",
+        "positivo",
     ]
 )
-_NO = {"nao", "no", "n", "nope", "errado", "negativo"}
+#: Yeses of several words ("go for it", "pode ser"), read like the words above: at the start of
+#: a short reply.
+_YES_PHRASES = (
+    ("go", "ahead"),
+    ("go", "for", "it"),
+    ("sounds", "good"),
+    ("of", "course"),
+    ("lets", "do", "it"),
+    ("let", "s", "do", "it"),
+    ("pode", "ser"),
+    ("manda", "ver"),
+    ("ta", "bom"),
+    ("ta", "certo"),
+    ("com", "certeza"),
+    ("vai", "la"),
+)
+_NO = {"nao", "no", "n", "nope", "nah", "errado", "negativo"}
 #: Whole replies that drop what was asked, with or without a no before them ("não, deixa pra
 #: lá", "no, never mind"): a no, never a value ("deixa" is no medicine's name).
 _DISMISSALS = {
@@ -74,13 +94,34 @@ _DISMISSALS = {
     "nao precisa",
     "nao quero mais",
     "desisto",
+    "deixa como esta",
+    "deixa como ta",
+    "deixa assim",
+    "deixa pra proxima",
+    "fica pra proxima",
+    "deixa pra depois",
+    "fica pra depois",
+    "nem pensar",
     "forget it",
+    "forget that",
     "forget about it",
     "never mind",
     "nevermind",
     "no need",
     "skip it",
+    "leave it",
+    "leave it as is",
+    "keep it as is",
+    "not now",
+    "maybe later",
 }
+#: Words that close a dismissal without changing it ("never mind *then*", "esquece, *valeu*").
+_DISMISSAL_ENDINGS = frozenset(
+    {"then", "thanks", "thank", "you", "please", "pls"}
+    | {"entao", "mesmo", "obrigado", "obrigada", "valeu", "pfv"}
+)
+#: Where a reply's first clause ends: "deixa pra lá, devolvo amanhã" drops what was asked.
+_CLAUSE_END = re.compile(r"[,.;!?]")
 #: Words people put before their yes or no when they change their mind or hesitate ("actually
 #: no, keep it", "hmm, sim", "pensando bem, não"): not part of the answer.
 _HESITATIONS = (
@@ -225,7 +266,9 @@ def is_yes(reply: str) -> bool:
     (True, False, True)
     """
     words = _answer_words(reply)
-    return bool(words) and len(words) <= 4 and words[0] in YES_WORDS
+    if not words or len(words) > 4:
+        return False
+    return words[0] in YES_WORDS or any(tuple(words[: len(p)]) == p for p in _YES_PHRASES)
 
 
 def is_no(reply: str) -> bool:
@@ -237,7 +280,7 @@ def is_no(reply: str) -> bool:
     (False, False)
     """
     words = _answer_words(reply)
-    return bool(words) and ((len(words) <= 4 and words[0] in _NO) or is_dismissal(" ".join(words)))
+    return bool(words) and ((len(words) <= 4 and words[0] in _NO) or is_dismissal(reply))
 
 
 def is_dismissal(reply: str) -> bool:
@@ -247,7 +290,18 @@ def is_dismissal(reply: str) -> bool:
     >>> is_dismissal("não, deixa pra lá"), is_dismissal("no, never mind"), is_dismissal("não, pra amanhã")
     (True, True, False)
     """
-    words = _answer_words(reply)
+    if _dismisses(_answer_words(reply)):
+        return True
+    # only its first clause, with a reason after it ("deixa pra lá, devolvo amanhã mesmo"): a
+    # dismissal of more than one word, and nothing after it that could be a new value
+    first, *rest = _CLAUSE_END.split(reply, maxsplit=1)
+    words = _answer_words(first)
+    return bool(rest) and len(words) > 1 and not any(c.isdigit() for c in rest[0]) and _dismisses(words)
+
+
+def _dismisses(words: list[str]) -> bool:
     if words and words[0] in _NO:
         words = words[1:]
+    while words and words[-1] in _DISMISSAL_ENDINGS:
+        words = words[:-1]
     return " ".join(words) in _DISMISSALS

@@ -813,7 +813,9 @@ class ConversationGraph:
             status=status,
         )
         memory = None
-        if status == RunStatus.COMPLETED and turn.intent is not None:
+        # a failed request is remembered too: "make it saturday" after "deliveries can be moved
+        # to tomorrow or later" corrects it
+        if status in (RunStatus.COMPLETED, RunStatus.FAILED) and turn.intent is not None:
             memory = Memory(
                 last_intent=turn.intent,
                 last_execution_intent=turn.execution_intent,

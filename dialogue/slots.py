@@ -217,6 +217,9 @@ def only_the_answer(text: str, entity: str, found: Entities, spec: EntitySpec | 
     False
     >>> only_the_answer("a coffee maker", "product_text", {}, None)
     False
+    >>> bath = EntitySpec(type="enum", values=["BATH"], synonyms={"BATH": ["banho", "wash"]})
+    >>> only_the_answer("banho", "service", {"service": "BATH"}, bath)
+    True
     """
     if entity not in found:
         return False
@@ -225,6 +228,11 @@ def only_the_answer(text: str, entity: str, found: Entities, spec: EntitySpec | 
         for item in value if isinstance(value, list) else [value]:
             # a code read joined ("cn4821" of "CN 4821") says its letters and digits apart too
             said.update(value_words(str(item)))
+    answer = found[entity]
+    if spec is not None and spec.synonyms and isinstance(answer, str):
+        # an enum's value is read from its synonyms: "banho" said is the "BATH" found
+        for synonym in spec.synonyms.get(answer, ()):
+            said.update(words(synonym))
     naming = set(words(entity.replace("_", " ")))
     if spec is not None and spec.description:
         described = spec.description

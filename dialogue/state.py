@@ -58,7 +58,8 @@ class Message(BaseModel):
 
 
 class Memory(BaseModel):
-    """What the last completed turn leaves for the next one (follow-ups, resends, the planner)."""
+    """What the last completed or failed turn leaves for the next one (follow-ups, corrections,
+    resends, the planner)."""
 
     model_config = ConfigDict(frozen=True)
 

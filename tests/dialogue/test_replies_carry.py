@@ -133,6 +133,28 @@ def test_a_request_of_its_own_still_drops_the_slot_question(orders: Catalog, rep
     )
 
 
+@pytest.mark.parametrize(
+    ("reply", "reason"), [("atrasado", "LATE"), ("too slow", "LATE"), ("broken", "DAMAGED")]
+)
+def test_an_enum_synonym_answers_the_slot_question_over_another_confident_goal(
+    orders: Catalog, reply: str, reason: str
+) -> None:
+    cancel = orders.find_goal("orders", "CANCEL_ORDER")
+    assert cancel is not None
+    extractor = entity_extractor(GoalRef("orders", cancel), orders)
+    asked = _intent("CANCEL_ORDER", order_number_text="51230")
+    question = SlotQuestion(
+        text="Why?", entity="reason", resume=ResumePoint(intent=asked, language="en", domain="orders")
+    )
+    # the classifier is sure of another goal: the synonym, said alone, still answers
+    other = _intent("ORDER_STATUS", 0.9)
+    answered = answer_slot(question, reply, other, new_turn("r1", reply), extractor, 0.7)
+    assert answered is not None
+    turn, _ = answered
+    assert turn.intent is not None and turn.intent.goal == "CANCEL_ORDER"
+    assert turn.intent.entities == {"order_number_text": "51230", "reason": reason}
+
+
 def test_only_the_answer_needs_the_asked_value() -> None:
     assert not only_the_answer("order", "order_number_text", {}, None)
     assert only_the_answer("50017 please", "order_number_text", {"order_number_text": "50017"}, None)
@@ -176,6 +198,36 @@ def test_the_follow_up_reader_carries_what_cancel_it_points_at(orders: Catalog) 
 @pytest.mark.parametrize("reply", ["actually no, keep it", "hmm, no", "na verdade não", "pensando bem, não"])
 def test_a_hesitation_before_a_no_is_a_no(reply: str) -> None:
     assert is_no(reply) and not is_yes(reply)
+
+
+@pytest.mark.parametrize(
+    "reply", ["go for it", "go ahead", "sure thing", "pode ser", "aham", "tá bom", "sounds good"]
+)
+def test_everyday_yeses(reply: str) -> None:
+    assert is_yes(reply) and not is_no(reply)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "nah",
+        "nah forget it, I'll go",
+        "never mind then",
+        "hmm deixa como tá",
+        "deixa pra lá, devolvo amanhã mesmo",
+        "leave it as is",
+        "nao, deixa pra depois",
+    ],
+)
+def test_everyday_nos_with_a_reason_or_a_closing_word(reply: str) -> None:
+    assert is_no(reply) and not is_yes(reply)
+
+
+@pytest.mark.parametrize(
+    "reply", ["deixa, quero 3 ingressos", "esquece, pra sexta 10h", "do it tomorrow instead"]
+)
+def test_a_dismissal_before_a_new_value_or_a_verb_before_more_is_neither(reply: str) -> None:
+    assert not is_dismissal(reply) and not is_yes(reply)
 
 
 @pytest.mark.parametrize("reply", ["actually", "actually I want the blue one", "well, whatever"])

@@ -125,6 +125,22 @@ def test_follow_ups_name_what_changes_in_the_last_goals_own_terms(platform: Proc
     assert thanks["intent"]["goal"] == "SMALL_TALK", thanks["answer"]
 
 
+def test_a_failed_request_is_followed_up_and_corrected(platform: Process) -> None:
+    session = new_session()
+    failed = say(platform, session, "maiores quedas na Islândia")
+    assert failed["status"] == "failed", failed["answer"]
+    # the failed request is the last one: a follow-up keeps what it said (the losers)
+    brazil = say(platform, session, "e no Brasil?")
+    assert brazil["status"] == "completed", brazil["answer"]
+    assert brazil["intent"]["entities"] == {"direction": "LOSERS", "market_text": "Brasil"}
+    assert [s["capability"] for s in brazil["steps"]] == ["get_top_losers"]
+    again = say(platform, session, "top gainers in Iceland")
+    assert again["status"] == "failed", again["answer"]
+    corrected = say(platform, session, "sorry, I meant the US")
+    assert corrected["intent"]["entities"] == {"direction": "GAINERS", "market_text": "US"}, corrected
+    assert [s["capability"] for s in corrected["steps"]] == ["get_top_gainers"]
+
+
 def test_session_endpoints_show_state_history_and_reset_keeps_history(platform: Process) -> None:
     session = new_session()
     say(platform, session, "cotação da Apple")
