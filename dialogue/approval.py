@@ -9,17 +9,19 @@ client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a re
 neither asks once more, unless it is a confident new request, which drops the question.
 
 A run that would re-issue a step that changes something with a failure's suggestion (a value the
-person did not say), or whose rewritten plan would call such a step with a value nobody said or
-add such an action the person's plan never had, asks the same way (:func:`replan_question`): the
-question names the failure, the change and the added action, and any value an earlier re-issue
-of the run already used; a yes runs the new plan with the steps that already answered kept.
+person did not say), or whose rewritten plan would call such a step with a value nobody said, add
+such an action the person's plan never had, or do such an action again, asks the same way
+(:func:`replan_question`): the question names the failure, the action added or done again (once,
+with its values), the values nobody said, and any value an earlier re-issue of the run already
+used; a yes runs the new plan with the steps that already answered kept.
 
 Each question has an ``approval_id``: the gateway lists it for the tenant's approvers, who may
 decide it instead of the person, and holds its deadline: an answer after it is refused and nothing
 runs (the turn's ``approval``, an :class:`~dialogue.approval_turn.ApprovalTurn`, carries what the
 gateway knows into the turn, and what the turn decided back out). The question is in the person's
 language throughout: a capability description written only in another language (an MCP tool's)
-is quoted as the tool's own words.
+gives way to the description of the goal that asks for that capability alone, when the manifest
+writes it in the person's language, and is otherwise quoted as the tool's own words.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from shared import i18n
 from shared.catalog import Catalog
 from shared.expressions import compile_expression, expressions_in, steps_named
 from shared.i18n.languages import as_language
-from shared.manifest import Goal
+from shared.manifest import Goal, LocalizedText
 from shared.models import (
     ApprovalQuestion,
     ExecutionIntent,
@@ -119,6 +121,30 @@ def approval_policy(question: ApprovalQuestion, catalog: Catalog) -> tuple[float
     return (min(expires) if expires else None, min(reminders) if reminders else None)
 
 
+def _said_in(description: LocalizedText, language: str) -> str | None:
+    """``description`` in ``language`` when the manifest gives it in that language (a text by
+    language with its key, or one string whose words vote for that language), else None."""
+    if isinstance(description, dict) and as_language(language) not in description:
+        return None  # describe would fall back to another language's text
+    text = describe(description, language)
+    if isinstance(description, dict):
+        return text or None  # the manifest says which language it is
+    return text if i18n.vote(text) == as_language(language) else None
+
+
+def _goal_text(step: ExecutionStep, catalog: Catalog, language: str) -> str | None:
+    """What the one goal of the step's domain that asks for its capability alone (none of its
+    entities routing elsewhere) says it is for, when the manifest says it in ``language``: what
+    a person asks for is what the capability does."""
+    goals = [
+        ref.goal
+        for ref in catalog.goals(step.domain)
+        if ref.goal.capabilities == [step.capability]
+        and not any(spec.capability_map for spec in ref.goal.entities_schema.values())
+    ]
+    return _said_in(goals[0].description, language) if len(goals) == 1 else None
+
+
 def _capability_text(step: ExecutionStep, catalog: Catalog, language: str) -> str:
     ref = catalog.find_capability(step.capability, step.domain)
     description = ref.capability.description if ref is not None else ""
@@ -127,11 +153,14 @@ def _capability_text(step: ExecutionStep, catalog: Catalog, language: str) -> st
         return action
     text = describe(description, language)
     written_in = i18n.vote(text)
-    if written_in is not None and written_in != as_language(language):
-        # only another language's words (an MCP tool's English description): quoted as the
-        # tool's own, inside a sentence in the person's language
-        return i18n.t("dialogue.approval_tool_words", language, action=action, words=text)
-    return text
+    if written_in is None or written_in == as_language(language):
+        return text
+    # another language's words (an MCP tool's English description): the goal that asks for
+    # this capability says it in the person's language when its manifest does; else the words
+    # are quoted as the tool's own, inside a sentence in the person's language
+    return _goal_text(step, catalog, language) or i18n.t(
+        "dialogue.approval_tool_words", language, action=action, words=text
+    )
 
 
 def _value_text(value: Any, plan: ExecutionPlan, catalog: Catalog, language: str) -> str:
@@ -227,14 +256,48 @@ def changes_text(
     return "; ".join(parts)
 
 
-def _replan_ask(held: HeldReplan) -> str:
-    """The question's message: a failure's suggestion, or a rewrite's values nobody said, its
-    added actions nobody asked for, or both."""
-    if held.action != "rewrite":
-        return "dialogue.replan_ask"
-    if not held.added:
-        return "dialogue.rewrite_ask"
-    return "dialogue.rewrite_added_changes_ask" if held.changes else "dialogue.rewrite_added_ask"
+def _listed(parts: list[str], language: str) -> str:
+    """``parts`` as one clause list: "a; b; e c"."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return f"{'; '.join(parts[:-1])}; {i18n.t('word.and', language)} {parts[-1]}"
+
+
+def _rewrite_text(
+    held: HeldReplan, execution_intent: ExecutionIntent, catalog: Catalog, language: str
+) -> str:
+    """A held rewrite's question: what the new plan does that the person did not ask for (the
+    actions it adds, those it does again, the values nobody said), then the other steps the
+    yes is for; each action is named once, with its parameters."""
+    plan = held.plan
+    # an added or repeated action is named whole, its values with it: nothing of it was asked for
+    named = set(held.added) | set(held.repeated)
+
+    def actions(ids: set[int]) -> str:
+        steps = [step for step in plan.steps if step.id in ids]
+        return _actions_text(steps, execution_intent, plan, catalog, language)
+
+    what = []
+    if held.added:
+        what.append(i18n.t("dialogue.rewrite_adds", language, actions=actions(set(held.added))))
+    if held.repeated:
+        what.append(i18n.t("dialogue.rewrite_repeats", language, actions=actions(set(held.repeated))))
+    unsaid = [change for change in held.changes if change.step_id not in named]
+    if unsaid:
+        changes = changes_text(unsaid, execution_intent, plan, catalog, language)
+        what.append(i18n.t("dialogue.rewrite_uses", language, changes=changes))
+    rest = set(held.waiting) - named
+    if not rest:
+        return i18n.t(
+            "dialogue.rewrite_named_ask", language, reason=held.explanation, what=_listed(what, language)
+        )
+    return i18n.t(
+        "dialogue.rewrite_ask",
+        language,
+        reason=held.explanation,
+        what=_listed(what, language),
+        actions=actions(rest),
+    )
 
 
 def replan_question(
@@ -251,15 +314,16 @@ def replan_question(
     plan = held.plan
     # the steps the yes is for: the failed one for a re-issue, a rewrite's new ones
     steps = [step for step in plan.steps if step.id in held.waiting]
-    added = [step for step in plan.steps if step.id in held.added]
-    text = i18n.t(
-        _replan_ask(held),
-        language,
-        reason=held.explanation,
-        changes=changes_text(held.changes, execution_intent, plan, catalog, language),
-        added="; ".join(_capability_text(step, catalog, language) for step in added),
-        actions=_actions_text(steps, execution_intent, plan, catalog, language),
-    )
+    if held.action == "rewrite":
+        text = _rewrite_text(held, execution_intent, catalog, language)
+    else:
+        text = i18n.t(
+            "dialogue.replan_ask",
+            language,
+            reason=held.explanation,
+            changes=changes_text(held.changes, execution_intent, plan, catalog, language),
+            actions=_actions_text(steps, execution_intent, plan, catalog, language),
+        )
     if held.already_used:
         # a value an earlier re-issue of this run used is named too: the yes knows every change
         used = changes_text(held.already_used, execution_intent, plan, catalog, language)

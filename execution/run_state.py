@@ -58,7 +58,8 @@ class RunState:
     tried: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     #: what the person said, by entity name (a rewrite's values are checked against it)
     said: dict[str, list[Any]] = field(default_factory=dict)
-    #: values re-issues used that the person did not say (capabilities that change nothing)
+    #: values re-issues used that the person did not say (capabilities that change nothing), and
+    #: those a plan approved in an earlier turn brings (``ExecutionPlan.suggestions_used``)
     changes: list[ParamChange] = field(default_factory=list)
     #: latest status of each step this round (for the per-step analysis)
     steps: dict[int, RunStatus] = field(default_factory=dict)

@@ -23,8 +23,12 @@ the person's yes ends ``replanning | rewriting -> waiting_input``)
   (an LLM plan's ``rewriting``) waits the same way when a step of it that changes something
   would be called with a value the person did not say (``shared.planning.unsaid_values``), or
   when it adds such a step with a capability the plan never called
-  (``shared.planning.added_actions``); a held replan carries the values earlier read-only
-  re-issues of the run used (``held.already_used``), so its question can name them too;
+  (``shared.planning.added_actions``), or when it would do again such a call that already
+  succeeded, with the same values, or call such a capability more times than the plan did
+  (``shared.planning.repeated_actions``: a second message); a held replan carries the values
+  earlier read-only re-issues of the run used (``held.already_used``), so its question can name
+  them too, and its plan carries them (``suggestions_used``): the run after the yes starts from
+  them, so its answer names them too;
 * ``combine_mode="report"`` goes through the synthesis strategy; the answer text is in the
   person's language;
 * every run and step status change is sent to ``on_event`` as a small JSON-able dict.
@@ -76,6 +80,7 @@ from shared.planning import (
     ReplanContext,
     RunPlanner,
     added_actions,
+    repeated_actions,
     unsaid_values,
 )
 from shared.status import RunStatus
@@ -154,6 +159,8 @@ class RunController:
         if plan is None:
             return await self._nothing_to_run(state)
         state.plan = plan
+        # a plan approved in an earlier turn brings the suggestions used before its yes
+        state.changes = list(plan.suggestions_used)
         state.confidence = execution_intent.confidence if execution_intent else intent.confidence
         state.said = _said(intent, execution_intent)
         ids = {s.id for s in plan.steps}
@@ -360,7 +367,7 @@ class RunController:
             if self._changes_something(failed):
                 # a value nobody said is never sent to a capability that acts: the person is asked
                 held = HeldReplan(
-                    new.plan,
+                    _using(new.plan, state.changes),
                     failed.id,
                     new.changes,
                     trace.error or "",
@@ -376,9 +383,10 @@ class RunController:
         else:  # a rewrite (or any other new plan) may bring values nobody said, as a re-issue may
             unsaid = self._unsaid(state, new.plan, resume)
             added = self._added(state, new.plan, resume)
-            if unsaid or added:
+            repeated = self._repeated(state, report, new.plan, resume)
+            if unsaid or added or repeated:
                 held = HeldReplan(
-                    new.plan,
+                    _using(new.plan, state.changes),
                     failed.id,
                     unsaid,
                     trace.error or "",
@@ -386,8 +394,10 @@ class RunController:
                     new.action,
                     added=added,
                     already_used=list(state.changes),
+                    repeated=repeated,
                 )
-                return Ending(RunStatus.WAITING_INPUT, _held_reason(new.action, unsaid, added), held=held)
+                reason = _held_reason(new.action, unsaid, added, repeated)
+                return Ending(RunStatus.WAITING_INPUT, reason, held=held)
         state.plan = new.plan
         await state.move(RunStatus.EXECUTING, new.note)
         return resume
@@ -413,6 +423,21 @@ class RunController:
             step.id
             for step in added_actions(plan, state.plan)
             if step.id not in resume and self._changes_something(step)
+        ]
+
+    def _repeated(
+        self, state: RunState, report: ExecutionReport, plan: ExecutionPlan, resume: Mapping[int, StepTrace]
+    ) -> list[int]:
+        """The steps of ``plan`` still to be called that change something and would do again a
+        call of the plan that ran that already succeeded, or call their capability more times
+        than that plan does (:func:`~shared.planning.repeated_actions`): the same values are no
+        excuse, a second message is one the person did not ask for."""
+        done = {t.id for t in report.steps if t.status is RunStatus.COMPLETED}
+        called = {step.id for step in plan.steps if step.id not in resume}
+        return [
+            step.id
+            for step in repeated_actions(plan, state.plan, done, called)
+            if self._changes_something(step)
         ]
 
     def _changes_something(self, step: ExecutionStep) -> bool:
@@ -578,7 +603,7 @@ class RunController:
         report.status = state.status
         report.replans = state.replans
         report.reason = ending.reason
-        report.plan = state.plan
+        report.plan = _using(state.plan, state.changes)
         report.changes = list(state.changes)
         report.held = ending.held
         if state.plan.combine_mode == "report" and state.status is not RunStatus.WAITING_INPUT:
@@ -600,8 +625,18 @@ def _said(intent: IntentOutput, execution_intent: ExecutionIntent | None) -> dic
     return said
 
 
-def _held_reason(action: ReplanAction, unsaid: list[ParamChange], added: list[int]) -> str:
-    """Why a new plan waits, for the trace: the steps with values nobody said, the actions added."""
+def _using(plan: ExecutionPlan, changes: list[ParamChange]) -> ExecutionPlan:
+    """``plan`` recording the suggestions its run used (``ExecutionPlan.suggestions_used``)."""
+    if plan.suggestions_used == changes:
+        return plan
+    return plan.model_copy(update={"suggestions_used": list(changes)})
+
+
+def _held_reason(
+    action: ReplanAction, unsaid: list[ParamChange], added: list[int], repeated: list[int]
+) -> str:
+    """Why a new plan waits, for the trace: the steps with values nobody said, the actions added
+    or repeated."""
     parts = []
     if unsaid:
         steps = ", ".join(str(i) for i in dict.fromkeys(c.step_id for c in unsaid))
@@ -609,6 +644,9 @@ def _held_reason(action: ReplanAction, unsaid: list[ParamChange], added: list[in
     if added:
         steps = ", ".join(str(i) for i in added)
         parts.append(f"adds steps {steps}, which change something with a capability the plan never called")
+    if repeated:
+        steps = ", ".join(str(i) for i in repeated)
+        parts.append(f"calls again in steps {steps} what changes something, past the plan's calls")
     return f"the new plan ({action}) {' and '.join(parts)}: it waits for the person's yes"
 
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypedDict
 
@@ -158,6 +159,20 @@ class PlannerCall(BaseModel):
     duration_ms: float | None = None
 
 
+@dataclass(frozen=True)
+class ParamChange:
+    """A parameter a replan set to a value the person did not say: a failure's suggestion (a
+    re-issue), or a value a rewritten plan brought in."""
+
+    step_id: int
+    param: str
+    #: The value the step had (as planned, references included); None: the step had none.
+    before: Any
+    #: The value it was called with (a suggestion is escaped: never a reference; a rewrite's
+    #: value may read earlier steps).
+    after: Any
+
+
 class ExecutionPlan(BaseModel):
     execution_mode: ExecutionMode = "sequential"
     combine_mode: CombineMode = "last"
@@ -169,6 +184,11 @@ class ExecutionPlan(BaseModel):
     planner: str = "deterministic"
     #: The LLM planner's exchanges that led to this plan (and its replans), oldest first.
     llm_calls: list[PlannerCall] = Field(default_factory=list)
+    #: Failures' suggestions used without asking, in place of what the person said (read-only
+    #: re-issues: ``ExecutionReport.changes``) by the run of this plan, or, for a replan that
+    #: waits for a yes, by the run before it. A run of the plan starts from them, so its answer
+    #: names them even when the yes came in another turn. Left out when empty.
+    suggestions_used: list[ParamChange] = Field(default_factory=list, exclude_if=lambda used: not used)
 
 
 class ClarificationOption(BaseModel):

@@ -9,13 +9,20 @@ together, so neither package imports the other.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from shared.catalog import Catalog
 from shared.expressions import OPEN, Expression, ExpressionError, expressions_in, split_text
-from shared.models import DomainOutput, ExecutionIntent, ExecutionPlan, ExecutionStep, StepTrace
+from shared.models import (
+    DomainOutput,
+    ExecutionIntent,
+    ExecutionPlan,
+    ExecutionStep,
+    ParamChange,
+    StepTrace,
+)
 from shared.references import TOKEN, references
 
 ReplanAction = Literal["reissue", "drop_branch", "rewrite"]
@@ -38,20 +45,6 @@ class ReplanContext:
     language: str = "pt"
     #: Time left before the run's deadline (None: no deadline); a planner must answer within it.
     seconds_left: float | None = None
-
-
-@dataclass(frozen=True)
-class ParamChange:
-    """A parameter a replan set to a value the person did not say: a failure's suggestion (a
-    re-issue), or a value a rewritten plan brought in."""
-
-    step_id: int
-    param: str
-    #: The value the step had (as planned, references included); None: the step had none.
-    before: Any
-    #: The value it was called with (a suggestion is escaped: never a reference; a rewrite's
-    #: value may read earlier steps).
-    after: Any
 
 
 def param_changes(step: ExecutionStep, patch: dict[str, Any]) -> list[ParamChange]:
@@ -127,12 +120,51 @@ def added_actions(plan: ExecutionPlan, planned: ExecutionPlan) -> list[Execution
     return [step for step in plan.steps if (step.domain, step.capability) not in asked]
 
 
+def repeated_actions(
+    plan: ExecutionPlan, planned: ExecutionPlan, done: Collection[int], called: Collection[int]
+) -> list[ExecutionStep]:
+    """The steps of ``plan`` (a rewrite) still to be called (``called``, step ids) that would
+    do again what a step of ``planned`` (the plan the person asked for or approved) did or
+    will do: each call ``planned`` has, by domain and capability, is one the person asked for,
+    and those that already succeeded (``done``, step ids) are spent. A step stands for a call
+    still owed with the same values (itself, or its rewrite); else it repeats a spent call with
+    the same values (a second message); else, with new values, it stands for any call of its
+    capability still owed, and past those it is one call more than asked for. Capabilities
+    ``planned`` never calls are :func:`added_actions`, not repeats."""
+
+    def action(step: ExecutionStep) -> tuple[str, str]:
+        return step.domain, step.capability
+
+    def same(a: ExecutionStep, b: ExecutionStep) -> bool:
+        return action(a) == action(b) and _computed_as(a.params) == _computed_as(b.params)
+
+    asked = {action(step) for step in planned.steps}
+    owed = [step for step in planned.steps if step.id not in done]
+    spent = [step for step in planned.steps if step.id in done]
+    calls = [step for step in plan.steps if step.id in called and action(step) in asked]
+    unpaired = []
+    for step in calls:  # the planned call itself, or its rewrite, first
+        match = next((o for o in owed if same(o, step)), None)
+        if match is None:
+            unpaired.append(step)
+        else:
+            owed.remove(match)
+    repeated = []
+    for step in unpaired:
+        match = next((o for o in owed if action(o) == action(step)), None)
+        if match is None or any(same(s, step) for s in spent):
+            repeated.append(step)
+        else:
+            owed.remove(match)
+    return repeated
+
+
 @dataclass(frozen=True)
 class HeldReplan:
     """A replan the run loop did not run: a step that changes something would be called with a
     value the person did not say (a re-issue with a failure's suggestion, or a rewritten plan),
-    or a rewritten plan would call such a capability the person's plan never had; the person is
-    asked first."""
+    or a rewritten plan would call such a capability the person's plan never had, or do again
+    such a call; the person is asked first."""
 
     #: The new plan (the patch applied, or the rewrite), to run on a yes.
     plan: ExecutionPlan
@@ -155,12 +187,17 @@ class HeldReplan:
     #: re-issues before this one: ``ExecutionReport.changes``): the question names them too, so
     #: a yes is given knowing every value that changed.
     already_used: list[ParamChange] = field(default_factory=list)
+    #: Steps of a rewrite that would do again, with a capability that changes something, a call
+    #: of the plan the person asked for that already succeeded, or call it more times than that
+    #: plan does (:func:`repeated_actions`): a second message or booking nobody asked for, asked
+    #: about like an added action, even with the same values.
+    repeated: list[int] = field(default_factory=list)
 
     @property
     def waiting(self) -> list[int]:
         """The steps of :attr:`plan` the yes is for, in plan order: those with a value nobody
-        said and those a rewrite added; the failed step when neither names one."""
-        named = {change.step_id for change in self.changes} | set(self.added)
+        said and those a rewrite added or repeats; the failed step when none names one."""
+        named = {change.step_id for change in self.changes} | set(self.added) | set(self.repeated)
         return [step.id for step in self.plan.steps if step.id in named] or [self.step_id]
 
 

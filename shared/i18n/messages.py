@@ -176,38 +176,36 @@ CORE = Catalog(
                 "Next step: {actions}. Go ahead? (yes/no)"
             ),
         },
-        # a rewritten plan (the LLM planner's) with a value the person did not say
+        # a rewritten plan (the LLM planner's) held for the yes: what it does that the person
+        # did not ask for ({what}: the clauses below), then the steps the yes is for that no
+        # clause named with their parameters ({actions}); each action is named once
         "dialogue.rewrite_ask": {
             "pt": (
-                "Não deu certo: {reason} Para seguir, o novo plano usa {changes}, que você não disse. "
+                "Não deu certo: {reason} Para seguir, o novo plano {what}. "
                 "Próximo passo: {actions}. Confirma? (sim/não)"
             ),
             "en": (
-                "That did not work: {reason} To go on, the new plan uses {changes}, which you did not say. "
+                "That did not work: {reason} To go on, the new plan {what}. "
                 "Next step: {actions}. Go ahead? (yes/no)"
             ),
         },
-        # a rewritten plan that adds an action (a capability that changes something) the
-        # person's plan never had: named even when every value in it was said
-        "dialogue.rewrite_added_ask": {
-            "pt": (
-                "Não deu certo: {reason} Para seguir, o novo plano acrescenta o que você não pediu: "
-                "{actions}. Confirma? (sim/não)"
-            ),
-            "en": (
-                "That did not work: {reason} To go on, the new plan adds what you did not ask for: "
-                "{actions}. Go ahead? (yes/no)"
-            ),
+        "dialogue.rewrite_named_ask": {
+            "pt": "Não deu certo: {reason} Para seguir, o novo plano {what}. Confirma? (sim/não)",
+            "en": "That did not work: {reason} To go on, the new plan {what}. Go ahead? (yes/no)",
         },
-        "dialogue.rewrite_added_changes_ask": {
-            "pt": (
-                "Não deu certo: {reason} Para seguir, o novo plano acrescenta o que você não pediu: "
-                "{added}; e usa {changes}, que você não disse. Próximo passo: {actions}. Confirma? (sim/não)"
-            ),
-            "en": (
-                "That did not work: {reason} To go on, the new plan adds what you did not ask for: "
-                "{added}; and uses {changes}, which you did not say. Next step: {actions}. Go ahead? (yes/no)"
-            ),
+        # an action (a capability that changes something) the person's plan never had
+        "dialogue.rewrite_adds": {
+            "pt": "acrescenta o que você não pediu: {actions}",
+            "en": "adds what you did not ask for: {actions}",
+        },
+        # an action the person's plan had, called more times than it did (a second message)
+        "dialogue.rewrite_repeats": {
+            "pt": "faz de novo, sem você pedir: {actions}",
+            "en": "does again, without your asking: {actions}",
+        },
+        "dialogue.rewrite_uses": {
+            "pt": "usa {changes}, que você não disse",
+            "en": "uses {changes}, which you did not say",
         },
         "dialogue.not_an_option": {
             "pt": "Não reconheci essa resposta entre as opções. {question}",

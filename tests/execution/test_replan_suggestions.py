@@ -120,3 +120,30 @@ async def test_a_reissue_held_after_a_read_only_one_carries_the_value_already_us
     assert held.already_used == [ParamChange(1, "symbol", "Aple", "AAPL")]
     assert held.waiting == [2]  # the yes is for the send alone: the quote ran and is kept
     assert [t.id for t in held.kept] == [1]
+
+
+async def test_the_run_after_the_yes_still_reports_the_suggestions_used_before_it() -> None:
+    """The yes comes in another turn, which runs the held plan afresh: the plan carries the
+    values used before the yes without asking, so that run's answer names them too (the one
+    the yes approved was the question's own)."""
+    domain = Scripted(
+        {
+            "quote": [
+                not_found("Aple", suggestions=[{"symbol": "AAPL"}]),
+                ok("AAPL: 1", symbol="AAPL", price=1.0),
+            ],
+            "send": [no_chat("@ana.b"), ok("sent")],
+        }
+    )
+    send = s(2, "send", deps=[1], domain="notifier", chat="@ana", message="${1.explanation}")
+    run_loop = controller(domain, max_replans=2)
+    report = await run_loop.run(intent(), plan=plan(s(1, symbol="Aple"), send), context={})
+    held = report.held
+    assert held is not None
+    used = [ParamChange(1, "symbol", "Aple", "AAPL")]
+    assert held.plan.suggestions_used == used
+    done = await run_loop.run(intent(), plan=held.plan, context={}, resume={t.id: t for t in held.kept})
+    assert done.status is RunStatus.COMPLETED, done.reason
+    assert done.changes == used
+    assert done.plan is not None and done.plan.suggestions_used == used
+    assert [c.parameters.get("chat") for c in domain.calls if c.capability == "send"] == ["@ana", "@ana.b"]

@@ -135,7 +135,7 @@ def test_a_rewrite_that_adds_a_booking_nobody_asked_for_waits_for_a_yes(
     assert asked["question"]["steps"] == [3]
     assert asked["answer"] == (
         "Não deu certo: Só cobramos em reais. Para seguir, o novo plano acrescenta o que você não pediu: "
-        "a ação “book haircut” (nas palavras da própria ferramenta: “book a haircut”). Confirma? (sim/não)"
+        "marcar um corte de cabelo. Confirma? (sim/não)"
     )
     held = asked["question"]["resume"]["plan"]
     assert [(s["id"], s["capability"]) for s in held["steps"]] == [
