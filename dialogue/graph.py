@@ -685,7 +685,9 @@ class ConversationGraph:
         self, question: PendingQuestion, turn: Turn, intent: IntentOutput, state: TurnState
     ) -> Turn | None:
         """A reply to "do you want X?" that names X's entities ("sim, pra amanhã", "tomorrow")
-        confirms X with them, unless it is a confident request for another goal."""
+        confirms X with them, unless it is a confident request for another goal that says more
+        than X's values ("banho" to "do you want to book Thor on Thursday?" is the service, though
+        the classifier reads a price request in it)."""
         if not isinstance(question, ConfirmationQuestion) or not question.options:
             return None
         picked = question.options[0]
@@ -693,14 +695,17 @@ class ConversationGraph:
             picked.domain,
             picked.goal,
         )
-        if other and intent.confidence >= self.orchestrator.threshold:
-            return None
         request = IntentChange(goal=picked.goal, primary_domain=picked.domain).apply(question.resume.intent)
         added = self.follow_ups.added(request, turn.input, self.catalog, self._clock(state))
         if added is None:
             return None
-        confirmed = IntentChange(confidence=1.0).apply(added)
         new = sorted(set(added.entities) - set(request.entities))
+        if other and intent.confidence >= self.orchestrator.threshold:
+            goal = self.catalog.find_goal(picked.domain, picked.goal)
+            specs = goal.entities_schema if goal is not None else {}
+            if not any(slots.only_the_answer(turn.input, n, added.entities, specs.get(n)) for n in new):
+                return None
+        confirmed = IntentChange(confidence=1.0).apply(added)
         notes = [f"the reply to the gate confirmed {picked.goal} and added {new}"]
         return TurnChange(intent=confirmed, route="plan", confirmed=True, notes=notes).apply(turn)
 

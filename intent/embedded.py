@@ -236,6 +236,26 @@ def _named_from_its_tables(ref: GoalRef, readings: Readings) -> Entities | None:
     return entities
 
 
+def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
+    """Which of two goals reads every value the other reads in the message, and more, each with
+    evidence: "faxina quarta 13h" says a service a price and a visit both take, and a day and a
+    time only the visit does. ``None`` when neither does, when they share no value (or a value
+    is guessed)."""
+    found = [readings.of(ref) for ref in refs]
+    if any(reading.guessed for reading in found):
+        return None
+    for wide, narrow in ((0, 1), (1, 0)):
+        more, fewer = found[wide].entities, found[narrow].entities
+        if (
+            fewer  # a value both read: the two goals are about the same thing
+            and len(more) > len(fewer)
+            and all(more.get(name) == value for name, value in fewer.items())
+            and readings.extractor(refs[wide]).evidenced(more)
+        ):
+            return wide
+    return None
+
+
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
@@ -1158,6 +1178,9 @@ class EmbeddedIntentAdapter:
         elif (verb := self._opening_verb_decides(text, refs, model)) is not None:
             chosen = verb
             why = f"the message opens with {refs[chosen].goal.goal}'s verb"
+        elif (wider := _reads_more(refs, readings)) is not None:
+            chosen = wider
+            why = f"{refs[chosen].goal.goal} reads every value the other does, and more"
         else:
             return None
         ref = refs[chosen]

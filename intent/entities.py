@@ -136,10 +136,12 @@ class FuzzyVocabulary:
         self.words = frozenset(vocabulary)
         #: shorter words match exactly or not at all
         self._long = sorted(w for w in self.words if len(w) >= 5)
-        #: a plural of a word is the word ("cotações" of "cotação")
+        #: a plural of a word is the word ("cotações" of "cotação"), and the singular of a
+        #: plural is too ("sessão" of the examples' "sessões")
         self._by_stem: dict[str, list[str]] = {}
         for w in self.words:
-            self._by_stem.setdefault(stem(w), []).append(w)
+            for form in stems(w):
+                self._by_stem.setdefault(form, []).append(w)
 
     def matches(self, word: str) -> list[str]:
         """Every word of the vocabulary ``fuzzy_equal`` to ``word``."""
@@ -1062,8 +1064,12 @@ class GoalEntityExtractor:
             used = list(used)
             for span in protected:
                 used[span.first : span.last + 1] = [True] * (span.last - span.first + 1)
+        # a gerund used as a verb names nothing ("what's *playing* on saturday"), unless it is a
+        # known value ("book spinning friday") or written as a name
+        verbs = verbal_gerunds(text)
         cand = [
-            self._is_candidate(t, u, _capitalised_inside(text, toks, i))
+            self._is_candidate(t, u, named := _capitalised_inside(text, toks, i))
+            and (t.text not in verbs or named or self._is_known((t.text,)))
             for i, (t, u) in enumerate(zip(toks, used, strict=True))
         ]
         spans: list[_Span] = []

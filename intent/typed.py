@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -457,10 +457,17 @@ def _money(amount: dict[str, Any], start: int, end: int) -> TypedSpan:
 
 
 def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:
-    """(ISO stamp, grain) of a time value; an interval ("de manhã", "this weekend") gives its start."""
+    """(ISO stamp, grain) of a time value; an interval ("de manhã", "this weekend") gives its start,
+    and one from now or from nothing to a moment ("by thursday at 11am", "até sexta") that moment:
+    a day at midnight, else its time."""
     if value.get("type") == "value":
         return value["value"], value["grain"]
-    start = value.get("from")
+    start, end = value.get("from"), value.get("to")
+    if isinstance(start, dict) and "value" in start and start.get("grain") != "second":
+        return start["value"], "day"
+    if isinstance(end, dict) and "value" in end:
+        stamp = end["value"]
+        return stamp, "day" if datetime.fromisoformat(stamp).time() == time.min else "minute"
     if isinstance(start, dict) and "value" in start:
         return start["value"], "day"
     return None

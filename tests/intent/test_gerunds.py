@@ -67,3 +67,26 @@ def test_a_day_beside_a_gerund_names_no_other_object(text: str, other: bool) -> 
     entities = extractor.extract(text, clock=Clock.of(CONTEXT))
     assert entities == {"day": "2026-03-11"}, entities
     assert _other_object(extractor, text, entities) is other
+
+
+@pytest.mark.parametrize("text", ["what's playing on saturday", "whats playing on saturday?"])
+def test_a_gerund_used_as_a_verb_is_no_value(text: str) -> None:
+    extractor = GoalEntityExtractor(Goal.model_validate(SESSIONS))
+    assert extractor.extract(text, clock=Clock.of(CONTEXT)) == {"day": "2026-03-14"}
+
+
+def test_a_gerund_of_a_table_is_a_value() -> None:
+    classes = {
+        "goal": "BOOK_CLASS",
+        "description": {"pt": "Reservar uma aula", "en": "Book a class"},
+        "entities_schema": {
+            "class_text": {"type": "string", "required": True, "lookup": [{"value": "Spinning"}]},
+            "day": {"type": "date"},
+        },
+        "examples": [example("book yoga on friday", class_text="yoga", day="friday")],
+    }
+    extractor = GoalEntityExtractor(Goal.model_validate(classes))
+    assert extractor.extract("book spinning friday", clock=Clock.of(CONTEXT)) == {
+        "class_text": "spinning",
+        "day": "2026-03-13",
+    }
