@@ -625,10 +625,11 @@ class GoalEntityExtractor:
                 for i, j in find_phrase(phrase, toks, free, starts.get(phrase[0], ())):
                     for k in range(i, j):
                         used[k] = free[k] = True
-                    hits.append((i, value))
+                    if not _negated(text, toks, i):
+                        hits.append((i, value))
             if hits:
                 ordered = list(dict.fromkeys(v for _, v in sorted(hits)))
-                found[name] = ordered if self.specs[name].multiple and len(ordered) > 1 else hits[0][1]
+                found[name] = ordered if self.specs[name].multiple and len(ordered) > 1 else ordered[0]
         for name, phrases in self._bool.items():
             for phrase in phrases:
                 matches = find_phrase(phrase, toks, free, starts.get(phrase[0], ()))
@@ -1186,6 +1187,11 @@ class GoalEntityExtractor:
             span.score = scores[best]
             if is_number:
                 span.known = True  # the shape is the evidence: only number entities take it
+            coded = [i for i in range(span.first, span.last + 1) if any(c.isdigit() for c in toks[i].text)]
+            if self._contexts[best].coded and span.last > span.first and len(coded) == 1:
+                # a code is one word: "PX7388 chegou?" names "PX7388"
+                i = coded[0]
+                span = _Span(i, i, toks[i].start, toks[i].end, score=span.score, known=span.known)
             assigned[best].append(span)
         out: dict[str, str | list[str]] = {}
         for name, chosen in assigned.items():
@@ -1367,11 +1373,14 @@ class GoalEntityExtractor:
 
     def from_table(self, entities: Entities) -> bool:
         """Whether a value in ``entities`` is an entry of its entity's lookup table (a product, a
-        city: names only this goal knows, unlike an enum's everyday words such as "up")."""
+        city: names only this goal knows, unlike an enum's everyday words such as "up"), or a code
+        of the examples' letters ("PX7388")."""
         for name, value in entities.items():
             spec = self.specs.get(name)
             if spec is None:
                 continue
+            if name in self._contexts and self._prefixed(name, value):
+                return True
             if spec.type == "string" and spec.lookup:
                 items = value if isinstance(value, list) else [value]
                 if items and all(self._is_known(tuple(words(str(item)))) for item in items):
@@ -1564,6 +1573,16 @@ def _date_and_time(
     )
     taken.update({(date, "date"), (time, "time")})
     return moment.isoformat(timespec="seconds"), {date, time}
+
+
+#: The words that say a value is not the one meant: "plumber *not* cleaner", "pintor, *não* faxina".
+_NOT = frozenset({"not", "nao"})
+
+
+def _negated(text: str, toks: list[Token], i: int) -> bool:
+    """Whether the word at ``i`` follows a "not" inside a message (not its opening "não", which
+    answers: "não, faxina" asks for cleaning), with no punctuation between them."""
+    return i >= 2 and toks[i - 1].text in _NOT and not text[toks[i - 1].end : toks[i].start].strip()
 
 
 def value_words(value: str) -> list[str]:

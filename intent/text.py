@@ -237,6 +237,8 @@ STOP_EN = frozenset(
         "they",
         "their",
         "them",
+        "us",
+        "him",
         "this",
         "that",
         "these",
@@ -297,6 +299,7 @@ _FILLER_PT = """
     checa cheque checar olha olhe olhar ve veja ver ajuda ajude ajudar hoje ontem
     anteontem amanha agora atualmente momento hora horas semana mes ano ultimo ultima recente
     recentemente neste nesta nesse nessa atual atuais mesmo mesma afinal alias sei faz
+    hmm hmmm hm ah oh putz vixe eita poxa ue
 """
 _FILLER_EN = """
     hi hello hey hiya greetings good morning afternoon evening night thanks thank thx cheers
@@ -307,7 +310,8 @@ _FILLER_EN = """
     looking see find help today yesterday tomorrow now currently current right moment time
     week month year latest recent recently again actually maybe perhaps probably idk dunno
     re ll ve m d
-    whatever
+    whatever got whole entire
+    hmm hmmm hm ah oh uh uhm
 """
 #: Chat shorthands of both languages, written out before a message is classified: the goals'
 #: examples spell words in full, so "qto ta a vale hj" or "whens my next appt" share no word with
@@ -407,7 +411,7 @@ FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split
 #: as a name's word ("Much Ado About Nothing"). Accent-free.
 _INDEFINITES = """
     anything something nothing everything anyone someone nobody everyone anybody somebody
-    whatever whichever all every each none
+    whatever whichever all every each none stuff thing things
     algo nada tudo alguem ninguem qualquer quaisquer coisa coisas todos todas cada nenhum nenhuma
 """
 INDEFINITES = frozenset(_INDEFINITES.split())
