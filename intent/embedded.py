@@ -236,6 +236,12 @@ def _named_from_its_tables(ref: GoalRef, readings: Readings) -> Entities | None:
     return entities
 
 
+def _written_as_a_name(text: str, value: str) -> bool:
+    """Whether ``value`` is written in ``text`` capitalised, and not where a sentence starts."""
+    at = text.find(value)
+    return at > 0 and value[:1].isupper() and text[:at].rstrip()[-1:] not in (".", "!", "?")
+
+
 def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
     """Which of two goals reads every value the other reads in the message, and more, each with
     evidence: "faxina quarta 13h" says a service a price and a visit both take, and a day and a
@@ -1031,7 +1037,7 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(
                 out, f"{best.goal.goal} lacks a required value and {foreign} is nothing it knows"
             )
-        if pinned_domain is None and (borrowed := self._borrowed(best, out.entities, model)):
+        if pinned_domain is None and (borrowed := self._borrowed(text, best, out.entities, model)):
             # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
             return _out_of_scope(
                 out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
@@ -1220,10 +1226,11 @@ class EmbeddedIntentAdapter:
         return chosen if users == [extractors[chosen]] else None
 
     @staticmethod
-    def _borrowed(best: GoalRef, entities: Entities, model: EmbeddedModel) -> list[str]:
+    def _borrowed(text: str, best: GoalRef, entities: Entities, model: EmbeddedModel) -> list[str]:
         """The values of ``best``'s required table entities that name nothing of their table and
         have a word another domain's goals are phrased with: the message is about that domain's
-        thing, not a name ``best`` has yet to learn."""
+        thing, not a name ``best`` has yet to learn. A value written capitalised inside the
+        sentence is a name ("uma ação da *Booking*")."""
         extractor = model.extractors[(best.domain, best.goal.goal)]
         others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
         return [
@@ -1232,6 +1239,7 @@ class EmbeddedIntentAdapter:
             for value in [entities[name]]
             for item in (value if isinstance(value, list) else [value])
             if any(other.uses_phrasing(w) for w in words(str(item)) for other in others)
+            and not _written_as_a_name(text, str(item))
         ]
 
     def _value_alone(self, text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> list[str]:

@@ -35,6 +35,7 @@ _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 #: Fewer digits than any phone number with its area code.
 _PHONE_DIGITS = 8
 _DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
+_WHOLE_YEAR = re.compile(r"\b\d{4}\b")
 #: Chat shorthands Duckling does not know, written out before it reads the text (offsets kept).
 _SHORTHANDS = {"hj": "hoje", "amn": "amanhã", "tmr": "tomorrow", "tmrw": "tomorrow", "tmw": "tomorrow"}
 _SHORTHAND_WORD = re.compile(r"\b(" + "|".join(_SHORTHANDS) + r")\b", re.IGNORECASE)
@@ -499,6 +500,8 @@ def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | N
                 if hit["dim"] == "time"
                 and (m := _time_value(hit["value"])) is not None
                 and m[1] in _DAY_GRAINS
+                # a year is written whole: the "45" of "às 9 e 45" is minutes, not 2045
+                and (_WHOLE_YEAR.search(part) is not None or not _another_year(m[0], zone, instant))
             ),
             None,
         )
@@ -511,6 +514,12 @@ def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | N
             return said
         first = first or said
     return first
+
+
+def _another_year(stamp: str, zone: str, instant: int) -> bool:
+    """Whether ``stamp`` falls in another year than now and the next one."""
+    year = datetime.fromtimestamp(instant, ZoneInfo(zone)).year
+    return datetime.fromisoformat(stamp).year not in (year, year + 1)
 
 
 def _an_hour(words: str, language: str, zone: str, instant: int) -> bool:

@@ -80,3 +80,18 @@ def test_a_name_the_served_table_lacks_is_still_read(
     out = adapter.parse_sync(text, context=CONTEXT)
     assert out.goal == "GET_QUOTE", (text, out)
     assert out.entities.get("symbol_text") == value, out.entities
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("quanto custa uma ação da Locação Brasil?", "Locação Brasil"),
+        ("price of Car Rental Corp", "Car Rental Corp"),
+    ],
+)
+def test_a_name_written_capitalised_is_a_name_though_another_domain_uses_its_word(
+    adapter: EmbeddedIntentAdapter, text: str, value: str
+) -> None:
+    out = adapter.parse_sync(text, context=CONTEXT)
+    assert out.goal == "GET_QUOTE", (text, out)
+    assert out.entities.get("symbol_text") == value, out.entities
