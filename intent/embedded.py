@@ -1245,17 +1245,21 @@ class EmbeddedIntentAdapter:
     def _value_alone(self, text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> list[str]:
         """The words the goal does not know, when ``best`` changes something and the message says
         nothing of it but its values: no word of its phrasing, and those words not outweighed by
-        its required values (:meth:`_outweighed`). A value of the goal's tables is no request to
-        act on it: "baixa o pdf do *dom casmurro*", "qual o resumo de *dom casmurro*?" name a
-        book a renewal knows and ask something else of it."""
+        its required values, or by all its values when each has evidence (:meth:`_outweighed`). A
+        value of the goal's tables is no request to act on it: "baixa o pdf do *dom casmurro*",
+        "qual o resumo de *dom casmurro*?" name a book a renewal knows and ask something else of
+        it."""
         if not out.entities or not self._acts(best):
             return []
         extractor = model.extractors[(best.domain, best.goal.goal)]
         if extractor.phrasing_words(text):
             return []
         unexplained = extractor.unexplained_words(text, out.entities)
-        required = _required_count(best.goal)
-        if not unexplained or self._outweighed(text, best, unexplained, required, model):
+        # every value said with evidence outweighs words the goal does not know, optional ones
+        # too: "tickets for the whole family (5 of us) … Moana 2 this Saturday at 3:30"
+        said = len(out.entities) if extractor.evidenced(out.entities) else 0
+        weight = max(_required_count(best.goal), said)
+        if not unexplained or self._outweighed(text, best, unexplained, weight, model):
             return []
         return unexplained
 

@@ -237,7 +237,6 @@ STOP_EN = frozenset(
         "they",
         "their",
         "them",
-        "us",
         "him",
         "this",
         "that",

@@ -1,5 +1,5 @@
-"""Hesitations ("hmm", "putz", "vixe"), "got" of "got anything by …?", pronouns ("5 of us") and
-"whole" say nothing a goal must account for: a message with them is not something else."""
+"""Hesitations ("hmm", "putz", "vixe"), "got" of "got anything by …?" and "whole" say nothing a
+goal must account for: a message with them is not something else. ("us" is: it may be the US.)"""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _extractor(service: DomainService, goal: str) -> GoalEntityExtractor:
         (
             "BUY_TICKETS",
             "hoping to book tickets for the whole family (5 of us) to see Moana 2 on Saturday at 3:30pm",
-            ["book", "family"],
+            ["book", "family", "us"],
         ),
     ],
 )
