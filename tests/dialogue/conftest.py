@@ -9,13 +9,16 @@ over it alone (the tests of what is asked before and at the approval).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from dialogue.graph import ConversationGraph
+from dialogue.state import TurnState
 from execution.runner import RunController
+from graph import GraphEngine, InMemoryCheckpointer, SessionNotFoundError
 from intent import IntentAdapter
 from intent.embedded import EmbeddedIntentAdapter
 from planner.run_planner import DeterministicRunPlanner
@@ -27,6 +30,7 @@ from shared.models import (
     ClarificationOption,
     ContinueWith,
     DomainOutput,
+    EntryRequest,
     ExecutionIntent,
     ExecutionStep,
 )
@@ -229,6 +233,23 @@ def conversation_graph(
     return ConversationGraph(
         adapter=adapter, catalog=lambda: catalog, orchestrator=domains, controller=run_loop
     )
+
+
+def speaker(graph: ConversationGraph, session: str = "s1") -> Callable[[str], Awaitable[TurnState]]:
+    """One session over ``graph``, as the gateway drives it: each call is the person's next
+    message, and returns the state the turn left."""
+    engine: GraphEngine[TurnState] = GraphEngine(graph.definition(), InMemoryCheckpointer())
+    runs = itertools.count(1)
+
+    async def say(text: str) -> TurnState:
+        entry = EntryRequest(session_id=session, input_text=text)
+        run_id = f"run-{next(runs)}"
+        try:
+            return (await engine.resume(session, graph.message(entry, run_id))).state
+        except SessionNotFoundError:
+            return (await engine.run(graph.first_state(entry, run_id), session_id=session)).state
+
+    return say
 
 
 #: A domain whose change asks for a yes (cancel_visit) and whose goal names values to ask about.

@@ -13,7 +13,6 @@ loopback as the LLM, the only thing faked):
 from __future__ import annotations
 
 import copy
-import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,16 +20,13 @@ import pytest
 
 from dialogue.approval import approval_question, replan_question
 from dialogue.graph import ConversationGraph
-from dialogue.state import TurnState
 from execution.runner import RunController
-from graph import GraphEngine, InMemoryCheckpointer, SessionNotFoundError
 from intent.embedded import EmbeddedIntentAdapter
 from planner import DeterministicRunPlanner
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
 from shared.models import (
     ApprovalQuestion,
-    EntryRequest,
     ExecutionIntent,
     ExecutionPlan,
     ExecutionStep,
@@ -38,7 +34,7 @@ from shared.models import (
 )
 from shared.planning import HeldReplan, ParamChange
 from shared.status import RunStatus
-from tests.dialogue.conftest import STOCKS, FakeDomains
+from tests.dialogue.conftest import STOCKS, FakeDomains, speaker
 from tests.dialogue.test_llm_after_planner_error import TEXT
 from tests.dialogue.test_replan_already_used import quote_abev3
 from tests.dialogue.test_replan_suggestions import confirmed_notifier, send_to_ana
@@ -181,15 +177,7 @@ async def test_after_the_yes_the_answer_still_names_the_suggestion_used_before_i
         orchestrator=domains,
         controller=run_loop,
     )
-    engine: GraphEngine[TurnState] = GraphEngine(graph.definition(), InMemoryCheckpointer())
-    runs = itertools.count(1)
-
-    async def say(text: str) -> TurnState:
-        entry = EntryRequest(session_id="s1", input_text=text)
-        try:
-            return (await engine.resume("s1", graph.message(entry, f"run-{next(runs)}"))).state
-        except SessionNotFoundError:
-            return (await engine.run(graph.first_state(entry, f"run-{next(runs)}"), session_id="s1")).state
+    say = speaker(graph)
 
     await say("manda a cotação da Ambev no telegram")
     asked = await say("sim")

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
-
 from dialogue.graph import ConversationGraph
-from dialogue.state import TurnState
 from execution.runner import RunController
-from graph import GraphEngine, InMemoryCheckpointer, SessionNotFoundError
 from intent.embedded import EmbeddedIntentAdapter
 from planner import DeterministicRunPlanner
 from sdk.service import fail
 from shared.catalog import Catalog
 from shared.manifest import validate_manifest
-from shared.models import ApprovalQuestion, DomainOutput, EntryRequest, ExecutionIntent
-from tests.dialogue.conftest import STOCKS, FakeDomains, quote
+from shared.models import ApprovalQuestion, DomainOutput, ExecutionIntent
+from tests.dialogue.conftest import STOCKS, FakeDomains, quote, speaker
 from tests.dialogue.test_replan_suggestions import confirmed_notifier, send_to_ana
 
 
@@ -36,15 +32,7 @@ async def test_the_approval_names_the_value_an_earlier_reissue_used() -> None:
     graph = ConversationGraph(
         adapter=adapter, catalog=lambda: catalog, orchestrator=domains, controller=run_loop
     )
-    engine: GraphEngine[TurnState] = GraphEngine(graph.definition(), InMemoryCheckpointer())
-    runs = itertools.count(1)
-
-    async def say(text: str) -> TurnState:
-        entry = EntryRequest(session_id="s1", input_text=text)
-        try:
-            return (await engine.resume("s1", graph.message(entry, f"run-{next(runs)}"))).state
-        except SessionNotFoundError:
-            return (await engine.run(graph.first_state(entry, f"run-{next(runs)}"), session_id="s1")).state
+    say = speaker(graph)
 
     await say("manda a cotação da Ambev no telegram")
     asked = await say("sim")
