@@ -85,13 +85,24 @@ class Chat(Conversation):
         super().__init__(self.adapter, catalog, FakeDomains())
 
 
-def chat() -> Chat:
-    return Chat()
+def tracking_by_code() -> dict[str, Any]:
+    """:data:`ORDERS` whose tracking takes the code too: the code alone then names neither goal
+    (a code no other goal of the domain takes names the one that does)."""
+    orders = copy.deepcopy(ORDERS)
+    track = orders["goals"][1]
+    track["entities_schema"] = {
+        "order_code_text": {
+            "type": "string",
+            "description": {"pt": "O código do pedido", "en": "The order code"},
+        }
+    }
+    track["examples"].append(example("cadê o pedido PD48213?", order_code_text="PD48213"))
+    return orders
 
 
 @pytest.mark.parametrize("reply", ["código do pedido PD 48213", "order code PD-48213"])
 async def test_a_code_written_apart_answers_though_the_classifier_reads_another_goal(reply: str) -> None:
-    conversation = chat()
+    conversation = Chat(tracking_by_code())
     asked = await conversation.say("quero devolver uma compra")
     assert isinstance(asked.state.question, SlotQuestion)
     # the classifier alone reads the tracking of an order in the reply, and is sure of it
