@@ -53,7 +53,7 @@ from intent.classifier import (
 )
 from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
 from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
-from intent.entities import GoalEntityExtractor, content_words, stems, verbal_gerunds
+from intent.entities import GoalEntityExtractor, capitalised_inside, content_words, stems, verbal_gerunds
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
@@ -65,6 +65,7 @@ from intent.text import (
     request_part,
     sentences,
     status_question,
+    tokens,
     words,
 )
 from intent.typed import Clock
@@ -239,7 +240,9 @@ def _named_from_its_tables(ref: GoalRef, readings: Readings) -> Entities | None:
 def _written_as_a_name(text: str, value: str) -> bool:
     """Whether ``value`` is written in ``text`` capitalised, and not where a sentence starts."""
     at = text.find(value)
-    return at > 0 and value[:1].isupper() and text[:at].rstrip()[-1:] not in (".", "!", "?")
+    toks = tokens(text)
+    first = next((i for i, tok in enumerate(toks) if tok.start == at), None)
+    return first is not None and capitalised_inside(text, toks, first)
 
 
 def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:

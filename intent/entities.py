@@ -1069,7 +1069,7 @@ class GoalEntityExtractor:
         # known value ("book spinning friday") or written as a name
         verbs = verbal_gerunds(text)
         cand = [
-            self._is_candidate(t, u, named := _capitalised_inside(text, toks, i))
+            self._is_candidate(t, u, named := capitalised_inside(text, toks, i))
             and (t.text not in verbs or named or self._is_known((t.text,)))
             for i, (t, u) in enumerate(zip(toks, used, strict=True))
         ]
@@ -1601,7 +1601,7 @@ def _listed_together(toks: list[Token], a: _Span, b: _Span) -> bool:
     return all(t.text in LIST_SEPARATORS for t in toks[a.last + 1 : b.first])
 
 
-def _capitalised_inside(text: str, toks: list[Token], i: int) -> bool:
+def capitalised_inside(text: str, toks: list[Token], i: int) -> bool:
     """Token ``i`` starts with a capital that the start of a sentence does not explain."""
     if not text[toks[i].start].isupper():
         return False
@@ -1619,7 +1619,7 @@ def _looks_like_name(text: str, toks: list[Token], span: _Span) -> bool:
             return True
         if len(letters) >= 2 and all(c.isupper() for c in letters):
             return True
-        if letters and _capitalised_inside(text, toks, i):
+        if letters and capitalised_inside(text, toks, i):
             return True
     return False
 
