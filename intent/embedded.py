@@ -61,6 +61,7 @@ from intent.model_store import ModelStore, model_key, training_parameters
 from intent.readings import Readings
 from intent.text import (
     POSSESSIVES,
+    asks_advice,
     expand_shorthands,
     request_part,
     sentences,
@@ -1050,6 +1051,10 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(
                 out, f"{best.goal.goal} changes something and the message says only its values beside {other}"
             )
+        if pinned_domain is None and not status and self._advice_it_does_not_give(text, best):
+            # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
+            # domain whose goal books is no booking
+            return _out_of_scope(out, f"the message asks for advice, which {best.goal.goal} does not give")
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
@@ -1274,6 +1279,16 @@ class EmbeddedIntentAdapter:
         return any(
             c is not None and (c.metadata.policy.confirm or not c.metadata.policy.idempotent) for c in caps
         )
+
+    def _advice_it_does_not_give(self, text: str, best: GoalRef) -> bool:
+        """Whether ``text`` asks for advice, none of ``best``'s own texts doing so (a goal that
+        recommends says so in its examples). An opinion ("the best hotel") is asked of a goal
+        that changes something only: "the best stocks today" are what top movers read."""
+        acts = self._acts(best)
+        if not asks_advice(text, opinion=acts):
+            return False
+        fixed, examples = goal_documents(best, self.catalog)
+        return not any(asks_advice(t, opinion=acts) for t in (*fixed, *examples))
 
     def _reads_own(self, ref: GoalRef) -> bool:
         """Whether ``ref`` reads the person's own records: it changes nothing and its phrasing

@@ -637,7 +637,7 @@ class GoalEntityExtractor:
                     for k in range(i, j):
                         used[k] = free[k] = True
                 if matches:
-                    found[name] = True
+                    found[name] = not _switched_off(text, toks, matches[0][0], language)
         for name in self._strings:
             if self._contexts[name].free and name not in found:
                 free_text = self._free_text(name, text, toks, used, asked=prefer == name)
@@ -1583,6 +1583,19 @@ def _negated(text: str, toks: list[Token], i: int) -> bool:
     """Whether the word at ``i`` follows a "not" inside a message (not its opening "não", which
     answers: "não, faxina" asks for cleaning), with no punctuation between them."""
     return i >= 2 and toks[i - 1].text in _NOT and not text[toks[i - 1].end : toks[i].start].strip()
+
+
+#: The words before a boolean's synonym that say it is off: "*sem* café da manhã", "*not* late".
+_OFF = frozenset({"sem", "without", "not", "nao"})
+
+
+def _switched_off(text: str, toks: list[Token], i: int, language: str | None) -> bool:
+    """Whether the boolean synonym at ``i`` is said off: right after "sem", "without", "not", or
+    the English "no" ("no breakfast"; the Portuguese "no" is "in the")."""
+    if i == 0 or text[toks[i - 1].end : toks[i].start].strip():
+        return False
+    before = toks[i - 1].text
+    return before in _OFF or (before == "no" and language == "en")
 
 
 def value_words(value: str) -> list[str]:

@@ -423,6 +423,36 @@ _FILLER = FILLER_PT | FILLER_EN
 _FILLER_OR_STOP = _FILLER | STOP_PT | STOP_EN
 
 
+#: Verbs that ask for advice rather than for an action ("me *indica* uma pousada", "*recommend*
+#: a cheap hostel"), and the superlative that asks for an opinion ("what's the *best* hotel",
+#: "qual o *melhor*"). Accent-free.
+_ADVICE_VERBS = frozenset(
+    {"indica", "indique", "indicar", "recomenda", "recomende", "recomendar", "sugere", "sugira", "sugerir"}
+    | {"recommend", "suggest", "advise"}
+)
+_BEST = frozenset({"best", "melhor", "melhores"})
+_BEFORE_BEST = frozenset({"the", "o", "a", "os", "as", "qual", "quais", "which"})
+
+
+def asks_advice(text: str, *, opinion: bool = True) -> bool:
+    """Whether ``text``'s first word that is no function word or filler asks for advice (or, with
+    ``opinion``, for an opinion: "the best") rather than for something done.
+
+    >>> asks_advice("me indica uma pousada barata"), asks_advice("what's the best hotel in rio?")
+    (True, True)
+    >>> asks_advice("reserva o melhor hotel de Gramado"), asks_advice("melhor marcar às 10")
+    (False, False)
+    """
+    ws = words(expand_shorthands(text))
+    first = next((i for i, w in enumerate(ws) if w not in _FILLER_OR_STOP), None)
+    if first is None:
+        return False
+    word = ws[first]
+    return word in _ADVICE_VERBS or (
+        opinion and word in _BEST and first > 0 and ws[first - 1] in _BEFORE_BEST
+    )
+
+
 def _politeness(ws: list[str]) -> bool:
     """Filler and function words only, with some filler: "oi", "tudo bem", "thanks a lot" (but
     not "no" or "what is it", which answer or ask something)."""

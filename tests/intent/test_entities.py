@@ -52,6 +52,23 @@ def test_boolean_true_from_synonym(forecast: GoalEntityExtractor) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("previsão de Natal sem telegram", "pt"),
+        ("previsão de Natal, mas não manda", "pt"),
+        ("forecast for Natal, no telegram", "en"),
+        ("forecast for Natal without telegram", "en"),
+    ],
+)
+def test_a_boolean_said_off_is_false(forecast: GoalEntityExtractor, text: str, language: str) -> None:
+    assert forecast.extract(text, language=language)["notify"] is False
+
+
+def test_the_portuguese_no_is_in_the(forecast: GoalEntityExtractor) -> None:
+    assert forecast.extract("previsão de Natal no telegram", language="pt")["notify"] is True
+
+
+@pytest.mark.parametrize(
     ("text", "city"),
     [
         ("qual a previsão do tempo em Ribeirão Preto?", "Ribeirão Preto"),
