@@ -266,6 +266,25 @@ def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
     return None
 
 
+def _only_one_reads_its_values(refs: list[GoalRef], readings: Readings) -> int | None:
+    """Which of two goals reads every value it requires, with evidence, when the other reads
+    none at all: "tosa qto sai?" says a service a price takes and no company a quote needs.
+    ``None`` otherwise."""
+    complete = []
+    for ref in refs:
+        reading = readings.of(ref)
+        complete.append(
+            _required_count(ref.goal) > 0
+            and not reading.guessed
+            and not _missing(ref.goal, reading.entities)
+            and readings.extractor(ref).evidenced(reading.entities)
+        )
+    for chosen in (0, 1):
+        if complete[chosen] and not complete[1 - chosen] and not readings.of(refs[1 - chosen]).entities:
+            return chosen
+    return None
+
+
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
@@ -992,7 +1011,7 @@ class EmbeddedIntentAdapter:
             out.notes.append(f"read without its free text: {best.goal.goal}'s request")
         listed = None
         if conf < self.oos_threshold and not (
-            conf >= RESCUE_FLOOR and self._rescued(text, best, out, readings)
+            conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, readings)
         ):
             named = self._named_from_table(text, order, readings, model)
             if named is None:
@@ -1195,6 +1214,9 @@ class EmbeddedIntentAdapter:
         elif (wider := _reads_more(refs, readings)) is not None:
             chosen = wider
             why = f"{refs[chosen].goal.goal} reads every value the other does, and more"
+        elif (complete := _only_one_reads_its_values(refs, readings)) is not None:
+            chosen = complete
+            why = f"only {refs[chosen].goal.goal} reads its required values in the message"
         else:
             return None
         ref = refs[chosen]
@@ -1378,6 +1400,11 @@ class EmbeddedIntentAdapter:
         ]
         if not foreign:
             return []
+        said = sum(len(v) if isinstance(v, list) else 1 for v in out.entities.values())
+        if extractor.from_table(out.entities) and len(foreign) < said:
+            # a value of the goal's tables and more values than words it does not know: the
+            # goal's thing with one detail it has no value for ("adestramento pro Thor sábado 10h")
+            return []
         others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
         shared = extractor.phrasing_words(text)
         # the verb a request opens with names an action, not an object: "cancel" is the only
@@ -1478,6 +1505,31 @@ class EmbeddedIntentAdapter:
             return False  # "rent an apartment in Curitiba": a rental's verb on another thing
         probe = out.model_copy(update={"entities": entities})
         return clear_request(best.goal, probe)
+
+    def _kept_though_unsure(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
+        """Whether an unsure first goal is read all the same: a clear request after all, or one
+        its values name a required value short."""
+        return self._rescued(text, best, out, readings) or self._named_short_of_values(text, best, readings)
+
+    def _named_short_of_values(self, text: str, best: GoalRef, readings: Readings) -> bool:
+        """Whether an unsure first goal is still asked for, a required value short: its own verb
+        and a value of its table with evidence, beside fewer words it does not know than values
+        said ("agenda *adestramento* pro Thor sábado 10h" books Thor on a day at a time, and the
+        service is asked)."""
+        extractor = readings.extractor(best)
+        reading = readings.of(best)
+        entities = reading.entities
+        if (
+            reading.guessed
+            or not _missing(best.goal, entities)
+            or not extractor.phrasing_words(text)
+            or not extractor.evidenced(entities)
+            or not extractor.from_table(entities)
+            or extractor.unsupported_action(text) is not None
+        ):
+            return False
+        said = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
+        return len(extractor.unexplained_words(text, entities)) < said
 
     @property
     def calibration(self) -> CalibrationReport:

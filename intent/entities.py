@@ -344,6 +344,14 @@ def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> fl
     return float(context.count_left(left) + context.count_right(right))
 
 
+def _score_right(context: _StringContext, toks: list[Token], span: TypedSpan) -> float:
+    """How many times the examples put the word after ``span`` after the entity."""
+    last = max((i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start), default=None)
+    if last is None or last + 1 >= len(toks):
+        return 0.0
+    return float(context.count_right(context_word(toks[last + 1].text)))
+
+
 def _count(seen: Counter[str], near: FuzzyVocabulary, word: str) -> int:
     """How many times the examples put ``word`` there, a typo of a long word being the word
     ("*tranfere* 40" beside "transfere 200"); ``near``: the words of ``seen``."""
@@ -546,9 +554,11 @@ class GoalEntityExtractor:
                             context.left[context_word(norm_text[i - 1])] += 1
                         if j < len(toks):
                             context.right[context_word(norm_text[j])] += 1
-                        # "2 pessoas", "às 20h": the annotation's own words beside the value
+                        # "2 pessoas", "às 20h": the annotation's own words beside the value, not
+                        # the value's ("quatro noites" teaches "noites", not a "quatro" that a
+                        # "quarto" would be one typo from)
                         for word in target:
-                            if not word.isdigit() and word not in STOP:
+                            if word not in STOP and not _a_value_word(word, self.specs[name].type):
                                 context.left[word] += 1
                                 context.right[word] += 1
                         break
@@ -785,12 +795,16 @@ class GoalEntityExtractor:
                 for k, span in enumerate(spans)
                 if _typed_part(span, spec.type) is not None
                 and (k, spec.type) not in taken
-                # an article read as one ("uma mesa", "a table") is a count only where the
-                # examples put the entity ("uma pessoa" beside "2 pessoas"): never a guessed size
+                # an article read as one ("uma mesa", "a table") is a count only of the word the
+                # examples put after the entity ("uma pessoa" beside "2 pessoas"): never a guessed
+                # size, nor one of the room the request is about ("reserva *um quarto*")
                 and not (
                     text[span.start : span.end].lower() in _ARTICLE_ONE
-                    and self._typed_context_score(name, toks, span) <= 0
+                    and _score_right(self._typed_contexts[name], toks, span) <= 0
                 )
+                # a value another entity of its type is said beside ("2 *pessoas*" of guests,
+                # not of nights): the entity declared first does not take it
+                and not self._typed_elsewhere(name, toks, span)
             ]
             if not spec.multiple and len(fitting) > 1:
                 # of several readings, the one whose surroundings the examples taught; an article
@@ -908,6 +922,20 @@ class GoalEntityExtractor:
     def _typed_context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
         """The same for a typed entity."""
         return _score_in(self._typed_contexts[name], toks, span)
+
+    def _typed_elsewhere(self, name: str, toks: list[Token], span: TypedSpan) -> bool:
+        """Whether another entity of ``name``'s type has the words beside ``span`` in its
+        examples more often than ``name`` does: the word after it first (the noun a count
+        counts), then both."""
+        kind = self.specs[name].type
+
+        def beside(entity: str) -> tuple[float, float]:
+            context = self._typed_contexts[entity]
+            return _score_right(context, toks, span), _score_in(context, toks, span)
+
+        mine = beside(name)
+        others = [n for n in self._typed if n != name and self.specs[n].type == kind]
+        return any(beside(other) > mine for other in others)
 
     def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:
         """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
@@ -1545,6 +1573,16 @@ def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> li
         if any(_typed_part(s, kind) is not None for s in spans for kind in wanted):
             return spans
     return RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
+
+
+def _a_value_word(word: str, kind: str) -> bool:
+    """Whether ``word`` alone reads as a value of type ``kind`` ("4", "quatro", "four")."""
+    clock = Clock(now=utcnow())
+    return any(
+        _typed_part(span, kind) is not None
+        for code in LANGUAGES
+        for span in RECOGNIZER.spans(word, code, time_zone=clock.time_zone, now=clock.now)
+    )
 
 
 def _typed_part(span: TypedSpan, kind: str) -> TypedValue | None:

@@ -1,0 +1,45 @@
+"""Of two number entities, a count goes to the one whose examples put the word after it there
+("2 *pessoas*" are guests, not nights), and an article counts only the word the examples count
+("reserva *um quarto*" says no number of nights)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bench.understanding.round5.domains import hotel
+from intent.entities import GoalEntityExtractor
+from intent.typed import Clock
+from shared.catalog import Catalog
+from shared.entities import Entities
+
+CLOCK = Clock(
+    now=datetime(2026, 3, 10, 10, tzinfo=ZoneInfo("America/Sao_Paulo")), time_zone="America/Sao_Paulo"
+)
+
+
+@pytest.fixture(scope="module")
+def stay() -> GoalEntityExtractor:
+    goal = Catalog([hotel.service.manifest_with_lookups()]).find_goal("hotel", "BOOK_STAY")
+    assert goal is not None
+    return GoalEntityExtractor(goal)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "counts"),
+    [
+        ("reserva um hotel em Salvador sexta pra 2 pessoas", "pt", {"guests": 2}),
+        ("book a room in Rio tomorrow for 3 guests", "en", {"guests": 3}),
+        ("reserva em Salvador sexta, 3 noites pra 2 pessoas", "pt", {"nights": 3, "guests": 2}),
+        ("hotel em sp amanha 2 noites", "pt", {"nights": 2}),
+        ("reserva em salvador sexta uma noite", "pt", {"nights": 1}),
+        ("reserva um quarto em Salvador sexta", "pt", {}),
+    ],
+)
+def test_each_count_goes_where_its_noun_says(
+    stay: GoalEntityExtractor, text: str, language: str, counts: Entities
+) -> None:
+    found = stay.extract(text, clock=CLOCK, language=language)
+    assert {k: v for k, v in found.items() if k in ("nights", "guests")} == counts
