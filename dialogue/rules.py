@@ -342,7 +342,8 @@ class FollowUps:
         if not named:
             return None
         if bare and not (
-            extractor.evidenced(named) and _only_values(rest, named, goal, request.language, clock)
+            extractor.evidenced(named)
+            and _only_values(rest, named, goal, request.language, clock, extractor.annotated_words(named))
         ):
             return None
         return request.model_copy(
@@ -382,10 +383,13 @@ class FollowUps:
         return self._extractors[key]
 
 
-def _only_values(text: str, named: Entities, goal: Goal, language: str, clock: Clock | None) -> bool:
+def _only_values(
+    text: str, named: Entities, goal: Goal, language: str, clock: Clock | None, annotated: set[str]
+) -> bool:
     """Whether ``text`` says nothing but ``named``: every word is a value's (an enum's by any of
-    its synonyms), part of a typed value (a date, a time...), a function word or filler."""
-    said: set[str] = set()
+    its synonyms), part of a typed value (a date, a time..., or a word the examples annotate with
+    it: ``annotated``), a function word or filler."""
+    said: set[str] = set(annotated)
     for name, value in named.items():
         spec = goal.entities_schema.get(name)
         for item in value if isinstance(value, list) else [value]:

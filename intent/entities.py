@@ -409,6 +409,8 @@ class GoalEntityExtractor:
         #: the words the examples put around (and inside) a typed entity's annotation: which of
         #: two numbers is the party's size ("uma mesa ... para quatro pessoas")
         self._typed_contexts = {name: _StringContext() for name in self._typed}
+        #: the words the examples annotate with a typed value ("2 *pessoas*", "às 20h"): part of it
+        self._annotated_words: dict[str, set[str]] = {name: set() for name in self._typed}
         #: annotated values of the string entities, normalised: their vocabulary
         self._known: set[tuple[str, ...]] = set()
         self._carrier: set[str] = set()
@@ -561,6 +563,7 @@ class GoalEntityExtractor:
                             if word not in STOP and not _a_value_word(word, self.specs[name].type):
                                 context.left[word] += 1
                                 context.right[word] += 1
+                                self._annotated_words[name].add(word)
                         break
                 continue
             if name not in self._contexts:
@@ -922,6 +925,11 @@ class GoalEntityExtractor:
     def _typed_context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
         """The same for a typed entity."""
         return _score_in(self._typed_contexts[name], toks, span)
+
+    def annotated_words(self, names: Iterable[str]) -> set[str]:
+        """The words the examples say with the typed values of ``names`` ("pessoas" of "2
+        pessoas", "nights" of "2 nights"): a reply "2 pessoas" says only a value."""
+        return {w for name in names for w in self._annotated_words.get(name, ())}
 
     def _typed_elsewhere(self, name: str, toks: list[Token], span: TypedSpan) -> bool:
         """Whether another entity of ``name``'s type has the words beside ``span`` in its

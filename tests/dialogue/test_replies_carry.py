@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
+from bench.understanding.round5.domains import hotel
 from dialogue.choice import is_dismissal, is_no, is_yes
 from dialogue.rules import FollowUps, referred
 from dialogue.slots import answer_slot, only_the_answer
 from dialogue.state import Memory, new_turn
 from intent.embedded import entity_extractor
 from shared.catalog import Catalog, GoalRef
+from shared.entities import Entities
 from shared.manifest import validate_manifest
 from shared.models import IntentOutput, ResumePoint, SlotQuestion
 
@@ -291,3 +293,25 @@ def test_a_reply_that_drops_the_request_is_a_no_not_a_correction(reply: str) -> 
 @pytest.mark.parametrize("reply", ["não, pedido 50017", "no, the order 50017", "deixa o pedido 50017"])
 def test_a_correction_or_a_request_is_no_dismissal(reply: str) -> None:
     assert not is_dismissal(reply)
+
+
+@pytest.mark.parametrize(
+    ("reply", "language", "added"),
+    [
+        ("2 pessoas", "pt", {"guests": 2}),
+        ("3 guests", "en", {"guests": 3}),
+        ("4 noites", "pt", {"nights": 4}),
+    ],
+)
+def test_a_count_with_its_noun_alone_corrects_the_waiting_booking(
+    reply: str, language: str, added: dict[str, int]
+) -> None:
+    # the noun the examples say with a count ("2 pessoas") is part of the value, not another word
+    stays = Catalog([hotel.service.manifest_with_lookups()])
+    entities: Entities = {"city_text": "Salvador", "check_in": "2026-03-13", "nights": 2}
+    waiting = IntentOutput(
+        primary_domain="hotel", goal="BOOK_STAY", entities=entities, confidence=0.9, language=language
+    )
+    corrected = FollowUps().correct(waiting, reply, stays)
+    assert corrected is not None
+    assert corrected.entities == {**entities, **added}
