@@ -344,6 +344,10 @@ def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> fl
     return float(context.count_left(left) + context.count_right(right))
 
 
+#: An ISO 8601 duration of one unit: "P3D", "PT2H", "P0.5D".
+_ONE_UNIT = re.compile(r"PT?(\d+(?:\.\d+)?)[YMWDHS]")
+
+
 def _score_right(context: _StringContext, toks: list[Token], span: TypedSpan) -> float:
     """How many times the examples put the word after ``span`` after the entity."""
     last = max((i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start), default=None)
@@ -771,6 +775,10 @@ class GoalEntityExtractor:
                 for s in spans
                 if s.type != "number" or not any(n.start <= s.start and s.end <= n.end for n in names)
             ]
+        if "number" in wanted and "duration" not in wanted:
+            # "3 dias" is a duration to the recogniser, and a count of days to a goal whose
+            # examples annotate its number with that word ("5 dias", "2 days")
+            spans = [self._as_count(text, s) or s for s in spans]
         if self._counts_articles and "number" in wanted:
             spans = sorted(
                 [
@@ -925,6 +933,22 @@ class GoalEntityExtractor:
     def _typed_context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
         """The same for a typed entity."""
         return _score_in(self._typed_contexts[name], toks, span)
+
+    def _as_count(self, text: str, span: TypedSpan) -> TypedSpan | None:
+        """A duration of one unit ("3 dias", "20 days") as the number of its unit, when a number
+        entity's examples say that unit with it; ``None`` otherwise."""
+        if span.type != "duration" or not isinstance(span.value, str):
+            return None
+        amount = _ONE_UNIT.fullmatch(span.value)
+        said = words(text[span.start : span.end])
+        if amount is None or not said:
+            return None
+        unit = said[-1]
+        forms = {unit, unit.rstrip("s"), unit + "s"}
+        if not any(forms & self._annotated_words[n] for n in self._typed if self.specs[n].type == "number"):
+            return None
+        count = float(amount.group(1))
+        return TypedSpan("number", int(count) if count.is_integer() else count, span.start, span.end)
 
     def annotated_words(self, names: Iterable[str]) -> set[str]:
         """The words the examples say with the typed values of ``names`` ("pessoas" of "2

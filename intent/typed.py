@@ -72,6 +72,11 @@ _PART_OF_DAY_ALONE = re.compile(
     r"|morning|afternoon|evening|night)\b)+\s*",
     re.IGNORECASE,
 )
+#: A weekday and "que vem" ("segunda que vem"): that day of next week.
+_COMING_WEEKDAY = re.compile(
+    r"\b(?:segunda|ter[cç]a|quarta|quinta|sexta|s[aá]bado|domingo)(?:-feira)?\s+que\s+vem\b", re.IGNORECASE
+)
+_WEEK = 7
 #: A determiner up to two words before the end: the English "one" after it is a pronoun.
 _DETERMINED = re.compile(r"\b(?:the|that|this|which|another|other|each)(?:\s+\S+){0,2}\s+$", re.IGNORECASE)
 
@@ -300,6 +305,11 @@ def _normalised(
                 # "sexta de manhã" is the Friday "sexta" is: said on a Friday, next week's
                 day = said.day
             today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
+            next_week = today + timedelta(days=_WEEK - today.weekday())
+            if _COMING_WEEKDAY.search(body) and day >= next_week + timedelta(days=_WEEK):
+                # "sexta que vem" is next week's Friday, and "segunda que vem" next week's
+                # Monday, which Duckling's Portuguese puts a week later
+                day -= timedelta(days=_WEEK)
             if grain != "day" and day < today:
                 # "essa semana", "this month": the part of it still ahead, from today
                 day = today

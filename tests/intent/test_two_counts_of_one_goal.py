@@ -1,4 +1,5 @@
-"""Of two number entities, a count goes to the one whose examples put the word after it there
+"""A count said as a duration ("3 dias") is the number of a goal that counts days; of two number
+entities, a count goes to the one whose examples put the word after it there
 ("2 *pessoas*" are guests, not nights), and an article counts only the word the examples count
 ("reserva *um quarto*" says no number of nights)."""
 
@@ -10,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bench.understanding.round5.domains import hotel
+from bench.understanding.round6.domains import time_off
 from intent.entities import GoalEntityExtractor
 from intent.typed import Clock
 from shared.catalog import Catalog
@@ -43,3 +45,17 @@ def test_each_count_goes_where_its_noun_says(
 ) -> None:
     found = stay.extract(text, clock=CLOCK, language=language)
     assert {k: v for k, v in found.items() if k in ("nights", "guests")} == counts
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "days"),
+    [
+        ("quero tirar férias dia 20, 3 dias", "pt", 3),
+        ("FERIAS DIA 27 POR 5 DIAS", "pt", 5),
+        ("paternity leave from April 6, 20 days", "en", 20),
+    ],
+)
+def test_days_said_as_a_duration_are_counted(text: str, language: str, days: int) -> None:
+    goal = Catalog([time_off.service.manifest_with_lookups()]).find_goal("time_off", "REQUEST_LEAVE")
+    assert goal is not None
+    assert GoalEntityExtractor(goal).extract(text, clock=CLOCK, language=language)["days"] == days

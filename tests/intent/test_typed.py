@@ -90,6 +90,9 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("às 7h30", "pt", [("time", "07:30")]),
         ("às 8 da noite", "pt", [("time", "20:00")]),
         ("sexta às 11h", "pt", [("datetime", "2026-11-27T11:00:00-03:00")]),
+        # "que vem": that weekday of next week (Duckling's Portuguese put Monday a week later)
+        ("segunda que vem", "pt", [("date", "2026-11-30")]),
+        ("sexta que vem", "pt", [("date", "2026-12-04")]),
         ("temperatura agora", "pt", []),
         ("consulta 18/03 14h", "pt", [("datetime", "2027-03-18T14:00:00-03:00")]),
         ("dia 15 de janeiro para 2 pessoas", "pt", [("date", "2027-01-15"), ("number", 2)]),
