@@ -285,6 +285,14 @@ def _only_one_reads_its_values(refs: list[GoalRef], readings: Readings) -> int |
     return None
 
 
+def _another_action_alone(extractor: GoalEntityExtractor, text: str, entities: Entities) -> str | None:
+    """The verb the message opens with when the goal does not do it and the message says nothing
+    else of the goal: no value, no word of its phrasing. ``None`` otherwise."""
+    if entities or extractor.phrasing_words(text):
+        return None
+    return extractor.unsupported_action(text)
+
+
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
@@ -1065,11 +1073,19 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(
                 out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
             )
+        if pinned_domain is None and (money := extractor.currencies(out.entities, out.language)):
+            # "quanto tá o dólar hoje?": an exchange rate, not a company's quote
+            return _out_of_scope(out, f"{money} is a currency, not what {best.goal.goal} takes")
         if pinned_domain is None and not status and (other := self._value_alone(text, best, out, model)):
             # "baixa o pdf do dom casmurro": a title a renewal knows, and another action on it
             return _out_of_scope(
                 out, f"{best.goal.goal} changes something and the message says only its values beside {other}"
             )
+        free_to_drop = pinned_domain is None and not status
+        if free_to_drop and (verb := _another_action_alone(extractor, text, out.entities)):
+            # "reserva um hotel em Gramado" read as a research idea: a verb the goal does not do,
+            # and not one word or value of the goal's
+            return _out_of_scope(out, f"{verb!r} is nothing {best.goal.goal} does, and nothing of it is said")
         if pinned_domain is None and not status and self._advice_it_does_not_give(text, best):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
             # domain whose goal books is no booking

@@ -55,7 +55,7 @@ from intent.text import (
     verb_stem,
     words,
 )
-from intent.typed import RECOGNIZER, Clock, TypedSpan
+from intent.typed import RECOGNIZER, Clock, TypedSpan, names_a_currency
 from shared.clock import utcnow
 from shared.entities import Entities, EntityValue, TypedValue
 from shared.i18n import detect, vote
@@ -1461,6 +1461,18 @@ class GoalEntityExtractor:
             and not any(
                 self._is_known(tuple(words(str(v)))) for v in (value if isinstance(value, list) else [value])
             )
+        ]
+
+    def currencies(self, entities: Entities, language: str) -> list[str]:
+        """The values of required string entities that name a currency the examples never name
+        ("quanto tá o *dólar*?" of a stock quote's company): what the message asks about is
+        money, not the entity's kind of thing."""
+        return [
+            str(item)
+            for name, value in entities.items()
+            if (spec := self.specs.get(name)) is not None and spec.required and spec.type == "string"
+            for item in (value if isinstance(value, list) else [value])
+            if not self._is_known(tuple(words(str(item)))) and names_a_currency(str(item), language)
         ]
 
     def evidenced(self, entities: Entities) -> bool:

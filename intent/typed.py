@@ -152,6 +152,14 @@ def _dimensions() -> Any:
     return duckling.parse_dimensions(_DIMENSIONS)
 
 
+def names_a_currency(value: str, language: str) -> bool:
+    """Whether ``value`` is a currency's name ("dólar", "euro", "yen"): Duckling reads "1 <value>"
+    as an amount of money, all of it ("Real Madrid" is no currency: only "1 real" would be)."""
+    text = f"1 {value}"
+    spans = RECOGNIZER.spans(text, language, time_zone="UTC", now=utcnow())
+    return any(span.type == "money" and span.start == 0 and span.end == len(text) for span in spans)
+
+
 class TypedEntityRecognizer:
     """Stateless apart from Duckling's loaded tables; one per process is enough."""
 
