@@ -634,6 +634,9 @@ class GoalEntityExtractor:
         for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
             found.update(self._extract_roles(group, pairs, toks, used, starts, prefer))
         free = [u and i not in of_a_day for i, u in enumerate(used)]
+        # a boolean's phrase may share words with an enum's: "half *day off*" is a personal day
+        # and half of one
+        before_enums = list(free)
         for name, enum_pairs in self._enum.items():
             if name in self._grouped:
                 continue
@@ -649,10 +652,10 @@ class GoalEntityExtractor:
                 found[name] = ordered if self.specs[name].multiple and len(ordered) > 1 else ordered[0]
         for name, phrases in self._bool.items():
             for phrase in phrases:
-                matches = find_phrase(phrase, toks, free, starts.get(phrase[0], ()))
+                matches = find_phrase(phrase, toks, before_enums, starts.get(phrase[0], ()))
                 for i, j in matches:
                     for k in range(i, j):
-                        used[k] = free[k] = True
+                        used[k] = free[k] = before_enums[k] = True
                 if matches:
                     found[name] = not _switched_off(text, toks, matches[0][0], language)
         for name in self._strings:
@@ -815,7 +818,7 @@ class GoalEntityExtractor:
                 )
                 # a value another entity of its type is said beside ("2 *pessoas*" of guests,
                 # not of nights): the entity declared first does not take it
-                and not self._typed_elsewhere(name, toks, span)
+                and not self._typed_elsewhere(name, toks, span, set(out))
             ]
             if not spec.multiple and len(fitting) > 1:
                 # of several readings, the one whose surroundings the examples taught; an article
@@ -858,7 +861,9 @@ class GoalEntityExtractor:
             for i, tok in enumerate(toks):
                 if tok.start < span.end and tok.end > span.start:
                     used[i] = True
-                    if span.type == "date":
+                    if span.type == "date" or k not in consumed:
+                        # a day's words, or a value no entity took ("half day", twelve hours):
+                        # an enum's or a boolean's phrase may still read them
                         of_a_day.add(i)
         return out
 
@@ -948,6 +953,9 @@ class GoalEntityExtractor:
         if not any(forms & self._annotated_words[n] for n in self._typed if self.specs[n].type == "number"):
             return None
         count = float(amount.group(1))
+        # the number written is the count: "half day" is twelve hours, and no count of days
+        if _written_number(" ".join(said[:-1])) != count:
+            return None
         return TypedSpan("number", int(count) if count.is_integer() else count, span.start, span.end)
 
     def annotated_words(self, names: Iterable[str]) -> set[str]:
@@ -955,10 +963,10 @@ class GoalEntityExtractor:
         pessoas", "nights" of "2 nights"): a reply "2 pessoas" says only a value."""
         return {w for name in names for w in self._annotated_words.get(name, ())}
 
-    def _typed_elsewhere(self, name: str, toks: list[Token], span: TypedSpan) -> bool:
-        """Whether another entity of ``name``'s type has the words beside ``span`` in its
-        examples more often than ``name`` does: the word after it first (the noun a count
-        counts), then both."""
+    def _typed_elsewhere(self, name: str, toks: list[Token], span: TypedSpan, filled: set[str]) -> bool:
+        """Whether another entity of ``name``'s type, not ``filled`` yet, has the words beside
+        ``span`` in its examples more often than ``name`` does: the word after it first (the noun
+        a count counts), then both."""
         kind = self.specs[name].type
 
         def beside(entity: str) -> tuple[float, float]:
@@ -966,7 +974,7 @@ class GoalEntityExtractor:
             return _score_right(context, toks, span), _score_in(context, toks, span)
 
         mine = beside(name)
-        others = [n for n in self._typed if n != name and self.specs[n].type == kind]
+        others = [n for n in self._typed if n != name and n not in filled and self.specs[n].type == kind]
         return any(beside(other) > mine for other in others)
 
     def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:
@@ -1617,6 +1625,17 @@ def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> li
         if any(_typed_part(s, kind) is not None for s in spans for kind in wanted):
             return spans
     return RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
+
+
+def _written_number(text: str) -> float | None:
+    """The number ``text`` is, all of it ("3", "vinte", "twenty"); ``None`` otherwise."""
+    clock = Clock(now=utcnow())
+    for code in LANGUAGES:
+        spans = RECOGNIZER.spans(text, code, time_zone=clock.time_zone, now=clock.now)
+        if len(spans) == 1 and spans[0].type == "number" and (spans[0].start, spans[0].end) == (0, len(text)):
+            value = spans[0].value
+            return float(value) if isinstance(value, int | float) else None
+    return None
 
 
 def _a_value_word(word: str, kind: str) -> bool:

@@ -38,6 +38,9 @@ def stay() -> GoalEntityExtractor:
         ("hotel em sp amanha 2 noites", "pt", {"nights": 2}),
         ("reserva em salvador sexta uma noite", "pt", {"nights": 1}),
         ("reserva um quarto em Salvador sexta", "pt", {}),
+        # the first one filled, the second count is the other's whatever words it follows
+        ("tem vaga em gramado? 2 noites, 2 adultos", "pt", {"nights": 2, "guests": 2}),
+        ("book a hotel in Salvador on Monday for four nights for 2 people", "en", {"nights": 4, "guests": 2}),
     ],
 )
 def test_each_count_goes_where_its_noun_says(
@@ -59,3 +62,12 @@ def test_days_said_as_a_duration_are_counted(text: str, language: str, days: int
     goal = Catalog([time_off.service.manifest_with_lookups()]).find_goal("time_off", "REQUEST_LEAVE")
     assert goal is not None
     assert GoalEntityExtractor(goal).extract(text, clock=CLOCK, language=language)["days"] == days
+
+
+def test_half_a_day_is_no_count_and_still_a_half_day() -> None:
+    # "half day" is twelve hours to the recogniser: no count of days, and the boolean's phrase
+    # reads it beside the enum's "day off"
+    goal = Catalog([time_off.service.manifest_with_lookups()]).find_goal("time_off", "REQUEST_LEAVE")
+    assert goal is not None
+    found = GoalEntityExtractor(goal).extract("half day off thursday pls", clock=CLOCK, language="en")
+    assert found == {"start": "2026-03-12", "leave_type": "PERSONAL", "half_day": True}
