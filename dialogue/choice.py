@@ -61,6 +61,8 @@ YES_WORDS = frozenset(
         "uhum",
         "fechou",
         "positivo",
+        "correct",
+        "exactly",
     ]
 )
 #: Yeses of several words ("go for it", "pode ser"), read like the words above: at the start of
@@ -78,6 +80,9 @@ _YES_PHRASES = (
     ("ta", "certo"),
     ("com", "certeza"),
     ("vai", "la"),
+    ("that", "s", "right"),
+    ("thats", "right"),
+    ("that", "is", "right"),
 )
 _NO = {"nao", "no", "n", "nope", "nah", "errado", "negativo"}
 #: Whole replies that drop what was asked, with or without a no before them ("não, deixa pra

@@ -19,6 +19,8 @@ from tests.dialogue.test_graph import Conversation
         ("cancel Marta's visit", "yep, go ahead"),
         ("cancela a visita do Carlos", "beleza"),
         ("cancela a visita do Carlos", "fechado"),
+        ("cancel Marta's visit", "that's right"),
+        ("cancel Marta's visit", "correct"),
     ],
 )
 async def test_an_everyday_yes_approves(visits_chat: Conversation, request_text: str, yes: str) -> None:
@@ -29,6 +31,6 @@ async def test_an_everyday_yes_approves(visits_chat: Conversation, request_text:
     assert [c.capability for c in visits_chat.domains.calls] == ["cancel_visit"]
 
 
-@pytest.mark.parametrize("reply", ["sure, but make it Carlos instead please", "surely not", ""])
+@pytest.mark.parametrize("reply", ["sure, but make it Carlos instead please", "surely not", "", "right now"])
 def test_a_longer_reply_or_another_word_is_no_bare_yes(reply: str) -> None:
     assert not is_yes(reply)
