@@ -718,6 +718,14 @@ class GoalEntityExtractor:
             after = [t for t in toks if t.start > ending.start()]
             if after and all(self._phrasing(t) for t in after):
                 end = ending.start()
+        # a last sentence of the goal's phrasing alone is the cue; a last clause of it ("…, can
+        # we research that?", "…, por favor") only ends a value another cue opens
+        sentence_cut = end < len(text)
+        comma = text.rfind(",", 0, end)
+        if comma >= 0:
+            after = [t for t in toks if comma < t.start < end]
+            if after and all(self._phrasing(t) for t in after):
+                end = comma
         start = None
         # a table's values are names, not phrases: only its own cues lead into one
         phrase = not self.specs[name].lookup
@@ -740,7 +748,7 @@ class GoalEntityExtractor:
                     if k + 1 < len(toks) and toks[k + 1].text in _THAT:  # "dizendo que ..."
                         start = toks[k + 1].end
                     break
-        if start is None and (end < len(text) or (asked and phrase)):
+        if start is None and (sentence_cut or (asked and phrase)):
             start = 0
         if start is None:
             return None

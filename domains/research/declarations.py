@@ -173,6 +173,14 @@ RESEARCH_HYPOTHESIS: dict[str, Any] = {
             idea_text="jardinagem reduz a ansiedade de aposentados",
         ),
         _ex(
+            "acho que home office aumenta a produtividade dos times",
+            idea_text="home office aumenta a produtividade dos times",
+        ),
+        _ex(
+            "I noticed kids sleep better after playing outside, can we research that?",
+            idea_text="kids sleep better after playing outside",
+        ),
+        _ex(
             "e se um aplicativo lembrasse os pacientes de tomar o remédio?",
             idea_text="um aplicativo lembrasse os pacientes de tomar o remédio",
         ),
