@@ -280,11 +280,6 @@ class FollowUps:
             if corrected is not None and own in (None, last.goal):
                 return corrected
             return referred(intent, text, last, catalog)
-        if own is not None and (intent.primary_domain, intent.goal) != (
-            last.primary_domain,
-            last.goal,
-        ):
-            return intent  # it names another goal itself: "e obrigado!", "e o ticker da Vale?"
         goal = catalog.find_goal(last.primary_domain, last.goal)
         if goal is None:
             return intent
@@ -292,9 +287,18 @@ class FollowUps:
         rest = rest[len(prefix) :].strip() if rest.lower().startswith(prefix) else " ".join(rest.split()[1:])
         if not rest:
             return intent
-        named = self.extractor(GoalRef(last.primary_domain, goal), catalog).extract(
-            rest, clock=clock, language=last.language
-        )
+        extractor = self.extractor(GoalRef(last.primary_domain, goal), catalog)
+        named = extractor.extract(rest, clock=clock, language=last.language)
+        another = own is not None and (intent.primary_domain, intent.goal) != (last.primary_domain, last.goal)
+        if another and not (
+            intent.primary_domain == last.primary_domain
+            and named
+            and extractor.evidenced(named)
+            and _only_values(rest, named, goal, last.language, clock, extractor.annotated_words(named))
+        ):
+            # it names another goal itself ("e obrigado!", "e o ticker da Vale?"); only values of
+            # the last one, of its domain, are still its follow-up ("e de folga?" after a balance)
+            return intent
         if not named:
             if not content_words(rest):
                 return intent  # "e ontem?", "e agora?": nothing named, nothing to follow up with

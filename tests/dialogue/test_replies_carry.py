@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bench.understanding.round5.domains import hotel
+from bench.understanding.round6.domains import time_off
 from dialogue.choice import is_dismissal, is_no, is_yes
 from dialogue.rules import FollowUps, referred
 from dialogue.slots import answer_slot, only_the_answer
@@ -315,3 +316,19 @@ def test_a_count_with_its_noun_alone_corrects_the_waiting_booking(
     corrected = FollowUps().correct(waiting, reply, stays)
     assert corrected is not None
     assert corrected.entities == {**entities, **added}
+
+
+def test_a_follow_up_of_only_the_last_goals_values_continues_it() -> None:
+    # "folga" is also a leave a request takes: said alone after a balance, it asks the balance
+    leave = Catalog([time_off.service.manifest_with_lookups()])
+    balance = IntentOutput(
+        primary_domain="time_off", goal="LEAVE_BALANCE", entities={"leave_type": "VACATION"}, confidence=0.9
+    )
+    request = IntentOutput(
+        primary_domain="time_off", goal="REQUEST_LEAVE", entities={"leave_type": "PERSONAL"}, confidence=0.64
+    )
+    read = FollowUps().follow_up(request, "e de folga?", Memory(last_intent=balance), leave)
+    assert (read.goal, read.entities) == ("LEAVE_BALANCE", {"leave_type": "PERSONAL"})
+    # a verb of the other goal is that goal's request
+    asked = FollowUps().follow_up(request, "e tirar folga sexta?", Memory(last_intent=balance), leave)
+    assert asked.goal == "REQUEST_LEAVE"
