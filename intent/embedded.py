@@ -1525,7 +1525,30 @@ class EmbeddedIntentAdapter:
     def _kept_though_unsure(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
         """Whether an unsure first goal is read all the same: a clear request after all, or one
         its values name a required value short."""
-        return self._rescued(text, best, out, readings) or self._named_short_of_values(text, best, readings)
+        return (
+            self._rescued(text, best, out, readings)
+            or self._named_short_of_values(text, best, readings)
+            or self._read_with_a_new_name(text, best, readings)
+        )
+
+    def _read_with_a_new_name(self, text: str, best: GoalRef, readings: Readings) -> bool:
+        """Whether an unsure goal that only reads is asked all the same: a word of its phrasing and
+        every required value in its place, though no table lists them, and nothing else said
+        ("kroger quote pls", "how's walmart trading today": a company the examples never name).
+        Reading costs nothing; a goal that changes something needs evidence."""
+        if self._acts(best):
+            return False
+        extractor = readings.extractor(best)
+        reading = readings.of(best)
+        entities = reading.entities
+        return bool(
+            entities
+            and not reading.guessed
+            and not _missing(best.goal, entities)
+            and extractor.phrasing_words(text)
+            and not extractor.unexplained_words(text, entities)
+            and extractor.unsupported_action(text) is None
+        )
 
     def _named_short_of_values(self, text: str, best: GoalRef, readings: Readings) -> bool:
         """Whether an unsure first goal is still asked for, a required value short: its own verb
