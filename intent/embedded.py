@@ -1328,6 +1328,12 @@ class EmbeddedIntentAdapter:
         fixed, examples = goal_documents(best, self.catalog)
         return not any(asks_advice(t, opinion=acts) for t in (*fixed, *examples))
 
+    def _only_reads(self, ref: GoalRef) -> bool:
+        """Whether every capability of ``ref`` declares ``policy.read_only``."""
+        manifest = self.catalog.manifest(ref.domain)
+        caps = [manifest.capability(name) for name in ref.goal.capabilities] if manifest else []
+        return bool(caps) and all(c is not None and c.metadata.policy.read_only for c in caps)
+
     def _reads_own(self, ref: GoalRef) -> bool:
         """Whether ``ref`` reads the person's own records: it changes nothing and its phrasing
         says whose ("minhas reservas", "my classes")."""
@@ -1535,8 +1541,8 @@ class EmbeddedIntentAdapter:
         """Whether an unsure goal that only reads is asked all the same: a word of its phrasing and
         every required value in its place, though no table lists them, and nothing else said
         ("kroger quote pls", "how's walmart trading today": a company the examples never name).
-        Reading costs nothing; a goal that changes something needs evidence."""
-        if self._acts(best):
+        Reading costs nothing, where the manifest says the goal only reads; others need evidence."""
+        if not self._only_reads(best):
             return False
         extractor = readings.extractor(best)
         reading = readings.of(best)
