@@ -1086,7 +1086,7 @@ class EmbeddedIntentAdapter:
             # "reserva um hotel em Gramado" read as a research idea: a verb the goal does not do,
             # and not one word or value of the goal's
             return _out_of_scope(out, f"{verb!r} is nothing {best.goal.goal} does, and nothing of it is said")
-        if pinned_domain is None and not status and self._advice_it_does_not_give(text, best):
+        if free_to_drop and self._advice_it_does_not_give(text, best):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
             # domain whose goal books is no booking
             return _out_of_scope(out, f"the message asks for advice, which {best.goal.goal} does not give")
@@ -1529,8 +1529,8 @@ class EmbeddedIntentAdapter:
         return clear_request(best.goal, probe)
 
     def _kept_though_unsure(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
-        """Whether an unsure first goal is read all the same: a clear request after all, or one
-        its values name a required value short."""
+        """Whether an unsure first goal is read all the same: a clear request after all, one its
+        values name a required value short, or a reading goal asked of a name it never saw."""
         return (
             self._rescued(text, best, out, readings)
             or self._named_short_of_values(text, best, readings)
