@@ -287,8 +287,9 @@ def _only_one_reads_its_values(refs: list[GoalRef], readings: Readings) -> int |
 
 def _another_action_alone(extractor: GoalEntityExtractor, text: str, entities: Entities) -> str | None:
     """The verb the message opens with when the goal does not do it and the message says nothing
-    else of the goal: no value, no word of its phrasing. ``None`` otherwise."""
-    if entities or extractor.phrasing_words(text):
+    else of the goal: no value, no word of its phrasing. ``None`` otherwise, and for a goal that
+    takes no value (its examples' words are all there is to it)."""
+    if not extractor.specs or entities or extractor.phrasing_words(text):
         return None
     return extractor.unsupported_action(text)
 
@@ -1525,8 +1526,22 @@ class EmbeddedIntentAdapter:
             return False  # "buy 10 shares of tesla": a quote's words, not a quote's request
         if extractor.unknown_object(text, entities) is not None:
             return False  # "rent an apartment in Curitiba": a rental's verb on another thing
+        if self._kin_words(text, best, extractor.unexplained_words(text, entities)):
+            return False  # "*price* for an SUV in Recife…": the quote's word, not the booking's
         probe = out.model_copy(update={"entities": entities})
         return clear_request(best.goal, probe)
+
+    def _kin_words(self, text: str, best: GoalRef, unexplained: list[str]) -> list[str]:
+        """The words of ``unexplained`` that another goal of ``best``'s domain is phrased with."""
+        model = self.model
+        if model is None:
+            return []
+        kin = [
+            x
+            for (domain, goal), x in model.extractors.items()
+            if domain == best.domain and goal != best.goal.goal
+        ]
+        return [w for w in unexplained if any(x.uses_phrasing(w) for x in kin)]
 
     def _kept_though_unsure(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
         """Whether an unsure first goal is read all the same: a clear request after all, one its
