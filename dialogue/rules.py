@@ -293,8 +293,7 @@ class FollowUps:
         if another and not (
             intent.primary_domain == last.primary_domain
             and named
-            and extractor.evidenced(named)
-            and _only_values(rest, named, goal, last.language, clock, extractor.annotated_words(named))
+            and _only_evidenced_values(extractor, goal, rest, named, last.language, clock)
         ):
             # it names another goal itself ("e obrigado!", "e o ticker da Vale?"); only values of
             # the last one, of its domain, are still its follow-up ("e de folga?" after a balance)
@@ -345,10 +344,7 @@ class FollowUps:
         named = extractor.extract(rest, clock=clock, language=request.language)
         if not named:
             return None
-        if bare and not (
-            extractor.evidenced(named)
-            and _only_values(rest, named, goal, request.language, clock, extractor.annotated_words(named))
-        ):
+        if bare and not _only_evidenced_values(extractor, goal, rest, named, request.language, clock):
             return None
         return request.model_copy(
             update={
@@ -385,6 +381,16 @@ class FollowUps:
         if key not in self._extractors:
             self._extractors[key] = entity_extractor(ref, catalog)
         return self._extractors[key]
+
+
+def _only_evidenced_values(
+    extractor: GoalEntityExtractor, goal: Goal, text: str, named: Entities, language: str, clock: Clock | None
+) -> bool:
+    """Whether ``text`` says nothing but ``named``, the goal's values, each with evidence of its
+    entity (a table's or an enum's value, a date, a count with its noun)."""
+    return extractor.evidenced(named) and _only_values(
+        text, named, goal, language, clock, extractor.annotated_words(named)
+    )
 
 
 def _only_values(

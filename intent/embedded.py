@@ -266,6 +266,19 @@ def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
     return None
 
 
+def _kin_words(
+    extractors: dict[tuple[str, str], GoalEntityExtractor], ref: GoalRef, unexplained: list[str]
+) -> list[str]:
+    """The words of ``unexplained`` that another goal of ``ref``'s domain is phrased with."""
+    kin = [x for (domain, goal), x in extractors.items() if domain == ref.domain and goal != ref.goal.goal]
+    return [w for w in unexplained if any(x.uses_phrasing(w) for x in kin)]
+
+
+def _values_said(entities: Entities) -> int:
+    """How many values ``entities`` holds, each of a list counted."""
+    return sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
+
+
 def _only_one_reads_its_values(refs: list[GoalRef], readings: Readings) -> int | None:
     """Which of two goals reads every value it requires, with evidence, when the other reads
     none at all: "tosa qto sai?" says a service a price takes and no company a quote needs.
@@ -1423,7 +1436,7 @@ class EmbeddedIntentAdapter:
         ]
         if not foreign:
             return []
-        said = sum(len(v) if isinstance(v, list) else 1 for v in out.entities.values())
+        said = _values_said(out.entities)
         if extractor.from_table(out.entities) and len(foreign) < said:
             # a value of the goal's tables and more values than words it does not know: the
             # goal's thing with one detail it has no value for ("adestramento pro Thor sábado 10h")
@@ -1456,7 +1469,7 @@ class EmbeddedIntentAdapter:
             entities = _named_from_its_tables(ref, readings)
             if entities is None:
                 continue
-            values = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
+            values = _values_said(entities)
             unexplained = extractor.unexplained_words(text, entities)
             if unexplained or extractor.unsupported_action(text) is not None:
                 required = _required_count(ref.goal)
@@ -1486,12 +1499,7 @@ class EmbeddedIntentAdapter:
         opening = extractor.opening_action(text)
         if opening is not None and opening.on_amount:
             return False
-        kin = [
-            x
-            for (domain, goal), x in model.extractors.items()
-            if domain == ref.domain and goal != ref.goal.goal
-        ]
-        return not any(x.uses_phrasing(w) for w in unexplained for x in kin)
+        return not _kin_words(model.extractors, ref, unexplained)
 
     def _table_owner(
         self, best: GoalRef, own: Entities, order: IntArray, readings: Readings, model: EmbeddedModel
@@ -1526,22 +1534,10 @@ class EmbeddedIntentAdapter:
             return False  # "buy 10 shares of tesla": a quote's words, not a quote's request
         if extractor.unknown_object(text, entities) is not None:
             return False  # "rent an apartment in Curitiba": a rental's verb on another thing
-        if self._kin_words(text, best, extractor.unexplained_words(text, entities)):
+        if _kin_words(readings.extractors, best, extractor.unexplained_words(text, entities)):
             return False  # "*price* for an SUV in Recife…": the quote's word, not the booking's
         probe = out.model_copy(update={"entities": entities})
         return clear_request(best.goal, probe)
-
-    def _kin_words(self, text: str, best: GoalRef, unexplained: list[str]) -> list[str]:
-        """The words of ``unexplained`` that another goal of ``best``'s domain is phrased with."""
-        model = self.model
-        if model is None:
-            return []
-        kin = [
-            x
-            for (domain, goal), x in model.extractors.items()
-            if domain == best.domain and goal != best.goal.goal
-        ]
-        return [w for w in unexplained if any(x.uses_phrasing(w) for x in kin)]
 
     def _kept_though_unsure(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
         """Whether an unsure first goal is read all the same: a clear request after all, one its
@@ -1588,7 +1584,7 @@ class EmbeddedIntentAdapter:
             or extractor.unsupported_action(text) is not None
         ):
             return False
-        said = sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
+        said = _values_said(entities)
         return len(extractor.unexplained_words(text, entities)) < said
 
     @property

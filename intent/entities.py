@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
@@ -1635,11 +1635,16 @@ def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> li
     return RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
 
 
-def _written_number(text: str) -> float | None:
-    """The number ``text`` is, all of it ("3", "vinte", "twenty"); ``None`` otherwise."""
+def _read_in_each_language(text: str) -> Iterator[list[TypedSpan]]:
+    """The typed spans of ``text`` alone (a word, a value's words), read in each language."""
     clock = Clock(now=utcnow())
     for code in LANGUAGES:
-        spans = RECOGNIZER.spans(text, code, time_zone=clock.time_zone, now=clock.now)
+        yield RECOGNIZER.spans(text, code, time_zone=clock.time_zone, now=clock.now)
+
+
+def _written_number(text: str) -> float | None:
+    """The number ``text`` is, all of it ("3", "vinte", "twenty"); ``None`` otherwise."""
+    for spans in _read_in_each_language(text):
         if len(spans) == 1 and spans[0].type == "number" and (spans[0].start, spans[0].end) == (0, len(text)):
             value = spans[0].value
             return float(value) if isinstance(value, int | float) else None
@@ -1648,12 +1653,8 @@ def _written_number(text: str) -> float | None:
 
 def _a_value_word(word: str, kind: str) -> bool:
     """Whether ``word`` alone reads as a value of type ``kind`` ("4", "quatro", "four")."""
-    clock = Clock(now=utcnow())
-    return any(
-        _typed_part(span, kind) is not None
-        for code in LANGUAGES
-        for span in RECOGNIZER.spans(word, code, time_zone=clock.time_zone, now=clock.now)
-    )
+    readings = _read_in_each_language(word)
+    return any(_typed_part(span, kind) is not None for spans in readings for span in spans)
 
 
 def _typed_part(span: TypedSpan, kind: str) -> TypedValue | None:
