@@ -5,7 +5,10 @@ manifest says so, an MCP tool is ``destructiveHint``, or the operator lists it i
 The question says in plain words what will happen ("Próximo passo: envia uma mensagem pelo
 Telegram (com o resultado de “cotação atual de uma ação…”)"), in the person's language, and is stored
 with the session like every pending question, so it survives a restart and works in any chat
-client. A yes runs the stored plan as it is; a no cancels it (nothing ran); a reply that is
+client. A goal entity's value reads the way the person talks ("o tipo de ausência: “dia de
+folga”, o primeiro dia: “sexta, 13/03”, só meio período: sim"): an enum by its synonym in the
+person's language, a boolean as a yes or a no, a date with its weekday, 2.0 as "2". A yes runs
+the stored plan as it is; a no cancels it (nothing ran); a reply that is
 neither asks once more, unless it is a confident new request, which drops the question.
 
 A run that would re-issue a step that changes something with a failure's suggestion (a value the
@@ -27,7 +30,7 @@ writes it in the person's language, and is otherwise quoted as the tool's own wo
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from typing import Any, NamedTuple
 
 from dialogue.approval_turn import ApprovalTurn, Decision
@@ -41,7 +44,7 @@ from shared import i18n
 from shared.catalog import Catalog
 from shared.expressions import compile_expression, expressions_in, steps_named
 from shared.i18n.languages import as_language
-from shared.manifest import Goal, LocalizedText
+from shared.manifest import EntitySpec, Goal, LocalizedText
 from shared.models import (
     ApprovalQuestion,
     ExecutionIntent,
@@ -163,10 +166,87 @@ def _capability_text(step: ExecutionStep, catalog: Catalog, language: str) -> st
     )
 
 
-def _value_text(value: Any, plan: ExecutionPlan, catalog: Catalog, language: str) -> str:
-    """A parameter as the person can read it: a value an earlier step makes is named by that
-    step ("with the result of ..."), a literal is quoted (shortened)."""
+def _yes_no(value: object, language: str) -> str | None:
+    """A boolean as a yes or a no in ``language`` (a planner may write it as "true"); None for
+    anything else."""
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        value = value.lower() == "true"
+    if not isinstance(value, bool):
+        return None
+    return i18n.t("dialogue.value_yes" if value else "dialogue.value_no", language)
+
+
+def _enum_words(value: str, spec: EntitySpec, language: str) -> str | None:
+    """An enum value in the entity's own words: its first synonym written in ``language`` (by
+    the words' vote, as :func:`_said_in` reads a plain text), else the value in lower case.
+    None for a value the entity does not declare (a planner's own text, shown as written)."""
+    if value not in (spec.values or []):
+        return None
+    said = [word for word in spec.synonyms.get(value, []) if i18n.vote(word) == as_language(language)]
+    return said[0] if said else value.lower().replace("_", " ")
+
+
+def _number(value: float) -> str:
+    """A number as people write it: 2.0 is "2"."""
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def _date_words(moment: datetime, language: str) -> str:
+    weekday = i18n.t(f"dialogue.weekday_{moment.weekday()}", language)
+    month = i18n.t(f"dialogue.month_{moment.month}", language)
+    return i18n.t("dialogue.value_date", language, weekday=weekday, day=moment.day, month=month)
+
+
+def _moment_words(value: str, kind: str, language: str) -> str | None:
+    """An ISO date, time or datetime as the person reads it ("sexta, 13/03", "Fri 13 Mar",
+    "14:00"); a datetime keeps the offset it was written in (the person's zone, as the
+    extractor writes it). None when ``value`` is not ISO (shown as written)."""
+    try:
+        if kind == "time":
+            return time.fromisoformat(value).strftime("%H:%M")
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if kind == "date" or len(value) <= len("2026-03-13"):
+        return _date_words(moment, language)  # (a datetime entity given only its day)
+    at = moment.strftime("%H:%M")
+    return i18n.t("dialogue.value_date_time", language, date=_date_words(moment, language), time=at)
+
+
+def _readable(value: object, spec: EntitySpec, language: str) -> str | None:
+    """A literal value of a goal's entity in the person's words, or None when ``spec`` gives
+    nothing better than the value as written."""
+    if isinstance(value, list):
+        return ", ".join(_readable(item, spec, language) or literal_text(item) for item in value)
+    if spec.type == "boolean":
+        return _yes_no(value, language)
     if isinstance(value, str):
+        if spec.type == "enum":
+            return _enum_words(value, spec, language)
+        if spec.type in ("date", "time", "datetime"):
+            return _moment_words(value, spec.type, language)
+        return None
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, dict) and isinstance(value.get("amount"), float):
+        return literal_text({**value, "amount": _number(value["amount"])})
+    return None
+
+
+def _value_text(
+    value: Any,
+    plan: ExecutionPlan,
+    catalog: Catalog,
+    language: str,
+    spec: EntitySpec | None = None,
+) -> str:
+    """A parameter as the person can read it: a value an earlier step makes is named by that
+    step ("with the result of ..."), a literal is quoted (shortened), in the person's words
+    when ``spec`` (the goal's entity it is) says how (an enum's synonym, a yes, a weekday)."""
+    readable = _readable(value, spec, language) if spec is not None else None
+    if readable is not None:
+        text = readable
+    elif isinstance(value, str):
         match = TOKEN.search(value)
         # a ${= ...} selection reads earlier steps too: named by the first one it reads
         read = sorted(n for e in expressions_in(value) for n in steps_named(compile_expression(e)))
@@ -189,12 +269,14 @@ def _param_text(
 ) -> str:
     """A parameter as the person reads it: named by the description of the goal's entity it
     is ("a quantidade de caixas: “1”"), so a value nobody said (a declared default) is not a
-    bare figure; its value alone when the goal describes no such entity."""
-    text = _value_text(value, plan, catalog, language)
+    bare figure; its value alone when the goal describes no such entity. A described switch
+    reads as its description answered ("só meio período: sim"), unquoted: nobody typed it."""
     spec = goal.entities_schema.get(name) if goal is not None else None
+    text = _value_text(value, plan, catalog, language, spec)
     if spec is None or not spec.description:
         return text
-    return f"{describe(spec.description, language)}: {text}"
+    answer = _yes_no(value, language) if spec.type == "boolean" else None
+    return f"{describe(spec.description, language)}: {answer or text}"
 
 
 def _action_text(
@@ -247,11 +329,11 @@ def changes_text(
         goal = _goal_of(change.step_id, execution_intent, plan, catalog)
         spec = goal.entities_schema.get(change.param) if goal is not None else None
         what = describe(spec.description, language) if spec is not None and spec.description else change.param
-        after = _value_text(change.after, plan, catalog, language)
+        after = _value_text(change.after, plan, catalog, language, spec)
         if change.before is None:
             parts.append(i18n.t("dialogue.replan_change_added", language, after=after, what=what))
             continue
-        before = _value_text(change.before, plan, catalog, language)
+        before = _value_text(change.before, plan, catalog, language, spec)
         parts.append(i18n.t("dialogue.replan_change", language, after=after, before=before, what=what))
     return "; ".join(parts)
 
