@@ -1056,6 +1056,20 @@ class EmbeddedIntentAdapter:
             ]
             best, conf = owner, self._raised_to(out, owner, note)
             reading = readings.of(best)
+        sibling = (
+            None
+            if listed is not None or status
+            else self._sibling_explains(text, best, order, readings, model)
+        )
+        if sibling is not None:
+            # "corrida de casa pra congonhas quinta 14h pra 3 pessoas": a day, a time and a
+            # party a price does not read, and a booking reads all of it
+            note = f"{sibling.goal.goal} reads what {best.goal.goal} does and the words it leaves"
+            out.alternatives = [
+                a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
+            ]
+            best, conf = sibling, self._raised_to(out, sibling, note)
+            reading = readings.of(best)
         extractor = readings.extractor(best)
         # a copy: the reading is shared with the rules above, and the answer is the caller's
         out.entities, guessed = dict(reading.entities), set(reading.guessed)
@@ -1516,6 +1530,38 @@ class EmbeddedIntentAdapter:
             if ref.domain != best.domain or ref == best:
                 continue
             if _named_from_its_tables(ref, readings) is not None:
+                return ref
+        return None
+
+    @staticmethod
+    def _sibling_explains(
+        text: str, best: GoalRef, order: IntArray, readings: Readings, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """Another of the first goals, of the first one's domain, that reads every value the first
+        reads (and is about the same thing: they share one), with evidence, and accounts for every
+        word of the message, where the first leaves words it does not know: values it has no
+        place for ("corrida de casa pra congonhas *quinta 14h pra 3 pessoas*" of a price), or,
+        when both read the same values, the other goal's own phrasing ("*quanto dá* um carro
+        grande da rodoviária pra casa?" of a booking). ``None`` otherwise."""
+        own = readings.of(best)
+        left = readings.extractor(best).unexplained_words(text, own.entities)
+        if own.guessed or not own.entities or not left:
+            return None
+        for index in order[1:]:
+            ref = model.goals[int(index)]
+            if ref.domain != best.domain:
+                continue
+            extractor = readings.extractor(ref)
+            theirs = readings.of(ref)
+            if (
+                theirs.guessed
+                or any(theirs.entities.get(name) != value for name, value in own.entities.items())
+                or not extractor.evidenced(theirs.entities)
+                or extractor.unexplained_words(text, theirs.entities)
+                or extractor.unsupported_action(text) is not None
+            ):
+                continue
+            if len(theirs.entities) > len(own.entities) or all(extractor.uses_phrasing(w) for w in left):
                 return ref
         return None
 

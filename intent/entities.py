@@ -85,6 +85,16 @@ ROLE_CUES: dict[str, frozenset[str]] = {
     "destination_": TO_CUES,
     "target_": TO_CUES,
 }
+#: Verbs that say a place's role in a trip, by a word of the entity's name: "me *busca* no
+#: aeroporto", "*pick* me *up* at the airport", "*drop* me home". Examples rarely write them; the
+#: words between the verb and the place (a pronoun, a preposition) are looked through.
+VERB_CUES: dict[str, frozenset[str]] = {
+    "pickup": frozenset({"pega", "pegar", "busca", "buscar", "apanha", "up", "collect"}),
+    "dropoff": frozenset({"leva", "levar", "deixa", "deixar", "larga", "drop", "take"}),
+}
+_THROUGH = frozenset({"me", "no", "na", "em", "nos", "at", "in", "on", "the", "o", "a", "off"})
+#: The kinds of span that say when.
+_DAY_TYPES = frozenset({"date", "time", "datetime"})
 #: What a number is as a context word: "100 dólares" and "1200 yen" teach the same thing.
 NUMBER = "<number>"
 #: Annotated values this long on average (in words) make an entity free text.
@@ -333,14 +343,23 @@ _DECIMAL = re.compile(r"\d[.,]\d")
 _ARTICLE_ONE = frozenset({"um", "uma", "a", "an"})
 
 
-def _score_in(context: _StringContext, toks: list[Token], span: TypedSpan) -> float:
-    """How many times the examples put the words beside ``span`` around the entity."""
+def _score_in(
+    context: _StringContext, toks: list[Token], span: TypedSpan, beside: Sequence[TypedSpan] = ()
+) -> float:
+    """How many times the examples put the words beside ``span`` around the entity. A word of
+    another value read ``beside`` it is none: in "de 20 a 30 de abril, *9* dias" the count
+    follows the last day, and says nothing of which day starts the leave."""
+
+    def of_another(tok: Token) -> bool:
+        return any(o is not span and o.start < tok.end and tok.start < o.end for o in beside)
+
     inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
     if not inside:
         return 0.0
     first, last = inside[0], inside[-1]
-    left = context_word(toks[first - 1].text) if first > 0 else ""
-    right = context_word(toks[last + 1].text) if last + 1 < len(toks) else ""
+    left = context_word(toks[first - 1].text) if first > 0 and not of_another(toks[first - 1]) else ""
+    after = last + 1
+    right = context_word(toks[after].text) if after < len(toks) and not of_another(toks[after]) else ""
     return float(context.count_left(left) + context.count_right(right))
 
 
@@ -379,6 +398,34 @@ def _default_cues(name: str) -> frozenset[str]:
     return next((cues for prefix, cues in ROLE_CUES.items() if name.startswith(prefix)), frozenset())
 
 
+def _verb_cues(name: str) -> frozenset[str]:
+    """The verbs of the role a word of ``name`` says ("pickup_text", "dropoff_place")."""
+    parts = {*name.split("_"), name.replace("_", "")}
+    roles = [cues for key, cues in VERB_CUES.items() if any(part.startswith(key) for part in parts)]
+    return frozenset().union(*roles)
+
+
+#: English writes these with a capital, as it writes names.
+_CAPITALISED_DAYS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march april may
+    june july august september october november december""".split()
+)
+
+
+def _a_name_for_a_day(text: str, toks: list[Token], i: int) -> bool:
+    """Whether token ``i``, read alone as a day, is written as a name: "previsão de *Natal*" is the
+    city, not Christmas; English weekdays and months are capitalised as a rule, and stay days."""
+    return capitalised_inside(text, toks, i) and toks[i].text not in _CAPITALISED_DAYS
+
+
+def _verb_before(toks: list[Token], first: int) -> str:
+    """The word before token ``first`` past a pronoun or a preposition ("busca *no*", "drop *me*")."""
+    for i in range(first - 1, max(-1, first - 4), -1):
+        if toks[i].text not in _THROUGH:
+            return toks[i].text
+    return ""
+
+
 @dataclass(frozen=True)
 class OpeningAction:
     """A verb a request opens with that its goal does not do (:meth:`GoalEntityExtractor.opening_action`)."""
@@ -409,6 +456,7 @@ class GoalEntityExtractor:
             by_values.setdefault(tuple(sorted(self.specs[name].values or [])), []).append(name)
         self.role_groups: list[list[str]] = [names for names in by_values.values() if len(names) > 1]
         self._role_left: dict[str, Counter[str]] = {n: Counter() for g in self.role_groups for n in g}
+        self._verb_cues: dict[str, frozenset[str]] = {n: _verb_cues(n) for n in self.specs}
         self._contexts = {name: _StringContext() for name in self._strings}
         #: the words the examples put around (and inside) a typed entity's annotation: which of
         #: two numbers is the party's size ("uma mesa ... para quatro pessoas")
@@ -630,6 +678,8 @@ class GoalEntityExtractor:
         of_a_day: set[int] = set()
         if self._typed or self._typed_text:
             found.update(self._extract_typed(text, toks, used, prefer, clock, language, of_a_day))
+        elif self._strings:
+            self._days_and_times_unnamed(text, toks, used, clock, language)
         starts = self._phrase_starts(toks)
         for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
             found.update(self._extract_roles(group, pairs, toks, used, starts, prefer))
@@ -834,7 +884,7 @@ class GoalEntityExtractor:
                 fitting = sorted(
                     fitting,
                     key=lambda k: (
-                        -self._typed_context_score(name, toks, spans[k]),
+                        -self._typed_context_score(name, toks, spans[k], spans),
                         text[spans[k].start : spans[k].end].lower() in _ARTICLE_ONE,
                         k,
                     ),
@@ -874,6 +924,35 @@ class GoalEntityExtractor:
                         # an enum's or a boolean's phrase may still read them
                         of_a_day.add(i)
         return out
+
+    def _days_and_times_unnamed(
+        self, text: str, toks: list[Token], used: list[bool], clock: Clock | None, language: str | None
+    ) -> None:
+        """Marks the words of a day or a time as no string value, for a goal that takes neither:
+        "corrida de casa pra congonhas *quinta 14h*" names a place, then when, which a price
+        does not read. The words of a known value stay candidates ("*dom* casmurro" is a book,
+        not a Sunday)."""
+        clock = clock or Clock(now=utcnow())
+        spans = _typed_spans(text, language or detect(text), clock, {"date", "time"})
+        for span in spans:
+            if span.type not in _DAY_TYPES:
+                continue
+            inside = [i for i, tok in enumerate(toks) if tok.start < span.end and tok.end > span.start]
+            if len(inside) == 1 and _a_name_for_a_day(text, toks, inside[0]):
+                continue
+            for i in inside:
+                if not self._in_known_value(toks, i):
+                    used[i] = True
+
+    def _in_known_value(self, toks: list[Token], i: int) -> bool:
+        """Whether token ``i`` is a word of a known value written around it."""
+        said = [t.text for t in toks]
+        longest = max((len(k) for k in self._known), default=0)
+        return any(
+            self._is_known(tuple(said[j : j + size]))
+            for size in range(1, min(longest, len(said)) + 1)
+            for j in range(max(0, i - size + 1), min(i, len(said) - size) + 1)
+        )
 
     def _amount_without_currency(
         self, name: str, toks: list[Token], spans: list[TypedSpan], consumed: set[int], *, asked: bool
@@ -943,9 +1022,11 @@ class GoalEntityExtractor:
         """How well the words around ``span`` fit the contexts the examples taught ``name``."""
         return _score_in(self._contexts[name], toks, span)
 
-    def _typed_context_score(self, name: str, toks: list[Token], span: TypedSpan) -> float:
+    def _typed_context_score(
+        self, name: str, toks: list[Token], span: TypedSpan, beside: Sequence[TypedSpan] = ()
+    ) -> float:
         """The same for a typed entity."""
-        return _score_in(self._typed_contexts[name], toks, span)
+        return _score_in(self._typed_contexts[name], toks, span, beside)
 
     def _as_count(self, text: str, span: TypedSpan) -> TypedSpan | None:
         """A duration of one unit ("3 dias", "20 days") as the number of its unit, when a number
@@ -1232,6 +1313,9 @@ class GoalEntityExtractor:
         if not spans:
             return {}
         assigned: dict[str, list[_Span]] = {name: [] for name in self._strings}
+        #: each span's other entities, best first: where a known value goes when its first
+        #: entity holds a better one
+        others: dict[int, list[str]] = {}
         for span in spans:
             is_number = all(t.text.isdigit() for t in toks[span.first : span.last + 1])
             # "1.432,77", "129.90": an amount or a quantity, never the digits of a code
@@ -1252,14 +1336,22 @@ class GoalEntityExtractor:
                 continue  # a bare number is no name, a word no amount
             eligible = self._listing(eligible, tuple(t.text for t in toks[span.first : span.last + 1]))
             left = context_word(toks[span.first - 1].text) if span.first > 0 else ""
-            right = context_word(toks[span.last + 1].text) if span.last + 1 < len(toks) else ""
+            # a day, a time or a category after a place says nothing of which place it is
+            after = span.last + 1
+            right = context_word(toks[after].text) if after < len(toks) and not used[after] else ""
+            verb = _verb_before(toks, span.first)
             scores = {
-                name: self._contexts[name].left[left] + self._contexts[name].right[right] for name in eligible
+                name: self._contexts[name].left[left]
+                + self._contexts[name].right[right]
+                + (DEFAULT_CUE_WEIGHT if verb in self._verb_cues[name] else 0.0)
+                for name in eligible
             }
-            best = max(
+            ranked = sorted(
                 eligible,
                 key=lambda n: (scores[n], self.specs[n].required, -self._strings.index(n)),
+                reverse=True,
             )
+            best = ranked[0]
             span.score = scores[best]
             if is_number:
                 span.known = True  # the shape is the evidence: only number entities take it
@@ -1269,6 +1361,8 @@ class GoalEntityExtractor:
                 i = coded[0]
                 span = _Span(i, i, toks[i].start, toks[i].end, score=span.score, known=span.known)
             assigned[best].append(span)
+            others[span.first] = ranked[1:]
+        self._spread_known(assigned, others)
         out: dict[str, str | list[str]] = {}
         for name, chosen in assigned.items():
             # a value from a table is known or nothing: the only word left is no guess of it
@@ -1285,6 +1379,22 @@ class GoalEntityExtractor:
                 best_span = max(chosen, key=lambda s: (s.known, s.score, s.end - s.start))
                 out[name] = text[best_span.start : best_span.end]
         return out
+
+    def _spread_known(self, assigned: dict[str, list[_Span]], others: dict[int, list[str]]) -> None:
+        """Known values that lost their first entity to a better one go to another entity of
+        theirs that holds nothing: "me busca no *aeroporto* amanhã e leva pra *casa*" names two
+        places of one table, and the pickup's cue is nothing the examples wrote."""
+        for name, chosen in list(assigned.items()):
+            if self.specs[name].multiple or len(chosen) < 2:
+                continue
+            ranked = sorted(chosen, key=lambda s: (s.known, s.score, s.end - s.start), reverse=True)
+            for span in ranked[1:]:
+                if not span.known:
+                    continue
+                free = next((n for n in others[span.first] if not assigned[n]), None)
+                if free is not None:
+                    chosen.remove(span)
+                    assigned[free].append(span)
 
     def _listing(self, eligible: list[str], phrase: tuple[str, ...]) -> list[str]:
         """``eligible`` without the entities with a lookup table that does not list ``phrase``
@@ -1390,11 +1500,14 @@ class GoalEntityExtractor:
         }
         read = expand_shorthands(text)
         typed: list[TypedSpan] = []
-        if self._typed or self._typed_text:  # a date's or a time's words ("quinta", "14h")
-            typed = _typed_spans(read, detect(read), Clock(now=utcnow()), {"date", "time"})
+        if self._typed or self._typed_text:  # a value's words ("quinta", "14h", "dois")
+            spans = _typed_spans(read, detect(read), Clock(now=utcnow()), {"date", "time"})
+            kinds = self._day_kinds()
+            typed = [span for span in spans if span.type not in _DAY_TYPES or span.type in kinds]
         # a word the examples write inside a typed value ("2 *caixas*") is the goal's own, in
         # the singular too ("1 caixa")
         units = {s for c in self._typed_contexts.values() for w, n in c.left.items() if n for s in stems(w)}
+        cues = {w for name in self._strings for w in self._verb_cues[name]}  # "*drop* me home"
         return [
             t.text
             for t in tokens(read)
@@ -1407,7 +1520,18 @@ class GoalEntityExtractor:
             and not self._is_known((t.text,))
             and not any(span.start <= t.start and t.end <= span.end for span in typed)
             and not units.intersection(stems(t.text))
+            and t.text not in cues
         ]
+
+    def _day_kinds(self) -> set[str]:
+        """The kinds of day and time spans this goal reads (a ``datetime`` reads all three): a
+        day said to a goal that reads none is a word it does not account for ("faxina *quarta
+        13h*" of a price)."""
+        forms = {self.specs[n].type for n in self._typed} | set(self._typed_text.values())
+        if "datetime" in forms:
+            return set(_DAY_TYPES)
+        kinds = forms & _DAY_TYPES
+        return kinds | {"datetime"} if kinds else set()
 
     def uses_phrasing(self, word: str) -> bool:
         """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed, or
