@@ -169,10 +169,15 @@ def object_question(
     (:func:`group_question`), else, for a request to change something that names nothing of it
     ("quero cancelar uma consulta"), the question for what it is about, naming the values the
     goal takes (the first is the one asked; a reply with any of them fills it). ``None`` when
-    nothing is lacking, or the goal takes no value to name (switches aside)."""
+    nothing is lacking, the goal takes no value to name (switches aside), or it names no thing
+    (no string entity) and its own examples ask for it naming nothing: "fecha o pedido do
+    mercado" places the cart, and its day and budget are options, not what it is about."""
     grouped = group_question(goal, intent, execution_intent, plan)
     if grouped is not None or intent.entities:
         return grouped
+    names_a_thing = any(spec.type == "string" for spec in goal.entities_schema.values())
+    if not names_a_thing and any(isinstance(e, str) or not e.entities for e in goal.examples):
+        return None
     named = [n for n, s in goal.entities_schema.items() if s.type != "boolean"][:OBJECT_WORDS]
     if not named:
         return None
