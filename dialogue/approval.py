@@ -42,6 +42,7 @@ from intent.base import guessed
 from planner.slots import own_steps
 from shared import i18n
 from shared.catalog import Catalog
+from shared.entities import Entities
 from shared.expressions import compile_expression, expressions_in, steps_named
 from shared.i18n.languages import as_language
 from shared.manifest import EntitySpec, Goal, LocalizedText
@@ -410,9 +411,25 @@ def replan_question(
         # a value an earlier re-issue of this run used is named too: the yes knows every change
         used = changes_text(held.already_used, execution_intent, plan, catalog, language)
         text = f"{i18n.t('dialogue.replan_used', language, changes=used)}\n{text}"
+    changed = _changed_entities(held.changes, execution_intent, plan, catalog)
+    intent = intent.model_copy(update={"entities": {**intent.entities, **changed}}) if changed else intent
     asked = approval_question(steps, intent, execution_intent, plan, catalog, current)
     resume = asked.resume.model_copy(update={"steps": held.kept})
     return asked.model_copy(update={"text": text, "resume": resume})
+
+
+def _changed_entities(
+    changes: list[ParamChange], execution_intent: ExecutionIntent, plan: ExecutionPlan, catalog: Catalog
+) -> Entities:
+    """The goal's entities a re-issue changes, at their new values: once the person says yes, the
+    request is the one that runs ("6 no lugar de 8"), and a follow-up builds on it."""
+    changed: Entities = {}
+    for change in changes:
+        goal = _goal_of(change.step_id, execution_intent, plan, catalog)
+        literal = not (isinstance(change.after, str) and TOKEN.search(change.after))
+        if goal is not None and change.param in goal.entities_schema and literal:
+            changed[change.param] = change.after
+    return changed
 
 
 def approval_question(
