@@ -32,9 +32,11 @@ each turn's trace is scored:
   to a pending question, is answer; nothing run and no goal is out_of_scope);
 * **side-effecting calls with unsaid values**: steps called on a capability that needs a yes
   (``policy.confirm``) or sends a notification, with an entity parameter (``*_text``, or an
-  entity a manifest gives a value type) whose value the turn's expected entities do not have;
+  entity a manifest gives a value type) whose value no expected entity of the case's turns so
+  far has (a yes runs what an earlier turn said; a turn whose yes is followed by a domain's
+  suggestion expects the suggested value, while the call it made carried the person's own);
 * **junk steps**: steps called on a turn that expects out of scope, or with an entity parameter
-  no expected entity has.
+  no expected entity of the turns so far has.
 
 ``dev`` prints one line per failed case; ``test`` prints aggregate numbers only (nothing of a
 test case is ever printed). "Within 5 s of a registration": the set's domains are removed and
@@ -55,7 +57,7 @@ import tempfile
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -487,8 +489,10 @@ def score_turn(
     platform: Platform,
     tags: tuple[str, ...] = (),
     said: list[tuple[str, datetime]] | None = None,
+    earlier: Sequence[dict[str, Any]] = (),
 ) -> bool:
-    """``said``: the case's turns so far (this one last), each with the instant it was sent."""
+    """``said``: the case's turns so far (this one last), each with the instant it was sent;
+    ``earlier``: the expectations of the turns before this one."""
     clocks = Clocks.of(said or [(turn["text"], seen.at)], lang)
     expect = turn["expect"]
     tally.turns += 1
@@ -541,7 +545,13 @@ def score_turn(
         missing = [want[i] for i in range(len(want)) if i not in matched]
         tally.fn += len(missing)
         problems += [f"entity {n}={v!r} missed" for n, v in missing]
+    # a value is said when any turn so far says it: the yes that runs a request said before, and
+    # a re-issue with a domain's suggestion, whose turn expects the suggested value, call the
+    # person's own values first
     said = [v for _, v in pairs(expected)]
+    for before in earlier:
+        entities = before.get("entities") or {}
+        said += [v for _, v in pairs({k: expected_form(k, v, platform.lookups) for k, v in entities.items()})]
     for step in seen.steps:
         params = step.get("params") or {}
         unsaid = [
@@ -768,8 +778,18 @@ def run_split(
         played = play(platform, case, f"{label}-settled-{n}")
         for index, (turn, seen) in enumerate(played):
             said = [(t["text"], s.at) for t, s in played[: index + 1]]
+            earlier = [t["expect"] for t, _ in played[:index]]
             score_turn(
-                settled, case["id"], index, turn, seen, case["lang"], platform, tuple(case["tags"]), said
+                settled,
+                case["id"],
+                index,
+                turn,
+                seen,
+                case["lang"],
+                platform,
+                tuple(case["tags"]),
+                said,
+                earlier,
             )
     if not early:
         return settled, None, registration_s
@@ -793,6 +813,7 @@ def run_split(
                     platform,
                     tuple(case["tags"]),
                     said,
+                    [t["expect"] for t, _ in played[:index]],
                 )
     return settled, early_tally, registration_s
 
