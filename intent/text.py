@@ -10,6 +10,8 @@ The language of a text is :func:`shared.i18n.detect`'s to tell.
 ['preco', 'da', 'apple', 'microsoft', 'e', 'nvidia']
 >>> [(t.start, t.end) for t in tokens("Itaú!")]
 [(0, 4)]
+>>> [t.text for t in tokens("2kg de tomate, 3un, RD8812 às 10h30, 14h, 2x, 3rd")]
+['2', 'kg', 'de', 'tomate', '3', 'un', 'rd8812', 'as', '10h30', '14h', '2x', '3rd']
 """
 
 from __future__ import annotations
@@ -38,7 +40,12 @@ __all__ = [
     "words",
 ]
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+#: A number glued to the word after it is two words, so a unit is seen as a word of its own
+#: ("2kg" is "2", "kg"; "3un" is "3", "un"). Not a code ("RD8812", "10h30": letters then digits, or
+#: digits after the letters), and not an ordinal's, a times sign's nor a clock's letters ("3rd", "1º",
+#: "2x", "14h", "9pm"), which belong to their number.
+_GLUED_NUMBER = r"\d+(?=(?!(?:st|nd|rd|th|o|a|os|as|x|h|am|pm)(?![a-z0-9]))[a-z]+(?![a-z0-9]))"
+_TOKEN = re.compile(_GLUED_NUMBER + r"|[a-z0-9]+")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
@@ -30,6 +30,9 @@ from shared.entities import TypedValue
 
 #: Duckling's dimensions, by the manifest's type that each gives.
 _DIMENSIONS = ["time", "number", "amount-of-money", "duration", "email", "phone-number", "url"]
+#: Duckling's measures ("2kg", "1/2 kg", "um quilo", "500ml", "3 pounds"): read so that a unit glued
+#: to its count ("2kg") and a fraction before one ("1/2 kg", else a date) give the count as written.
+_MEASURES = ["quantity", "volume"]
 _LOCALES = {"pt": ("PT", "PT_BR"), "en": ("EN", "EN_US")}
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 #: Fewer digits than any phone number with its area code.
@@ -149,7 +152,17 @@ def _locale(language: str) -> Any:
 
 @cache
 def _dimensions() -> Any:
-    return duckling.parse_dimensions(_DIMENSIONS)
+    return duckling.parse_dimensions(_DIMENSIONS + _MEASURES)
+
+
+@cache
+def _number_dimension() -> Any:
+    return duckling.parse_dimensions(["number"])
+
+
+@cache
+def _measure_dimensions() -> Any:
+    return duckling.parse_dimensions(_MEASURES)
 
 
 def names_a_currency(value: str, language: str) -> bool:
@@ -189,7 +202,12 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
             for span in _without_overlaps(_read(masked, language, zone, instant))
             if all(span.end <= k.start or span.start >= k.end for k in kept)
         ]
-    return tuple(sorted(kept, key=lambda s: s.start))
+    # a measure is the count as written, over its own words: the unit's ("kg" of "2kg") and the
+    # product's ("de tomate") are left to the goal's enums and names
+    counts = [
+        TypedSpan("number", s.value, s.start, s.count_end) if isinstance(s, _Measure) else s for s in kept
+    ]
+    return tuple(sorted(counts, key=lambda s: s.start))
 
 
 def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
@@ -198,7 +216,15 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
     out: list[TypedSpan] = []
     for hit in _parse(clean, language, zone, instant):
         start, end = origin[hit["start"]], origin[hit["end"] - 1] + 1
+        if hit["dim"] in _MEASURES:
+            measure = _measure(hit, clean, origin, text, language, start, end)
+            if measure is not None:
+                out.append(measure)
+            continue
         if not _on_word_edges(text, start, end):
+            glued = _glued_count(hit, text, start, end)
+            if glued is not None:
+                out.append(glued)
             continue  # "ABC123" is a code, not the number 123
         ends = _range_of_days(hit, text, start, end, language, zone, instant) or _range_of_amounts(
             hit, text, start, end
@@ -207,10 +233,155 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
             out.extend(ends)
             continue
         out.extend(_normalised(hit, clean, language, zone, instant, start, end))
+    out = _with_halves(text, language, out)
     out = _with_currency_words(text, language, out)
     if language != "pt" and _REAL.search(text):
         out += _money_in_portuguese(text, zone, instant)
     return out
+
+
+@dataclass(frozen=True)
+class _Measure(TypedSpan):
+    """A count said with its unit ("2kg de tomate", "meio quilo", "3un"), while readings compete:
+    ``start``-``end`` covers the count and its unit, ``count_end`` where the count's words end.
+    It leaves :func:`_spans_cached` as a ``number`` over the count's words alone."""
+
+    count_end: int
+
+
+#: Units Duckling's measures do not read (its quantity knows "kg", "g", "quilo", "lb", its volume
+#: "l", "ml"; neither knows "kilo", "kgs" nor a shop's count abbreviations): a count glued to one
+#: ("3un", "2kilos") is a count, and a half before one ("half a kilo") half of one. Kept small:
+#: every other glued word stays a code or nothing ("RD8812", "3rd").
+_COUNT_UNITS = frozenset({"kilo", "kilos", "quilo", "quilos", "kgs", "un", "und", "unid", "pct", "pcs"})
+#: Duckling reads no half ("meio quilo", "half a kilo", "um quilo e meio", "2 and a half"), and
+#: takes "meia dúzia" and "half a dozen" for a dozen: these words halve or add a half.
+_HALF_BEFORE = re.compile(r"\b(?:mei[oa]|half)(?:\s+an?)?\s+$", re.IGNORECASE)
+_HALF_OF = re.compile(r"\b(?:mei[oa]|half)(?:\s+an?)?(?=\s+([^\W\d_]+)\b)", re.IGNORECASE)
+_AND_A_HALF = re.compile(r"\s+(?:e\s+mei[oa]|and\s+a\s+half)\b", re.IGNORECASE)
+_WORD_AFTER = re.compile(r"\s+([^\W\d_]+)\b")
+_GLUED_LETTERS = re.compile(r"[^\W\d_]+")
+#: Of a number written in words, the least that half of is still a count ("meia dúzia", "half a
+#: million"; "half two" is a time of day).
+_HALVED_FROM = 12
+
+
+def _measure(
+    hit: dict[str, Any], clean: str, origin: list[int], text: str, language: str, start: int, end: int
+) -> _Measure | None:
+    """A reading of Duckling's measures as the count written ("2kg de tomate" 2, "1/2 kg" 0.5,
+    "dois quilos" 2: not Duckling's 2000 grams) over the count and its unit, without the product
+    it joins to them; ``None`` when no number opens it ("a kg") or it is half a decimal
+    ("1.5kg" in Portuguese, read as "1" and "5kg")."""
+    if not _on_word_edges(text, start, end) or _in_a_decimal(text, start, end):
+        return None
+    body = clean[hit["start"] : hit["end"]]
+    count = _leading_number(body, language)
+    if count is None:
+        return None
+    value, length = count
+    product = hit["value"].get("product")
+    if isinstance(product, str) and product and body.rstrip().endswith(product):
+        head = re.sub(r"\s+(?:de|do|da|of)?\s*$", "", body[: body.rstrip().rfind(product)], flags=re.I)
+        if len(head) > length:
+            end = origin[hit["start"] + len(head) - 1] + 1
+    return _Measure("quantity", value, start, end, origin[hit["start"] + length - 1] + 1)
+
+
+_DIGITS_FIRST = re.compile(r"\d+(?:[.,]\d+)?(?:\s*/\s*\d+)?")
+
+
+@lru_cache(maxsize=256)
+def _leading_number(body: str, language: str) -> tuple[int | float, int] | None:
+    """The number that opens ``body`` and how many characters it takes ("2kg" -> (2, 1))."""
+    digits = _DIGITS_FIRST.match(body)
+    if digits is not None:
+        # the digits alone: glued to its unit, Duckling reads "2l" as two lakh, "500g" as giga
+        body = digits.group()
+    reference = duckling.parse_ref_time(_zones(), "UTC", 0)
+    context = duckling.Context(reference, _locale(language))
+    hits = [h for h in duckling.parse(body, context, _number_dimension(), False) if h["start"] == 0]
+    if not hits:
+        return None
+    first = max(hits, key=lambda h: h["end"])
+    return _number(first["value"]["value"]), first["end"]
+
+
+def _in_a_decimal(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one side of a decimal point ("1.5kg")."""
+    return bool(
+        re.search(r"\d[.,]$", text[max(0, start - 2) : start]) or re.match(r"[.,]\d", text[end : end + 2])
+    )
+
+
+def _glued_count(hit: dict[str, Any], text: str, start: int, end: int) -> _Measure | None:
+    """A number glued to a unit of :data:`_COUNT_UNITS` ("3un", "2kilos") as a count."""
+    if hit["dim"] != "number" or not text[start:end].isdigit():
+        return None
+    letters = _GLUED_LETTERS.match(text, end)
+    if letters is None or letters.group().lower() not in _COUNT_UNITS:
+        return None
+    if not _on_word_edges(text, start, letters.end()) or _in_a_decimal(text, start, end):
+        return None
+    return _Measure("quantity", _number(hit["value"]["value"]), start, letters.end(), end)
+
+
+@lru_cache(maxsize=256)
+def _a_unit(word: str, language: str) -> bool:
+    """Whether ``word`` is a unit: one of :data:`_COUNT_UNITS`, or Duckling reads "1 <word>" as a
+    measure ("quilo", "kg", "litro"; not "hora", "pacote" nor "entrada")."""
+    if word.lower() in _COUNT_UNITS:
+        return True
+    text = f"1 {word}"
+    reference = duckling.parse_ref_time(_zones(), "UTC", 0)
+    context = duckling.Context(reference, _locale(language))
+    return any(
+        h["start"] == 0 and h["end"] == len(text)
+        for h in duckling.parse(text, context, _measure_dimensions(), False)
+    )
+
+
+def _with_halves(text: str, language: str, spans: list[TypedSpan]) -> list[TypedSpan]:
+    """The halves Duckling does not read: "um quilo e meio", "2 and a half kilos" add one to
+    their count; "meia dúzia", "half a dozen" halve theirs; "meio quilo", "half a kilo" are
+    half of one (the count over the half's words, the unit's left to the goal)."""
+    out: list[TypedSpan] = []
+    for span in spans:
+        if span.type in ("number", "quantity") and isinstance(span.value, int | float):
+            span = _half_of(text, _and_a_half(text, language, span))
+        out.append(span)
+    for half in _HALF_OF.finditer(text):
+        if any(s.start <= half.start() < s.end or s.start <= half.start(1) < s.end for s in out):
+            continue  # "meio-dia", "meia dúzia", "um quilo e meio": read already
+        if _a_unit(half.group(1), language):
+            out.append(_Measure("quantity", 0.5, half.start(), half.end(1), half.end()))
+    return out
+
+
+def _and_a_half(text: str, language: str, span: TypedSpan) -> TypedSpan:
+    """``span`` with the half said after it or after its unit ("um quilo e meio")."""
+    assert isinstance(span.value, int | float)
+    after = _AND_A_HALF.match(text, span.end)
+    if after is not None:
+        return replace(span, value=_number(span.value + 0.5), end=after.end())
+    unit = _WORD_AFTER.match(text, span.end)
+    if span.type == "number" and unit is not None and _a_unit(unit.group(1), language):
+        after = _AND_A_HALF.match(text, unit.end())
+        if after is not None:  # "2 kilos e meio": the count is 2.5, the unit still a word of its own
+            return _Measure("quantity", _number(span.value + 0.5), span.start, after.end(), span.end)
+    return span
+
+
+def _half_of(text: str, span: TypedSpan) -> TypedSpan:
+    """``span`` halved when a half is said before it: "meia dúzia" (Duckling's "dúzia", 12) is 6."""
+    assert isinstance(span.value, int | float)
+    before = _HALF_BEFORE.search(text, 0, span.start)
+    if before is None:
+        return span
+    written = text[span.start : span.end]
+    if span.type == "quantity" or (span.value >= _HALVED_FROM and not any(c.isdigit() for c in written)):
+        return replace(span, value=_number(span.value / 2), start=before.start())
+    return span
 
 
 def _money_in_portuguese(text: str, zone: str, instant: int) -> list[TypedSpan]:
@@ -229,7 +400,17 @@ def _money_in_portuguese(text: str, zone: str, instant: int) -> list[TypedSpan]:
 
 #: Of two readings of the same words, the more specific: "2 horas" is a duration, not 2 o'clock;
 #: "20/12" a date, not a fraction.
-_PRIORITY = {"money": 0, "email": 0, "url": 0, "phone": 0, "duration": 1, "datetime": 2, "date": 3, "time": 3}
+_PRIORITY = {
+    "quantity": 1,
+    "money": 0,
+    "email": 0,
+    "url": 0,
+    "phone": 0,
+    "duration": 1,
+    "datetime": 2,
+    "date": 3,
+    "time": 3,
+}
 
 
 def _without_overlaps(spans: list[TypedSpan]) -> list[TypedSpan]:
