@@ -266,6 +266,42 @@ def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
     return None
 
 
+#: How a question opens when it asks for something to be done ("can I get…?", "pode comprar…?"),
+#: not what there is.
+_ASKS_TO_ACT = (
+    ("can", "i"),
+    ("could", "i"),
+    ("can", "you"),
+    ("could", "you"),
+    ("would", "you"),
+    ("posso",),
+    ("pode",),
+    ("poderia",),
+    ("consegue",),
+    ("da", "pra"),
+)
+
+
+def _object_owner(
+    text: str, foreign: list[str], best: GoalRef, order: IntArray, readings: Readings, model: EmbeddedModel
+) -> GoalRef | None:
+    """Another of the first goals phrased with every word ``best`` does not know, accounting for
+    every word of the message, none of its values guessed; ``None`` when there is none."""
+    for index in order:
+        ref = model.goals[int(index)]
+        if ref == best:
+            continue
+        extractor = readings.extractor(ref)
+        reading = readings.of(ref)
+        if (
+            all(extractor.uses_phrasing(w) for w in foreign)
+            and not reading.guessed
+            and not extractor.unexplained_words(text, reading.entities)
+        ):
+            return ref
+    return None
+
+
 def _kin_words(
     extractors: dict[tuple[str, str], GoalEntityExtractor], ref: GoalRef, unexplained: list[str]
 ) -> list[str]:
@@ -1031,6 +1067,16 @@ class EmbeddedIntentAdapter:
             order = self._rank(out, probs, conf, model)
             best = model.goals[int(order[0])]
             out.notes.append(f"read without its free text: {best.goal.goal}'s request")
+        if broken is None and not status and pinned_domain is None:
+            idea = self._an_idea(text, order, readings, model)
+            if idea is not None and idea != best:
+                # "acho que chamados urgentes são resolvidos mais rápido em prédios com zelador":
+                # a repair's words inside a statement the research examples open the same way
+                out.alternatives = [
+                    a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
+                ]
+            if idea is not None:
+                best, conf = idea, self._raised_to(out, idea, f"{idea.goal.goal}'s lead-in opens a statement")
         listed = None
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, readings)
@@ -1060,11 +1106,13 @@ class EmbeddedIntentAdapter:
             None
             if listed is not None or status
             else self._sibling_explains(text, best, order, readings, model)
+            or self._asked_of_a_reader(text, best, order, readings, model)
         )
         if sibling is not None:
             # "corrida de casa pra congonhas quinta 14h pra 3 pessoas": a day, a time and a
-            # party a price does not read, and a booking reads all of it
-            note = f"{sibling.goal.goal} reads what {best.goal.goal} does and the words it leaves"
+            # party a price does not read, and a booking reads all of it; "ainda tem ingresso pro
+            # Cirque na quinta?" is asked of the availability, not of a purchase short of a count
+            note = f"{sibling.goal.goal} reads what {best.goal.goal} does, and the rest of the message"
             out.alternatives = [
                 a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
             ]
@@ -1091,11 +1139,23 @@ class EmbeddedIntentAdapter:
                 f"choice dropped: the runner-up's words switch on {best.goal.goal}'s composition"
             )
         if pinned_domain is None and not status and (foreign := self._something_else(text, best, out, model)):
-            # "cancel my gym membership": the verb of an order's cancellation, an object it does
-            # not know and no order number; the goal is not forced onto it
-            return _out_of_scope(
-                out, f"{best.goal.goal} lacks a required value and {foreign} is nothing it knows"
-            )
+            owner = _object_owner(text, foreign, best, order, readings, model)
+            if owner is None:
+                # "cancel my gym membership": the verb of an order's cancellation, an object it
+                # does not know and no order number; the goal is not forced onto it
+                return _out_of_scope(
+                    out, f"{best.goal.goal} lacks a required value and {foreign} is nothing it knows"
+                )
+            # "cancel my enrollment": a ticket's cancellation's verb, and the object another of
+            # the first goals is phrased with
+            note = f"{foreign} is {owner.goal.goal}'s object, which {best.goal.goal} does not know"
+            out.alternatives = [
+                a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
+            ]
+            best, conf = owner, self._raised_to(out, owner, note)
+            reading, extractor = readings.of(best), readings.extractor(best)
+            out.entities, guessed = dict(reading.entities), set(reading.guessed)
+            out.primary_domain, out.goal = best.domain, best.goal.goal
         if pinned_domain is None and (borrowed := self._borrowed(text, best, out.entities, model)):
             # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
             return _out_of_scope(
@@ -1530,6 +1590,49 @@ class EmbeddedIntentAdapter:
             if ref.domain != best.domain or ref == best:
                 continue
             if _named_from_its_tables(ref, readings) is not None:
+                return ref
+        return None
+
+    def _asked_of_a_reader(
+        self, text: str, best: GoalRef, order: IntArray, readings: Readings, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """A goal of the first one's domain that only reads, among the first goals, when the
+        message is a question, the first goal acts and lacks a required value, and the reader
+        reads the same values and every one it requires: "ainda tem ingresso pro Cirque du
+        Soleil na quinta?" asks what a check of availability answers, not for a purchase whose
+        number of tickets is missing. A word only the first goal is phrased with ("pode
+        *comprar* ingresso pro Coldplay?") keeps it. ``None`` otherwise."""
+        own = readings.of(best)
+        if not text.rstrip().endswith("?") or not self._acts(best) or not _missing(best.goal, own.entities):
+            return None
+        said_words = [t.text for t in tokens(text)]
+        if any(tuple(said_words[: len(opener)]) == opener for opener in _ASKS_TO_ACT):
+            return None  # "can I get floor tickets for Ivete?": a request, asked politely
+        mine = readings.extractor(best)
+        said = content_words(text)
+        for index in order[1:]:
+            ref = model.goals[int(index)]
+            if ref.domain != best.domain or not self._only_reads(ref):
+                continue
+            theirs = readings.of(ref)
+            reader = readings.extractor(ref)
+            if (
+                not any(mine.uses_phrasing(w) and not reader.uses_phrasing(w) for w in said)
+                and not theirs.guessed
+                and not _missing(ref.goal, theirs.entities)
+                and all(theirs.entities.get(name) == value for name, value in own.entities.items())
+                and readings.extractor(ref).evidenced(theirs.entities)
+            ):
+                return ref
+        return None
+
+    @staticmethod
+    def _an_idea(text: str, order: IntArray, readings: Readings, model: EmbeddedModel) -> GoalRef | None:
+        """One of the first goals whose examples open with the words the message opens with,
+        before a statement they take whole (:meth:`GoalEntityExtractor.idea_after_lead`)."""
+        for index in order:
+            ref = model.goals[int(index)]
+            if readings.extractor(ref).idea_after_lead(text) is not None:
                 return ref
         return None
 

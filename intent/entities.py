@@ -46,6 +46,7 @@ from intent.text import (
     FILLER_PT,
     INDEFINITES,
     MIN_VERB_STEM,
+    SHORTHANDS,
     STOP_EN,
     STOP_PT,
     Token,
@@ -154,9 +155,10 @@ class FuzzyVocabulary:
                 self._by_stem.setdefault(form, []).append(w)
 
     def matches(self, word: str) -> list[str]:
-        """Every word of the vocabulary ``fuzzy_equal`` to ``word``."""
+        """Every word of the vocabulary ``fuzzy_equal`` to ``word``; a function word is no typo of
+        another word ("*minha* matrícula" says no "manhã")."""
         found = [word] if word in self.words else []
-        if len(word) >= 5 and self._long:
+        if len(word) >= 5 and self._long and word not in STOP:
             near = process.extract(word, self._long, scorer=OSA.distance, score_cutoff=2, limit=None)
             found += [w for w, _, _ in near if w != word and fuzzy_equal(word, w)]
         return found
@@ -206,6 +208,16 @@ class KnownValues:
         )
 
 
+#: Chat shorthands of one word, written out ("qto" -> "quanto"): a phrase says them either way.
+_WRITTEN_OUT = {short: said[0] for short, long in SHORTHANDS.items() if len(said := words(long)) == 1}
+
+
+def said_as(phrase_word: str, word: str) -> bool:
+    """Whether ``word`` says ``phrase_word``: as written, with a typo, or as a chat shorthand of it
+    ("*qto* custa" says "quanto custa")."""
+    return fuzzy_equal(phrase_word, word) or _WRITTEN_OUT.get(word) == phrase_word
+
+
 def find_phrase(
     phrase: list[str], toks: list[Token], used: list[bool], starts: Sequence[int] | None = None
 ) -> list[tuple[int, int]]:
@@ -223,11 +235,11 @@ def find_phrase(
         if i > len(toks) - n:
             break
         # the first word rules out almost every position: test it before building anything
-        if starts is None and not fuzzy_equal(first, toks[i].text):
+        if starts is None and not said_as(first, toks[i].text):
             continue
         if any(used[i : i + n]):
             continue
-        if all(fuzzy_equal(phrase[k], toks[i + k].text) for k in range(1, n)):
+        if all(said_as(phrase[k], toks[i + k].text) for k in range(1, n)):
             hits.append((i, i + n))
     return hits
 
@@ -324,7 +336,17 @@ _FREE_TEXT_MARK = re.compile(r"[:,]|\s[-–—]\s")
 _COLON = re.compile(":")
 #: words that lead into free text in either language, after the request's own words
 FREE_TEXT_LEADS = frozenset(
-    {"sobre", "about", "dizendo", "saying", "porque", "because", "regarding", "re", "avisando", "falando"}
+    {
+        *("sobre", "about", "dizendo", "saying", "porque", "because", "regarding", "re", "avisando"),
+        *("falando", "whether", "se"),
+    }
+)
+#: An example's lead-in before a value that runs to its end is at most this many words.
+_LEAD_WORDS = 4
+#: Words of a person's own need: after "acho que" they hedge a request ("acho que vou precisar de
+#: um encanador"), not state an idea.
+_OWN_NEED = frozenset(
+    {"eu", "vou", "preciso", "quero", "gostaria", "i", "i'll", "im", "need", "want", "wanna", "gonna"}
 )
 _THAT = frozenset({"que", "that"})
 #: an entity annotated only with numbers of at least this many digits names things by codes
@@ -407,8 +429,27 @@ def _verb_cues(name: str) -> frozenset[str]:
 
 #: English writes these with a capital, as it writes names.
 _CAPITALISED_DAYS = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday january february march april may
-    june july august september october november december""".split()
+    [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
 )
 
 
@@ -458,6 +499,9 @@ class GoalEntityExtractor:
         self._role_left: dict[str, Counter[str]] = {n: Counter() for g in self.role_groups for n in g}
         self._verb_cues: dict[str, frozenset[str]] = {n: _verb_cues(n) for n in self.specs}
         self._contexts = {name: _StringContext() for name in self._strings}
+        #: the words an example opens with before a value that runs to its end ("acho que",
+        #: "I think"): what a message opening the same way goes on to say is that value
+        self._leads: dict[str, set[tuple[str, ...]]] = {name: set() for name in self._strings}
         #: the words the examples put around (and inside) a typed entity's annotation: which of
         #: two numbers is the party's size ("uma mesa ... para quatro pessoas")
         self._typed_contexts = {name: _StringContext() for name in self._typed}
@@ -637,6 +681,8 @@ class GoalEntityExtractor:
                         j = i + len(target)
                         if j < len(toks) and norm_text[j] not in LIST_SEPARATORS:
                             self._contexts[name].right[context_word(norm_text[j])] += 1
+                        if 0 < i <= _LEAD_WORDS and j == len(toks):
+                            self._leads[name].add(tuple(norm_text[:i]))  # "acho que <idea>"
                         break
         for tok, is_inside in zip(toks, inside, strict=True):
             if not is_inside:
@@ -836,6 +882,9 @@ class GoalEntityExtractor:
                 for s in spans
                 if s.type != "number" or not any(n.start <= s.start and s.end <= n.end for n in names)
             ]
+        # "asap" is a day to the recogniser and a word of the goal's urgency: the goal's own
+        # phrase says what it means here
+        spans = [s for s in spans if s.type not in _DAY_TYPES or not self._said_by_a_phrase(text, s)]
         if "number" in wanted and "duration" not in wanted:
             # "3 dias" is a duration to the recogniser, and a count of days to a goal whose
             # examples annotate its number with that word ("5 dias", "2 days")
@@ -924,6 +973,13 @@ class GoalEntityExtractor:
                         # an enum's or a boolean's phrase may still read them
                         of_a_day.add(i)
         return out
+
+    def _said_by_a_phrase(self, text: str, span: TypedSpan) -> bool:
+        """Whether the words of ``span`` are all one of the goal's enum or boolean phrases."""
+        said = words(text[span.start : span.end])
+        phrases = [p for pairs in self._enum.values() for _, p in pairs]
+        phrases += [p for bool_phrases in self._bool.values() for p in bool_phrases]
+        return bool(said) and any(list(p) == said for p in phrases)
 
     def _days_and_times_unnamed(
         self, text: str, toks: list[Token], used: list[bool], clock: Clock | None, language: str | None
@@ -1070,7 +1126,10 @@ class GoalEntityExtractor:
         """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
         starts: dict[str, list[int]] = defaultdict(list)
         for i, tok in enumerate(toks):
-            for word in self._first_words.matches(tok.text):
+            found = self._first_words.matches(tok.text)
+            if (written := _WRITTEN_OUT.get(tok.text)) is not None:
+                found += [w for w in self._first_words.matches(written) if w not in found]
+            for word in found:
                 starts[word].append(i)
         return starts
 
@@ -1533,6 +1592,26 @@ class GoalEntityExtractor:
         kinds = forms & _DAY_TYPES
         return kinds | {"datetime"} if kinds else set()
 
+    def idea_after_lead(self, text: str) -> str | None:
+        """The free text of a message that opens with the words an example opens with before its
+        free-text value ("acho que chamados urgentes são resolvidos mais rápido…", "I think
+        remote work…"): a statement of its own, several words long, with nothing of the
+        person's own need in it. ``None`` otherwise."""
+        said = [t.text for t in tokens(text)]
+        for name, leads in self._leads.items():
+            if not self._contexts[name].free:
+                continue
+            for lead in leads:
+                rest = said[len(lead) :]
+                if tuple(said[: len(lead)]) != lead or len(content_words(" ".join(rest))) < FREE_TEXT_WORDS:
+                    continue
+                if _OWN_NEED.intersection(rest):
+                    continue
+                value = self._free_text(name, text, tokens(text), [False] * len(said))
+                if value is not None:
+                    return value
+        return None
+
     def uses_phrasing(self, word: str) -> bool:
         """Whether ``word`` (normalised) is a word of this goal's own phrasing, typos allowed, or
         another form of one of its verbs ("lista" of "listar meus empréstimos")."""
@@ -1753,10 +1832,53 @@ def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> li
     told = vote(text) is not None
     languages = [language, *(code for code in LANGUAGES if code != language and not told)]
     for code in languages:
-        spans = RECOGNIZER.spans(text, code, time_zone=clock.time_zone, now=clock.now)
+        spans = _read_typed(text, code, clock)
         if any(_typed_part(s, kind) is not None for s in spans for kind in wanted):
             return spans
-    return RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
+    return _read_typed(text, language, clock)
+
+
+#: A number of three digits or more standing alone: an apartment, a room, a code; never a day or
+#: an hour ("no 1001 amanhã", "the heater in 302 on Sunday" read as a year and 03:02).
+_BARE_NUMBER = re.compile(r"(?<![\d:/.,])\d{3,}(?![\d:/.,]|\s*(?:h|hs|am|pm)\b)", re.IGNORECASE)
+
+
+def _read_typed(text: str, language: str, clock: Clock) -> list[TypedSpan]:
+    """The recogniser's spans, with the days and times read again without the bare numbers in
+    them, which name no day or hour (numbers and amounts keep them)."""
+    spans = RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
+    bare = [m for m in _BARE_NUMBER.finditer(text)]
+    if not any(
+        span.type in _DAY_TYPES and m.start() < span.end and span.start < m.end()
+        for span in spans
+        for m in bare
+    ):
+        return spans
+    masked = _BARE_NUMBER.sub(lambda m: " " * len(m.group()), text)
+    days = [
+        _without(span, bare, text)
+        for span in RECOGNIZER.spans(masked, language, time_zone=clock.time_zone, now=clock.now)
+        if span.type in _DAY_TYPES
+    ]
+    return sorted([*(s for s in spans if s.type not in _DAY_TYPES), *days], key=lambda s: s.start)
+
+
+def _without(span: TypedSpan, bare: list[re.Match[str]], text: str) -> TypedSpan:
+    """``span`` cut short of the bare numbers it spans ("no [1001] amanhã às 8h" is "amanhã às
+    8h"): what is before a number inside it is dropped, or what is after it when the number is
+    nearer its end."""
+    start, end = span.start, span.end
+    for m in bare:
+        if start <= m.start() < end:
+            if m.start() - start <= end - m.end():
+                start = m.end()
+            else:
+                end = m.start()
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return TypedSpan(span.type, span.value, start, end)
 
 
 def _read_in_each_language(text: str) -> Iterator[list[TypedSpan]]:

@@ -1,0 +1,36 @@
+"""The verb of one goal on the object another goal is phrased with: "cancel my enrollment" is no
+ticket's cancellation missing its code but the course's drop, which asks what to drop; an object
+no goal names ("cancel my gym membership") is still out of scope."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.understanding.round7.domains import courses, repairs, tickets
+from domains.finance.service import build_service as finance
+from domains.general.service import build_service as general
+from intent.embedded import EmbeddedIntentAdapter
+from shared.catalog import Catalog
+
+CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
+
+
+@pytest.fixture(scope="module")
+def adapter() -> EmbeddedIntentAdapter:
+    manifests = [
+        *(m.service.manifest_with_lookups() for m in (courses, repairs, tickets)),
+        finance().manifest(),
+        general().manifest(),
+    ]
+    return EmbeddedIntentAdapter(Catalog(manifests))
+
+
+def test_the_goal_phrased_with_the_object_is_asked(adapter: EmbeddedIntentAdapter) -> None:
+    read = adapter.parse_sync("cancel my enrollment", context=CONTEXT)
+    assert (read.goal, read.entities) == ("DROP_COURSE", {}), read.notes
+
+
+@pytest.mark.parametrize("text", ["cancel my gym membership", "cancela minha assinatura da netflix"])
+def test_an_object_no_goal_names_is_out_of_scope(adapter: EmbeddedIntentAdapter, text: str) -> None:
+    read = adapter.parse_sync(text, context=CONTEXT)
+    assert read.goal is None, (read.goal, read.notes)
