@@ -60,7 +60,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -260,12 +260,23 @@ class Clocks:
         return cls(days)
 
     def reference(self, value: Any) -> Any:
-        """``value`` (a typed day or date-time the gateway gave) on the reference clock."""
+        """``value`` (a typed day or date-time the gateway gave) on the reference clock. A day
+        nobody said (a domain's suggestion: "segunda" after a full "domingo") is as far from the
+        nearest day said as it is on the real clock."""
         if isinstance(value, str) and _ISO_DAY.match(value):
             if value in self.days:
                 return self.days[value]
             if value[:10] in self.days:
                 return self.days[value[:10]] + value[10:]
+            said = [
+                (date.fromisoformat(real), date.fromisoformat(ours))
+                for real, ours in self.days.items()
+                if len(real) == 10
+            ]
+            if said:
+                day = date.fromisoformat(value[:10])
+                real, ours = min(said, key=lambda pair: abs((pair[0] - day).days))
+                return (ours + (day - real)).isoformat() + value[10:]
         return value
 
 
