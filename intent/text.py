@@ -431,11 +431,11 @@ _FILLER_OR_STOP = _FILLER | STOP_PT | STOP_EN
 
 
 #: Verbs that ask for advice rather than for an action ("me *indica* uma pousada", "*recommend*
-#: a cheap hostel"), and the superlative that asks for an opinion ("what's the *best* hotel",
-#: "qual o *melhor*"). Accent-free.
+#: a cheap hostel", "me *ensina* a trocar uma tomada": how to do it, not to have it done), and the
+#: superlative that asks for an opinion ("what's the *best* hotel", "qual o *melhor*"). Accent-free.
 _ADVICE_VERBS = frozenset(
     {"indica", "indique", "indicar", "recomenda", "recomende", "recomendar", "sugere", "sugira", "sugerir"}
-    | {"recommend", "suggest", "advise"}
+    | {"ensina", "ensine", "ensinar", "recommend", "suggest", "advise", "teach"}
 )
 _BEST = frozenset({"best", "melhor", "melhores"})
 _BEFORE_BEST = frozenset({"the", "o", "a", "os", "as", "qual", "quais", "which"})
@@ -449,6 +449,8 @@ def asks_advice(text: str, *, opinion: bool = True) -> bool:
     (True, True)
     >>> asks_advice("reserva o melhor hotel de Gramado"), asks_advice("melhor marcar às 10")
     (False, False)
+    >>> asks_advice("me ensina a trocar uma tomada"), asks_advice("teach me to fix a leak")
+    (True, True)
     """
     ws = words(expand_shorthands(text))
     first = next((i for i, w in enumerate(ws) if w not in _FILLER_OR_STOP), None)

@@ -27,6 +27,8 @@ def adapter() -> EmbeddedIntentAdapter:
         "recommend a cheap hostel in salvador",
         "what's the best hotel in rio?",
         "me recomenda um livro parecido com o alquimista",  # a goal that reads: the verb says it
+        "me ensina a reservar um hotel barato em Salvador",  # how to do it, not to have it done
+        "teach me how to book a cheap hotel in rio",
     ],
 )
 def test_advice_is_out_of_scope(adapter: EmbeddedIntentAdapter, text: str) -> None:
