@@ -285,8 +285,9 @@ _ASKS_TO_ACT = (
 def _object_owner(
     text: str, foreign: list[str], best: GoalRef, order: IntArray, readings: Readings, model: EmbeddedModel
 ) -> GoalRef | None:
-    """Another of the first goals phrased with every word ``best`` does not know, accounting for
-    every word of the message, none of its values guessed; ``None`` when there is none."""
+    """Another of the first goals phrased with every word ``best`` does not know and with another
+    word of the message besides (its verb: "*cancel* my enrollment"), accounting for every word,
+    none of its values guessed; ``None`` when there is none."""
     for index in order:
         ref = model.goals[int(index)]
         if ref == best:
@@ -295,6 +296,7 @@ def _object_owner(
         reading = readings.of(ref)
         if (
             all(extractor.uses_phrasing(w) for w in foreign)
+            and set(extractor.phrasing_words(text)) - set(foreign)
             and not reading.guessed
             and not extractor.unexplained_words(text, reading.entities)
         ):
