@@ -804,6 +804,9 @@ class ConversationGraph:
         )
         if question is None:
             return Executed(turn=ran.apply(turn))
+        if report.held is not None:
+            # the request the yes runs, with the values the change brings ("6 no lugar de 8")
+            ran = ran.model_copy(update={"intent": question.resume.intent})
         return Executed(turn=ran.apply(turn), question=question)
 
     def respond(self, state: TurnState) -> RespondedToAsk | RespondedToIdle:

@@ -112,6 +112,7 @@ async def test_the_request_that_waits_carries_the_suggested_value() -> None:
     question = asked.state.question
     assert isinstance(question, ApprovalQuestion), asked.state.turn.answer
     assert question.resume.intent.entities == {"quantity": 6}
+    assert asked.state.turn.intent is not None and asked.state.turn.intent.entities == {"quantity": 6}
     assert [c.parameters["quantity"] for c in chat.domains.calls] == [8]
     done = await chat.say("sim")
     assert done.state.turn.status == RunStatus.COMPLETED, done.state.turn.answer
