@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 from dialogue.approval_turn import ApprovalTurn, Decision
 from dialogue.choice import is_no, is_yes
-from dialogue.slots import describe, literal_text
+from dialogue.slots import describe, enum_words, literal_text
 from dialogue.state import Turn
 from graph import StateUpdate
 from intent.base import guessed
@@ -177,16 +177,6 @@ def _yes_no(value: object, language: str) -> str | None:
     return i18n.t("dialogue.value_yes" if value else "dialogue.value_no", language)
 
 
-def _enum_words(value: str, spec: EntitySpec, language: str) -> str | None:
-    """An enum value in the entity's own words: its first synonym written in ``language`` (by
-    the words' vote, as :func:`_said_in` reads a plain text), else the value in lower case.
-    None for a value the entity does not declare (a planner's own text, shown as written)."""
-    if value not in (spec.values or []):
-        return None
-    said = [word for word in spec.synonyms.get(value, []) if i18n.vote(word) == as_language(language)]
-    return said[0] if said else value.lower().replace("_", " ")
-
-
 def _number(value: float) -> str:
     """A number as people write it: 2.0 is "2"."""
     return str(int(value)) if value.is_integer() else str(value)
@@ -223,7 +213,7 @@ def _readable(value: object, spec: EntitySpec, language: str) -> str | None:
         return _yes_no(value, language)
     if isinstance(value, str):
         if spec.type == "enum":
-            return _enum_words(value, spec, language)
+            return enum_words(value, spec, language)
         if spec.type in ("date", "time", "datetime"):
             return _moment_words(value, spec.type, language)
         return None

@@ -24,6 +24,7 @@ from planner.slots import SlotProblem
 from shared import i18n
 from shared.entities import Entities
 from shared.i18n.bilingual import Localized, text_in
+from shared.i18n.languages import as_language
 from shared.manifest import EntitySpec, Goal
 from shared.models import (
     ClarificationOption,
@@ -75,12 +76,28 @@ def _what(spec: EntitySpec, entity: str, language: str) -> str:
     return describe(spec.description, language) if spec.description else entity.replace("_", " ")
 
 
-def enum_options(spec: EntitySpec) -> list[ClarificationOption]:
-    """An enum entity's values as options to pick by value or by any of its synonyms."""
+def enum_words(value: str, spec: EntitySpec, language: str) -> str | None:
+    """An enum value in the entity's own words: its first synonym written in ``language`` (by
+    the words' vote, as :func:`_said_in` reads a plain text), else the value in lower case.
+    None for a value the entity does not declare (a planner's own text, shown as written)."""
+    if value not in (spec.values or []):
+        return None
+    said = [word for word in spec.synonyms.get(value, []) if i18n.vote(word) == as_language(language)]
+    return said[0] if said else value.lower().replace("_", " ")
+
+
+def enum_options(spec: EntitySpec, language: str | None = None) -> list[ClarificationOption]:
+    """An enum entity's values as options to pick by value or by any of its synonyms, labelled
+    in ``language``'s words when given ("1. pista 2. camarote", not "1. FLOOR 2. VIP")."""
     if spec.type != "enum":
         return []
     return [
-        ClarificationOption(value=v, label=v, aliases=spec.synonyms.get(v, [])) for v in spec.values or []
+        ClarificationOption(
+            value=v,
+            label=(enum_words(v, spec, language) or v) if language else v,
+            aliases=[v, *spec.synonyms.get(v, [])],
+        )
+        for v in spec.values or []
     ]
 
 
@@ -117,7 +134,7 @@ def slot_question(
         text = i18n.t("dialogue.slot_invalid", language, value=value, what=what)
     else:
         text = i18n.t("dialogue.slot_question", language, what=what)
-    options = enum_options(spec)
+    options = enum_options(spec, language)
     kept = intent.model_copy(update={"entities": {k: v for k, v in intent.entities.items() if k != entity}})
     resume = ResumePoint(
         intent=kept,
