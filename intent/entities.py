@@ -459,6 +459,21 @@ def _a_name_for_a_day(text: str, toks: list[Token], i: int) -> bool:
     return capitalised_inside(text, toks, i) and toks[i].text not in _CAPITALISED_DAYS
 
 
+#: A time that starts with a count and goes on in words ("2 half", "3 meia").
+_COUNT_THEN_WORDS = re.compile(r"(\d+)\s+[^\W\d]")
+
+
+def _count_of_a_time(text: str, span: TypedSpan) -> TypedSpan | None:
+    """The count a ``time`` span starts with, when words follow it ("2 half" of "2 half price
+    tickets"); ``None`` for another span or a time written as one ("14h", "2:30", "2pm")."""
+    if span.type != "time":
+        return None
+    written = _COUNT_THEN_WORDS.match(text, span.start, span.end)
+    if written is None:
+        return None
+    return TypedSpan("number", int(written.group(1)), span.start, span.start + len(written.group(1)))
+
+
 def _verb_before(toks: list[Token], first: int) -> str:
     """The word before token ``first`` past a pronoun or a preposition ("busca *no*", "drop *me*")."""
     for i in range(first - 1, max(-1, first - 4), -1):
@@ -885,6 +900,10 @@ class GoalEntityExtractor:
         # "asap" is a day to the recogniser and a word of the goal's urgency: the goal's own
         # phrase says what it means here
         spans = [s for s in spans if s.type not in _DAY_TYPES or not self._said_by_a_phrase(text, s)]
+        if "number" in wanted and not wanted & {"time", "datetime"}:
+            # "2 half price tickets" is half past two to the recogniser: to a goal that reads no
+            # time, the count it starts with
+            spans = [_count_of_a_time(text, s) or s for s in spans]
         if "number" in wanted and "duration" not in wanted:
             # "3 dias" is a duration to the recogniser, and a count of days to a goal whose
             # examples annotate its number with that word ("5 dias", "2 days")

@@ -78,3 +78,19 @@ def test_a_shorthand_says_the_phrase_it_shortens(adapter: EmbeddedIntentAdapter)
     """ "qto custa" says the enum's "quanto custa"."""
     extractor = adapter.model.extractors[("courses", "COURSE_INFO")]  # type: ignore[union-attr]
     assert extractor.extract("qto custa o curso de excel", language="pt").get("topic") == "PRICE"
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("2 half price seated tickets for Porchat on Friday", 2),
+        ("compra 3 meia de cadeira pro Porchat sexta", 3),
+    ],
+)
+def test_a_count_before_words_is_no_time_to_a_goal_that_reads_none(
+    adapter: EmbeddedIntentAdapter, text: str, count: int
+) -> None:
+    """ "2 half" is half past two to the recogniser; a purchase reads no time, and counts 2."""
+    extractor = adapter.model.extractors[("tickets", "BUY_TICKETS")]  # type: ignore[union-attr]
+    found = extractor.extract(text, clock=CLOCK, language=detect(text))
+    assert (found.get("quantity"), found.get("half_price")) == (count, True)
