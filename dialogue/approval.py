@@ -34,7 +34,7 @@ from datetime import datetime, time, timedelta
 from typing import Any, NamedTuple
 
 from dialogue.approval_turn import ApprovalTurn, Decision
-from dialogue.choice import is_no, is_yes
+from dialogue.choice import is_no, is_yes, opens_with_no
 from dialogue.slots import describe, enum_words, literal_text
 from dialogue.state import Turn
 from graph import StateUpdate
@@ -549,7 +549,9 @@ def answer_approval(
     who = current.decided_by if current is not None and decision is not None else ""
     if decision is Decision.APPROVED or (decision is None and is_yes(text)):
         return answer(_approved(turn, question, who), None, Decision.APPROVED)
-    if decision is Decision.REJECTED or (decision is None and is_no(text)):
+    # corrections were read before ("não, pra segunda"): a first clause that says no is a no,
+    # whatever reason follows ("no wait, I'll stay")
+    if decision is Decision.REJECTED or (decision is None and (is_no(text) or opens_with_no(text))):
         return answer(_declined(turn, question, who), None, Decision.REJECTED)
     if new_request:
         return answer(turn, None, new=True)  # a new request: the plan that waited is dropped, nothing ran

@@ -83,6 +83,12 @@ _YES_PHRASES = (
     ("that", "s", "right"),
     ("thats", "right"),
     ("that", "is", "right"),
+    # a no that says there is nothing against it: a yes
+    ("no", "problem"),
+    ("no", "worries"),
+    ("sem", "problema"),
+    ("sem", "problemas"),
+    ("nao", "tem", "problema"),
 )
 _NO = {"nao", "no", "n", "nope", "nah", "errado", "negativo"}
 #: Whole replies that drop what was asked, with or without a no before them ("não, deixa pra
@@ -281,11 +287,27 @@ def is_no(reply: str) -> bool:
 
     >>> is_no("Não"), is_no("nordea"), is_no("actually no, keep it"), is_no("na verdade não")
     (True, False, True, True)
-    >>> is_no("actually"), is_no("actually I want the other one")
-    (False, False)
+    >>> is_no("actually"), is_no("actually I want the other one"), is_no("no problem")
+    (False, False, False)
     """
     words = _answer_words(reply)
+    if any(tuple(words[: len(p)]) == p for p in _YES_PHRASES):
+        return False  # "no problem", "não tem problema"
     return bool(words) and ((len(words) <= 4 and words[0] in _NO) or is_dismissal(reply))
+
+
+def opens_with_no(reply: str) -> bool:
+    """A reply whose first clause is a no, whatever reasons follow it: for a question whose
+    corrections were read first (an approval's "não, pra segunda" changes the day before this
+    is asked).
+
+    >>> opens_with_no("no wait, I'll stay"), opens_with_no("não. mudei de ideia, fico no curso")
+    (True, True)
+    >>> opens_with_no("no problem, go ahead"), opens_with_no("nordea, a sueca")
+    (False, False)
+    """
+    first = _CLAUSE_END.split(reply, maxsplit=1)[0]
+    return is_no(first)
 
 
 def is_dismissal(reply: str) -> bool:

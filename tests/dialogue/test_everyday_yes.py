@@ -1,6 +1,7 @@
-"""An approval takes the everyday yes of either language ("sure", "yeah", "beleza", "fechado"),
-as a standing request's draft already did: one list of yes words for every question. A longer
-reply that adds something is no bare yes."""
+"""An approval takes the everyday yes of either language ("sure", "yeah", "beleza", "fechado", "no
+problem"), as a standing request's draft already did: one list of yes words for every question. A
+longer reply that adds something is no bare yes; a no followed by its reason ("no wait, I'll keep
+it") is a no."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from tests.dialogue.test_graph import Conversation
         ("cancela a visita do Carlos", "fechado"),
         ("cancel Marta's visit", "that's right"),
         ("cancel Marta's visit", "correct"),
+        ("cancel Marta's visit", "no problem, go ahead"),
+        ("cancela a visita do Carlos", "não tem problema"),
     ],
 )
 async def test_an_everyday_yes_approves(visits_chat: Conversation, request_text: str, yes: str) -> None:
@@ -34,3 +37,18 @@ async def test_an_everyday_yes_approves(visits_chat: Conversation, request_text:
 @pytest.mark.parametrize("reply", ["sure, but make it Carlos instead please", "surely not", "", "right now"])
 def test_a_longer_reply_or_another_word_is_no_bare_yes(reply: str) -> None:
     assert not is_yes(reply)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "no"),
+    [
+        ("cancel Marta's visit", "no wait, I'll keep it"),
+        ("cancela a visita do Carlos", "não. mudei de ideia, deixa ela"),
+    ],
+)
+async def test_a_no_with_its_reason_declines(visits_chat: Conversation, request_text: str, no: str) -> None:
+    asked = await visits_chat.say(request_text)
+    assert isinstance(asked.state.question, ApprovalQuestion), asked.state.turn.answer
+    done = await visits_chat.say(no)
+    assert done.state.question is None, done.state.turn.answer
+    assert visits_chat.domains.calls == []
