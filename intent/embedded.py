@@ -1045,12 +1045,8 @@ class EmbeddedIntentAdapter:
             status = True
             # "tenho reserva pra sábado?", "am I booked for anything on tuesday": a question about
             # what the person has reads their records, not the goal that makes a new one
-            if own != best:  # the reading it replaces is no alternative to offer
-                out.alternatives = [
-                    a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
-                ]
             note = f"status question: {own.goal.goal} reads what was made"
-            best, conf = own, self._raised_to(out, own, note)
+            best, conf = own, self._replaced(out, best, own, note)
             out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         clock = Clock.of(context, self.time_zone)
         readings = Readings(text, clock, out.language, model.extractors)
@@ -1069,16 +1065,18 @@ class EmbeddedIntentAdapter:
             order = self._rank(out, probs, conf, model)
             best = model.goals[int(order[0])]
             out.notes.append(f"read without its free text: {best.goal.goal}'s request")
-        if broken is None and not status and pinned_domain is None:
-            idea = self._an_idea(text, order, readings, model)
-            if idea is not None and idea != best:
-                # "acho que chamados urgentes são resolvidos mais rápido em prédios com zelador":
-                # a repair's words inside a statement the research examples open the same way
-                out.alternatives = [
-                    a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
-                ]
-            if idea is not None:
-                best, conf = idea, self._raised_to(out, idea, f"{idea.goal.goal}'s lead-in opens a statement")
+        idea = (
+            None
+            if broken is not None or status or pinned_domain
+            else self._an_idea(text, order, readings, model)
+        )
+        if idea is not None:
+            # "acho que chamados urgentes são resolvidos mais rápido em prédios com zelador": a
+            # repair's words inside a statement the research examples open the same way
+            best, conf = (
+                idea,
+                self._replaced(out, best, idea, f"{idea.goal.goal}'s lead-in opens a statement"),
+            )
         listed = None
         if conf < self.oos_threshold and not (
             conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, readings)
@@ -1099,10 +1097,7 @@ class EmbeddedIntentAdapter:
             # "books by gabo?", "is itau up or down today?": a name from another goal's table,
             # which the first goal has no place for, says which goal of the domain is meant
             note = f"{owner.goal.goal}'s table names what {best.goal.goal} takes no value of"
-            out.alternatives = [
-                a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
-            ]
-            best, conf = owner, self._raised_to(out, owner, note)
+            best, conf = owner, self._replaced(out, best, owner, note)
             reading = readings.of(best)
         sibling = (
             None
@@ -1115,10 +1110,7 @@ class EmbeddedIntentAdapter:
             # party a price does not read, and a booking reads all of it; "ainda tem ingresso pro
             # Cirque na quinta?" is asked of the availability, not of a purchase short of a count
             note = f"{sibling.goal.goal} reads what {best.goal.goal} does, and the rest of the message"
-            out.alternatives = [
-                a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
-            ]
-            best, conf = sibling, self._raised_to(out, sibling, note)
+            best, conf = sibling, self._replaced(out, best, sibling, note)
             reading = readings.of(best)
         extractor = readings.extractor(best)
         # a copy: the reading is shared with the rules above, and the answer is the caller's
@@ -1151,10 +1143,7 @@ class EmbeddedIntentAdapter:
             # "cancel my enrollment": a ticket's cancellation's verb, and the object another of
             # the first goals is phrased with
             note = f"{foreign} is {owner.goal.goal}'s object, which {best.goal.goal} does not know"
-            out.alternatives = [
-                a for a in out.alternatives if (a.domain, a.goal) != (best.domain, best.goal.goal)
-            ]
-            best, conf = owner, self._raised_to(out, owner, note)
+            best, conf = owner, self._replaced(out, best, owner, note)
             reading, extractor = readings.of(best), readings.extractor(best)
             out.entities, guessed = dict(reading.entities), set(reading.guessed)
             out.primary_domain, out.goal = best.domain, best.goal.goal
@@ -1292,6 +1281,16 @@ class EmbeddedIntentAdapter:
         ]
         out.notes.append(note)
         return conf
+
+    @classmethod
+    def _replaced(cls, out: IntentOutput, first: GoalRef, chosen: GoalRef, note: str) -> float:
+        """``chosen`` read in place of ``first`` (:meth:`_raised_to`), which is no alternative to
+        offer when another: the words that chose ``chosen`` ruled it out."""
+        if chosen != first:
+            out.alternatives = [
+                a for a in out.alternatives if (a.domain, a.goal) != (first.domain, first.goal.goal)
+            ]
+        return cls._raised_to(out, chosen, note)
 
     def _tie_broken(
         self, text: str, out: IntentOutput, readings: Readings, model: EmbeddedModel
@@ -1644,10 +1643,9 @@ class EmbeddedIntentAdapter:
     ) -> GoalRef | None:
         """Another of the first goals, of the first one's domain, that reads every value the first
         reads (and is about the same thing: they share one), with evidence, and accounts for every
-        word of the message, where the first leaves words it does not know: values it has no
-        place for ("corrida de casa pra congonhas *quinta 14h pra 3 pessoas*" of a price), or,
-        when both read the same values, the other goal's own phrasing ("*quanto dá* um carro
-        grande da rodoviária pra casa?" of a booking). ``None`` otherwise."""
+        word of the message and reads more, where the first leaves words it does not know: values
+        it has no place for ("corrida de casa pra congonhas *quinta 14h pra 3 pessoas*" of a
+        price). ``None`` otherwise."""
         own = readings.of(best)
         left = readings.extractor(best).unexplained_words(text, own.entities)
         if own.guessed or not own.entities or not left:
@@ -1666,7 +1664,7 @@ class EmbeddedIntentAdapter:
                 or extractor.unsupported_action(text) is not None
             ):
                 continue
-            if len(theirs.entities) > len(own.entities) or all(extractor.uses_phrasing(w) for w in left):
+            if len(theirs.entities) > len(own.entities):
                 return ref
         return None
 
