@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import pytest
 
+from domains.finance.service import build_service as finance
+from domains.general.service import build_service as general
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest
@@ -187,3 +190,14 @@ def adapter(catalog: Catalog) -> EmbeddedIntentAdapter:
     documents); the cascade is tested on its own in ``test_cascade.py``.
     """
     return EmbeddedIntentAdapter(catalog, oos_threshold=0.5, use_embeddings=False)
+
+
+def beside_the_shipped(*bench_domains: ModuleType) -> EmbeddedIntentAdapter:
+    """A reader of held-out bench domains (modules with a ``service``) registered beside finance
+    and general, with the sentence encoder, as a gateway reads them."""
+    manifests = [
+        *(module.service.manifest_with_lookups() for module in bench_domains),
+        finance().manifest(),
+        general().manifest(),
+    ]
+    return EmbeddedIntentAdapter(Catalog(manifests))

@@ -10,24 +10,18 @@ import pytest
 
 from bench.understanding.round5.domains import parcels
 from bench.understanding.round7.domains import courses, repairs, tickets
-from domains.finance.service import build_service as finance
-from domains.general.service import build_service as general
 from domains.research.service import build as research
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from tests.domains.research.conftest import research_settings
+from tests.intent.conftest import beside_the_shipped
 
 CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 
 
 @pytest.fixture(scope="module")
 def adapter() -> EmbeddedIntentAdapter:
-    manifests = [
-        *(m.service.manifest_with_lookups() for m in (courses, repairs, tickets)),
-        finance().manifest(),
-        general().manifest(),
-    ]
-    return EmbeddedIntentAdapter(Catalog(manifests))
+    return beside_the_shipped(courses, repairs, tickets)
 
 
 def test_the_goal_phrased_with_the_object_is_asked(adapter: EmbeddedIntentAdapter) -> None:

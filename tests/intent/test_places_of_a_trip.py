@@ -8,22 +8,15 @@ from __future__ import annotations
 import pytest
 
 from bench.understanding.round6.domains import groceries, rides, time_off
-from domains.finance.service import build_service as finance
-from domains.general.service import build_service as general
 from intent.embedded import EmbeddedIntentAdapter
-from shared.catalog import Catalog
+from tests.intent.conftest import beside_the_shipped
 
 CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 
 
 @pytest.fixture(scope="module")
 def adapter() -> EmbeddedIntentAdapter:
-    manifests = [
-        *(m.service.manifest_with_lookups() for m in (rides, groceries, time_off)),
-        finance().manifest(),
-        general().manifest(),
-    ]
-    return EmbeddedIntentAdapter(Catalog(manifests))
+    return beside_the_shipped(rides, groceries, time_off)
 
 
 @pytest.mark.parametrize(

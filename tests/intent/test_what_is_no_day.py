@@ -11,12 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bench.understanding.round7.domains import courses, repairs, tickets
-from domains.finance.service import build_service as finance
-from domains.general.service import build_service as general
 from intent.embedded import EmbeddedIntentAdapter
 from intent.typed import Clock
-from shared.catalog import Catalog
 from shared.i18n import detect
+from tests.intent.conftest import beside_the_shipped
 
 CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 CLOCK = Clock(
@@ -26,12 +24,7 @@ CLOCK = Clock(
 
 @pytest.fixture(scope="module")
 def adapter() -> EmbeddedIntentAdapter:
-    manifests = [
-        *(m.service.manifest_with_lookups() for m in (courses, repairs, tickets)),
-        finance().manifest(),
-        general().manifest(),
-    ]
-    return EmbeddedIntentAdapter(Catalog(manifests))
+    return beside_the_shipped(courses, repairs, tickets)
 
 
 @pytest.mark.parametrize(
