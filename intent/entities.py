@@ -212,7 +212,7 @@ class KnownValues:
 _WRITTEN_OUT = {short: said[0] for short, long in SHORTHANDS.items() if len(said := words(long)) == 1}
 
 
-def said_as(phrase_word: str, word: str) -> bool:
+def _said_as(phrase_word: str, word: str) -> bool:
     """Whether ``word`` says ``phrase_word``: as written, with a typo, or as a chat shorthand of it
     ("*qto* custa" says "quanto custa")."""
     return fuzzy_equal(phrase_word, word) or _WRITTEN_OUT.get(word) == phrase_word
@@ -235,11 +235,11 @@ def find_phrase(
         if i > len(toks) - n:
             break
         # the first word rules out almost every position: test it before building anything
-        if starts is None and not said_as(first, toks[i].text):
+        if starts is None and not _said_as(first, toks[i].text):
             continue
         if any(used[i : i + n]):
             continue
-        if all(said_as(phrase[k], toks[i + k].text) for k in range(1, n)):
+        if all(_said_as(phrase[k], toks[i + k].text) for k in range(1, n)):
             hits.append((i, i + n))
     return hits
 
