@@ -75,7 +75,7 @@ from shared.entities import Entities
 from shared.errors import PlatformError
 from shared.i18n import detect, vote
 from shared.i18n.bilingual import all_texts
-from shared.manifest import Goal
+from shared.manifest import Capability, Goal
 from shared.models import GoalCandidate, IntentOutput
 
 log = logging.getLogger(__name__)
@@ -259,7 +259,7 @@ def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
         if (
             fewer  # a value both read: the two goals are about the same thing
             and len(more) > len(fewer)
-            and all(more.get(name) == value for name, value in fewer.items())
+            and _reads_all_of(more, fewer)
             and readings.extractor(refs[wide]).evidenced(more)
         ):
             return wide
@@ -302,6 +302,11 @@ def _object_owner(
         ):
             return ref
     return None
+
+
+def _reads_all_of(theirs: Entities, own: Entities) -> bool:
+    """Whether ``theirs`` holds every value of ``own``, each the same."""
+    return all(theirs.get(name) == value for name, value in own.items())
 
 
 def _kin_words(
@@ -1398,13 +1403,17 @@ class EmbeddedIntentAdapter:
             return []
         return unexplained
 
+    def _capabilities(self, ref: GoalRef) -> list[Capability | None]:
+        """``ref``'s capabilities as its manifest declares them (``None`` for one it lacks)."""
+        manifest = self.catalog.manifest(ref.domain)
+        return [manifest.capability(name) for name in ref.goal.capabilities] if manifest else []
+
     def _acts(self, ref: GoalRef) -> bool:
         """Whether one of ``ref``'s capabilities changes something (asks for approval or is not
         safe to repeat): the goal makes something new, unlike one that reads."""
-        manifest = self.catalog.manifest(ref.domain)
-        caps = [manifest.capability(name) for name in ref.goal.capabilities] if manifest else []
         return any(
-            c is not None and (c.metadata.policy.confirm or not c.metadata.policy.idempotent) for c in caps
+            c is not None and (c.metadata.policy.confirm or not c.metadata.policy.idempotent)
+            for c in self._capabilities(ref)
         )
 
     def _advice_it_does_not_give(self, text: str, best: GoalRef) -> bool:
@@ -1419,8 +1428,7 @@ class EmbeddedIntentAdapter:
 
     def _only_reads(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` declares ``policy.read_only``."""
-        manifest = self.catalog.manifest(ref.domain)
-        caps = [manifest.capability(name) for name in ref.goal.capabilities] if manifest else []
+        caps = self._capabilities(ref)
         return bool(caps) and all(c is not None and c.metadata.policy.read_only for c in caps)
 
     def _reads_own(self, ref: GoalRef) -> bool:
@@ -1621,8 +1629,8 @@ class EmbeddedIntentAdapter:
                 not any(mine.uses_phrasing(w) and not reader.uses_phrasing(w) for w in said)
                 and not theirs.guessed
                 and not _missing(ref.goal, theirs.entities)
-                and all(theirs.entities.get(name) == value for name, value in own.entities.items())
-                and readings.extractor(ref).evidenced(theirs.entities)
+                and _reads_all_of(theirs.entities, own.entities)
+                and reader.evidenced(theirs.entities)
             ):
                 return ref
         return None
@@ -1658,7 +1666,7 @@ class EmbeddedIntentAdapter:
             theirs = readings.of(ref)
             if (
                 theirs.guessed
-                or any(theirs.entities.get(name) != value for name, value in own.entities.items())
+                or not _reads_all_of(theirs.entities, own.entities)
                 or not extractor.evidenced(theirs.entities)
                 or extractor.unexplained_words(text, theirs.entities)
                 or extractor.unsupported_action(text) is not None
