@@ -178,6 +178,8 @@ class KnownValues:
 
     def __init__(self, values: Iterable[tuple[str, ...]]):
         self.values = frozenset(v for v in values if v)
+        #: the most words a value has
+        self.longest = max(map(len, self.values), default=0)
         #: one-word values, looked up with a typo's tolerance
         self._words = FuzzyVocabulary(v[0] for v in self.values if len(v) == 1)
         #: values by their words' stems: a plural of a value is the value ("t-shirts")
@@ -586,6 +588,7 @@ class GoalEntityExtractor:
         bool_phrases = [p for phrases in self._bool.values() for p in phrases]
         self._first_words = FuzzyVocabulary(p[0] for p in enum_phrases + bool_phrases)
         self._enum_and_bool_words = frozenset(w for p in enum_phrases + bool_phrases for w in p)
+        self._enum_and_bool_phrases = frozenset(tuple(p) for p in enum_phrases + bool_phrases)
 
     def _learn_lookups(self) -> None:
         """The domain's lookup tables: their names and aliases are known values."""
@@ -995,10 +998,7 @@ class GoalEntityExtractor:
 
     def _said_by_a_phrase(self, text: str, span: TypedSpan) -> bool:
         """Whether the words of ``span`` are all one of the goal's enum or boolean phrases."""
-        said = words(text[span.start : span.end])
-        phrases = [p for pairs in self._enum.values() for _, p in pairs]
-        phrases += [p for bool_phrases in self._bool.values() for p in bool_phrases]
-        return bool(said) and any(list(p) == said for p in phrases)
+        return tuple(words(text[span.start : span.end])) in self._enum_and_bool_phrases
 
     def _days_and_times_unnamed(
         self, text: str, toks: list[Token], used: list[bool], clock: Clock | None, language: str | None
@@ -1022,10 +1022,9 @@ class GoalEntityExtractor:
     def _in_known_value(self, toks: list[Token], i: int) -> bool:
         """Whether token ``i`` is a word of a known value written around it."""
         said = [t.text for t in toks]
-        longest = max((len(k) for k in self._known), default=0)
         return any(
             self._is_known(tuple(said[j : j + size]))
-            for size in range(1, min(longest, len(said)) + 1)
+            for size in range(1, min(self._known_values.longest, len(said)) + 1)
             for j in range(max(0, i - size + 1), min(i, len(said) - size) + 1)
         )
 
@@ -1352,7 +1351,7 @@ class GoalEntityExtractor:
             return [span]
         if len(norm) < 2 or not self._known or all(w.isdigit() for w in norm):
             return [span]  # "1.200" is one number, whatever numbers the examples show
-        longest = max(len(k) for k in self._known)
+        longest = self._known_values.longest
         pieces: list[tuple[int, int, bool]] = []  # (first, last, known) relative to span.first
         k = 0
         while k < len(norm):
@@ -1616,7 +1615,8 @@ class GoalEntityExtractor:
         free-text value ("acho que chamados urgentes são resolvidos mais rápido…", "I think
         remote work…"): a statement of its own, several words long, with nothing of the
         person's own need in it. ``None`` otherwise."""
-        said = [t.text for t in tokens(text)]
+        toks = tokens(text)
+        said = [t.text for t in toks]
         for name, leads in self._leads.items():
             if not self._contexts[name].free:
                 continue
@@ -1626,7 +1626,7 @@ class GoalEntityExtractor:
                     continue
                 if _OWN_NEED.intersection(rest):
                     continue
-                value = self._free_text(name, text, tokens(text), [False] * len(said))
+                value = self._free_text(name, text, toks, [False] * len(said))
                 if value is not None:
                     return value
         return None
