@@ -298,9 +298,7 @@ def _leading_number(body: str, language: str) -> tuple[int | float, int] | None:
     if digits is not None:
         # the digits alone: glued to its unit, Duckling reads "2l" as two lakh, "500g" as giga
         body = digits.group()
-    reference = duckling.parse_ref_time(_zones(), "UTC", 0)
-    context = duckling.Context(reference, _locale(language))
-    hits = [h for h in duckling.parse(body, context, _number_dimension(), False) if h["start"] == 0]
+    hits = [h for h in _parse(body, language, "UTC", 0, _number_dimension()) if h["start"] == 0]
     if not hits:
         return None
     first = max(hits, key=lambda h: h["end"])
@@ -333,11 +331,9 @@ def _a_unit(word: str, language: str) -> bool:
     if word.lower() in _COUNT_UNITS:
         return True
     text = f"1 {word}"
-    reference = duckling.parse_ref_time(_zones(), "UTC", 0)
-    context = duckling.Context(reference, _locale(language))
     return any(
         h["start"] == 0 and h["end"] == len(text)
-        for h in duckling.parse(text, context, _measure_dimensions(), False)
+        for h in _parse(text, language, "UTC", 0, _measure_dimensions())
     )
 
 
@@ -428,10 +424,14 @@ def clear_caches() -> None:
     _said_day.cache_clear()
 
 
-def _parse(text: str, language: str, zone: str, instant: int) -> list[dict[str, Any]]:
+def _parse(
+    text: str, language: str, zone: str, instant: int, dimensions: Any | None = None
+) -> list[dict[str, Any]]:
+    """Duckling's hits in ``text`` at ``instant`` in ``zone``, of every dimension read here unless
+    ``dimensions`` (a ``parse_dimensions`` result) narrows them."""
     reference = duckling.parse_ref_time(_zones(), zone, instant)
     context = duckling.Context(reference, _locale(language))
-    found: list[dict[str, Any]] = duckling.parse(text, context, _dimensions(), False)
+    found: list[dict[str, Any]] = duckling.parse(text, context, dimensions or _dimensions(), False)
     return found
 
 
