@@ -279,7 +279,11 @@ def is_yes(reply: str) -> bool:
     words = _answer_words(reply)
     if not words or len(words) > 4:
         return False
-    return words[0] in YES_WORDS or any(tuple(words[: len(p)]) == p for p in _YES_PHRASES)
+    return words[0] in YES_WORDS or _opens_with_yes_phrase(words)
+
+
+def _opens_with_yes_phrase(words: list[str]) -> bool:
+    return any(tuple(words[: len(p)]) == p for p in _YES_PHRASES)
 
 
 def is_no(reply: str) -> bool:
@@ -291,7 +295,7 @@ def is_no(reply: str) -> bool:
     (False, False, False)
     """
     words = _answer_words(reply)
-    if any(tuple(words[: len(p)]) == p for p in _YES_PHRASES):
+    if _opens_with_yes_phrase(words):
         return False  # "no problem", "não tem problema"
     return bool(words) and ((len(words) <= 4 and words[0] in _NO) or is_dismissal(reply))
 

@@ -78,7 +78,7 @@ def _what(spec: EntitySpec, entity: str, language: str) -> str:
 
 def enum_words(value: str, spec: EntitySpec, language: str) -> str | None:
     """An enum value in the entity's own words: its first synonym written in ``language`` (by
-    the words' vote, as :func:`_said_in` reads a plain text), else the value in lower case.
+    the words' vote, :func:`shared.i18n.vote`), else the value in lower case.
     None for a value the entity does not declare (a planner's own text, shown as written)."""
     if value not in (spec.values or []):
         return None
