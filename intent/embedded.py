@@ -285,23 +285,35 @@ _ASKS_TO_ACT = (
 def _object_owner(
     text: str, foreign: list[str], best: GoalRef, order: IntArray, readings: Readings, model: EmbeddedModel
 ) -> GoalRef | None:
-    """Another of the first goals phrased with every word ``best`` does not know and with another
-    word of the message besides (its verb: "*cancel* my enrollment"), accounting for every word,
-    none of its values guessed; ``None`` when there is none."""
+    """Another of the first goals phrased with every word ``best`` does not know, or naming it
+    from its tables, and with another word of the message besides (its verb: "*cancel* my
+    enrollment", "amzn *price* rn"), accounting for every word, none of its values guessed;
+    ``None`` when there is none."""
     for index in order:
         ref = model.goals[int(index)]
         if ref == best:
             continue
         extractor = readings.extractor(ref)
         reading = readings.of(ref)
+        listed = _words_of(_named_from_its_tables(ref, readings) or {})
         if (
-            all(extractor.uses_phrasing(w) for w in foreign)
+            all(extractor.uses_phrasing(w) or w in listed for w in foreign)
             and set(extractor.phrasing_words(text)) - set(foreign)
             and not reading.guessed
             and not extractor.unexplained_words(text, reading.entities)
         ):
             return ref
     return None
+
+
+def _words_of(entities: Entities) -> set[str]:
+    """The words of every value of ``entities``, normalised."""
+    return {
+        w
+        for value in entities.values()
+        for item in (value if isinstance(value, list) else [value])
+        for w in words(str(item))
+    }
 
 
 def _reads_all_of(theirs: Entities, own: Entities) -> bool:
@@ -1084,7 +1096,7 @@ class EmbeddedIntentAdapter:
             )
         listed = None
         if conf < self.oos_threshold and not (
-            conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, readings)
+            conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, order, readings)
         ):
             named = self._named_from_table(text, order, readings, model)
             if named is None:
@@ -1176,8 +1188,11 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(out, f"the message asks for advice, which {best.goal.goal} does not give")
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
-        elif conf < CLEAR_REQUEST_CONFIDENCE and _clear_for(
-            best.goal, extractor, text, out, rescued=conf < self.oos_threshold
+        elif conf < CLEAR_REQUEST_CONFIDENCE and (
+            _clear_for(best.goal, extractor, text, out, rescued=conf < self.oos_threshold)
+            # a goal that only reads, asked of a name no table lists and of nothing else: asking
+            # first would cost the person a turn, where reading costs nothing
+            or self._read_with_a_new_name(text, best, order, readings)
         ):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")
@@ -1696,16 +1711,18 @@ class EmbeddedIntentAdapter:
         probe = out.model_copy(update={"entities": entities})
         return clear_request(best.goal, probe)
 
-    def _kept_though_unsure(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
+    def _kept_though_unsure(
+        self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings
+    ) -> bool:
         """Whether an unsure first goal is read all the same: a clear request after all, one its
         values name a required value short, or a reading goal asked of a name it never saw."""
         return (
             self._rescued(text, best, out, readings)
             or self._named_short_of_values(text, best, readings)
-            or self._read_with_a_new_name(text, best, readings)
+            or self._read_with_a_new_name(text, best, order, readings)
         )
 
-    def _read_with_a_new_name(self, text: str, best: GoalRef, readings: Readings) -> bool:
+    def _read_with_a_new_name(self, text: str, best: GoalRef, order: IntArray, readings: Readings) -> bool:
         """Whether an unsure goal that only reads is asked all the same: a word of its phrasing and
         every required value in its place, though no table lists them, and nothing else said
         ("kroger quote pls", "how's walmart trading today": a company the examples never name).
@@ -1722,7 +1739,23 @@ class EmbeddedIntentAdapter:
             and extractor.phrasing_words(text)
             and not extractor.unexplained_words(text, entities)
             and extractor.unsupported_action(text) is None
+            and not self._named_in_another_table(best, entities, order, readings)
         )
+
+    def _named_in_another_table(
+        self, best: GoalRef, entities: Entities, order: IntArray, readings: Readings
+    ) -> bool:
+        """Whether the words of ``entities`` are all part of a value another goal names from its
+        tables: "is the *little* prince in stock" names a book, no company called Little."""
+        model = self.model
+        said = _words_of(entities)
+        if model is None or not said:
+            return False
+        for index in order:
+            ref = model.goals[int(index)]
+            if ref != best and said <= _words_of(_named_from_its_tables(ref, readings) or {}):
+                return True
+        return False
 
     def _named_short_of_values(self, text: str, best: GoalRef, readings: Readings) -> bool:
         """Whether an unsure first goal is still asked for, a required value short: its own verb

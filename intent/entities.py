@@ -1852,6 +1852,14 @@ def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> li
     languages = [language, *(code for code in LANGUAGES if code != language and not told)]
     for code in languages:
         spans = _read_typed(text, code, clock)
+        if code != language:
+            # another language's day is trusted written in digits only ("14h"): its words are
+            # that language's ("inside *out*" is no October)
+            spans = [
+                s
+                for s in spans
+                if s.type not in _DAY_TYPES or any(c.isdigit() for c in text[s.start : s.end])
+            ]
         if any(_typed_part(s, kind) is not None for s in spans for kind in wanted):
             return spans
     return _read_typed(text, language, clock)

@@ -1,0 +1,83 @@
+"""Values that name a goal the classifier is unsure of: a film and a day with "when" ("when is
+moana on thursday") are a listing of the film's sessions; a goal that only reads, asked of a name
+no table lists and of nothing else, is answered without a yes first ("kroger quote pls"), unless
+the name is part of another goal's value ("is the little prince in stock"); and a name from
+another goal's table is that goal's object ("amzn price rn" is no course's price)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bench.understanding.round4.domains import cinema, home_services, library
+from bench.understanding.round6.domains import groceries, rides, time_off
+from bench.understanding.round7.domains import courses, repairs, tickets
+from domains.finance.service import build_service as finance
+from domains.general.service import build_service as general
+from domains.notifier.service import build as notifier
+from domains.research.service import build as research
+from intent.embedded import CLEAR_REQUEST_CONFIDENCE, EmbeddedIntentAdapter
+from intent.typed import Clock
+from shared.catalog import Catalog
+from tests.domains.conftest import outbox_settings
+from tests.domains.research.conftest import research_settings
+
+CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
+
+
+def as_a_gateway_reads(folder: Path, *bench_domains: ModuleType) -> EmbeddedIntentAdapter:
+    """Held-out bench domains beside the four shipped ones, their lookup tables fetched."""
+    manifests = [
+        *(module.service.manifest_with_lookups() for module in bench_domains),
+        finance().manifest_with_lookups(),
+        general().manifest_with_lookups(),
+        notifier(outbox_settings(folder / "outbox.jsonl")).service.manifest(),
+        research(research_settings(folder)).service.manifest(),
+    ]
+    return EmbeddedIntentAdapter(Catalog(manifests))
+
+
+@pytest.fixture(scope="module")
+def cinemas(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    return as_a_gateway_reads(tmp_path_factory.mktemp("cinemas"), cinema, home_services, library)
+
+
+def test_a_film_and_a_day_ask_for_its_sessions(cinemas: EmbeddedIntentAdapter) -> None:
+    """ "when" is a function word, as "what" and "how" are: no word the goal does not know."""
+    read = cinemas.parse_sync("when is moana on thursday", context=CONTEXT)
+    assert read.goal == "LIST_SESSIONS", read.notes
+    assert read.entities == {"movie_text": "moana", "day": "2026-03-12"}
+
+
+def test_a_word_of_another_language_is_no_day(cinemas: EmbeddedIntentAdapter) -> None:
+    """ "inside out" tells no language; Portuguese reads "out" as October, and English does not."""
+    sessions = cinemas.model.extractors[("cinema", "LIST_SESSIONS")] if cinemas.model else None
+    assert sessions is not None
+    clock = Clock.of(CONTEXT)
+    assert "day" not in sessions.extract("inside out", clock=clock, language="en")
+    assert sessions.extract("moana 14/03", clock=clock, language="en").get("day") == "2026-03-14"
+
+
+def test_a_name_inside_another_goal_s_value_is_no_new_company(cinemas: EmbeddedIntentAdapter) -> None:
+    read = cinemas.parse_sync("is the little prince in stock", context=CONTEXT)
+    assert not (read.goal == "GET_QUOTE" and read.confidence >= CLEAR_REQUEST_CONFIDENCE), read.notes
+
+
+@pytest.fixture(scope="module")
+def errands(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    return as_a_gateway_reads(tmp_path_factory.mktemp("errands"), groceries, rides, time_off)
+
+
+@pytest.mark.parametrize("text", ["kroger quote pls", "how's walmart trading today"])
+def test_a_quote_of_a_name_no_table_lists_is_no_question(errands: EmbeddedIntentAdapter, text: str) -> None:
+    read = errands.parse_sync(text, context=CONTEXT)
+    assert read.goal == "GET_QUOTE", read.notes
+    assert read.confidence >= CLEAR_REQUEST_CONFIDENCE, read.notes
+
+
+def test_a_ticker_of_the_companies_table_is_a_quote_beside_courses(tmp_path: Path) -> None:
+    adapter = as_a_gateway_reads(tmp_path, courses, repairs, tickets)
+    read = adapter.parse_sync("amzn price rn", context=CONTEXT)
+    assert (read.goal, read.entities) == ("GET_QUOTE", {"symbol_text": "amzn"}), read.notes
