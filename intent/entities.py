@@ -928,6 +928,7 @@ class GoalEntityExtractor:
             )
         order = sorted(self._typed, key=lambda n: n != prefer)
         taken: set[tuple[int, str]] = set()  # (span index, part) already given to an entity
+        counted_by: dict[int, str] = {}  # span index -> the entity it was given to
         out: dict[str, TypedValue | list[TypedValue]] = {}
         consumed: set[int] = set()
         for name in order:
@@ -965,6 +966,7 @@ class GoalEntityExtractor:
                 assert value is not None
                 taken.add((k, spec.type))
                 consumed.add(k)
+                counted_by[k] = name
                 values.append(value)
                 if not spec.multiple:
                     break
@@ -994,6 +996,16 @@ class GoalEntityExtractor:
                         # a day's words, or a value no entity took ("half day", twelve hours):
                         # an enum's or a boolean's phrase may still read them
                         of_a_day.add(i)
+            after = next((i for i, tok in enumerate(toks) if tok.start >= span.end), None)
+            if (
+                span.type == "number"
+                and k in counted_by
+                and after is not None
+                and toks[after].text in self._annotated_words[counted_by[k]]
+            ):
+                # the noun the examples say with the count ("10 *peças*", "8 *pieces*") is the
+                # count's, no other entity's value
+                used[after] = True
         return out
 
     def _said_by_a_phrase(self, text: str, span: TypedSpan) -> bool:
@@ -1129,15 +1141,18 @@ class GoalEntityExtractor:
     def _typed_elsewhere(self, name: str, toks: list[Token], span: TypedSpan, filled: set[str]) -> bool:
         """Whether another entity of ``name``'s type, not ``filled`` yet, has the words beside
         ``span`` in its examples more often than ``name`` does: the word after it first (the noun
-        a count counts), then both."""
-        kind = self.specs[name].type
+        a count counts), then both. A bare number may be an amount of money whose currency is
+        unsaid: "apartamento até 3 mil" is a rent, not three thousand bedrooms."""
+        kinds = {self.specs[name].type}
+        if span.type == "number" and kinds == {"number"}:
+            kinds.add("money")
 
         def beside(entity: str) -> tuple[float, float]:
             context = self._typed_contexts[entity]
             return _score_right(context, toks, span), _score_in(context, toks, span)
 
         mine = beside(name)
-        others = [n for n in self._typed if n != name and n not in filled and self.specs[n].type == kind]
+        others = [n for n in self._typed if n != name and n not in filled and self.specs[n].type in kinds]
         return any(beside(other) > mine for other in others)
 
     def _phrase_starts(self, toks: list[Token]) -> dict[str, list[int]]:

@@ -68,6 +68,9 @@ _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JP
 #: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
 #: Duckling's Portuguese reads as money: that reading is asked for when they occur.
 _REAL = re.compile(r"R\$|\d\s*reais\b", re.IGNORECASE)
+#: A comma or a point between digits: English groups thousands with the one and writes decimals
+#: with the other, Portuguese the other way round.
+_DIGIT_MARK = re.compile(r"(?<=\d)[,.](?=\d)")
 #: A part of the day said with no day: "de manhã", "à tarde", "in the evening" ("tonight",
 #: "hoje à noite", "friday morning" name their day).
 _PART_OF_DAY_ALONE = re.compile(
@@ -236,8 +239,18 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
     out = _with_halves(text, language, out)
     out = _with_currency_words(text, language, out)
     if language != "pt" and _REAL.search(text):
-        out += _money_in_portuguese(text, zone, instant)
+        reais = _money_in_portuguese(text, zone, instant)
+        # "under 2000 reais": English reads a bound with no currency where Portuguese reads reais
+        out = [s for s in out if not (_without_currency(s) and _overlapping(s, reais))] + reais
     return out
+
+
+def _without_currency(span: TypedSpan) -> bool:
+    return span.type == "money" and isinstance(span.value, dict) and span.value.get("currency") is None
+
+
+def _overlapping(span: TypedSpan, others: list[TypedSpan]) -> bool:
+    return any(span.start < other.end and other.start < span.end for other in others)
 
 
 @dataclass(frozen=True)
@@ -382,8 +395,9 @@ def _half_of(text: str, span: TypedSpan) -> TypedSpan:
 
 def _money_in_portuguese(text: str, zone: str, instant: int) -> list[TypedSpan]:
     """The amounts in reais of a message in another language, as Portuguese reads them; they
-    are longer than the bare numbers read before, so they win over them."""
-    clean, origin = _expanded(text)
+    are longer than the bare numbers read before, so they win over them. The message's digits
+    are grouped its own way ("R$ 6,000.50"): Portuguese reads them with the marks swapped."""
+    clean, origin = _expanded(_DIGIT_MARK.sub(lambda m: "." if m.group() == "," else ",", text))
     out: list[TypedSpan] = []
     for hit in _parse(clean, "pt", zone, instant):
         if hit["dim"] != "amount-of-money":
@@ -652,7 +666,9 @@ def _range_of_amounts(hit: dict[str, Any], text: str, start: int, end: int) -> l
 
 
 def _money(amount: dict[str, Any], start: int, end: int) -> TypedSpan:
-    currency = _CURRENCY_SIGNS.get(amount["unit"], amount["unit"])
+    unit = amount.get("unit")
+    # Duckling's "unknown" is a bound with no currency said ("under 3k"): none, for the domain
+    currency = None if unit in (None, "unknown") else _CURRENCY_SIGNS.get(unit, unit)
     return TypedSpan("money", {"amount": _number(amount["value"]), "currency": currency}, start, end)
 
 
