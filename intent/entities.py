@@ -552,6 +552,9 @@ class GoalEntityExtractor:
         )
         #: each string entity's own lookup table: a name only one of them lists fills that one
         self._tables: dict[str, KnownValues] = {}
+        #: the words several entries of an entity's table are named with ("card" of "black card"
+        #: and "debit card"): said alone, they name none of them
+        self._shared_words: dict[str, frozenset[str]] = {}
         self._learn_lookups()
         self._known_values = KnownValues(self._known)
         for phrase in extra_carrier or []:
@@ -591,19 +594,26 @@ class GoalEntityExtractor:
         self._enum_and_bool_phrases = frozenset(tuple(p) for p in enum_phrases + bool_phrases)
 
     def _learn_lookups(self) -> None:
-        """The domain's lookup tables: their names and aliases are known values."""
+        """The domain's lookup tables: their names and aliases are known values; a word of the
+        names of several entries is no name on its own."""
         for name in self._strings:
             table: set[tuple[str, ...]] = set()
+            entries_of: dict[str, set[str]] = defaultdict(set)
             for entry in self.specs[name].lookup or ():
                 for written in (entry.value, *entry.aliases):
                     said = tuple(words(written))
                     if said:
                         table.add(said)
+                    for word in said:
+                        entries_of[word].add(entry.value)
                     if ":" in written.strip(" :"):
                         self._colon_known.add(said)
             if table:
                 self._known |= table
                 self._tables[name] = KnownValues(table)
+                self._shared_words[name] = frozenset(
+                    w for w, entries in entries_of.items() if len(entries) > 1 and (w,) not in table
+                )
 
     def _sort_entities(self) -> None:
         """Each entity by kind: an enum's phrases, a boolean's, a typed or a string entity."""
@@ -743,7 +753,7 @@ class GoalEntityExtractor:
         if self._typed or self._typed_text:
             found.update(self._extract_typed(text, toks, used, prefer, clock, language, of_a_day))
         elif self._strings:
-            self._days_and_times_unnamed(text, toks, used, clock, language)
+            self._days_and_times_unnamed(text, toks, used, clock, language, of_a_day)
         starts = self._phrase_starts(toks)
         for group, pairs in zip(self.role_groups, self._role_pairs, strict=True):
             found.update(self._extract_roles(group, pairs, toks, used, starts, prefer))
@@ -1013,12 +1023,19 @@ class GoalEntityExtractor:
         return tuple(words(text[span.start : span.end])) in self._enum_and_bool_phrases
 
     def _days_and_times_unnamed(
-        self, text: str, toks: list[Token], used: list[bool], clock: Clock | None, language: str | None
+        self,
+        text: str,
+        toks: list[Token],
+        used: list[bool],
+        clock: Clock | None,
+        language: str | None,
+        of_a_day: set[int],
     ) -> None:
         """Marks the words of a day or a time as no string value, for a goal that takes neither:
         "corrida de casa pra congonhas *quinta 14h*" names a place, then when, which a price
         does not read. The words of a known value stay candidates ("*dom* casmurro" is a book,
-        not a Sunday)."""
+        not a Sunday); an enum's or a boolean's phrase may still read the others, added to
+        ``of_a_day`` ("a fatura de *fevereiro*" names a month of a statement)."""
         clock = clock or Clock(now=utcnow())
         spans = _typed_spans(text, language or detect(text), clock, {"date", "time"})
         for span in spans:
@@ -1030,6 +1047,7 @@ class GoalEntityExtractor:
             for i in inside:
                 if not self._in_known_value(toks, i):
                     used[i] = True
+                    of_a_day.add(i)
 
     def _in_known_value(self, toks: list[Token], i: int) -> bool:
         """Whether token ``i`` is a word of a known value written around it."""
@@ -1280,6 +1298,8 @@ class GoalEntityExtractor:
             return False
         if named:  # a name is no typo of a phrasing word ("Maria" is not "marca")
             return tok.text not in self._carrier
+        if (tok.text,) in self._known and tok.text not in self._carrier:
+            return True  # a value of the tables as written: "black" is a card, no typo of "block"
         if self._unwritten_verb(tok.text):
             return False  # "o que tá *passando* amanhã?", "*tira* eu da aula de yoga": no values
         return not self._carrier_words.knows(tok.text)  # the carrier words, typos and plurals included
@@ -1409,7 +1429,8 @@ class GoalEntityExtractor:
         #: entity holds a better one
         others: dict[int, list[str]] = {}
         for span in spans:
-            is_number = all(t.text.isdigit() for t in toks[span.first : span.last + 1])
+            said = [t.text for t in toks[span.first : span.last + 1]]
+            is_number = all(w.isdigit() for w in said)
             # "1.432,77", "129.90": an amount or a quantity, never the digits of a code
             decimal = is_number and bool(_DECIMAL.search(text[max(0, span.start - 2) : span.end + 2]))
             eligible = [
@@ -1423,6 +1444,9 @@ class GoalEntityExtractor:
                 )
                 and n not in self._typed_text
                 and not self._contexts[n].free  # a phrase comes only after its cue
+                # "card statement": the word of several cards' names says no card ("my place"
+                # is one place's name, though "my" and "place" are two places' words)
+                and (tuple(said) in self._known or not set(said) <= self._shared_words.get(n, frozenset()))
             ]
             if not eligible:
                 continue  # a bare number is no name, a word no amount
