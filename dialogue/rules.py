@@ -141,9 +141,14 @@ def answer_question(
         index = choose(text, question.options)
         if index is not None:
             value = question.options[index].value
+            picked = resume.intent
+            if resume.param in picked.entities and isinstance(value, str):
+                # what the person said is now the option they picked: a follow-up, and the
+                # turn's trace, name "Mastercard Black", not "cartão de crédito"
+                picked = picked.model_copy(update={"entities": {**picked.entities, resume.param: value}})
             return turn.model_copy(
                 update={
-                    "intent": resume.intent,
+                    "intent": picked,
                     "execution_intent": resume.execution_intent,
                     "plan": _with_param(resume.plan, resume.step_id, resume.param, escape(value)),
                     # what ran before the question is kept; the step that asked runs again
