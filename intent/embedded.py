@@ -59,6 +59,7 @@ from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
 from intent.model_store import ModelStore, model_key, training_parameters
 from intent.readings import Readings
+from intent.synonyms import ACTION_OF
 from intent.text import (
     POSSESSIVES,
     asks_advice,
@@ -386,14 +387,24 @@ def _clear_for(
 ) -> bool:
     """Whether ``out`` is a clear request for ``goal``: its own values, every required one said
     and listed where it has a table, none only of a type any request carries beside something
-    the goal does not know; and for a goal the classifier alone would have left out of scope
-    (``rescued``), something of the goal said besides them."""
+    the goal does not know, and no verb of an action the goal does not do; and for a goal the
+    classifier alone would have left out of scope (``rescued``), something of the goal said
+    besides them."""
     return (
         clear_request(goal, out)
         and not extractor.unlisted_required(out.entities)
         and not _other_object(extractor, text, out.entities)
+        and not _another_action_on_it(extractor, text)
         and (not rescued or _about_the_goal(extractor, text, out.entities))
     )
+
+
+def _another_action_on_it(extractor: GoalEntityExtractor, text: str) -> bool:
+    """Whether the request opens with the everyday verb of an action the goal does not do: "*pay*
+    my credit card bill" names a statement's card ("I *have* an early flight…" opens with no
+    action)."""
+    verb = extractor.unsupported_action(text)
+    return verb is not None and any(word in ACTION_OF for word in words(verb))
 
 
 def goal_documents(ref: GoalRef, catalog: Catalog) -> tuple[list[str], list[str]]:

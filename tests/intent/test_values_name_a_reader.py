@@ -14,6 +14,7 @@ import pytest
 from bench.understanding.round4.domains import cinema, home_services, library
 from bench.understanding.round6.domains import groceries, rides, time_off
 from bench.understanding.round7.domains import courses, repairs, tickets
+from bench.understanding.round8.domains import bank_cards, laundry, real_estate
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -81,3 +82,13 @@ def test_a_ticker_of_the_companies_table_is_a_quote_beside_courses(tmp_path: Pat
     adapter = as_a_gateway_reads(tmp_path, courses, repairs, tickets)
     read = adapter.parse_sync("amzn price rn", context=CONTEXT)
     assert (read.goal, read.entities) == ("GET_QUOTE", {"symbol_text": "amzn"}), read.notes
+
+
+def test_a_verb_the_goal_does_not_do_is_no_clear_request(tmp_path: Path) -> None:
+    """ "pay my credit card bill": a statement's card, and a payment no goal makes; not answered
+    as the statement without a question first."""
+    adapter = as_a_gateway_reads(tmp_path, bank_cards, laundry, real_estate)
+    read = adapter.parse_sync("pay my credit card bill", context=CONTEXT)
+    assert not (read.goal == "CARD_STATEMENT" and read.confidence >= CLEAR_REQUEST_CONFIDENCE), read.notes
+    statement = adapter.parse_sync("black card statement for december", context=CONTEXT)
+    assert (statement.goal, statement.confidence >= CLEAR_REQUEST_CONFIDENCE) == ("CARD_STATEMENT", True)
