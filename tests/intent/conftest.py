@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -9,10 +10,14 @@ import pytest
 
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
+from domains.notifier.service import build as notifier
+from domains.research.service import build as research
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest
 from tests.conftest import example
+from tests.domains.conftest import outbox_settings
+from tests.domains.research.conftest import research_settings
 
 WEATHER: dict[str, Any] = {
     "domain": "weather",
@@ -199,5 +204,17 @@ def beside_the_shipped(*bench_domains: ModuleType) -> EmbeddedIntentAdapter:
         *(module.service.manifest_with_lookups() for module in bench_domains),
         finance().manifest(),
         general().manifest(),
+    ]
+    return EmbeddedIntentAdapter(Catalog(manifests))
+
+
+def as_a_gateway_reads(folder: Path, *bench_domains: ModuleType) -> EmbeddedIntentAdapter:
+    """Held-out bench domains beside the four shipped ones, their lookup tables fetched."""
+    manifests = [
+        *(module.service.manifest_with_lookups() for module in bench_domains),
+        finance().manifest_with_lookups(),
+        general().manifest_with_lookups(),
+        notifier(outbox_settings(folder / "outbox.jsonl")).service.manifest(),
+        research(research_settings(folder)).service.manifest(),
     ]
     return EmbeddedIntentAdapter(Catalog(manifests))

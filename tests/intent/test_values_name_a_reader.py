@@ -7,7 +7,6 @@ another goal's table is that goal's object ("amzn price rn" is no course's price
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -15,29 +14,11 @@ from bench.understanding.round4.domains import cinema, home_services, library
 from bench.understanding.round6.domains import groceries, rides, time_off
 from bench.understanding.round7.domains import courses, repairs, tickets
 from bench.understanding.round8.domains import bank_cards, laundry, real_estate
-from domains.finance.service import build_service as finance
-from domains.general.service import build_service as general
-from domains.notifier.service import build as notifier
-from domains.research.service import build as research
 from intent.embedded import CLEAR_REQUEST_CONFIDENCE, EmbeddedIntentAdapter
 from intent.typed import Clock
-from shared.catalog import Catalog
-from tests.domains.conftest import outbox_settings
-from tests.domains.research.conftest import research_settings
+from tests.intent.conftest import as_a_gateway_reads
 
 CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
-
-
-def as_a_gateway_reads(folder: Path, *bench_domains: ModuleType) -> EmbeddedIntentAdapter:
-    """Held-out bench domains beside the four shipped ones, their lookup tables fetched."""
-    manifests = [
-        *(module.service.manifest_with_lookups() for module in bench_domains),
-        finance().manifest_with_lookups(),
-        general().manifest_with_lookups(),
-        notifier(outbox_settings(folder / "outbox.jsonl")).service.manifest(),
-        research(research_settings(folder)).service.manifest(),
-    ]
-    return EmbeddedIntentAdapter(Catalog(manifests))
 
 
 @pytest.fixture(scope="module")
