@@ -1006,16 +1006,12 @@ class GoalEntityExtractor:
                         # a day's words, or a value no entity took ("half day", twelve hours):
                         # an enum's or a boolean's phrase may still read them
                         of_a_day.add(i)
-            after = next((i for i, tok in enumerate(toks) if tok.start >= span.end), None)
-            if (
-                span.type == "number"
-                and k in counted_by
-                and after is not None
-                and toks[after].text in self._annotated_words[counted_by[k]]
-            ):
+            if span.type == "number" and k in counted_by:
                 # the noun the examples say with the count ("10 *peças*", "8 *pieces*") is the
                 # count's, no other entity's value
-                used[after] = True
+                after = next((i for i, tok in enumerate(toks) if tok.start >= span.end), None)
+                if after is not None and toks[after].text in self._annotated_words[counted_by[k]]:
+                    used[after] = True
         return out
 
     def _said_by_a_phrase(self, text: str, span: TypedSpan) -> bool:

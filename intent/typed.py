@@ -70,7 +70,7 @@ _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JP
 _REAL = re.compile(r"R\$|\d\s*reais\b", re.IGNORECASE)
 #: The digits of a code, after its letters ("IM2055", "TK4821"): no number, amount or day. A
 #: times sign is no code ("tickets x3").
-_CODE_DIGITS = re.compile(r"\b(?![xX]\d)[^\W\d_]+(\d+)")
+_CODE_DIGITS = re.compile(r"\b(?![xX]\d)([^\W\d_]+)(\d+)")
 #: A comma or a point between digits: English groups thousands with the one and writes decimals
 #: with the other, Portuguese the other way round.
 _DIGIT_MARK = re.compile(r"(?<=\d)[,.](?=\d)")
@@ -198,7 +198,7 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
     """One Duckling read per message and clock minute: every goal's extractor asks for the same.
     The digits of codes are read as blanks: "visita no IM2055 quinta às 16h" is no Thursday of
     the year 2055 (a reading glued to a code, dropped whole), but a Thursday at 16:00."""
-    text = _CODE_DIGITS.sub(lambda m: m.group()[: m.start(1) - m.start()] + " " * len(m.group(1)), text)
+    text = _CODE_DIGITS.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     read = _read(text, language, zone, instant)
     kept = _without_overlaps(read)
     if len(kept) < len(read):
@@ -209,7 +209,7 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
         kept += [
             span
             for span in _without_overlaps(_read(masked, language, zone, instant))
-            if all(span.end <= k.start or span.start >= k.end for k in kept)
+            if not _overlapping(span, kept)
         ]
     # a measure is the count as written, over its own words: the unit's ("kg" of "2kg") and the
     # product's ("de tomate") are left to the goal's enums and names
@@ -433,7 +433,7 @@ def _without_overlaps(spans: list[TypedSpan]) -> list[TypedSpan]:
     """The longest reading of any stretch of text, the more specific type on a tie."""
     kept: list[TypedSpan] = []
     for span in sorted(spans, key=lambda s: (s.start - s.end, _PRIORITY.get(s.type, 9))):
-        if all(span.end <= k.start or span.start >= k.end for k in kept):
+        if not _overlapping(span, kept):
             kept.append(span)
     return kept
 
