@@ -64,6 +64,12 @@ from shared.i18n.languages import LANGUAGES
 from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample
 
 STOP = STOP_PT | STOP_EN
+#: a word this short with a letter left out is too often another word
+MIN_DROPPED_LETTERS = 4
+#: a bare number this large is a code or a document's digits, never an amount left unsaid
+MAX_BARE_AMOUNT = 10_000_000
+#: a word written with and without in one entry out of this many of a table is the table's kind
+KIND_SHARE = 3
 FILLER = FILLER_PT | FILLER_EN
 #: Words that are never (part of) an entity value: function words and filler.
 NOT_ENTITY = STOP | FILLER
@@ -555,6 +561,9 @@ class GoalEntityExtractor:
         #: the words several entries of an entity's table are named with ("card" of "black card"
         #: and "debit card"): said alone, they name none of them
         self._shared_words: dict[str, frozenset[str]] = {}
+        #: the words an entry is written with and without ("black" and "black card", "visa" and
+        #: "cartão visa"): a kind the table's names add, not part of a name the table lacks
+        self._kind_words: dict[str, frozenset[str]] = {}
         self._learn_lookups()
         self._known_values = KnownValues(self._known)
         for phrase in extra_carrier or []:
@@ -599,7 +608,17 @@ class GoalEntityExtractor:
         for name in self._strings:
             table: set[tuple[str, ...]] = set()
             entries_of: dict[str, set[str]] = defaultdict(set)
+            kinds: Counter[str] = Counter()
             for entry in self.specs[name].lookup or ():
+                forms = {tuple(words(written)) for written in (entry.value, *entry.aliases)} - {()}
+                kinds.update(
+                    {
+                        longer[0] if longer[1:] == shorter else longer[-1]
+                        for longer in forms
+                        for shorter in forms
+                        if len(longer) == len(shorter) + 1 and shorter in (longer[1:], longer[:-1])
+                    }
+                )
                 for written in (entry.value, *entry.aliases):
                     said = tuple(words(written))
                     if said:
@@ -613,6 +632,14 @@ class GoalEntityExtractor:
                 self._tables[name] = KnownValues(table)
                 self._shared_words[name] = frozenset(
                     w for w, entries in entries_of.items() if len(entries) > 1 and (w,) not in table
+                )
+                # added to a good part of the names: one entry's "Gladiador 2", a few banks' "banco"
+                # or courses' "digital" name a thing, not its kind
+                entries = len(self.specs[name].lookup or ())
+                self._kind_words[name] = frozenset(
+                    w
+                    for w, count in kinds.items()
+                    if count > 1 and count * KIND_SHARE >= entries and w not in NOT_ENTITY and not w.isdigit()
                 )
 
     def _sort_entities(self) -> None:
@@ -1452,10 +1479,13 @@ class GoalEntityExtractor:
             after = span.last + 1
             right = context_word(toks[after].text) if after < len(toks) and not used[after] else ""
             verb = _verb_before(toks, span.first)
+            beside = {t.text for t in toks[max(0, span.first - 1) : span.last + 2]}
             scores = {
                 name: self._contexts[name].left[left]
                 + self._contexts[name].right[right]
                 + (DEFAULT_CUE_WEIGHT if verb in self._verb_cues[name] else 0.0)
+                # "cartão amex", "my elo card": the table's kind word says what the name is
+                + (DEFAULT_CUE_WEIGHT if beside & self._kind_words.get(name, frozenset()) else 0.0)
                 for name in eligible
             }
             ranked = sorted(
@@ -1464,6 +1494,9 @@ class GoalEntityExtractor:
                 reverse=True,
             )
             best = ranked[0]
+            if tuple(said) not in self._known:
+                # "my elo card": the kind word the table's names add is not the name said
+                span = self._without_kind_words(toks, span, self._kind_words.get(best, frozenset()))
             span.score = scores[best]
             if is_number:
                 span.known = True  # the shape is the evidence: only number entities take it
@@ -1491,6 +1524,17 @@ class GoalEntityExtractor:
                 best_span = max(chosen, key=lambda s: (s.known, s.score, s.end - s.start))
                 out[name] = text[best_span.start : best_span.end]
         return out
+
+    @staticmethod
+    def _without_kind_words(toks: list[Token], span: _Span, kinds: frozenset[str]) -> _Span:
+        first, last = span.first, span.last
+        while first < last and toks[first].text in kinds:
+            first += 1
+        while last > first and toks[last].text in kinds:
+            last -= 1
+        if (first, last) == (span.first, span.last):
+            return span
+        return _Span(first, last, toks[first].start, toks[last].end, known=span.known, guessed=span.guessed)
 
     def _spread_known(self, assigned: dict[str, list[_Span]], others: dict[int, list[str]]) -> None:
         """Known values that lost their first entity to a better one go to another entity of

@@ -1,0 +1,61 @@
+"""Words that say what kind of thing a name is, not which: the word a table writes its names with
+and without ("black" and "black card", "visa" and "cartão visa") is no part of a name it lacks
+("my elo card" names "elo") and says the word beside it is one ("fatura do cartão amex"); a
+pointing word ("desse", "naquela") is no object a goal does not know; and a company's
+"stock price" is asked of the company."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.understanding.round8.domains import bank_cards, laundry, real_estate
+from intent.embedded import CLEAR_REQUEST_CONFIDENCE, EmbeddedIntentAdapter
+from tests.intent.conftest import as_a_gateway_reads
+
+CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    return as_a_gateway_reads(tmp_path_factory.mktemp("cards"), bank_cards, laundry, real_estate)
+
+
+@pytest.mark.parametrize(
+    ("text", "goal", "card"),
+    [
+        ("statement for my elo card", "CARD_STATEMENT", "elo"),
+        ("fatura do cartão amex", "CARD_STATEMENT", "amex"),
+        ("bloqueia meu cartão elo", "BLOCK_CARD", "elo"),
+        ("my black card statement", "CARD_STATEMENT", "Mastercard Black"),
+    ],
+)
+def test_a_card_s_kind_word_is_no_part_of_its_name(
+    cards: EmbeddedIntentAdapter, text: str, goal: str, card: str
+) -> None:
+    read = cards.parse_sync(text, context=CONTEXT)
+    assert read.goal == goal, read.notes
+    assert read.entities.get("card_text") in {card, card.lower(), "black card"}, read.entities
+
+
+def test_the_kind_word_alone_names_no_card(cards: EmbeddedIntentAdapter) -> None:
+    read = cards.parse_sync("fatura do cartão", context=CONTEXT)
+    assert read.goal == "CARD_STATEMENT", read.notes
+    assert "card_text" not in read.entities
+
+
+@pytest.mark.parametrize("text", ["qual o status desse pedido?", "e o status daquele pedido?"])
+def test_a_pointing_word_is_no_unknown_object(cards: EmbeddedIntentAdapter, text: str) -> None:
+    read = cards.parse_sync(text, context=CONTEXT)
+    assert read.goal == "LAUNDRY_STATUS", read.notes
+
+
+@pytest.mark.parametrize(
+    ("text", "company"), [("zillow stock price", "zillow"), ("Kroger shares today", "Kroger")]
+)
+def test_a_company_s_stock_price_names_the_company(
+    cards: EmbeddedIntentAdapter, text: str, company: str
+) -> None:
+    read = cards.parse_sync(text, context=CONTEXT)
+    assert read.goal == "GET_QUOTE", read.notes
+    assert read.entities.get("symbol_text") == company
+    assert read.confidence >= CLEAR_REQUEST_CONFIDENCE, read.notes
