@@ -514,6 +514,15 @@ class GoalEntityExtractor:
         #: typed entities (date, time, number, money...): recognised by their form, never guessed
         self._typed: list[str] = []
         self._sort_entities()
+        #: the required amount of a goal that reads no other number, count or span of time
+        numeric = [n for n in self._typed if self.specs[n].type in {"number", "money", "duration"}]
+        self._sole_amount = (
+            numeric[0]
+            if len(numeric) == 1
+            and self.specs[numeric[0]].type == "money"
+            and self.specs[numeric[0]].required
+            else None
+        )
         #: enum entities sharing their values are roles of one type, extracted together
         by_values: dict[tuple[str, ...], list[str]] = {}
         for name in self._enum:
@@ -903,6 +912,15 @@ class GoalEntityExtractor:
             start = 0
         if start is None:
             return None
+        # "v2 and v3 *of my hypothesis*": what the examples put after the value, and nothing but
+        # the request's own words after it, ends the value
+        inside = [t for t in toks if t.start >= start and t.end <= end]
+        for k, tok in enumerate(inside[1:], start=1):
+            if self._contexts[name].right[tok.text] > 0 and all(
+                t.text in STOP or self._phrasing(t) for t in inside[k:]
+            ):
+                end = tok.start
+                break
         value = text[start:end].strip(" \t\n\"'“”:,-")
         if not content_words(value) or (start == 0 and len(content_words(value)) < 2):
             return None
@@ -1089,14 +1107,29 @@ class GoalEntityExtractor:
         the words the examples put around the entity, or in answer to the question for it).
         Its ``currency`` is ``None``: the domain applies its own; the amount is never asked
         for again."""
-        for k, span in enumerate(spans):
-            amount = span.value
-            if k in consumed or span.type != "number" or not isinstance(amount, int | float):
-                continue
-            if asked or _said_as_amount(span, self._typed_context_score(name, toks, span)):
+        bare: dict[int, int | float] = {
+            k: span.value
+            for k, span in enumerate(spans)
+            if k not in consumed and span.type == "number" and isinstance(span.value, int | float)
+        }
+        for k, amount in bare.items():
+            if asked or _said_as_amount(spans[k], self._typed_context_score(name, toks, spans[k])):
                 consumed.add(k)
                 return {"amount": amount, "currency": None}
+        # "quero 10 mil de limite no visa": the one number of a request whose goal counts nothing
+        # else is its amount, unless it is part of a name ("final 4417") or as long as a code
+        free = [k for k in bare if not self._part_of_a_known_value(toks, spans[k])]
+        if self._sole_amount == name and len(free) == 1 and 0 < bare[free[0]] < MAX_BARE_AMOUNT:
+            consumed.add(free[0])
+            return {"amount": bare[free[0]], "currency": None}
         return None
+
+    def _part_of_a_known_value(self, toks: list[Token], span: TypedSpan) -> bool:
+        inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
+        return any(
+            inside[0] in range(k.first, k.last + 1)
+            for k in self._known_phrase_spans(toks, [False] * len(toks))
+        )
 
     def _typed_text_values(
         self,

@@ -55,6 +55,11 @@ if TYPE_CHECKING:
 VERSION = "1.0.0"
 DOMAIN = "research"
 CONTINUE_WITH = ContinueWith(capability="research_reply", param="reply")
+#: "v1 e v2", "versão 1 e versão 2", "versions 2 and 3", "versões 1 e 3"
+_NUMBER_PAIR = re.compile(r"(\d+)\D+?(\d+)")
+_VERSION_PAIR = re.compile(
+    r"v(?:ers(?:[aã]o|[oõ]es|ions?))?\s*(\d+)\D+?(?:v(?:ers(?:[aã]o|[oõ]es|ions?))?)?\s*(\d+)", re.IGNORECASE
+)
 
 
 def graph_session_id(session_id: str, generation: int) -> str:
@@ -216,8 +221,9 @@ class ResearchConversations:
         a, b = intent.parameters.get("a"), intent.parameters.get("b")
         if isinstance(a, int) and isinstance(b, int):
             return a, b
-        text = str(intent.parameters.get("versions_text") or intent.original_query or "")
-        m = re.search(r"v(?:ers[aã]o|ersion)?\s*(\d+)\D+?v?(?:ers[aã]o|ersion)?\s*(\d+)", text, re.IGNORECASE)
+        # the entity says only which versions ("2 and 3"); the whole message says more
+        said = str(intent.parameters.get("versions_text") or "")
+        m = _NUMBER_PAIR.search(said) or _VERSION_PAIR.search(intent.original_query or "")
         return (int(m[1]), int(m[2])) if m else None
 
     @staticmethod

@@ -14,6 +14,8 @@ GOAL = Goal.model_validate(
         "entities_schema": {
             "amount": {"type": "money", "required": True},
             "recipient_text": {"type": "string", "required": True},
+            # a count beside the amount: a bare number is not the amount for being the only one
+            "installments": {"type": "number"},
         },
         "examples": [
             example("transfere 200 pra Ana", amount="200", recipient_text="Ana"),

@@ -124,6 +124,14 @@ async def test_versions_list_and_compare(research: tuple[ResearchDomain, httpx.A
     by_params = await say("research_versions", a=1, b=3)
     assert by_params["result"]["diff"]["status"] == {"from": "needs_refinement", "to": "approved"}
     assert "Comparação V1 → V3" in by_params["explanation"]
+    # the versions as people write them, in the message or in the entity alone
+    for words, params in [
+        ("compare versions 2 and 3 of my hypothesis", {}),
+        ("compare versions 2 and 3 of my hypothesis", {"versions_text": "2 and 3"}),
+        ("diferença entre as versões 2 e 3", {}),
+    ]:
+        compared = await say("research_versions", words, **params)
+        assert "V2 → V3" in compared["explanation"], words
     missing = await say("research_versions", a=1, b=9)
     assert missing["status"] == "failure" and missing["failure"]["reason"] == "version_not_found"
 
