@@ -144,6 +144,23 @@ def stems(word: str) -> tuple[str, ...]:
     return (stem(word),)
 
 
+def with_a_letter_dropped(learnt: Iterable[str]) -> dict[str, str]:
+    """Each learnt word, by how it is written with one of its inner letters left out where
+    fingers skip one: a letter of a double ("poter", "aple") or a vowel ("renw"). The first and
+    the last are kept; a word two learnt words shorten to is neither's."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for word in learnt:
+        if len(word) <= MIN_DROPPED_LETTERS or word in NOT_ENTITY:
+            continue
+        for i in range(1, len(word) - 1):
+            if word[i] in _VOWELS or word[i] in (word[i - 1], word[i + 1]):
+                found[word[:i] + word[i + 1 :]].add(word)
+    return {written: next(iter(meant)) for written, meant in found.items() if len(meant) == 1}
+
+
+_VOWELS = frozenset("aeiou")
+
+
 class FuzzyVocabulary:
     """Words looked up with ``fuzzy_equal``'s tolerance: one rapidfuzz call compares a word with
     every long word of the vocabulary (at most two edits), instead of a Python loop of
@@ -159,6 +176,8 @@ class FuzzyVocabulary:
         for w in self.words:
             for form in stems(w):
                 self._by_stem.setdefault(form, []).append(w)
+        #: the long words by how they are written with a letter left out ("renw" of "renew")
+        self.dropped = with_a_letter_dropped(self._long)
 
     def matches(self, word: str) -> list[str]:
         """Every word of the vocabulary ``fuzzy_equal`` to ``word``; a function word is no typo of
@@ -175,7 +194,7 @@ class FuzzyVocabulary:
     def knows(self, word: str) -> bool:
         """Whether ``word`` is a word of the vocabulary (typos allowed) or a plural of one
         ("cotacoes" of "cotacao", "dias" of "dia")."""
-        return word in self or any(form in self._by_stem for form in stems(word))
+        return word in self or any(form in self._by_stem for form in stems(word)) or word in self.dropped
 
 
 class KnownValues:

@@ -156,6 +156,10 @@ class EmbeddedModel:
             if meant is None and len(word) >= MIN_TYPO_LETTERS:
                 near = [w for w in self.words.matches(word) if _a_typo_of(word, w)]
                 meant = near[0] if len(near) == 1 else None  # two words as close: no guess
+            if meant is None and (language != "pt" or verb_stem(word, language) is None):
+                # "renw", "poter": a letter left out; a verb's own form is no slip ("compra" is
+                # no "compara")
+                meant = self.words.dropped.get(word)
             if meant is None:
                 continue
             out += [text[end : tok.start], meant]

@@ -164,8 +164,14 @@ def test_other_forms_and_short_words_are_not_corrected(adapter: EmbeddedIntentAd
     # another ending is another form of a word, one letter more or less often another word, not
     # a slip; short words are left alone
     assert model.spelled("forecasts for Paris") == "forecasts for Paris"
-    assert model.spelled("forcast for Paris") == "forcast for Paris"
+    assert model.spelled("forecastt for Paris") == "forecastt for Paris"
     assert model.spelled("will it rein in Paris") == "will it rein in Paris"
+
+
+def test_a_vowel_left_out_is_a_slip(adapter: EmbeddedIntentAdapter) -> None:
+    model = adapter.model
+    assert model is not None
+    assert model.spelled("forcast for Paris") == "forecast for Paris"
 
 
 def test_a_typo_in_the_goals_word_keeps_the_goal(adapter: EmbeddedIntentAdapter) -> None:
