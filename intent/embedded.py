@@ -1127,6 +1127,16 @@ class EmbeddedIntentAdapter:
             note = f"{owner.goal.goal}'s table names what {best.goal.goal} takes no value of"
             best, conf = owner, self._replaced(out, best, owner, note)
             reading = readings.of(best)
+        if (
+            listed is None
+            and pinned_domain is None
+            and (whole := self._a_fragment_of_another_name(best, reading.entities, order, readings))
+            is not None
+        ):
+            # "is the little prince in stock": no company called Little, a part of a book's title
+            note = f"{whole.goal.goal}'s table names a whole of what {best.goal.goal} read as a new name"
+            best, conf = whole, self._replaced(out, best, whole, note)
+            reading = readings.of(best)
         sibling = (
             None
             if listed is not None or status
@@ -1187,6 +1197,12 @@ class EmbeddedIntentAdapter:
             # "baixa o pdf do dom casmurro": a title a renewal knows, and another action on it
             return _out_of_scope(
                 out, f"{best.goal.goal} changes something and the message says only its values beside {other}"
+            )
+        if pinned_domain is None and not status and self._a_name_alone(text, best, out, model):
+            # "Torto Arado?" with no catalogue to look it up in: a renewal is not started by a
+            # title alone
+            return _out_of_scope(
+                out, f"{best.goal.goal} changes something and the message is one of its values alone"
             )
         free_to_drop = pinned_domain is None and not status
         if free_to_drop and (verb := _another_action_alone(extractor, text, out.entities)):
@@ -1429,6 +1445,24 @@ class EmbeddedIntentAdapter:
             return []
         return unexplained
 
+    def _a_name_alone(self, text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> bool:
+        """Whether ``best`` changes something and the message is one of its names and nothing
+        else: every content word is the value of one of its string entities."""
+        if _values_said(out.entities) != 1 or not self._acts(best):
+            return False
+        extractor = model.extractors[(best.domain, best.goal.goal)]
+        ((name, value),) = out.entities.items()
+        spec = best.goal.entities_schema.get(name)
+        # an enum's word alone is what the goal is about ("faxina"); a free-text idea no name
+        if (
+            spec is None
+            or spec.type != "string"
+            or not isinstance(value, str)
+            or extractor.free_text(out.entities)
+        ):
+            return False
+        return set(content_words(text)) <= set(content_words(value))
+
     def _capabilities(self, ref: GoalRef) -> list[Capability | None]:
         """``ref``'s capabilities as its manifest declares them (``None`` for one it lacks)."""
         manifest = self.catalog.manifest(ref.domain)
@@ -1445,12 +1479,13 @@ class EmbeddedIntentAdapter:
     def _advice_it_does_not_give(self, text: str, best: GoalRef) -> bool:
         """Whether ``text`` asks for advice, none of ``best``'s own texts doing so (a goal that
         recommends says so in its examples). An opinion ("the best hotel") is asked of a goal
-        that changes something only: "the best stocks today" are what top movers read."""
-        acts = self._acts(best)
-        if not asks_advice(text, opinion=acts):
+        that changes something or reads the person's own records only: "the best stocks today"
+        are what top movers read, and no list of "my bookings" says which hotel is best."""
+        opinion = self._acts(best) or self._reads_own(best)
+        if not asks_advice(text, opinion=opinion):
             return False
         fixed, examples = goal_documents(best, self.catalog)
-        return not any(asks_advice(t, opinion=acts) for t in (*fixed, *examples))
+        return not any(asks_advice(t, opinion=opinion) for t in (*fixed, *examples))
 
     def _only_reads(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` declares ``policy.read_only``."""
@@ -1767,6 +1802,25 @@ class EmbeddedIntentAdapter:
             if ref != best and said <= _words_of(_named_from_its_tables(ref, readings) or {}):
                 return True
         return False
+
+    def _a_fragment_of_another_name(
+        self, best: GoalRef, entities: Entities, order: IntArray, readings: Readings
+    ) -> GoalRef | None:
+        """Another of the first goals, one that only reads first, when ``best`` reads names its
+        tables do not list, and their words are only a part of a value another goal names from its
+        tables in the message. ``None`` otherwise."""
+        model = self.model
+        names = {n: v for n, v in entities.items() if n in best.goal.entities_schema}
+        names = {n: v for n, v in names.items() if best.goal.entities_schema[n].type == "string"}
+        if model is None or not names or readings.extractor(best).from_table(names):
+            return None
+        said = _words_of(names)
+        wholes = [
+            ref
+            for ref in (model.goals[int(index)] for index in order)
+            if ref != best and said < _words_of(_named_from_its_tables(ref, readings) or {})
+        ]
+        return next((ref for ref in wholes if self._only_reads(ref)), next(iter(wholes), None))
 
     def _named_short_of_values(self, text: str, best: GoalRef, readings: Readings) -> bool:
         """Whether an unsure first goal is still asked for, a required value short: its own verb

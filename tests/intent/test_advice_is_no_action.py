@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from bench.understanding.round4.domains import library
-from bench.understanding.round5.domains import hotel
+from bench.understanding.round5.domains import hotel, parcels, pet_care
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
+from tests.intent.conftest import as_a_gateway_reads
 
 CONTEXT = {"now": "2026-03-10T10:00:00-03:00"}
 
@@ -46,3 +47,17 @@ def test_advice_is_out_of_scope(adapter: EmbeddedIntentAdapter, text: str) -> No
 def test_the_goals_own_verb_is_a_request(adapter: EmbeddedIntentAdapter, text: str, goal: str) -> None:
     read = adapter.parse_sync(text, context=CONTEXT)
     assert read.goal == goal, read.notes
+
+
+@pytest.fixture(scope="module")
+def beside_the_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    return as_a_gateway_reads(tmp_path_factory.mktemp("stays"), hotel, parcels, pet_care)
+
+
+def test_a_list_of_my_bookings_says_no_hotel_is_best(beside_the_shipped: EmbeddedIntentAdapter) -> None:
+    """The list of the person's own bookings reads a city as a booking does: it gives no opinion
+    either."""
+    read = beside_the_shipped.parse_sync("what's the best hotel in rio?", context=CONTEXT)
+    assert read.goal is None, (read.goal, read.entities, read.notes)
+    mine = beside_the_shipped.parse_sync("show my bookings in rio", context=CONTEXT)
+    assert mine.goal == "LIST_BOOKINGS", mine.notes
