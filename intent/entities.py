@@ -594,6 +594,9 @@ class GoalEntityExtractor:
         self._kind_words: dict[str, frozenset[str]] = {}
         self._learn_lookups()
         self._known_values = KnownValues(self._known)
+        #: the words other goals of the domain are phrased with ("block" of a card's block): as
+        #: written, no typo of a value of this goal's ("black")
+        self._kin_phrasing = frozenset(w for g in related for w in _phrasing_of(g)) - NOT_ENTITY
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
         self._carrier -= entity_words
@@ -822,6 +825,8 @@ class GoalEntityExtractor:
             hits: list[tuple[int, str]] = []
             for value, phrase in enum_pairs:
                 for i, j in find_phrase(phrase, toks, free, starts.get(phrase[0], ())):
+                    if _a_modal_verb(phrase, toks, i):
+                        continue  # "*may* I see my statement" asks; "statement for may" is May
                     for k in range(i, j):
                         used[k] = free[k] = True
                     if not _negated(text, toks, i):
@@ -1449,7 +1454,10 @@ class GoalEntityExtractor:
 
     def _is_known(self, phrase: tuple[str, ...]) -> bool:
         """A known value: annotated in an example or in the lookup table; its words may have a
-        typo each ("sushi kenso")."""
+        typo each ("sushi kenso"); a word another goal of the domain is phrased with is one only
+        as written ("block my card" names no "black" card)."""
+        if len(phrase) == 1 and phrase[0] in self._kin_phrasing and phrase not in self._known:
+            return False
         return phrase in self._known_values
 
     def _split_known(self, text: str, toks: list[Token], span: _Span) -> list[_Span]:
@@ -1901,6 +1909,37 @@ _FORMS = {"date": "date", "datetime": "date", "time": "time", "number": "number"
 _FORMS |= {"duration": "duration"}
 #: The instant annotated values are read at: their form does not depend on it.
 _LEARNING_CLOCK = Clock(now=datetime(2026, 1, 7, 12, 0, tzinfo=ZoneInfo("UTC")))
+
+
+#: the words a modal verb opens a question or sits between: "may I", "you may", "it may rain"
+_SUBJECTS = frozenset({"i", "you", "we", "he", "she", "it", "they", "eu", "voce"})
+
+
+def _a_modal_verb(phrase: list[str], toks: list[Token], at: int) -> bool:
+    """Whether the one-word function-word phrase at ``at`` ("may") is a verb where it stands: it
+    opens the message, or a subject is said right before or after it."""
+    if len(phrase) != 1 or phrase[0] not in STOP:
+        return False
+    before = toks[at - 1].text if at > 0 else None
+    after = toks[at + 1].text if at + 1 < len(toks) else None
+    return before is None or before in _SUBJECTS or after in _SUBJECTS
+
+
+def _phrasing_of(goal: Goal) -> set[str]:
+    """The words of ``goal``'s examples that are none of the values they annotate."""
+    out: set[str] = set()
+    for example in goal.examples:
+        if isinstance(example, GoalExample):
+            values = {
+                w
+                for v in example.entities.values()
+                for item in (v if isinstance(v, list) else [v])
+                for w in words(str(item))
+            }
+            out.update(w for w in words(example.text) if w not in values)
+        else:
+            out.update(words(example))
+    return out
 
 
 def _annotated(goal: Goal, name: str) -> list[str]:

@@ -1,0 +1,40 @@
+"""A word read as written before it is read as a typo or a value: the verb another goal of the
+domain is phrased with ("block") is no typo of a table value ("black"), and a month that is a
+modal verb ("may I see …") is no month."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.understanding.round8.domains import bank_cards, laundry, real_estate
+from intent.embedded import EmbeddedIntentAdapter
+from tests.intent.conftest import as_a_gateway_reads
+
+CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    return as_a_gateway_reads(tmp_path_factory.mktemp("cards"), bank_cards, laundry, real_estate)
+
+
+@pytest.mark.parametrize("text", ["I left my card at a restaurant, block it", "block my card"])
+def test_another_goal_s_verb_is_no_typo_of_a_card(cards: EmbeddedIntentAdapter, text: str) -> None:
+    read = cards.parse_sync(text, context=CONTEXT)
+    assert read.goal == "BLOCK_CARD", read.notes
+    assert "card_text" not in read.entities
+    statement = cards.model.extractors[("bank_cards", "CARD_STATEMENT")] if cards.model else None
+    assert statement is not None and "card_text" not in statement.extract(text)
+
+
+def test_a_typo_of_a_card_is_still_the_card(cards: EmbeddedIntentAdapter) -> None:
+    read = cards.parse_sync("bloqueia o blak, roubaram", context=CONTEXT)
+    assert read.goal == "BLOCK_CARD", read.notes
+    assert read.entities.get("card_text") == "blak"
+
+
+@pytest.mark.parametrize(("text", "month"), [("may I see my statement", None), ("statement for may", "MAY")])
+def test_a_modal_verb_is_no_month(cards: EmbeddedIntentAdapter, text: str, month: str | None) -> None:
+    read = cards.parse_sync(text, context=CONTEXT)
+    assert read.goal == "CARD_STATEMENT", read.notes
+    assert read.entities.get("month") == month
