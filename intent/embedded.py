@@ -330,6 +330,11 @@ def _kin_words(
     return [w for w in unexplained if any(x.uses_phrasing(w) for x in kin)]
 
 
+def _flat_values(entities: Entities) -> list[object]:
+    """Every value of ``entities``, each of a list on its own."""
+    return [item for value in entities.values() for item in (value if isinstance(value, list) else [value])]
+
+
 def _values_said(entities: Entities) -> int:
     """How many values ``entities`` holds, each of a list counted."""
     return sum(len(v) if isinstance(v, list) else 1 for v in entities.values())
@@ -1369,6 +1374,9 @@ class EmbeddedIntentAdapter:
         elif (complete := _only_one_reads_its_values(refs, readings)) is not None:
             chosen = complete
             why = f"only {refs[chosen].goal.goal} reads its required values in the message"
+        elif (reader := self._values_alone_read_first(text, refs, readings)) is not None:
+            chosen = reader
+            why = f"the message is only values both read, and {refs[chosen].goal.goal} only reads"
         else:
             return None
         ref = refs[chosen]
@@ -1382,6 +1390,18 @@ class EmbeddedIntentAdapter:
         out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         out.notes.append(f"choice decided: {why}")
         return ref, conf
+
+    def _values_alone_read_first(self, text: str, refs: list[GoalRef], readings: Readings) -> int | None:
+        """Which of two goals only reads, when the other changes something and the message is
+        nothing but values both read alike ("painting" between a visit's booking and its price):
+        reading costs nothing, and the answer says what booking would. ``None`` otherwise."""
+        first, second = (readings.of(ref).entities for ref in refs)
+        if not first or first != second:
+            return None
+        if not set(content_words(text)) <= set(content_words(" ".join(map(str, _flat_values(first))))):
+            return None
+        readers = [k for k, ref in enumerate(refs) if self._only_reads(ref) and not self._acts(ref)]
+        return readers[0] if len(readers) == 1 else None
 
     @staticmethod
     def _opening_verb_decides(text: str, refs: list[GoalRef], model: EmbeddedModel) -> int | None:

@@ -76,3 +76,13 @@ def test_a_verb_the_goal_does_not_do_is_no_clear_request(tmp_path: Path) -> None
     assert not (read.goal == "CARD_STATEMENT" and read.confidence >= CLEAR_REQUEST_CONFIDENCE), read.notes
     statement = adapter.parse_sync("black card statement for december", context=CONTEXT)
     assert (statement.goal, statement.confidence >= CLEAR_REQUEST_CONFIDENCE) == ("CARD_STATEMENT", True)
+
+
+def test_a_value_alone_between_a_booking_and_its_price_asks_the_price(cinemas: EmbeddedIntentAdapter) -> None:
+    """ "painting": a service both the visit's booking and its price read, and nothing else; the
+    price only reads, and costs nothing."""
+    read = cinemas.parse_sync("painting", context=CONTEXT)
+    assert read.goal == "PRICE_QUOTE", read.notes
+    assert read.entities == {"service": "PAINTING"}
+    booked = cinemas.parse_sync("book a painting visit for friday at 10am", context=CONTEXT)
+    assert booked.goal == "SCHEDULE_VISIT", booked.notes
