@@ -1,0 +1,1 @@
+"""Round 9's three bench domains: phone_plan, parking and utilities (see ../README.md)."""
