@@ -1,6 +1,6 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
-    python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8]
+    python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8|round9]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -10,7 +10,7 @@ Case sets, each with domains written by someone who read only the docs:
 (``bench/understanding/round2/cases.jsonl``; every module of ``round2/domains/`` whose name does
 not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round4`` (likewise;
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
-by another tester), ``round5``, ``round6``, ``round7`` and ``round8`` (likewise; their own
+by another tester), ``round5``, ``round6``, ``round7``, ``round8`` and ``round9`` (likewise; their own
 domains). The set's domains run as processes beside the shipped ones (finance, notifier,
 general, research); a real gateway starts with the shipped ones and the set's domains are
 registered at run time (``POST /v1/domains``, admin token), as an operator would. Every case's
@@ -184,6 +184,12 @@ SETS = {
         "round8",
         ROOT / "bench" / "understanding" / "round8",
         "bench.understanding.round8.domains",
+        today_is_the_gateways=True,
+    ),
+    "round9": CaseSet(
+        "round9",
+        ROOT / "bench" / "understanding" / "round9",
+        "bench.understanding.round9.domains",
         today_is_the_gateways=True,
     ),
 }
