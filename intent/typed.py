@@ -40,7 +40,16 @@ _PHONE_DIGITS = 8
 _DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
 _WHOLE_YEAR = re.compile(r"\b\d{4}\b")
 #: Chat shorthands Duckling does not know, written out before it reads the text (offsets kept).
-_SHORTHANDS = {"hj": "hoje", "amn": "amanhã", "tmr": "tomorrow", "tmrw": "tomorrow", "tmw": "tomorrow"}
+_SHORTHANDS = {
+    "hj": "hoje",
+    "amn": "amanhã",
+    "tmr": "tomorrow",
+    "tmrw": "tomorrow",
+    "tmw": "tomorrow",
+    # Duckling's Portuguese reads no half hour as a duration
+    "meia hora": "30 minutos",
+    "meia-hora": "30 minutos",
+}
 _SHORTHAND_WORD = re.compile(r"\b(" + "|".join(_SHORTHANDS) + r")\b", re.IGNORECASE)
 #: "1º", "2ª": an ordinal sign Duckling stops at ("dia 1º de março" would read as "dia 1").
 _ORDINAL_SIGN = re.compile(r"(?<=\d)[ºª°]")
@@ -235,8 +244,10 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
             if glued is not None:
                 out.append(glued)
             continue  # "ABC123" is a code, not the number 123
-        ends = _range_of_days(hit, text, start, end, language, zone, instant) or _range_of_amounts(
-            hit, text, start, end
+        ends = (
+            _range_of_days(hit, text, start, end, language, zone, instant)
+            or _range_of_amounts(hit, text, start, end)
+            or _a_time_for_a_while(hit, text, start, end, language, zone, instant)
         )
         if ends is not None:
             out.extend(ends)
@@ -541,7 +552,7 @@ def _normalised(
         body = clean[hit["start"] : hit["end"]]
         if "/" in body:
             return  # "18/03 14h" is a day and a time, not 25 days
-        clock = _CLOCK_FORM.match(body)
+        clock = None if _LASTING.search(clean, 0, hit["start"]) else _CLOCK_FORM.match(body)
         if clock:  # "14h", "7h30": a time of day as Portuguese writes it, not a number of hours
             yield TypedSpan("time", f"{int(clock.group(1)):02d}:{clock.group(2) or '00'}", start, end)
             return
@@ -596,6 +607,39 @@ def _range_of_days(
         TypedSpan("date", begin.isoformat(), start, joint.start()),
         TypedSpan("date", last.isoformat(), joint.end(), end),
     ]
+
+
+def _a_time_for_a_while(
+    hit: dict[str, Any], text: str, start: int, end: int, language: str, zone: str, instant: int
+) -> list[TypedSpan] | None:
+    """A start and how long ("wednesday 3pm for 2 hours", "amanhã às 10h durante 3 horas"), which
+    Duckling reads as one interval, as the time (or day and time) before the word and the duration
+    after it, each over its own words; ``None`` for anything else."""
+    value = hit["value"] if hit["dim"] == "time" else None
+    if value is None or value.get("type") != "interval":
+        return None
+    joint = _FOR_A_WHILE.search(text, start, end)
+    if joint is None:
+        return None
+    when = [
+        TypedSpan(s.type, s.value, s.start + start, s.end + start)
+        for s in _read(text[start : joint.start()], language, zone, instant)
+        if s.type in ("date", "time", "datetime")
+    ]
+    lasting = [
+        TypedSpan(s.type, s.value, s.start + joint.end(), s.end + joint.end())
+        for s in _read(text[joint.end() : end], language, zone, instant)
+        if s.type == "duration"
+    ]
+    if not when or not lasting:
+        return None
+    return [max(when, key=lambda s: s.end - s.start), max(lasting, key=lambda s: s.end - s.start)]
+
+
+#: the word between when something starts and how long it lasts
+_FOR_A_WHILE = re.compile(r"\s(?:for|por|durante)\s", re.IGNORECASE)
+#: the same word right before a span: "por 4h" lasts four hours, it is no 4 o'clock
+_LASTING = re.compile(r"\b(?:for|por|durante)\s+$", re.IGNORECASE)
 
 
 def _whole_days(reading: dict[str, Any]) -> tuple[date, date] | None:

@@ -107,6 +107,20 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("paguei R$ 50,00", "pt", [("money", {"amount": 50, "currency": "BRL"})]),
         ("quanto é 100 dólares em reais", "pt", [("money", {"amount": 100, "currency": "USD"})]),
         ("a reunião dura 2 horas", "pt", [("duration", "PT2H")]),
+        # a start and how long, which Duckling reads as one interval, are a time and a duration
+        ("friday 3pm for 2 hours", "en", [("datetime", "2026-11-27T15:00:00-03:00"), ("duration", "PT2H")]),
+        (
+            "tonight at 11:30pm for 1 hour",
+            "en",
+            [("datetime", "2026-11-26T23:30:00-03:00"), ("duration", "PT1H")],
+        ),
+        ("sábado 11h por 4h", "pt", [("datetime", "2026-11-28T11:00:00-03:00"), ("duration", "PT4H")]),
+        (
+            "domingo 7h por meia hora",
+            "pt",
+            [("datetime", "2026-11-29T07:00:00-03:00"), ("duration", "PT30M")],
+        ),
+        ("às 14h", "pt", [("time", "14:00")]),
         ("tomorrow at 2pm", "en", [("datetime", "2026-11-27T14:00:00-03:00")]),
         ("three passengers", "en", [("number", 3)]),
         ("it costs $19.99", "en", [("money", {"amount": 19.99, "currency": "USD"})]),
