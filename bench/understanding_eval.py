@@ -1,6 +1,7 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
-    python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8|round9]
+    python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
+                                              |round9]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]

@@ -324,9 +324,13 @@ class _StringContext:
     lettered: tuple[int, int] | None = None
     #: ...and the letters they start with ("cn" of "CN4821"): a code that starts the same is one
     prefixes: frozenset[str] = frozenset()
+    #: the shapes of what follows those letters ("9999", or a plate's "9a99")
+    tails: frozenset[str] = frozenset()
     #: the annotated values are phrases of several words (a message, an idea): the entity is
     #: the rest of the message after its cue ("saying …", "dizendo …", "…: <text>")
     free: bool = False
+    #: some annotated values write a number among their words (an address: "Rua Augusta 1200")
+    numbered: bool = False
     #: each side's words looked up with a typo's tolerance, made again when a word was added
     _near: dict[str, FuzzyVocabulary] = field(default_factory=dict, repr=False)
 
@@ -379,7 +383,7 @@ _THAT = frozenset({"que", "that"})
 #: an entity annotated only with numbers of at least this many digits names things by codes
 CODE_DIGITS = 5
 #: a code of letters then digits, as ``words`` gives it ("cn4821")
-_LETTERED = re.compile(r"([a-z]+)(\d+)")
+_LETTERED = re.compile(r"([a-z]+)(\d[a-z\d]*)")
 #: what may stand between a code's letters and its digits: a space or a dash
 _CODE_GAP = re.compile(r"\s|\s?[-–]\s?")
 #: digits going on after a separator ("10:30", "48,21"): a time or an amount, no code's digits
@@ -633,6 +637,12 @@ class GoalEntityExtractor:
         self._enum_and_bool_words = frozenset(w for p in enum_phrases + bool_phrases for w in p)
         self._enum_and_bool_phrases = frozenset(tuple(p) for p in enum_phrases + bool_phrases)
 
+    @property
+    def _numbered(self) -> bool:
+        """Whether a string entity's annotated values write a number inside their words ("Rua
+        Augusta 1200", "200 Oak Street"): a number beside such a value is part of it."""
+        return any(self._contexts[name].numbered for name in self._strings)
+
     def _learn_lookups(self) -> None:
         """The domain's lookup tables: their names and aliases are known values; a word of the
         names of several entries is no name on its own."""
@@ -710,11 +720,15 @@ class GoalEntityExtractor:
                 len(v) == 1 and any(c.isdigit() for c in v[0]) for v in values
             )
             self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
+            self._contexts[name].numbered = any(
+                any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values
+            )
             shapes = [_LETTERED.fullmatch(v[0]) if len(v) == 1 else None for v in values]
             if values and all(shapes):
                 letters = [len(m.group(1)) for m in shapes if m is not None]
                 self._contexts[name].lettered = (min(letters), max(letters))
                 self._contexts[name].prefixes = frozenset(m.group(1) for m in shapes if m is not None)
+                self._contexts[name].tails = frozenset(_shape(m.group(2)) for m in shapes if m is not None)
             self._known.update(tuple(v) for v in values if v)
         return entity_words
 
@@ -873,7 +887,8 @@ class GoalEntityExtractor:
                     or used[i + 1]
                     or not letters.text.isalpha()
                     or not shape[0] <= len(letters.text) <= shape[1]
-                    or not digits.text.isdigit()
+                    # "bra-2e19": a plate's digits and letter, as the annotated codes write them
+                    or not (digits.text.isdigit() or _shape(digits.text) in self._contexts[name].tails)
                     or len(digits.text) < CODE_PART_DIGITS
                     or not _CODE_GAP.fullmatch(text[letters.end : digits.start])
                     or not self._is_candidate(letters, False)
@@ -1109,6 +1124,8 @@ class GoalEntityExtractor:
             inside = [i for i, tok in enumerate(toks) if tok.start < span.end and tok.end > span.start]
             if len(inside) == 1 and _a_name_for_a_day(text, toks, inside[0]):
                 continue
+            if self._numbered and _a_number_before_a_name(toks, inside):
+                continue  # "outage at *10* pine road": the house's number, no ten o'clock
             for i in inside:
                 if not self._in_known_value(toks, i):
                     used[i] = True
@@ -1507,6 +1524,8 @@ class GoalEntityExtractor:
         spans = self._spans(text, toks, used)
         if not spans:
             return {}
+        if self._numbered:
+            spans = _numbers_joined(toks, spans)
         assigned: dict[str, list[_Span]] = {name: [] for name in self._strings}
         #: each span's other entities, best first: where a known value goes when its first
         #: entity holds a better one
@@ -1674,6 +1693,8 @@ class GoalEntityExtractor:
         if not guessable or len(spans) != 1:
             return []
         span = spans[0]
+        if span.first == span.last and _a_verb_form(toks[span.first].text):
+            return []  # "quero avisar que *acabou* a luz": the verb is no address, nor any name
         beside = [toks[i].text for i in (span.first - 1, span.last + 1) if 0 <= i < len(toks)]
         inside = range(span.first, span.last + 1)
         alone = all(i in inside or not self._is_content(toks[i]) for i in range(len(toks)))
@@ -1925,6 +1946,43 @@ def _a_modal_verb(phrase: list[str], toks: list[Token], at: int) -> bool:
     return before is None or before in _SUBJECTS or after in _SUBJECTS
 
 
+def _numbers_joined(toks: list[Token], spans: list[_Span]) -> list[_Span]:
+    """``spans`` with each number joined to the words right before or after it ("rua harmonia
+    300", "10 pine road"): the value of an entity whose annotated values write one inside."""
+    out: list[_Span] = []
+    for span in spans:
+        if out and out[-1].last + 1 == span.first and _one_is_a_number(toks, out[-1], span):
+            last = out[-1]
+            out[-1] = _Span(last.first, span.last, last.start, span.end, known=last.known or span.known)
+        else:
+            out.append(span)
+    return out
+
+
+def _one_is_a_number(toks: list[Token], left: _Span, right: _Span) -> bool:
+    def number(span: _Span) -> bool:
+        return all(t.text.isdigit() for t in toks[span.first : span.last + 1])
+
+    return number(left) != number(right)
+
+
+def _a_number_before_a_name(toks: list[Token], inside: list[int]) -> bool:
+    """Whether the words of a time read end in a bare number followed by a word ("at 10 pine
+    road"): a number written as a clock's is none ("at 10am", "às 10h")."""
+    last = inside[-1]
+    after = toks[last + 1].text if last + 1 < len(toks) else None
+    return toks[last].text.isdigit() and after is not None and after.isalpha() and after not in NOT_ENTITY
+
+
+def _a_verb_form(word: str) -> bool:
+    """Whether ``word`` ends as only a verb's past or gerund does ("acabou", "caiu", "faltando",
+    "stopped", "leaking")."""
+    return len(word) >= MIN_VERB_STEM + 2 and _VERB_ONLY_ENDING.search(word) is not None
+
+
+_VERB_ONLY_ENDING = re.compile(r"(?:ou|iu|aram|eram|iram|ando|endo|indo|ed|ing)$")
+
+
 def _phrasing_of(goal: Goal) -> set[str]:
     """The words of ``goal``'s examples that are none of the values they annotate."""
     out: set[str] = set()
@@ -2149,6 +2207,11 @@ def _switched_off(text: str, toks: list[Token], i: int, language: str | None) ->
         return False
     before = toks[i - 1].text
     return before in _OFF or (before == "no" and language == "en")
+
+
+def _shape(code: str) -> str:
+    """A code's shape: each digit a 9, each letter an a ("2e19" is "9a99")."""
+    return "".join("9" if c.isdigit() else "a" for c in code)
 
 
 def value_words(value: str) -> list[str]:

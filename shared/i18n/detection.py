@@ -69,6 +69,9 @@ _ENGLISH_CLOCK = re.compile(r"\d\s?[ap]\.?m\b", re.IGNORECASE)
 #: Accents weigh like one word: enough for a tie, not against a clearly English sentence that
 #: names "São Paulo" or "Itaú".
 _ACCENT_VOTE = 1
+#: word endings of one language only, which break a tie of function words
+_ENGLISH_ENDING = re.compile(r"(?:tion|ity|ness|ment)s?$")
+_PORTUGUESE_ENDING = re.compile(r"(?:cao|coes|idade|mente|agem)s?$")
 
 
 def detect(text: str, default: Language = DEFAULT_LANGUAGE) -> Language:
@@ -84,6 +87,8 @@ def vote(text: str) -> Language | None:
     ('en', 'pt', 'en', None)
     >>> vote("cleaner sat 9am"), vote("plumber 7 pm"), vote("marca spinning 19h")
     ('en', 'en', 'pt')
+    >>> vote("electricity meter reading 48,700"), vote("leitura relogio 48.700 atualizacao")
+    ('en', 'pt')
     """
     ws = words(text)
     portuguese = sum(w in PORTUGUESE_WORDS for w in ws)
@@ -91,6 +96,11 @@ def vote(text: str) -> Language | None:
     if _PORTUGUESE_LETTERS.search(text):
         portuguese += _ACCENT_VOTE
     english += len(_ENGLISH_CLOCK.findall(text))
+    if english == portuguese:
+        # no function word tells ("electricity meter reading 48,700"): endings only one
+        # language's words have do
+        english = sum(bool(_ENGLISH_ENDING.search(w)) for w in ws)
+        portuguese = sum(bool(_PORTUGUESE_ENDING.search(w)) for w in ws)
     if english > portuguese:
         return "en"
     if portuguese > english:
