@@ -276,9 +276,17 @@ def answer_slot(
     """``turn`` continued by the reply ``text`` (and the question still pending, if any), or
     ``None`` when the reply is a new request for another goal (the question is dropped)."""
     asked = question.resume.intent
-    found = extractor.extract(text, prefer=question.entity, clock=clock, language=question.resume.language)
     other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
     sure = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
+    # a reply that is no sure request of another goal is the value asked for, all of it
+    # ("bela vista, rua treze de maio 20" to "which address?")
+    found = extractor.extract(
+        text,
+        prefer=question.entity,
+        clock=clock,
+        language=question.resume.language,
+        reply=not (sure and other_goal),
+    )
     # a question for a group (required_one_of) is answered by any of its alternatives
     answers = _asked_group(question, extractor) or [question.entity]
     if (

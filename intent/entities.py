@@ -596,6 +596,8 @@ class GoalEntityExtractor:
         #: the words an entry is written with and without ("black" and "black card", "visa" and
         #: "cartão visa"): a kind the table's names add, not part of a name the table lacks
         self._kind_words: dict[str, frozenset[str]] = {}
+        #: of those, the ones left out of a name at its start and at its end
+        self._kind_edges: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._learn_lookups()
         self._known_values = KnownValues(self._known)
         #: the words other goals of the domain are phrased with ("block" of a card's block): as
@@ -681,6 +683,13 @@ class GoalEntityExtractor:
                     w
                     for w, count in kinds.items()
                     if count > 1 and count * KIND_SHARE >= entries and w not in NOT_ENTITY and not w.isdigit()
+                )
+                # the table's own names written with the kind at one edge ("Garagem Paulista",
+                # "Cartão virtual") keep it there: "garagem ibirapuera" is a garage's name too
+                canonical = [words(entry.value) for entry in self.specs[name].lookup or ()]
+                self._kind_edges[name] = (
+                    self._kind_words[name] - {said[0] for said in canonical if said},
+                    self._kind_words[name] - {said[-1] for said in canonical if said},
                 )
 
     def _sort_entities(self) -> None:
@@ -810,11 +819,14 @@ class GoalEntityExtractor:
         clock: Clock | None = None,
         language: str | None = None,
         guessed: set[str] | None = None,
+        reply: bool = False,
     ) -> Entities:
         """The entities ``text`` names. ``prefer``: the role a mention without a cue goes to first
         (the one a pending question asked for). ``clock``: the conversation's, which dates and
         times are resolved against (now, UTC when not given); ``language``: the message's.
-        ``guessed`` receives the names filled only as a required entity's one candidate."""
+        ``guessed`` receives the names filled only as a required entity's one candidate.
+        ``reply``: ``text`` answers the question for ``prefer`` and asks nothing else, so what is
+        left of it is that value, however many pieces it has."""
         toks = tokens(text)
         used = [False] * len(toks)
         found: Entities = {}
@@ -865,7 +877,24 @@ class GoalEntityExtractor:
         if self._strings:
             strings = self._extract_strings(text, toks, used, guessed)
             found.update({k: v for k, v in strings.items() if k not in found})
+        if reply and prefer is not None and prefer in self._strings and prefer not in found:
+            whole = self._the_reply(text, toks, used, of_a_day, prefer)
+            if whole is not None:
+                found[prefer] = whole
         return found
+
+    def _the_reply(
+        self, text: str, toks: list[Token], used: list[bool], of_a_day: set[int], name: str
+    ) -> str | None:
+        """The words of a reply to the question for ``name``, a name no table lists, from its first
+        word to its last ("bela vista, rua treze de maio 20"): asked for, all of it is the value,
+        however many pieces it has. ``None`` when nothing but function words is left."""
+        if self.specs[name].lookup or self._contexts[name].numeric or self._contexts[name].coded:
+            return None
+        left = [i for i, t in enumerate(toks) if (not used[i] or i in of_a_day) and t.text not in NOT_ENTITY]
+        if not left:
+            return None
+        return text[toks[left[0]].start : toks[left[-1]].end]
 
     def _codes_written_apart(
         self, text: str, toks: list[Token], used: list[bool]
@@ -1574,8 +1603,7 @@ class GoalEntityExtractor:
             )
             best = ranked[0]
             if tuple(said) not in self._known:
-                # "my elo card": the kind word the table's names add is not the name said
-                span = self._without_kind_words(toks, span, self._kind_words.get(best, frozenset()))
+                span = self._as_the_table_names(toks, used, span, best)
             span.score = scores[best]
             if is_number:
                 span.known = True  # the shape is the evidence: only number entities take it
@@ -1604,13 +1632,23 @@ class GoalEntityExtractor:
                 out[name] = text[best_span.start : best_span.end]
         return out
 
-    @staticmethod
-    def _without_kind_words(toks: list[Token], span: _Span, kinds: frozenset[str]) -> _Span:
+    def _as_the_table_names(self, toks: list[Token], used: list[bool], span: _Span, name: str) -> _Span:
+        """``span``, a name the table lacks, written as the table writes its names: without a kind
+        word no entry's name has at that edge ("my elo *card*"), with one the entries' names have
+        there ("*garagem* ibirapuera", as "Garagem Paulista")."""
+        kinds = self._kind_words.get(name, frozenset())
+        leading, trailing = self._kind_edges.get(name, (frozenset(), frozenset()))
         first, last = span.first, span.last
-        while first < last and toks[first].text in kinds:
+        while first < last and toks[first].text in leading:
             first += 1
-        while last > first and toks[last].text in kinds:
+        while last > first and toks[last].text in trailing:
             last -= 1
+        if first == span.first and first > 0 and not used[first - 1]:
+            before = toks[first - 1].text
+            first -= before in kinds and before not in leading
+        if last == span.last and last + 1 < len(toks) and not used[last + 1]:
+            after = toks[last + 1].text
+            last += after in kinds and after not in trailing
         if (first, last) == (span.first, span.last):
             return span
         return _Span(first, last, toks[first].start, toks[last].end, known=span.known, guessed=span.guessed)

@@ -1,6 +1,7 @@
 """Words that say what kind of thing a name is, not which: the word a table writes its names with
-and without ("black" and "black card", "visa" and "cartão visa") is no part of a name it lacks
-("my elo card" names "elo") and says the word beside it is one ("fatura do cartão amex"); a
+and without ("black" and "black card", "visa" and "cartão visa") says the word beside it is a
+name ("fatura do cartão amex"), and is part of a name the table lacks only where the table's own
+names have it ("cartão amex" as "Cartão virtual", but "my elo card" names "elo"); a
 pointing word ("desse", "naquela") is no object a goal does not know; and a company's
 "stock price" is asked of the company."""
 
@@ -24,8 +25,9 @@ def cards(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     ("text", "goal", "card"),
     [
         ("statement for my elo card", "CARD_STATEMENT", "elo"),
-        ("fatura do cartão amex", "CARD_STATEMENT", "amex"),
-        ("bloqueia meu cartão elo", "BLOCK_CARD", "elo"),
+        # the table writes names with "cartão" first ("Cartão virtual"): a new one keeps it
+        ("fatura do cartão amex", "CARD_STATEMENT", "cartão amex"),
+        ("bloqueia meu cartão elo", "BLOCK_CARD", "cartão elo"),
         ("my black card statement", "CARD_STATEMENT", "Mastercard Black"),
     ],
 )
