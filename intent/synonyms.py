@@ -22,8 +22,9 @@ _ACTIONS: dict[str, tuple[str, str]] = {
     ),
     "book": (
         "agenda agendar agende inscreve inscrever inscreva coloca colocar coloque bota botar",
-        "book schedule enroll enrol",
+        "book schedule enroll enrol put",
     ),
+    "change": ("muda mudar mude altera alterar altere", "change switch"),
     "send": ("manda mandar mande envia enviar envie joga jogar dispara disparar", "send forward"),
     "search": ("procura procurar busca buscar pesquisa pesquisar", "search"),
     "show": ("mostra mostrar lista listar exibe exibir", "show list display"),

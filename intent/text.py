@@ -349,7 +349,7 @@ _FILLER_EN = """
     week month year latest recent recently again actually maybe perhaps probably idk dunno
     re ll ve m d
     whatever got whole entire
-    hmm hmmm hm ah oh uh uhm
+    hmm hmmm hm ah oh uh uhm ugh smh lol omg
 """
 #: Chat shorthands of both languages, written out before a message is classified: the goals'
 #: examples spell words in full, so "qto ta a vale hj" or "whens my next appt" share no word with
@@ -469,7 +469,9 @@ _ADVICE_VERBS = frozenset(
     {"indica", "indique", "indicar", "recomenda", "recomende", "recomendar", "sugere", "sugira", "sugerir"}
     | {"ensina", "ensine", "ensinar", "recommend", "suggest", "advise", "teach"}
 )
-_BEST = frozenset({"best", "melhor", "melhores"})
+#: "where's the cheapest …": the question word before an opinion
+_WHERE = frozenset({"where", "onde"})
+_BEST = frozenset({"best", "melhor", "melhores", "cheapest", "nearest", "closest"})
 _BEFORE_BEST = frozenset({"the", "o", "a", "os", "as", "qual", "quais", "which"})
 
 
@@ -483,9 +485,11 @@ def asks_advice(text: str, *, opinion: bool = True) -> bool:
     (False, False)
     >>> asks_advice("me ensina a trocar uma tomada"), asks_advice("teach me to fix a leak")
     (True, True)
+    >>> asks_advice("where's the cheapest parking near the stadium?")
+    True
     """
     ws = words(expand_shorthands(text))
-    first = next((i for i, w in enumerate(ws) if w not in _FILLER_OR_STOP), None)
+    first = next((i for i, w in enumerate(ws) if w not in _FILLER_OR_STOP and w not in _WHERE), None)
     if first is None:
         return False
     word = ws[first]

@@ -73,6 +73,9 @@ _PT_CURRENCIES = re.compile(
     r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>d[oó]lar(?:es)?|euros?|libras?|ienes?|contos?|pilas?)\b",
     re.IGNORECASE,
 )
+#: the dollar's slang after an amount in English ("15 bucks")
+_EN_CURRENCIES = re.compile(r"(?P<amount>\d+(?:[.,]\d+)?)\s*(?P<unit>bucks?)\b", re.IGNORECASE)
+_EN_UNITS = {"buc": "USD"}
 _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JPY", "con": "BRL", "pil": "BRL"}
 #: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
 #: Duckling's Portuguese reads as money: that reading is asked for when they occur.
@@ -513,6 +516,8 @@ def _normalised(
         if grain == "second":
             return  # "agora", "now": the moment of asking, no value a person chose
         body = clean[hit["start"] : hit["end"]]
+        if grain == "year" and body.strip().isdigit():
+            return  # "tá marcando 1560": a number, no year (and no day of one)
         if grain not in _DAY_GRAINS:
             stamp = _not_past(value, _as_written(value, stamp, body), body, instant)
         when = datetime.fromisoformat(stamp)
@@ -855,19 +860,23 @@ def _not_past(value: dict[str, Any], stamp: str, body: str, instant: int) -> str
 
 
 def _with_currency_words(text: str, language: str, found: list[TypedSpan]) -> list[TypedSpan]:
-    """ "100 dólares", "50 euros" in Portuguese, which Duckling reads as a bare number."""
-    if language != "pt":
-        return found
+    """ "100 dólares", "50 euros" in Portuguese and "15 bucks" in English, which Duckling reads
+    as a bare number."""
+    words, units = (_PT_CURRENCIES, _PT_UNITS) if language == "pt" else (_EN_CURRENCIES, _EN_UNITS)
     out = list(found)
-    for match in _PT_CURRENCIES.finditer(text):
-        number = next((s for s in out if s.type == "number" and s.start == match.start()), None)
-        if number is None or not isinstance(number.value, int | float):
-            continue
-        out.remove(number)
-        currency = _PT_UNITS[match.group("unit")[:3].lower()]
-        out.append(
-            TypedSpan("money", {"amount": number.value, "currency": currency}, match.start(), match.end())
+    for match in words.finditer(text):
+        bare = next(
+            (s for s in out if s.start == match.start() and (s.type == "number" or _without_currency(s))),
+            None,
         )
+        if bare is None:
+            continue
+        amount = bare.value.get("amount") if isinstance(bare.value, dict) else bare.value
+        if not isinstance(amount, int | float):
+            continue
+        out.remove(bare)
+        currency = units[match.group("unit")[:3].lower()]
+        out.append(TypedSpan("money", {"amount": amount, "currency": currency}, match.start(), match.end()))
     return out
 
 

@@ -72,3 +72,18 @@ def test_an_english_reading_with_no_function_word_groups_its_thousands(city: Emb
     read = city.parse_sync("electricity meter reading 48,700", context=CONTEXT)
     assert read.goal == "METER_READING", read.notes
     assert read.entities.get("reading") == 48700
+
+
+@pytest.mark.parametrize(
+    ("goal", "text"),
+    [
+        ("TOP_UP", "put 15 bucks of credit on 11 91234-5678"),  # "coloca 30 de crédito" in the examples
+        ("CHANGE_PLAN", "altera meu plano pro pré"),  # "muda meu plano" in the examples
+    ],
+)
+def test_another_everyday_verb_of_the_same_action_is_the_goal_s(
+    city: EmbeddedIntentAdapter, goal: str, text: str
+) -> None:
+    assert city.model is not None
+    extractor = next(x for (_, name), x in city.model.extractors.items() if name == goal)
+    assert extractor.unsupported_action(text) is None

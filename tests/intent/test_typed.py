@@ -123,6 +123,9 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("às 14h", "pt", [("time", "14:00")]),
         ("tomorrow at 2pm", "en", [("datetime", "2026-11-27T14:00:00-03:00")]),
         ("three passengers", "en", [("number", 3)]),
+        ("it costs 20 bucks", "en", [("money", {"amount": 20, "currency": "USD"})]),
+        # four bare digits are a number (a meter's reading), no year and no day of one
+        ("o relógio tá marcando 1560", "pt", [("number", 1560)]),
         ("it costs $19.99", "en", [("money", {"amount": 19.99, "currency": "USD"})]),
         # reais in an English message: only Duckling's Portuguese knows the real
         (
