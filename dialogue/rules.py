@@ -25,7 +25,7 @@ from intent.text import words
 from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import CapabilityRef, Catalog, GoalRef
-from shared.entities import Entities
+from shared.entities import Entities, EntityValue
 from shared.manifest import Composition, Goal
 from shared.models import (
     ApprovalQuestion,
@@ -351,6 +351,9 @@ class FollowUps:
             return None
         if bare and not _only_evidenced_values(extractor, goal, rest, named, request.language, clock):
             return None
+        named = {
+            name: _in_the_same_currency(value, request.entities.get(name)) for name, value in named.items()
+        }
         return request.model_copy(
             update={
                 "entities": {**request.entities, **named},
@@ -386,6 +389,19 @@ class FollowUps:
         if key not in self._extractors:
             self._extractors[key] = entity_extractor(ref, catalog)
         return self._extractors[key]
+
+
+def _in_the_same_currency(value: EntityValue, before: EntityValue | None) -> EntityValue:
+    """A corrected amount whose currency was left unsaid ("no, make it 80") is in the currency
+    of the amount it replaces ("30 reais")."""
+    if (
+        isinstance(value, dict)
+        and value.get("currency") is None
+        and isinstance(before, dict)
+        and before.get("currency") is not None
+    ):
+        return {**value, "currency": before["currency"]}
+    return value
 
 
 def _only_evidenced_values(

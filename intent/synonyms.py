@@ -22,7 +22,7 @@ _ACTIONS: dict[str, tuple[str, str]] = {
     ),
     "book": (
         "agenda agendar agende inscreve inscrever inscreva coloca colocar coloque bota botar",
-        "book schedule enroll enrol put",
+        "book enroll enrol schedule put",
     ),
     "change": ("muda mudar mude altera alterar altere", "change switch"),
     "send": ("manda mandar mande envia enviar envie joga jogar dispara disparar", "send forward"),

@@ -1,12 +1,13 @@
 """A reply to the question for a name no table lists is that value, all of it, however many
 pieces it has ("bela vista, rua treze de maio 20" to "which address?"); a sure request of
-another goal still drops the question."""
+another goal still drops the question; a corrected amount keeps the currency it replaces."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.understanding.round9.domains import utilities
+from bench.understanding.round9.domains import phone_plan, utilities
+from dialogue.rules import FollowUps
 from dialogue.slots import answer_slot
 from dialogue.state import new_turn
 from intent.embedded import entity_extractor
@@ -65,3 +66,20 @@ def test_a_sure_request_of_another_goal_is_no_address(city: Catalog) -> None:
         )
         is None
     )
+
+
+def test_a_corrected_amount_keeps_the_currency_it_replaces() -> None:
+    phones = Catalog([phone_plan.service.manifest_with_lookups()])
+    waiting = IntentOutput(
+        primary_domain="phone_plan",
+        goal="TOP_UP",
+        entities={"phone": "11912345678", "amount": {"amount": 30, "currency": "BRL"}},
+        confidence=0.9,
+        language="en",
+    )
+    corrected = FollowUps().correct(waiting, "no, make it 80", phones)
+    assert corrected is not None
+    assert corrected.entities["amount"] == {"amount": 80, "currency": "BRL"}
+    dollars = FollowUps().correct(waiting, "no, make it 80 dollars", phones)
+    assert dollars is not None
+    assert dollars.entities["amount"] == {"amount": 80, "currency": "USD"}
