@@ -1269,7 +1269,12 @@ class GoalEntityExtractor:
             return None
         unit = said[-1]
         forms = {unit, unit.rstrip("s"), unit + "s"}
-        if not any(forms & self._annotated_words[n] for n in self._typed if self.specs[n].type == "number"):
+        counted = {w for n in self._typed if self.specs[n].type == "number" for w in self._annotated_words[n]}
+        whole_days = _WHOLE_DAYS.fullmatch(span.value)
+        if whole_days is not None and unit in _WEEK_WORDS and counted & _DAY_WORDS:
+            # "for a week", "por duas semanas" to a count of days: seven days a week
+            return TypedSpan("number", int(whole_days.group(1)), span.start, span.end)
+        if not forms & counted:
             return None
         count = float(amount.group(1))
         # the number written is the count: "half day" is twelve hours, and no count of days
@@ -1982,6 +1987,12 @@ def _a_modal_verb(phrase: list[str], toks: list[Token], at: int) -> bool:
     before = toks[at - 1].text if at > 0 else None
     after = toks[at + 1].text if at + 1 < len(toks) else None
     return before is None or before in _SUBJECTS or after in _SUBJECTS
+
+
+#: a duration of whole days, and the words of weeks and of days
+_WHOLE_DAYS = re.compile(r"P(\d+)D")
+_WEEK_WORDS = frozenset({"week", "weeks", "semana", "semanas"})
+_DAY_WORDS = frozenset({"day", "days", "dia", "dias"})
 
 
 def _numbers_joined(toks: list[Token], spans: list[_Span]) -> list[_Span]:

@@ -56,6 +56,9 @@ def test_each_count_goes_where_its_noun_says(
         ("quero tirar férias dia 20, 3 dias", "pt", 3),
         ("FERIAS DIA 27 POR 5 DIAS", "pt", 5),
         ("paternity leave from April 6, 20 days", "en", 20),
+        # weeks are seven days each
+        ("vacation from April 6, for 1 week", "en", 7),
+        ("férias dia 20 por duas semanas", "pt", 14),
     ],
 )
 def test_days_said_as_a_duration_are_counted(text: str, language: str, days: int) -> None:
