@@ -12,6 +12,7 @@ from dialogue.slots import answer_slot
 from dialogue.state import new_turn
 from intent.embedded import entity_extractor
 from shared.catalog import Catalog, GoalRef
+from shared.entities import EntityValue
 from shared.models import IntentOutput, ResumePoint, SlotQuestion
 
 
@@ -20,7 +21,7 @@ def city() -> Catalog:
     return Catalog([utilities.service.manifest_with_lookups()])
 
 
-def _intent(goal: str | None, confidence: float = 0.9, **entities: object) -> IntentOutput:
+def _intent(goal: str | None, confidence: float = 0.9, **entities: EntityValue) -> IntentOutput:
     return IntentOutput(
         primary_domain="utilities" if goal else None,
         goal=goal,

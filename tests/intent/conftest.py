@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bench.understanding.round8.domains import bank_cards, laundry, real_estate
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -218,3 +219,10 @@ def as_a_gateway_reads(folder: Path, *bench_domains: ModuleType) -> EmbeddedInte
         research(research_settings(folder)).service.manifest(),
     ]
     return EmbeddedIntentAdapter(Catalog(manifests))
+
+
+@pytest.fixture(scope="session")
+def round8_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 8's held-out domains (cards, laundry, real estate) beside the shipped ones, trained
+    once for every test module that reads with them."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round8"), bank_cards, laundry, real_estate)

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from bench.understanding.round8.domains import bank_cards, laundry, real_estate
 from intent.embedded import EmbeddedIntentAdapter
-from tests.intent.conftest import as_a_gateway_reads
 
 CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 
 
 @pytest.fixture(scope="module")
-def cards(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    return as_a_gateway_reads(tmp_path_factory.mktemp("cards"), bank_cards, laundry, real_estate)
+def cards(round8_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round8_beside_shipped
 
 
 @pytest.mark.parametrize("text", ["I left my card at a restaurant, block it", "block my card"])
