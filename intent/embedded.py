@@ -1600,6 +1600,9 @@ class EmbeddedIntentAdapter:
         ]
         if not foreign:
             return []
+        if extractor.of_a_kind_of_its_own(out.entities):
+            # "top up my mom's line 21 99888-7777": a phone number is what the goal is about
+            return []
         said = _values_said(out.entities)
         if extractor.from_table(out.entities) and len(foreign) < said:
             # a value of the goal's tables and more values than words it does not know: the

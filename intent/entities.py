@@ -1872,6 +1872,11 @@ class GoalEntityExtractor:
         time, a number, an amount) rather than something only this goal knows."""
         return all(name in self._typed or name in self._typed_text for name in entities if name in self.specs)
 
+    def of_a_kind_of_its_own(self, entities: Entities) -> bool:
+        """Whether a value in ``entities`` is of a type no other request carries by chance (a phone
+        number, an e-mail address, a link), unlike a day or a number."""
+        return any(name in self.specs and self.specs[name].type in _OWN_KINDS for name in entities)
+
     def from_table(self, entities: Entities) -> bool:
         """Whether a value in ``entities`` is an entry of its entity's lookup table (a product, a
         city: names only this goal knows, unlike an enum's everyday words such as "up"), or a code
@@ -1989,6 +1994,8 @@ def _a_modal_verb(phrase: list[str], toks: list[Token], at: int) -> bool:
     return before is None or before in _SUBJECTS or after in _SUBJECTS
 
 
+#: typed values that say what a request is about
+_OWN_KINDS = frozenset({"phone", "email", "url"})
 #: a duration of whole days, and the words of weeks and of days
 _WHOLE_DAYS = re.compile(r"P(\d+)D")
 _WEEK_WORDS = frozenset({"week", "weeks", "semana", "semanas"})

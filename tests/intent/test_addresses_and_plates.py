@@ -87,3 +87,10 @@ def test_another_everyday_verb_of_the_same_action_is_the_goal_s(
     assert city.model is not None
     extractor = next(x for (_, name), x in city.model.extractors.items() if name == goal)
     assert extractor.unsupported_action(text) is None
+
+
+def test_a_phone_number_is_what_a_top_up_is_about(city: EmbeddedIntentAdapter) -> None:
+    """Words the goal does not know ("mom", "line") beside a phone number are no other object."""
+    read = city.parse_sync("top up my mom's line 21 99888-7777", context=CONTEXT)
+    assert read.goal == "TOP_UP", read.notes
+    assert read.entities == {"phone": "21998887777"}
