@@ -144,6 +144,11 @@ _LIST = re.compile(
     r"^\s*((quais|que|lista|listar|mostra|mostre|ver|veja)( os| as)?( meus| minhas)?"
     r"|(what|which|list|show)( are)?( me)?( my| all my| the)?|(meus|minhas|my))\b"
 )
+#: The words a question for the person's standing requests may say beside their kind.
+_ABOUT_THEM = frozenset(
+    "o a os as the all my meus minhas s are is do i have got eu tenho tem existem ha there"
+    " ativos ativas active set configurados configuradas agora now".split()
+)
 _COMMANDS: tuple[tuple[re.Pattern[str], Action], ...] = (
     (re.compile(r"^\s*(pausa|pause|pausar|suspende|suspender|suspend)\b"), "pause"),
     (re.compile(r"^\s*(retoma|retomar|reativa|reativar|despausa|resume|unpause|reactivate)\b"), "resume"),
@@ -588,7 +593,14 @@ def read_command(text: str, *, language: Language) -> StandingCommand | None:
     ws = words(text)
     lang: Language = vote(text) or language
     kind = next((k for k, kws in _KIND_WORDS.items() if any(w in kws for w in ws)), None)
-    if _LIST.match(folded) and kind is not None and not any(p.match(folded) for p, _ in _COMMANDS):
+    listing = _LIST.match(folded)
+    if (
+        listing is not None
+        and kind is not None
+        and not any(p.match(folded) for p, _ in _COMMANDS)
+        # "quais alertas eu tenho?", not "what's the schedule and price of the course?"
+        and all(w in _ALL_KIND_WORDS or w in _ABOUT_THEM for w in words(folded[listing.end() :]))
+    ):
         return StandingCommand(action="list", target=[], kind=kind, language=lang)
     for pattern, action in _COMMANDS:
         found = pattern.match(folded)

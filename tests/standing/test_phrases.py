@@ -186,6 +186,9 @@ def test_a_percentage_watch_is_told_back_in_words() -> None:
         "book a GP on Thursday at 11",
         "will it rain on Friday?",
         "marca um médico na quinta às 11",
+        # a question about another thing's schedule lists no standing requests
+        "what's the schedule and price of the marketing course?",
+        "qual o agendamento da minha consulta de amanhã?",
     ],
 )
 def test_ordinary_requests_are_not_standing(text: str) -> None:
