@@ -146,8 +146,38 @@ _LIST = re.compile(
 )
 #: The words a question for the person's standing requests may say beside their kind.
 _ABOUT_THEM = frozenset(
-    "o a os as the all my meus minhas s are is do i have got eu tenho tem existem ha there"
-    " ativos ativas active set configurados configuradas agora now".split()
+    [
+        "o",
+        "a",
+        "os",
+        "as",
+        "the",
+        "all",
+        "my",
+        "meus",
+        "minhas",
+        "s",
+        "are",
+        "is",
+        "do",
+        "i",
+        "have",
+        "got",
+        "eu",
+        "tenho",
+        "tem",
+        "existem",
+        "ha",
+        "there",
+        "ativos",
+        "ativas",
+        "active",
+        "set",
+        "configurados",
+        "configuradas",
+        "agora",
+        "now",
+    ]
 )
 _COMMANDS: tuple[tuple[re.Pattern[str], Action], ...] = (
     (re.compile(r"^\s*(pausa|pause|pausar|suspende|suspender|suspend)\b"), "pause"),
