@@ -53,7 +53,14 @@ from intent.classifier import (
 )
 from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
 from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
-from intent.entities import GoalEntityExtractor, capitalised_inside, content_words, stems, verbal_gerunds
+from intent.entities import (
+    STOP,
+    GoalEntityExtractor,
+    capitalised_inside,
+    content_words,
+    stems,
+    verbal_gerunds,
+)
 from intent.features import Csr, FloatArray, IntArray, TfidfFeatures
 from intent.incremental import Documents, warm_start, worth_warm_start
 from intent.model import CalibrationReport, EmbeddedModel, EmbeddingPart
@@ -333,6 +340,10 @@ def _kin_words(
 def _flat_values(entities: Entities) -> list[object]:
     """Every value of ``entities``, each of a list on its own."""
     return [item for value in entities.values() for item in (value if isinstance(value, list) else [value])]
+
+
+#: how far down the classifier's order a goal whose switch the message says is looked for
+SWITCH_CANDIDATES = 3
 
 
 def _values_said(entities: Entities) -> int:
@@ -1175,6 +1186,18 @@ class EmbeddedIntentAdapter:
             out.notes.append(
                 f"choice dropped: the runner-up's words switch on {best.goal.goal}'s composition"
             )
+        if (
+            pinned_domain is None
+            and (not out.entities or _missing(best.goal, out.entities))
+            and (switched := self._switched_on(text, best, order, readings, model)) is not None
+        ):
+            # "uber quote and text me on telegram": a quote sent by Telegram, not a message
+            # with nothing to say
+            note = f"{switched.goal.goal} with its switch on, not {best.goal.goal} short of a value"
+            best, conf = switched, self._replaced(out, best, switched, note)
+            reading, extractor = readings.of(best), readings.extractor(best)
+            out.entities, guessed = dict(reading.entities), set(reading.guessed)
+            out.primary_domain, out.goal = best.domain, best.goal.goal
         if pinned_domain is None and not status and (foreign := self._something_else(text, best, out, model)):
             owner = _object_owner(text, foreign, best, order, readings, model)
             if owner is None:
@@ -1582,6 +1605,30 @@ class EmbeddedIntentAdapter:
         second = float(np.sort(probs)[-2]) if len(probs) > 1 else 0.0
         top = float(probs.max()) or 1.0
         return not too_close(conf, conf * second / top, self.choice_margin, self.oos_threshold)
+
+    def _switched_on(
+        self, text: str, best: GoalRef, order: IntArray, readings: Readings, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """Another of the first goals whose boolean switch the message says, and which the
+        message without the switch's words reads as, clearly and with every value it requires,
+        when ``best`` read nothing or lacks a required value. ``None`` otherwise."""
+        for index in order[1:SWITCH_CANDIDATES]:
+            ref = model.goals[int(index)]
+            reading = readings.of(ref)
+            switches = [n for n, s in ref.goal.entities_schema.items() if s.type == "boolean"]
+            if not any(reading.entities.get(n) is True for n in switches) or _missing(
+                ref.goal, reading.entities
+            ):
+                continue
+            rest = readings.extractor(ref).without_switches(text)
+            # "uber quote *and* … *on*": what joined the switch to the request goes with it
+            kept = [w for w in (rest or "").split() if w not in STOP]
+            if not kept:
+                continue
+            probs, conf, _ = self.scores(expand_shorthands(" ".join(kept)), None)
+            if conf >= self.oos_threshold and probs.any() and model.goals[int(probs.argmax())] == ref:
+                return ref
+        return None
 
     def _something_else(self, text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> list[str]:
         """The words naming what the message is about when it is not ``best``'s: a required value
