@@ -1980,14 +1980,16 @@ _FORMS |= {"duration": "duration"}
 _LEARNING_CLOCK = Clock(now=datetime(2026, 1, 7, 12, 0, tzinfo=ZoneInfo("UTC")))
 
 
+#: English modal verbs, which an enum may list as a value's word too ("may" of May)
+_MODAL_VERBS = frozenset({"may", "can", "will", "must", "might", "shall"})
 #: the words a modal verb opens a question or sits between: "may I", "you may", "it may rain"
 _SUBJECTS = frozenset({"i", "you", "we", "he", "she", "it", "they", "eu", "voce"})
 
 
 def _a_modal_verb(phrase: list[str], toks: list[Token], at: int) -> bool:
-    """Whether the one-word function-word phrase at ``at`` ("may") is a verb where it stands: it
-    opens the message, or a subject is said right before or after it."""
-    if len(phrase) != 1 or phrase[0] not in STOP:
+    """Whether the one-word phrase at ``at`` that is also a modal verb ("may") is that verb where
+    it stands: it opens the message, or a subject is said right before or after it."""
+    if len(phrase) != 1 or phrase[0] not in _MODAL_VERBS:
         return False
     before = toks[at - 1].text if at > 0 else None
     after = toks[at + 1].text if at + 1 < len(toks) else None

@@ -36,3 +36,13 @@ def test_a_modal_verb_is_no_month(cards: EmbeddedIntentAdapter, text: str, month
     read = cards.parse_sync(text, context=CONTEXT)
     assert read.goal == "CARD_STATEMENT", read.notes
     assert read.entities.get("month") == month
+
+
+@pytest.mark.parametrize("text", ["oi!", "olá, tudo bem?"])
+def test_a_function_word_that_is_no_modal_verb_is_still_the_value(
+    cards: EmbeddedIntentAdapter, text: str
+) -> None:
+    """ "oi" is a function word and the small talk's greeting: only a modal verb is left out."""
+    read = cards.parse_sync(text, context=CONTEXT)
+    assert read.goal == "SMALL_TALK", read.notes
+    assert read.entities == {"kind": "GREETING"}
