@@ -1159,6 +1159,8 @@ class EmbeddedIntentAdapter:
             else self._sibling_explains(text, best, order, readings, model)
             or self._asked_of_a_reader(text, best, order, readings, model)
         )
+        #: the goal the message was read as before a sibling of its domain took it over
+        read_first = best
         if sibling is not None:
             # "corrida de casa pra congonhas quinta 14h pra 3 pessoas": a day, a time and a
             # party a price does not read, and a booking reads all of it; "ainda tem ingresso pro
@@ -1237,9 +1239,9 @@ class EmbeddedIntentAdapter:
             # "reserva um hotel em Gramado" read as a research idea: a verb the goal does not do,
             # and not one word or value of the goal's
             return _out_of_scope(out, f"{verb!r} is nothing {best.goal.goal} does, and nothing of it is said")
-        if free_to_drop and self._advice_it_does_not_give(text, best):
+        if free_to_drop and any(self._advice_it_does_not_give(text, ref) for ref in (best, read_first)):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
-            # domain whose goal books is no booking
+            # domain whose goal books is no booking, nor a list of bookings a sibling read it as
             return _out_of_scope(out, f"the message asks for advice, which {best.goal.goal} does not give")
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
@@ -1522,9 +1524,8 @@ class EmbeddedIntentAdapter:
     def _advice_it_does_not_give(self, text: str, best: GoalRef) -> bool:
         """Whether ``text`` asks for advice, none of ``best``'s own texts doing so (a goal that
         recommends says so in its examples). An opinion ("the best hotel") is asked of a goal
-        that changes something or reads the person's own records only: "the best stocks today"
-        are what top movers read, and no list of "my bookings" says which hotel is best."""
-        opinion = self._acts(best) or self._reads_own(best)
+        that changes something only: "the best stocks today" are what top movers read."""
+        opinion = self._acts(best)
         if not asks_advice(text, opinion=opinion):
             return False
         fixed, examples = goal_documents(best, self.catalog)

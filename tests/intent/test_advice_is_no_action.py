@@ -55,8 +55,8 @@ def beside_the_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedInte
 
 
 def test_a_list_of_my_bookings_says_no_hotel_is_best(beside_the_shipped: EmbeddedIntentAdapter) -> None:
-    """The list of the person's own bookings reads a city as a booking does: it gives no opinion
-    either."""
+    """The list of the person's own bookings, which reads a city as the booking does, took the
+    message over from the booking: the booking's advice rule still says it asks an opinion."""
     read = beside_the_shipped.parse_sync("what's the best hotel in rio?", context=CONTEXT)
     assert read.goal is None, (read.goal, read.entities, read.notes)
     mine = beside_the_shipped.parse_sync("show my bookings in rio", context=CONTEXT)
