@@ -294,8 +294,6 @@ GET_QUOTE: dict[str, Any] = {
         _ex("get me the share price of Nokia and Volvo", symbol_text=["Nokia", "Volvo"]),
         _ex("send the Amazon quote to my telegram", symbol_text="Amazon", notify=True),
         _ex("price of MSFT", symbol_text="MSFT"),
-        _ex("Netflix stock price", symbol_text="Netflix"),
-        _ex("volvo shares today?", symbol_text="volvo"),
     ],
 }
 
