@@ -34,6 +34,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -176,8 +177,12 @@ class FuzzyVocabulary:
         for w in self.words:
             for form in stems(w):
                 self._by_stem.setdefault(form, []).append(w)
-        #: the long words by how they are written with a letter left out ("renw" of "renew")
-        self.dropped = with_a_letter_dropped(self._long)
+
+    @cached_property
+    def dropped(self) -> dict[str, str]:
+        """The long words by how they are written with a letter left out ("renw" of "renew"):
+        made on first use, as only the goals' phrasing and the classifier's words look them up."""
+        return with_a_letter_dropped(self._long)
 
     def matches(self, word: str) -> list[str]:
         """Every word of the vocabulary ``fuzzy_equal`` to ``word``; a function word is no typo of
