@@ -41,7 +41,7 @@ from zoneinfo import ZoneInfo
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from intent.synonyms import ACTION_OF
+from intent.synonyms import ACTION_OF, actions_of
 from intent.text import (
     FILLER_EN,
     FILLER_PT,
@@ -55,7 +55,6 @@ from intent.text import (
     is_gerund,
     tokens,
     verb_stem,
-    words,
 )
 from intent.typed import RECOGNIZER, Clock, TypedSpan, names_a_currency
 from shared.clock import utcnow
@@ -111,6 +110,16 @@ FREE_TEXT_WORDS = 3
 DEFAULT_CUE_WEIGHT = 0.5
 
 
+def words(text: str) -> list[str]:
+    """The words of ``text`` as a message's tokens are: a value, a table's name and an example are
+    read like the messages they are looked for in ("Pós 50GB" is "pos", "50", "gb")."""
+    return [t.text for t in tokens(text)]
+
+
+#: Words this long allow two typing slips instead of one.
+LONG_WORD = 9
+
+
 def fuzzy_equal(a: str, b: str) -> bool:
     """Equal, or one edit apart for words of 5+ letters (two for 9+): typos, not other words.
     Two letters swapped count as one edit ("keybaord"), the commonest slip of fast typing."""
@@ -119,8 +128,25 @@ def fuzzy_equal(a: str, b: str) -> bool:
     shortest = min(len(a), len(b))
     if shortest < 5:
         return False
-    budget = 2 if shortest >= 9 else 1
+    budget = 2 if shortest >= LONG_WORD else 1
     return OSA.distance(a, b, score_cutoff=budget) <= budget
+
+
+#: Vowels a finger slips between: neighbours on a keyboard's top row.
+_VOWEL_SLIPS = frozenset({("u", "i"), ("i", "u"), ("i", "o"), ("o", "i")})
+
+
+def _another_vowel(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ in one vowel of their root that no slip of a finger gives:
+    most often two words ("chuveiro" is no "chaveiro"), not a typo of one. A vowel of the ending
+    is the same word's other form ("pintar" of "pintor")."""
+    if len(a) != len(b):
+        return False
+    differ = [(k, x, y) for k, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(differ) != 1:
+        return False
+    k, x, y = differ[0]
+    return k < len(a) - 2 and x in "aeiou" and y in "aeiou" and (x, y) not in _VOWEL_SLIPS
 
 
 def stem(word: str) -> str:
@@ -246,8 +272,14 @@ _WRITTEN_OUT = {short: said[0] for short, long in SHORTHANDS.items() if len(said
 
 def _said_as(phrase_word: str, word: str) -> bool:
     """Whether ``word`` says ``phrase_word``: as written, with a typo, or as a chat shorthand of it
-    ("*qto* custa" says "quanto custa")."""
-    return fuzzy_equal(phrase_word, word) or _WRITTEN_OUT.get(word) == phrase_word
+    ("*qto* custa" says "quanto custa"). A phrase's words are a language's, where another vowel
+    most often makes another word ("chuveiro" is no "chaveiro"); a name's misspelling by its sound
+    ("jane austin") is looked up elsewhere."""
+    if _WRITTEN_OUT.get(word) == phrase_word:
+        return True
+    return fuzzy_equal(phrase_word, word) and (
+        len(word) >= LONG_WORD or not _another_vowel(phrase_word, word)
+    )
 
 
 def find_phrase(
@@ -401,6 +433,11 @@ _DECIMAL = re.compile(r"\d[.,]\d")
 _ARTICLE_ONE = frozenset({"um", "uma", "a", "an"})
 
 
+def _tokens_of(toks: list[Token], span: TypedSpan) -> list[int]:
+    """The indexes of the tokens ``span`` covers, in order."""
+    return [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
+
+
 def _score_in(
     context: _StringContext, toks: list[Token], span: TypedSpan, beside: Sequence[TypedSpan] = ()
 ) -> float:
@@ -411,7 +448,7 @@ def _score_in(
     def of_another(tok: Token) -> bool:
         return any(o is not span and o.start < tok.end and tok.start < o.end for o in beside)
 
-    inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
+    inside = _tokens_of(toks, span)
     if not inside:
         return 0.0
     first, last = inside[0], inside[-1]
@@ -427,7 +464,7 @@ _ONE_UNIT = re.compile(r"PT?(\d+(?:\.\d+)?)[YMWDHS]")
 
 def _score_right(context: _StringContext, toks: list[Token], span: TypedSpan) -> float:
     """How many times the examples put the word after ``span`` after the entity."""
-    last = max((i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start), default=None)
+    last = max(_tokens_of(toks, span), default=None)
     if last is None or last + 1 >= len(toks):
         return 0.0
     return float(context.count_right(context_word(toks[last + 1].text)))
@@ -1117,13 +1154,12 @@ class GoalEntityExtractor:
         for k, span in enumerate(spans):
             if span.type == "number" and k not in consumed:
                 continue  # a number no typed entity took may still be a code or an amount
-            for i, tok in enumerate(toks):
-                if tok.start < span.end and tok.end > span.start:
-                    used[i] = True
-                    if span.type == "date" or k not in consumed:
-                        # a day's words, or a value no entity took ("half day", twelve hours):
-                        # an enum's or a boolean's phrase may still read them
-                        of_a_day.add(i)
+            for i in _tokens_of(toks, span):
+                used[i] = True
+                if span.type == "date" or k not in consumed:
+                    # a day's words, or a value no entity took ("half day", twelve hours):
+                    # an enum's or a boolean's phrase may still read them
+                    of_a_day.add(i)
             if span.type == "number" and k in counted_by:
                 # the noun the examples say with the count ("10 *peças*", "8 *pieces*") is the
                 # count's, no other entity's value
@@ -1155,7 +1191,7 @@ class GoalEntityExtractor:
         for span in spans:
             if span.type not in _DAY_TYPES:
                 continue
-            inside = [i for i, tok in enumerate(toks) if tok.start < span.end and tok.end > span.start]
+            inside = _tokens_of(toks, span)
             if len(inside) == 1 and _a_name_for_a_day(text, toks, inside[0]):
                 continue
             if self._numbered and _a_number_before_a_name(toks, inside):
@@ -1200,7 +1236,7 @@ class GoalEntityExtractor:
         return None
 
     def _part_of_a_known_value(self, toks: list[Token], span: TypedSpan) -> bool:
-        inside = [i for i, t in enumerate(toks) if t.start < span.end and t.end > span.start]
+        inside = _tokens_of(toks, span)
         return any(
             inside[0] in range(k.first, k.last + 1)
             for k in self._known_phrase_spans(toks, [False] * len(toks))
@@ -1313,7 +1349,7 @@ class GoalEntityExtractor:
         """For each first word of an enum or boolean phrase, the positions of the tokens it matches."""
         starts: dict[str, list[int]] = defaultdict(list)
         for i, tok in enumerate(toks):
-            found = self._first_words.matches(tok.text)
+            found = [w for w in self._first_words.matches(tok.text) if _said_as(w, tok.text)]
             if (written := _WRITTEN_OUT.get(tok.text)) is not None:
                 found += [w for w in self._first_words.matches(written) if w not in found]
             for word in found:
@@ -1855,8 +1891,7 @@ class GoalEntityExtractor:
     def _same_action(self, word: str) -> bool:
         """Whether ``word`` is an everyday verb of an action the goal's phrasing asks for
         ("prorroga" of a renewal phrased "renova", "log" of "open a ticket")."""
-        action = ACTION_OF.get(word)
-        return action is not None and action in self._carrier_actions
+        return not actions_of(word).isdisjoint(self._carrier_actions)
 
     def _inflects_phrasing(self, word: str) -> bool:
         """Whether ``word`` is another form of a verb of the phrasing ("renovando", "renova",

@@ -54,6 +54,18 @@ def _actions() -> dict[str, str]:
 #: Each everyday verb's action.
 ACTION_OF: dict[str, str] = _actions()
 
+#: Verbs of one action above that also ask for another: "*put* me on the family plan", "*bota*
+#: meu número no pós" change a plan as much as they book. Never a stand-in for the classifier.
+_ALSO: dict[str, str] = {
+    "change": "coloca colocar coloque bota botar put",
+}
+
+
+def actions_of(verb: str) -> frozenset[str]:
+    """Every action ``verb`` may ask for: its own (:data:`ACTION_OF`) and any other it also does."""
+    own = {ACTION_OF[verb]} if verb in ACTION_OF else set()
+    return frozenset(own | {action for action, verbs in _ALSO.items() if verb in verbs.split()})
+
 
 def learnt_synonyms(learnt: Iterable[str]) -> dict[str, str]:
     """For each verb of the table the classifier did not learn, a learnt verb of the same action:
