@@ -79,10 +79,13 @@ _EN_UNITS = {"buc": "USD"}
 _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JPY", "con": "BRL", "pil": "BRL"}
 #: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
 #: Duckling's Portuguese reads as money: that reading is asked for when they occur.
-_REAL = re.compile(r"R\$|\d\s*reais\b", re.IGNORECASE)
+_REAL = re.compile(r"R\$|\dk?\s*reais\b", re.IGNORECASE)
 #: The digits of a code, after its letters ("IM2055", "TK4821"): no number, amount or day. A
 #: times sign is no code ("tickets x3").
 _CODE_DIGITS = re.compile(r"\b(?![xX]\d)([^\W\d_]+)(\d+)")
+#: A percentage ("até 80%", "up to 90 percent"): a number, never a year nor a day ("friday 6pm up
+#: to 90%" is no Friday of 1990).
+_PERCENT = re.compile(r"\b(\d+(?:[.,]\d+)?)(\s*(?:%|percent\b|per\s+cent\b|por\s*cento\b))", re.IGNORECASE)
 #: A comma or a point between digits: English groups thousands with the one and writes decimals
 #: with the other, Portuguese the other way round.
 _DIGIT_MARK = re.compile(r"(?<=\d)[,.](?=\d)")
@@ -211,7 +214,12 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
     The digits of codes are read as blanks: "visita no IM2055 quinta às 16h" is no Thursday of
     the year 2055 (a reading glued to a code, dropped whole), but a Thursday at 16:00."""
     text = _CODE_DIGITS.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    read = _read(text, language, zone, instant)
+    percentages = [
+        TypedSpan("number", _number(float(m.group(1).replace(",", "."))), m.start(1), m.end(1))
+        for m in _PERCENT.finditer(text)
+    ]
+    text = _PERCENT.sub(lambda m: " " * len(m.group()), text)
+    read = _read(text, language, zone, instant) + percentages
     kept = _without_overlaps(read)
     if len(kept) < len(read):
         # a longer reading won over one that also held other words: "for 2 on Sunday at 9pm"
@@ -542,6 +550,10 @@ def _normalised(
         elif (said := _said_day(body, language, zone, instant)) is not None:
             when = _on_the_said_day(when, said, language, zone)
             yield TypedSpan("datetime", when.isoformat(timespec="seconds"), start, end)
+        elif _LASTING.search(clean, 0, hit["start"]) and _HOURS_WORD.search(body):
+            # "por 1 hora e meia": how long, which Duckling's Portuguese reads as half past one
+            hours = when.hour % _HALF_DAY or _HALF_DAY
+            yield TypedSpan("duration", iso_duration(hours * 3600 + when.minute * 60), start, end)
         else:
             yield TypedSpan("time", when.strftime("%H:%M"), start, end)
     elif dim == "number":
@@ -645,6 +657,9 @@ def _a_time_for_a_while(
 _FOR_A_WHILE = re.compile(r"\s(?:for|por|durante)\s", re.IGNORECASE)
 #: the same word right before a span: "por 4h" lasts four hours, it is no 4 o'clock
 _LASTING = re.compile(r"\b(?:for|por|durante)\s+$", re.IGNORECASE)
+#: hours counted in words ("1 hora e meia", "duas horas e quinze"), not a clock's "14h"
+_HOURS_WORD = re.compile(r"\bhoras?\b", re.IGNORECASE)
+_HALF_DAY = 12
 
 
 def _whole_days(reading: dict[str, Any]) -> tuple[date, date] | None:
