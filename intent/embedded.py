@@ -1094,6 +1094,10 @@ class EmbeddedIntentAdapter:
             out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         clock = Clock.of(context, self.time_zone)
         readings = Readings(text, clock, out.language, model.extractors)
+        if not status and not pinned_domain and (lead := self._led_in(text, best, readings)) is not None:
+            # "envia no telegram: reunião com a professora helena quinta 15h": what follows the
+            # colon is the message, whatever goal its own words ask for
+            best, conf = lead, self._replaced(out, best, lead, f"{lead.goal.goal}'s lead-in before a colon")
         if (broken := self._tie_broken(text, out, readings, model)) is not None:
             best, conf = broken
         elif (
@@ -1259,6 +1263,21 @@ class EmbeddedIntentAdapter:
             )
             out.notes.append(f"clear request: {sorted(out.entities)} said (confidence {conf:.2f} raised)")
         return out
+
+    def _led_in(self, text: str, best: GoalRef, readings: Readings) -> GoalRef | None:
+        """The goal the words before a colon ask for, when its free text is all that follows the
+        colon: "manda no telegram: a marina vai faltar amanhã" sends a message about an absence.
+        ``None`` when there is no such lead-in or it asks for ``best``."""
+        model = self.model
+        head, colon, tail = text.partition(":")
+        if model is None or not colon or not content_words(head) or not tail.strip():
+            return None
+        probs, conf = self._read_scores(head, None)
+        lead = model.goals[int(probs.argmax())]
+        if conf < self.oos_threshold or lead == best:
+            return None
+        payload = readings.extractor(lead).free_text(readings.of(lead).entities)
+        return lead if any(" ".join(tail.split()) == " ".join(value.split()) for value in payload) else None
 
     def _framed(
         self, text: str, order: IntArray, pinned_domain: str | None, readings: Readings
