@@ -26,6 +26,7 @@ from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import CapabilityRef, Catalog, GoalRef
 from shared.entities import Entities, EntityValue
+from shared.i18n.bilingual import all_texts
 from shared.manifest import Composition, Goal
 from shared.models import (
     ApprovalQuestion,
@@ -311,7 +312,14 @@ class FollowUps:
             )
             if text_entity is None:
                 return intent
-            named = {text_entity: rest}
+            # read as the answer to a question for it: a name no table lists ("e a Zillow?"), never
+            # a question ("e qual o status dele?" names no claim's policy)
+            named = extractor.extract(
+                rest, prefer=text_entity, clock=clock, language=last.language, reply=True
+            )
+            if text_entity not in named:
+                return intent
+            named = {text_entity: named[text_entity]}
         return last.model_copy(
             update={
                 "entities": {**last.entities, **named},
@@ -347,6 +355,9 @@ class FollowUps:
         extractor = self.extractor(GoalRef(request.primary_domain, goal), catalog)
         rest = text if rest is None else rest
         named = extractor.extract(rest, clock=clock, language=request.language)
+        if not named and not bare and (entity := _entity_named_in(goal, rest, request.entities)) is not None:
+            # "não, o valor é 9 mil": the value of the entity the correction names, as if asked
+            named = extractor.extract(rest, prefer=entity, clock=clock, language=request.language)
         if not named:
             return None
         if bare and not _only_evidenced_values(extractor, goal, rest, named, request.language, clock):
@@ -389,6 +400,19 @@ class FollowUps:
         if key not in self._extractors:
             self._extractors[key] = entity_extractor(ref, catalog)
         return self._extractors[key]
+
+
+def _entity_named_in(goal: Goal, text: str, entities: Entities) -> str | None:
+    """The entity of the request that ``text`` names by its own words (its name's or its
+    description's: "valor" of "O valor do prejuízo", "amount"), the first of several."""
+    said = set(content_words(text))
+    for name, spec in goal.entities_schema.items():
+        if name not in entities:
+            continue
+        naming = {w for part in all_texts(spec.description) for w in content_words(part)}
+        if said & (naming | set(content_words(name.replace("_", " ")))):
+            return name
+    return None
 
 
 def _in_the_same_currency(value: EntityValue, before: EntityValue | None) -> EntityValue:

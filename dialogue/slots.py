@@ -293,6 +293,7 @@ def answer_slot(
         sure
         and other_goal
         and not any(only_the_answer(text, name, found, extractor.specs.get(name)) for name in answers)
+        and not _says_more_for_the_asked(found, answers, intent)
     ):
         return None
     if question.entity not in found and question.options:
@@ -302,6 +303,13 @@ def answer_slot(
     if found:
         return _filled(question, turn, found), None
     return _asked_again(question, turn, extractor)
+
+
+def _says_more_for_the_asked(found: Entities, answers: list[str], intent: IntentOutput) -> bool:
+    """Whether the reply gives the value asked for and more values of the pending request than
+    the other goal reads in it: "policy SG3307, it happened on march 1st" to a claim's "which
+    policy?" names the claim's day too, which a question about the policy's cover does not read."""
+    return any(name in found for name in answers) and len(found) > len(intent.entities)
 
 
 def _filled(question: SlotQuestion, turn: Turn, found: Entities) -> Turn:
