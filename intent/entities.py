@@ -999,9 +999,16 @@ class GoalEntityExtractor:
         start = None
         # a table's values are names, not phrases: only its own cues lead into one
         phrase = not self.specs[name].lookup
-        mark = (_FREE_TEXT_MARK if phrase else _COLON).search(text, 0, end)
-        if mark is not None:
-            before = [t for t in toks if t.end <= mark.start()]
+        for mark in (_FREE_TEXT_MARK if phrase else _COLON).finditer(text, 0, end):
+            # the request's words; before a colon, values among them too: other entities' and
+            # codes ("sinistro SG3307 dia 1 de março: vazou água do vizinho"); the last such mark
+            # opens the value ("seguro SG3307, alagamento ontem: a água entrou na sala")
+            colon = mark.group().strip() == ":"
+            before = [
+                t
+                for t, taken in zip(toks, used, strict=True)
+                if t.end <= mark.start() and not (colon and (taken or _LETTERED.fullmatch(t.text)))
+            ]
             if self._only_request(before):
                 start = mark.end()
         if start is None:
