@@ -118,6 +118,12 @@ def correction_rest(text: str) -> str | None:
     return " ".join(words[k:]).strip(" ,;:-") or None
 
 
+#: Words a question opens with: what follows them is asked about, never a value.
+_ASKING = frozenset(
+    {"qual", "quais", "quanto", "quanta", "quantos", "quantas", "quando", "onde", "como", "cade", "quem"}
+    | {"what", "which", "how", "when", "where", "who", "why", "whats"}
+)
+
 #: The confidence gate offers at most this many goals.
 GATE_OPTIONS = 3
 
@@ -312,14 +318,9 @@ class FollowUps:
             )
             if text_entity is None:
                 return intent
-            # read as the answer to a question for it: a name no table lists ("e a Zillow?"), never
-            # a question ("e qual o status dele?" names no claim's policy)
-            named = extractor.extract(
-                rest, prefer=text_entity, clock=clock, language=last.language, reply=True
-            )
-            if text_entity not in named:
-                return intent
-            named = {text_entity: named[text_entity]}
+            if words(rest)[0] in _ASKING:
+                return intent  # "e qual o status dele?" asks something, it names no value
+            named = {text_entity: rest}
         return last.model_copy(
             update={
                 "entities": {**last.entities, **named},
