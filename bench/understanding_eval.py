@@ -354,7 +354,22 @@ def expected_form(entity: str, value: Any, lookups: Lookups) -> Any:
     return value
 
 
+#: An ISO 8601 duration as the case files and the platform write it ("PT90M", "PT1H30M", "P2D").
+_ISO_DURATION = re.compile(r"p(?:(\d+)d)?(?:t(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?)?", re.IGNORECASE)
+
+
+def _seconds(value: Any) -> int | None:
+    """The seconds an ISO duration lasts ("PT90M" and "PT1H30M" are the same while), else None."""
+    match = _ISO_DURATION.fullmatch(value) if isinstance(value, str) and len(value) > 1 else None
+    if match is None or not any(match.groups()):
+        return None
+    days, hours, minutes, seconds = (int(part or 0) for part in match.groups())
+    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+
+
 def same(entity: str, predicted: Any, expected: Any) -> bool:
+    if (while_ := _seconds(expected)) is not None and _seconds(predicted) is not None:
+        return _seconds(predicted) == while_
     if entity in LOOSE and isinstance(predicted, str) and isinstance(expected, str):
         a, b = set(fold(predicted).split()), set(fold(expected).split())
         return bool(a and b) and len(a & b) / len(b) >= 0.5
