@@ -201,6 +201,8 @@ CLEAR_REQUEST_MARGIN = 0.1
 #: "chove em floripa amanha?" has a city, a day and "chove"); text with a name in it and nothing
 #: of the goal's phrasing ("restaurante em São Paulo") is not.
 RESCUE_FLOOR = 0.3
+#: A message made only of a reading goal's own words needs this many of them to be that goal's.
+OWN_WORDS_ENOUGH = 2
 
 
 def clear_request(goal: Goal, intent: IntentOutput) -> bool:
@@ -1856,6 +1858,23 @@ class EmbeddedIntentAdapter:
             self._rescued(text, best, out, readings)
             or self._named_short_of_values(text, best, readings)
             or self._read_with_a_new_name(text, best, order, readings)
+            or self._asked_in_its_own_words(text, best, readings)
+        )
+
+    def _asked_in_its_own_words(self, text: str, best: GoalRef, readings: Readings) -> bool:
+        """Whether an unsure goal that only reads is asked all the same: every word of the
+        message is the goal's phrasing, a value it read or a function word, two of its own words
+        at least ("quero saber as coberturas do meu seguro"); what it lacks is asked for."""
+        if not self._only_reads(best):
+            return False
+        extractor = readings.extractor(best)
+        reading = readings.of(best)
+        own = set(extractor.phrasing_words(text))
+        return (
+            not reading.guessed
+            and len(own) >= OWN_WORDS_ENOUGH
+            and not extractor.unexplained_words(text, reading.entities)
+            and extractor.unsupported_action(text) is None
         )
 
     def _read_with_a_new_name(self, text: str, best: GoalRef, order: IntArray, readings: Readings) -> bool:
