@@ -372,6 +372,17 @@ def _only_one_reads_its_values(refs: list[GoalRef], readings: Readings) -> int |
     return None
 
 
+#: The action (:mod:`intent.synonyms`) that undoes what an acting goal makes.
+_UNDO = "cancel"
+
+
+def _undoing(extractor: GoalEntityExtractor, text: str) -> str | None:
+    """The cancelling verb a request opens with when the goal's own phrasing cancels nothing
+    ("cancela", "desmarcar", "drop"), else ``None``."""
+    verb = extractor.unsupported_action(text)
+    return verb if verb is not None and any(ACTION_OF.get(w) == _UNDO for w in words(verb)) else None
+
+
 def _another_action_alone(extractor: GoalEntityExtractor, text: str, entities: Entities) -> str | None:
     """The verb the message opens with when the goal does not do it and the message says nothing
     else of the goal: no value, no word of its phrasing. ``None`` otherwise, and for a goal that
@@ -1245,6 +1256,10 @@ class EmbeddedIntentAdapter:
             # "reserva um hotel em Gramado" read as a research idea: a verb the goal does not do,
             # and not one word or value of the goal's
             return _out_of_scope(out, f"{verb!r} is nothing {best.goal.goal} does, and nothing of it is said")
+        if free_to_drop and self._acts(best) and (undo := _undoing(extractor, text)):
+            # "cancela minha reserva de carregador": a booking goal's words, and the verb that
+            # undoes what it makes; no goal of the catalogue cancels it, none is started instead
+            return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes")
         if free_to_drop and any(self._advice_it_does_not_give(text, ref) for ref in (best, read_first)):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
             # domain whose goal books is no booking, nor a list of bookings a sibling read it as

@@ -1,0 +1,40 @@
+"""A request that opens with a cancelling verb is never read as the goal that makes the thing
+cancelled: with no goal that cancels a charger's reservation, "cancela minha reserva de
+carregador" is out of scope, not a new reservation asking for its day."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.understanding.round10.domains import ev_charging
+from intent.embedded import EmbeddedIntentAdapter
+from tests.intent.conftest import as_a_gateway_reads
+
+CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T10:00:00-03:00"}
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    folder: Path = tmp_path_factory.mktemp("undo")
+    return as_a_gateway_reads(folder, ev_charging)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cancela minha reserva de carregador EV3101",
+        "quero cancelar minha reserva de carregador EV3101",
+        "preciso desmarcar a reserva do carregador",
+    ],
+)
+def test_cancelling_is_no_new_reservation(reader: EmbeddedIntentAdapter, text: str) -> None:
+    out = reader.parse_sync(text, context=CONTEXT)
+    assert out.goal is None
+    assert any("undoes what RESERVE_CHARGER makes" in note for note in out.notes)
+
+
+def test_the_reservation_itself_is_still_read(reader: EmbeddedIntentAdapter) -> None:
+    out = reader.parse_sync("reserva um carregador no morumbi amanhã 10h por 1h", context=CONTEXT)
+    assert out.goal == "RESERVE_CHARGER"
