@@ -1001,16 +1001,20 @@ class GoalEntityExtractor:
         phrase = not self.specs[name].lookup
         for mark in (_FREE_TEXT_MARK if phrase else _COLON).finditer(text, 0, end):
             # the request's words; before a colon, values among them too: other entities' and
-            # codes ("sinistro SG3307 dia 1 de março: vazou água do vizinho"); the last such mark
-            # opens the value ("seguro SG3307, alagamento ontem: a água entrou na sala")
+            # codes ("sinistro SG3307 dia 1 de março: vazou água do vizinho"). The first colon
+            # that follows only such words opens the value, else the first comma or dash
+            # ("seguro SG3307, alagamento ontem: a água entrou na sala"; "abre um chamado:
+            # urgente, o sistema caiu")
             colon = mark.group().strip() == ":"
             before = [
                 t
                 for t, taken in zip(toks, used, strict=True)
                 if t.end <= mark.start() and not (colon and (taken or _LETTERED.fullmatch(t.text)))
             ]
-            if self._only_request(before):
+            if self._only_request(before) and (colon or start is None):
                 start = mark.end()
+                if colon:
+                    break
         if start is None:
             context = self._contexts[name]
             for k, tok in enumerate(toks):
