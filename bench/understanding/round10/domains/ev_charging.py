@@ -105,7 +105,14 @@ def _station(lang: str, words: object) -> tuple[str | None, DomainOutput | None]
     },
     metadata={
         "intent_hints": {
-            "keywords": ["reservar carregador", "eletroposto", "recarga", "carregar o carro", "charger", "charging spot"],
+            "keywords": [
+                "reservar carregador",
+                "eletroposto",
+                "recarga",
+                "carregar o carro",
+                "charger",
+                "charging spot",
+            ],
             "examples": ["quero reservar um carregador", "reserve a charger"],
         },
         "policy": {"confirm": True, "idempotent": False},
@@ -117,10 +124,14 @@ def reserve_charger(intent: ExecutionIntent) -> DomainOutput:
     station, question = _station(lang, p.get("station_text"))
     if question is not None:
         return question
+    assert station is not None  # resolved, or the question above
     day, start = read_day(p.get("day")), read_time(p.get("start"))
     minutes, target = _minutes(p.get("duration")), read_number(p.get("target_percent"))
     if day is None or start is None or (minutes is None and target is None):
-        return fail(say(lang, "Falta o dia, a hora ou quanto carregar.", "The day, time or how much is missing."), "missing_parameter")
+        return fail(
+            say(lang, "Falta o dia, a hora ou quanto carregar.", "The day, time or how much is missing."),
+            "missing_parameter",
+        )
     if day < today():
         return fail(say(lang, "Esse dia já passou.", "That day is past."), "past_day")
     if target is not None and not 20 <= target <= 100:
@@ -147,7 +158,9 @@ def reserve_charger(intent: ExecutionIntent) -> DomainOutput:
     fast = bool(p.get("fast"))
     if fast and CHARGERS[station][1] == 0 and station == "Eletroposto Shopping Morumbi":
         return fail(
-            say(lang, "O Shopping Morumbi não tem carregador rápido.", "Shopping Morumbi has no fast charger."),
+            say(
+                lang, "O Shopping Morumbi não tem carregador rápido.", "Shopping Morumbi has no fast charger."
+            ),
             "no_fast_charger",
         )
     _next[0] += 1
@@ -156,18 +169,31 @@ def reserve_charger(intent: ExecutionIntent) -> DomainOutput:
     until_en = f"up to {target:g}%" if target is not None else f"{minutes} min"
     return DomainOutput(
         status="success",
-        result={"code": code, "station": station, "day": day.isoformat(), "start": start, "minutes": minutes, "target_percent": target, "fast": fast},
+        result={
+            "code": code,
+            "station": station,
+            "day": day.isoformat(),
+            "start": start,
+            "minutes": minutes,
+            "target_percent": target,
+            "fast": fast,
+        },
         explanation=say(
             lang,
-            f"Carregador {'rápido ' if fast else ''}reservado no {station}, {day:%d/%m} às {start}, {until}. Código {code}.",
-            f"{'Fast c' if fast else 'C'}harger reserved at {station}, {day:%b %d} at {start}, {until_en}. Code {code}.",
+            f"Carregador {'rápido ' if fast else ''}reservado no {station}, "
+            f"{day:%d/%m} às {start}, {until}. Código {code}.",
+            f"{'Fast c' if fast else 'C'}harger reserved at {station}, "
+            f"{day:%b %d} at {start}, {until_en}. Code {code}.",
         ),
     )
 
 
 @service.capability(
     "station_status",
-    {"pt": "Quantos carregadores estão livres num eletroposto agora", "en": "How many chargers are free at a station now"},
+    {
+        "pt": "Quantos carregadores estão livres num eletroposto agora",
+        "en": "How many chargers are free at a station now",
+    },
     parameters={
         "type": "object",
         "properties": {"station_text": {"type": "string", "minLength": 1}, "fast": {"type": "boolean"}},
@@ -186,6 +212,7 @@ def station_status(intent: ExecutionIntent) -> DomainOutput:
     station, question = _station(lang, intent.parameters.get("station_text"))
     if question is not None:
         return question
+    assert station is not None  # resolved, or the question above
     ac, dc, price = CHARGERS[station]
     return DomainOutput(
         status="success",
@@ -207,7 +234,12 @@ def station_status(intent: ExecutionIntent) -> DomainOutput:
     },
     metadata={
         "intent_hints": {
-            "keywords": ["histórico de recargas", "quanto gastei de recarga", "charging history", "my charging sessions"],
+            "keywords": [
+                "histórico de recargas",
+                "quanto gastei de recarga",
+                "charging history",
+                "my charging sessions",
+            ],
             "examples": ["meu histórico de recargas", "show my charging history"],
         },
         "policy": {"read_only": True},
@@ -216,10 +248,17 @@ def station_status(intent: ExecutionIntent) -> DomainOutput:
 def charging_history(intent: ExecutionIntent) -> DomainOutput:
     lang = language(intent)
     period = intent.parameters.get("period") or "THIS_MONTH"
-    station = resolve_loose(intent.parameters.get("station_text"), STATIONS) if intent.parameters.get("station_text") else None
+    station = (
+        resolve_loose(intent.parameters.get("station_text"), STATIONS)
+        if intent.parameters.get("station_text")
+        else None
+    )
     t = today()
+
     def keep(day: str) -> bool:
         d = read_day(day)
+        if d is None:
+            return False
         if period == "TODAY":
             return d == t
         if period == "THIS_WEEK":
@@ -227,11 +266,15 @@ def charging_history(intent: ExecutionIntent) -> DomainOutput:
         if period == "THIS_MONTH":
             return (d.year, d.month) == (t.year, t.month)
         return (d.year, d.month) == ((t.year, t.month - 1) if t.month > 1 else (t.year - 1, 12))
+
     rows = [s for s in SESSIONS if keep(s[0]) and (station is None or s[1] == station)]
     kwh, spent = sum(r[2] for r in rows), sum(r[3] for r in rows)
     return DomainOutput(
         status="success",
-        result={"period": period, "sessions": [{"day": d, "station": s, "kwh": k, "brl": b} for d, s, k, b in rows]},
+        result={
+            "period": period,
+            "sessions": [{"day": d, "station": s, "kwh": k, "brl": b} for d, s, k, b in rows],
+        },
         explanation=say(
             lang,
             f"{len(rows)} recargas, {kwh:g} kWh, R$ {spent:.2f}.",
@@ -259,26 +302,68 @@ service.add_goal(
         "entities_schema": {
             "station_text": STATION_ENTITY,
             "day": {"type": "date", "required": True, "description": {"pt": "O dia", "en": "The day"}},
-            "start": {"type": "time", "required": True, "description": {"pt": "A hora de chegada", "en": "Arrival time"}},
+            "start": {
+                "type": "time",
+                "required": True,
+                "description": {"pt": "A hora de chegada", "en": "Arrival time"},
+            },
             "duration": {"type": "duration", "description": {"pt": "Por quanto tempo", "en": "For how long"}},
-            "target_percent": {"type": "number", "description": {"pt": "Até quantos % de bateria", "en": "Up to what battery %"}},
+            "target_percent": {
+                "type": "number",
+                "description": {"pt": "Até quantos % de bateria", "en": "Up to what battery %"},
+            },
             "fast": FAST_ENTITY,
         },
         "required_one_of": [["duration", "target_percent"]],
         "capabilities": ["reserve_charger"],
         "examples": [
-            ex("reserva carregador no Ibirapuera amanhã às 8h por 1 hora", station_text="Ibirapuera", day="amanhã", start="8h", duration="1 hora"),
-            ex("quero carregar no Morumbi sábado 14h até 80%", station_text="Morumbi", day="sábado", start="14h", target_percent="80%"),
-            ex("carregador rápido no rodoanel sexta às 7h por 40 minutos", station_text="rodoanel", fast=True, day="sexta", start="7h", duration="40 minutos"),
-            ex("reserve a charger at Faria Lima tomorrow 6pm for 2 hours", station_text="Faria Lima", day="tomorrow", start="6pm", duration="2 hours"),
-            ex("book a fast charger at the highway station Friday 9am up to 90%", station_text="highway", fast=True, day="Friday", start="9am", target_percent="90%"),
+            ex(
+                "reserva carregador no Ibirapuera amanhã às 8h por 1 hora",
+                station_text="Ibirapuera",
+                day="amanhã",
+                start="8h",
+                duration="1 hora",
+            ),
+            ex(
+                "quero carregar no Morumbi sábado 14h até 80%",
+                station_text="Morumbi",
+                day="sábado",
+                start="14h",
+                target_percent="80%",
+            ),
+            ex(
+                "carregador rápido no rodoanel sexta às 7h por 40 minutos",
+                station_text="rodoanel",
+                fast=True,
+                day="sexta",
+                start="7h",
+                duration="40 minutos",
+            ),
+            ex(
+                "reserve a charger at Faria Lima tomorrow 6pm for 2 hours",
+                station_text="Faria Lima",
+                day="tomorrow",
+                start="6pm",
+                duration="2 hours",
+            ),
+            ex(
+                "book a fast charger at the highway station Friday 9am up to 90%",
+                station_text="highway",
+                fast=True,
+                day="Friday",
+                start="9am",
+                target_percent="90%",
+            ),
         ],
     }
 )
 service.add_goal(
     {
         "goal": "STATION_STATUS",
-        "description": {"pt": "Ver carregadores livres num eletroposto", "en": "See free chargers at a station"},
+        "description": {
+            "pt": "Ver carregadores livres num eletroposto",
+            "en": "See free chargers at a station",
+        },
         "entities_schema": {"station_text": STATION_ENTITY, "fast": FAST_ENTITY},
         "capabilities": ["station_status"],
         "examples": [
@@ -305,7 +390,9 @@ service.add_goal(
         "examples": [
             ex("histórico de recargas do mês passado", period="LAST_MONTH"),
             ex("quanto gastei carregando o carro este mês?", period="THIS_MONTH"),
-            ex("minhas recargas", ),
+            ex(
+                "minhas recargas",
+            ),
             ex("charging history for this week", period="THIS_WEEK"),
             ex("how much did I spend on charging last month?", period="LAST_MONTH"),
         ],

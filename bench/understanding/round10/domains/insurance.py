@@ -53,7 +53,7 @@ POLICIES: dict[str, dict[str, Any]] = {
     "SG9002": {"kind": ("auto", "car"), "status": "cancelled", "limits": {}, "deductible": 0},
 }
 #: known claims
-CLAIMS: dict[str, dict[str, str]] = {
+CLAIMS: dict[str, dict[str, Any]] = {
     "SN20417": {"policy": "SG4821", "status": ("em análise", "under review"), "note": "vistoria 12/03"},
     "SN20388": {"policy": "SG3307", "status": ("aprovado", "approved"), "note": "R$ 4.200 pagos em 05/03"},
     "SN19950": {"policy": "SG1150", "status": ("negado", "denied"), "note": "fora da vigência"},
@@ -99,17 +99,25 @@ def file_claim(intent: ExecutionIntent) -> DomainOutput:
     code = code_of(p.get("policy_text"), "SG")
     policy = POLICIES.get(code)
     if policy is None:
-        return fail(say(lang, f"Não achei a apólice {code}.", f"I couldn't find policy {code}."), "unknown_policy")
+        return fail(
+            say(lang, f"Não achei a apólice {code}.", f"I couldn't find policy {code}."), "unknown_policy"
+        )
     if policy["status"] != "active":
         return fail(
             say(lang, f"A apólice {code} está cancelada.", f"Policy {code} is cancelled."), "policy_cancelled"
         )
     day = read_day(p.get("incident_day"))
     if day is None:
-        return fail(say(lang, "Falta a data do ocorrido.", "The incident date is missing."), "missing_parameter")
+        return fail(
+            say(lang, "Falta a data do ocorrido.", "The incident date is missing."), "missing_parameter"
+        )
     if day > today():
         return fail(
-            say(lang, "A data do ocorrido não pode ser no futuro.", "The incident date cannot be in the future."),
+            say(
+                lang,
+                "A data do ocorrido não pode ser no futuro.",
+                "The incident date cannot be in the future.",
+            ),
             "future_incident",
             recoverable=True,
             suggestions=[{"incident_day": today().isoformat()}],
@@ -124,7 +132,9 @@ def file_claim(intent: ExecutionIntent) -> DomainOutput:
             )
         if value > MAX_AMOUNT:
             return fail(
-                say(lang, "O valor passa do limite de R$ 500.000.", "The amount is over the R$ 500,000 limit."),
+                say(
+                    lang, "O valor passa do limite de R$ 500.000.", "The amount is over the R$ 500,000 limit."
+                ),
                 "amount_too_high",
                 recoverable=True,
                 suggestions=[{"amount": {"amount": MAX_AMOUNT, "currency": "BRL"}}],
@@ -147,7 +157,8 @@ def file_claim(intent: ExecutionIntent) -> DomainOutput:
         explanation=say(
             lang,
             f"Sinistro {claim} aberto na apólice {code}, ocorrido em {day:%d/%m}. Um perito liga em até 48h.",
-            f"Claim {claim} filed on policy {code}, incident on {day:%b %d}. An adjuster will call within 48h.",
+            f"Claim {claim} filed on policy {code}, incident on {day:%b %d}. "
+            "An adjuster will call within 48h.",
         ),
     )
 
@@ -176,7 +187,9 @@ def policy_coverage(intent: ExecutionIntent) -> DomainOutput:
     code = code_of(intent.parameters.get("policy_text"), "SG")
     policy = POLICIES.get(code)
     if policy is None:
-        return fail(say(lang, f"Não achei a apólice {code}.", f"I couldn't find policy {code}."), "unknown_policy")
+        return fail(
+            say(lang, f"Não achei a apólice {code}.", f"I couldn't find policy {code}."), "unknown_policy"
+        )
     if policy["status"] != "active":
         return fail(
             say(lang, f"A apólice {code} está cancelada.", f"Policy {code} is cancelled."), "policy_cancelled"
@@ -189,7 +202,11 @@ def policy_coverage(intent: ExecutionIntent) -> DomainOutput:
         text = (
             say(lang, f"Sim, cobre {first} até R$ {limit:,}.", f"Yes, it covers {first} up to R$ {limit:,}.")
             if limit
-            else say(lang, f"Não, a apólice {code} não cobre {first}.", f"No, policy {code} does not cover {first}.")
+            else say(
+                lang,
+                f"Não, a apólice {code} não cobre {first}.",
+                f"No, policy {code} does not cover {first}.",
+            )
         )
     else:
         names = ", ".join(f"{k.lower()} (R$ {v:,})" for k, v in limits.items())
@@ -197,9 +214,8 @@ def policy_coverage(intent: ExecutionIntent) -> DomainOutput:
     return DomainOutput(
         status="success",
         result={"policy": code, "limits": limits, "deductible": policy["deductible"], "coverage": coverage},
-        explanation=text + say(
-            lang, f" Franquia R$ {policy['deductible']:,}.", f" Deductible R$ {policy['deductible']:,}."
-        ),
+        explanation=text
+        + say(lang, f" Franquia R$ {policy['deductible']:,}.", f" Deductible R$ {policy['deductible']:,}."),
     )
 
 
@@ -280,7 +296,8 @@ service.add_goal(
                 amount="R$ 6.000",
             ),
             ex(
-                "quero acionar o seguro SG3307, alagamento no sábado passado: a água entrou na sala e estragou o sofá",
+                "quero acionar o seguro SG3307, alagamento no sábado passado: "
+                "a água entrou na sala e estragou o sofá",
                 policy_text="SG3307",
                 coverage="FLOOD",
                 incident_day="sábado passado",

@@ -49,8 +49,22 @@ SUBJECT_SYNONYMS: dict[str, list[str]] = {
     "ENGLISH": ["inglês", "ingles", "english"],
 }
 GRADES = {
-    "Lucas Andrade": {"MATH": 8.5, "PORTUGUESE": 7.0, "SCIENCE": 9.0, "HISTORY": 6.5, "GEOGRAPHY": 7.5, "ENGLISH": 9.5},
-    "Marina Andrade": {"MATH": 5.5, "PORTUGUESE": 8.0, "SCIENCE": 7.0, "HISTORY": 9.0, "GEOGRAPHY": 8.5, "ENGLISH": 6.0},
+    "Lucas Andrade": {
+        "MATH": 8.5,
+        "PORTUGUESE": 7.0,
+        "SCIENCE": 9.0,
+        "HISTORY": 6.5,
+        "GEOGRAPHY": 7.5,
+        "ENGLISH": 9.5,
+    },
+    "Marina Andrade": {
+        "MATH": 5.5,
+        "PORTUGUESE": 8.0,
+        "SCIENCE": 7.0,
+        "HISTORY": 9.0,
+        "GEOGRAPHY": 8.5,
+        "ENGLISH": 6.0,
+    },
 }
 REASONS = ["SICK", "DOCTOR", "TRIP", "FAMILY"]
 REASON_SYNONYMS: dict[str, list[str]] = {
@@ -85,7 +99,10 @@ def _child(lang: str, words: object) -> tuple[str | None, DomainOutput | None]:
 
 @service.capability(
     "report_absence",
-    {"pt": "Avisa a escola que o aluno vai faltar (um dia ou vários)", "en": "Tell the school a pupil will be absent"},
+    {
+        "pt": "Avisa a escola que o aluno vai faltar (um dia ou vários)",
+        "en": "Tell the school a pupil will be absent",
+    },
     parameters={
         "type": "object",
         "properties": {
@@ -120,7 +137,11 @@ def report_absence(intent: ExecutionIntent) -> DomainOutput:
         )
     if start < today().replace(day=1):
         return fail(
-            say(lang, "Faltas de meses passados só na secretaria.", "Absences from past months go to the office."),
+            say(
+                lang,
+                "Faltas de meses passados só na secretaria.",
+                "Absences from past months go to the office.",
+            ),
             "too_old",
         )
     days = (end - start).days + 1
@@ -136,11 +157,21 @@ def report_absence(intent: ExecutionIntent) -> DomainOutput:
     ref = f"FT{_next[0]}"
     return DomainOutput(
         status="success",
-        result={"ref": ref, "child": child, "start": start.isoformat(), "end": end.isoformat(), "reason": p.get("reason")},
+        result={
+            "ref": ref,
+            "child": child,
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "reason": p.get("reason"),
+        },
         explanation=say(
             lang,
-            f"Falta de {child} avisada: {start:%d/%m}" + (f" a {end:%d/%m}" if end != start else "") + f". Protocolo {ref}.",
-            f"Absence for {child} reported: {start:%b %d}" + (f" to {end:%b %d}" if end != start else "") + f". Ref {ref}.",
+            f"Falta de {child} avisada: {start:%d/%m}"
+            + (f" a {end:%d/%m}" if end != start else "")
+            + f". Protocolo {ref}.",
+            f"Absence for {child} reported: {start:%b %d}"
+            + (f" to {end:%b %d}" if end != start else "")
+            + f". Ref {ref}.",
         ),
     )
 
@@ -150,7 +181,10 @@ def report_absence(intent: ExecutionIntent) -> DomainOutput:
     {"pt": "Mostra as notas do bimestre", "en": "Show this term's grades"},
     parameters={
         "type": "object",
-        "properties": {"child_text": {"type": "string", "minLength": 1}, "subject": {"type": "string", "enum": SUBJECTS}},
+        "properties": {
+            "child_text": {"type": "string", "minLength": 1},
+            "subject": {"type": "string", "enum": SUBJECTS},
+        },
         "required": ["child_text"],
     },
     metadata={
@@ -166,13 +200,20 @@ def grades(intent: ExecutionIntent) -> DomainOutput:
     child, question = _child(lang, intent.parameters.get("child_text"))
     if question is not None:
         return question
+    assert child is not None  # resolved, or the question above
     subject = intent.parameters.get("subject")
     marks = GRADES[child]
     if subject:
-        text = say(lang, f"{child}, {SUBJECT_SYNONYMS[subject][0]}: {marks[subject]:g}.", f"{child}, {subject.lower()}: {marks[subject]:g}.")
+        text = say(
+            lang,
+            f"{child}, {SUBJECT_SYNONYMS[subject][0]}: {marks[subject]:g}.",
+            f"{child}, {subject.lower()}: {marks[subject]:g}.",
+        )
         marks = {subject: marks[subject]}
     else:
-        text = f"{child} ({GRADE_OF[child]}): " + ", ".join(f"{k.lower()} {v:g}" for k, v in marks.items()) + "."
+        text = (
+            f"{child} ({GRADE_OF[child]}): " + ", ".join(f"{k.lower()} {v:g}" for k, v in marks.items()) + "."
+        )
     return DomainOutput(status="success", result={"child": child, "grades": marks}, explanation=text)
 
 
@@ -190,7 +231,12 @@ def grades(intent: ExecutionIntent) -> DomainOutput:
     },
     metadata={
         "intent_hints": {
-            "keywords": ["reunião com professor", "reunião de pais", "parent-teacher meeting", "meet the teacher"],
+            "keywords": [
+                "reunião com professor",
+                "reunião de pais",
+                "parent-teacher meeting",
+                "meet the teacher",
+            ],
             "examples": ["quero marcar reunião com a professora", "book a meeting with the teacher"],
         },
         "policy": {"confirm": True, "idempotent": False},
@@ -211,7 +257,9 @@ def book_meeting(intent: ExecutionIntent) -> DomainOutput:
         return fail(say(lang, "Falta o dia ou a hora.", "The day or time is missing."), "missing_parameter")
     weekdays, hours = SLOTS[teacher]
     if day.weekday() not in weekdays:
-        nxt = next(day.fromordinal(day.toordinal() + k) for k in range(1, 8) if (day.weekday() + k) % 7 in weekdays)
+        nxt = next(
+            day.fromordinal(day.toordinal() + k) for k in range(1, 8) if (day.weekday() + k) % 7 in weekdays
+        )
         return fail(
             say(lang, f"{teacher} não atende nesse dia.", f"{teacher} does not meet parents that day."),
             "teacher_unavailable",
@@ -220,7 +268,11 @@ def book_meeting(intent: ExecutionIntent) -> DomainOutput:
         )
     if int(time[:2]) not in hours:
         return fail(
-            say(lang, f"{teacher} atende das {hours.start}h às {hours.stop}h.", f"{teacher} meets parents {hours.start}:00–{hours.stop}:00."),
+            say(
+                lang,
+                f"{teacher} atende das {hours.start}h às {hours.stop}h.",
+                f"{teacher} meets parents {hours.start}:00–{hours.stop}:00.",
+            ),
             "outside_hours",
             recoverable=True,
             suggestions=[{"time": f"{hours.start:02d}:00"}],
@@ -247,11 +299,21 @@ CHILD_ENTITY = {
 service.add_goal(
     {
         "goal": "REPORT_ABSENCE",
-        "description": {"pt": "Avisar que o filho vai faltar à aula", "en": "Report a child's absence from school"},
+        "description": {
+            "pt": "Avisar que o filho vai faltar à aula",
+            "en": "Report a child's absence from school",
+        },
         "entities_schema": {
             "child_text": CHILD_ENTITY,
-            "start_day": {"type": "date", "required": True, "description": {"pt": "O primeiro dia da falta", "en": "The first day of the absence"}},
-            "end_day": {"type": "date", "description": {"pt": "O último dia da falta", "en": "The last day of the absence"}},
+            "start_day": {
+                "type": "date",
+                "required": True,
+                "description": {"pt": "O primeiro dia da falta", "en": "The first day of the absence"},
+            },
+            "end_day": {
+                "type": "date",
+                "description": {"pt": "O último dia da falta", "en": "The last day of the absence"},
+            },
             "reason": {
                 "type": "enum",
                 "values": REASONS,
@@ -261,11 +323,38 @@ service.add_goal(
         },
         "capabilities": ["report_absence"],
         "examples": [
-            ex("o Lucas vai faltar amanhã, tá com febre", child_text="Lucas", start_day="amanhã", reason="SICK"),
-            ex("a Marina não vai à aula de quinta a sexta, viagem", child_text="Marina", start_day="quinta", end_day="sexta", reason="TRIP"),
-            ex("avisar falta da Mari no dia 20, consulta no dentista", child_text="Mari", start_day="dia 20", reason="DOCTOR"),
-            ex("Lucas will be absent tomorrow, he has the flu", child_text="Lucas", start_day="tomorrow", reason="SICK"),
-            ex("Marina is missing school from Monday to Wednesday for family reasons", child_text="Marina", start_day="Monday", end_day="Wednesday", reason="FAMILY"),
+            ex(
+                "o Lucas vai faltar amanhã, tá com febre",
+                child_text="Lucas",
+                start_day="amanhã",
+                reason="SICK",
+            ),
+            ex(
+                "a Marina não vai à aula de quinta a sexta, viagem",
+                child_text="Marina",
+                start_day="quinta",
+                end_day="sexta",
+                reason="TRIP",
+            ),
+            ex(
+                "avisar falta da Mari no dia 20, consulta no dentista",
+                child_text="Mari",
+                start_day="dia 20",
+                reason="DOCTOR",
+            ),
+            ex(
+                "Lucas will be absent tomorrow, he has the flu",
+                child_text="Lucas",
+                start_day="tomorrow",
+                reason="SICK",
+            ),
+            ex(
+                "Marina is missing school from Monday to Wednesday for family reasons",
+                child_text="Marina",
+                start_day="Monday",
+                end_day="Wednesday",
+                reason="FAMILY",
+            ),
         ],
     }
 )
@@ -308,11 +397,36 @@ service.add_goal(
         },
         "capabilities": ["book_meeting"],
         "examples": [
-            ex("marcar reunião com a professora Helena quinta às 15h", teacher_text="Helena", day="quinta", time="às 15h"),
-            ex("quero conversar com o prof Ricardo segunda 9h", teacher_text="Ricardo", day="segunda", time="9h"),
-            ex("reunião com a coordenação dia 20 às 10h", teacher_text="coordenação", day="dia 20", time="às 10h"),
-            ex("book a meeting with Ms Lima on Friday at 4pm", teacher_text="Ms Lima", day="Friday", time="4pm"),
-            ex("parent-teacher meeting with Ricardo Wednesday 8:30am", teacher_text="Ricardo", day="Wednesday", time="8:30am"),
+            ex(
+                "marcar reunião com a professora Helena quinta às 15h",
+                teacher_text="Helena",
+                day="quinta",
+                time="às 15h",
+            ),
+            ex(
+                "quero conversar com o prof Ricardo segunda 9h",
+                teacher_text="Ricardo",
+                day="segunda",
+                time="9h",
+            ),
+            ex(
+                "reunião com a coordenação dia 20 às 10h",
+                teacher_text="coordenação",
+                day="dia 20",
+                time="às 10h",
+            ),
+            ex(
+                "book a meeting with Ms Lima on Friday at 4pm",
+                teacher_text="Ms Lima",
+                day="Friday",
+                time="4pm",
+            ),
+            ex(
+                "parent-teacher meeting with Ricardo Wednesday 8:30am",
+                teacher_text="Ricardo",
+                day="Wednesday",
+                time="8:30am",
+            ),
         ],
     }
 )
