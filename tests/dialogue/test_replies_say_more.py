@@ -81,4 +81,4 @@ def test_a_question_after_a_request_is_no_value_of_it(catalog: Catalog) -> None:
     assert FollowUps().follow_up(nothing, "e qual o status dele?", memory, catalog, CLOCK) == nothing
     # a value of the request's own still follows it up
     read = FollowUps().follow_up(nothing, "e a SG3307?", memory, catalog, CLOCK)
-    assert read.goal == "FILE_CLAIM" and read.entities["policy_text"].upper() == "SG3307"
+    assert read.goal == "FILE_CLAIM" and str(read.entities["policy_text"]).upper() == "SG3307"
