@@ -70,6 +70,7 @@ from intent.synonyms import ACTION_OF
 from intent.text import (
     POSSESSIVES,
     asks_advice,
+    colon_lead_in,
     expand_shorthands,
     request_part,
     sentences,
@@ -1286,8 +1287,11 @@ class EmbeddedIntentAdapter:
         colon: "manda no telegram: a marina vai faltar amanhã" sends a message about an absence.
         ``None`` when there is no such lead-in or it asks for ``best``."""
         model = self.model
-        head, colon, tail = text.partition(":")
-        if model is None or not colon or not content_words(head) or not tail.strip():
+        split = colon_lead_in(text)
+        if model is None or split is None:
+            return None
+        head, tail = split
+        if not content_words(head) or not tail.strip():
             return None
         probs, conf = self._read_scores(head, None)
         lead = model.goals[int(probs.argmax())]

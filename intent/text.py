@@ -30,6 +30,7 @@ __all__ = [
     "STOP_EN",
     "STOP_PT",
     "Token",
+    "colon_lead_in",
     "expand_shorthands",
     "is_gerund",
     "request_part",
@@ -522,6 +523,23 @@ def request_part(text: str) -> str:
     if not kept or len(kept) == len(clauses):
         return text
     return "".join(kept).strip(_DELIMITERS)
+
+
+#: A colon that ends a lead-in: not one of a clock's time ("14:30").
+_LEAD_IN_COLON = re.compile(r"(?<!\d):|:(?!\d)")
+
+
+def colon_lead_in(text: str) -> tuple[str, str] | None:
+    """The words before the first colon that ends a lead-in and the words after it; ``None``
+    without one.
+
+    >>> colon_lead_in("envia no telegram: reunião às 14:30")
+    ('envia no telegram', ' reunião às 14:30')
+    >>> colon_lead_in("reserva às 14:30 no morumbi") is None
+    True
+    """
+    mark = _LEAD_IN_COLON.search(text)
+    return (text[: mark.start()], text[mark.end() :]) if mark is not None else None
 
 
 def sentences(text: str) -> list[str]:
