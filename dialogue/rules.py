@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dialogue.choice import choose, is_dismissal, is_no, is_yes, listed, normalise
-from dialogue.slots import goal_described
+from dialogue.slots import goal_described, naming_words
 from dialogue.state import Continuation, Memory, Turn
 from execution.run_state import SETTLED
 from intent.base import guessed, lone_value
@@ -26,7 +26,6 @@ from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import CapabilityRef, Catalog, GoalRef
 from shared.entities import Entities, EntityValue
-from shared.i18n.bilingual import all_texts
 from shared.manifest import Composition, Goal
 from shared.models import (
     ApprovalQuestion,
@@ -406,14 +405,15 @@ class FollowUps:
 def _entity_named_in(goal: Goal, text: str, entities: Entities) -> str | None:
     """The entity of the request that ``text`` names by its own words (its name's or its
     description's: "valor" of "O valor do prejuízo", "amount"), the first of several."""
-    said = set(content_words(text))
-    for name, spec in goal.entities_schema.items():
-        if name not in entities:
-            continue
-        naming = {w for part in all_texts(spec.description) for w in content_words(part)}
-        if said & (naming | set(content_words(name.replace("_", " ")))):
-            return name
-    return None
+    said = set(content_words(text))  # function words name nothing
+    return next(
+        (
+            name
+            for name, spec in goal.entities_schema.items()
+            if name in entities and said & naming_words(name, spec)
+        ),
+        None,
+    )
 
 
 def _in_the_same_currency(value: EntityValue, before: EntityValue | None) -> EntityValue:

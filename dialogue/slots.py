@@ -255,13 +255,20 @@ def only_the_answer(text: str, entity: str, found: Entities, spec: EntitySpec | 
         # an enum's value is read from its synonyms: "banho" said is the "BATH" found
         for synonym in spec.synonyms.get(answer, ()):
             said.update(words(synonym))
+    naming = naming_words(entity, spec)
+    return not [w for w in words(text) if w not in said and w not in naming and w not in NOT_ENTITY]
+
+
+def naming_words(entity: str, spec: EntitySpec | None) -> set[str]:
+    """The words that name ``entity``: its name's and its description's in every language
+    ("order", "number" of ``order_number_text``; "valor", "prejuizo" of "O valor do prejuízo")."""
     naming = set(words(entity.replace("_", " ")))
     if spec is not None and spec.description:
         described = spec.description
         texts = described.values() if isinstance(described, dict) else [described]
         for part in texts:
             naming.update(words(str(part)))
-    return not [w for w in words(text) if w not in said and w not in naming and w not in NOT_ENTITY]
+    return naming
 
 
 def answer_slot(

@@ -61,10 +61,17 @@ _ALSO: dict[str, str] = {
 }
 
 
+#: Each verb's other actions, worked out once: ``actions_of`` runs for every candidate word.
+_ALSO_OF: dict[str, frozenset[str]] = {
+    verb: frozenset(action for action, verbs in _ALSO.items() if verb in verbs.split())
+    for verb in " ".join(_ALSO.values()).split()
+}
+
+
 def actions_of(verb: str) -> frozenset[str]:
     """Every action ``verb`` may ask for: its own (:data:`ACTION_OF`) and any other it also does."""
-    own = {ACTION_OF[verb]} if verb in ACTION_OF else set()
-    return frozenset(own | {action for action, verbs in _ALSO.items() if verb in verbs.split()})
+    own = frozenset({ACTION_OF[verb]}) if verb in ACTION_OF else frozenset()
+    return own | _ALSO_OF.get(verb, frozenset())
 
 
 def learnt_synonyms(learnt: Iterable[str]) -> dict[str, str]:
