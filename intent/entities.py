@@ -32,7 +32,7 @@ import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from itertools import pairwise
@@ -678,8 +678,17 @@ class GoalEntityExtractor:
         enum_phrases = [p for pairs in self._enum.values() for _, p in pairs]
         bool_phrases = [p for phrases in self._bool.values() for p in phrases]
         self._first_words = FuzzyVocabulary(p[0] for p in enum_phrases + bool_phrases)
+        #: one-word phrases by the stem their verb forms share: "roubaram" says "roubo", "flooded"
+        #: "flood"
+        self._phrase_stems: dict[str, list[str]] = defaultdict(list)
+        for phrase in {p[0] for p in enum_phrases + bool_phrases if len(p) == 1}:
+            self._phrase_stems[verb_stem(phrase)].append(phrase)
         self._enum_and_bool_words = frozenset(w for p in enum_phrases + bool_phrases for w in p)
         self._enum_and_bool_phrases = frozenset(tuple(p) for p in enum_phrases + bool_phrases)
+        #: the stems of the phrasing's own verbs, which no value's verb form may be
+        self._phrasing_verbs = frozenset(
+            verb_stem(w) for w in self._carrier if w not in self._enum_and_bool_words
+        )
 
     @property
     def _numbered(self) -> bool:
@@ -729,8 +738,16 @@ class GoalEntityExtractor:
                 # the table's own names written with the kind at one edge ("Garagem Paulista",
                 # "Cartão virtual") keep it there: "garagem ibirapuera" is a garage's name too
                 canonical = [words(entry.value) for entry in self.specs[name].lookup or ()]
+                # a title the names abbreviate ("Prof. Ricardo Nunes", "Dr. Silva") is a courtesy,
+                # not the name: "prof carla" names Carla
+                titles = {
+                    named[0]
+                    for entry in self.specs[name].lookup or ()
+                    if (named := words(entry.value)) and entry.value.split()[0].endswith(".")
+                }
                 self._kind_edges[name] = (
-                    self._kind_words[name] - {said[0] for said in canonical if said},
+                    self._kind_words[name]
+                    - {said[0] for said in canonical if said and said[0] not in titles},
                     self._kind_words[name] - {said[-1] for said in canonical if said},
                 )
 
@@ -1109,6 +1126,8 @@ class GoalEntityExtractor:
         consumed: set[int] = set()
         for name in order:
             spec = self.specs[name]
+            # an incident's "sexta" is the last Friday, not the next
+            said = [s.leaning_past() for s in spans] if spec.prefer_dates_from == "past" else spans
             values: list[TypedValue] = []
             fitting = [
                 k
@@ -1138,7 +1157,7 @@ class GoalEntityExtractor:
                     ),
                 )[:1]
             for k in fitting:
-                value = _typed_part(spans[k], spec.type)
+                value = _typed_part(said[k], spec.type)
                 assert value is not None
                 taken.add((k, spec.type))
                 consumed.add(k)
@@ -1147,7 +1166,7 @@ class GoalEntityExtractor:
                 if not spec.multiple:
                     break
             if not values and spec.type == "datetime":
-                joined = _date_and_time(spans, taken, clock)
+                joined = _date_and_time(said, taken, clock)
                 if joined is not None:
                     values.append(joined[0])
                     consumed.update(joined[1])
@@ -1363,9 +1382,26 @@ class GoalEntityExtractor:
             found = [w for w in self._first_words.matches(tok.text) if _said_as(w, tok.text)]
             if (written := _WRITTEN_OUT.get(tok.text)) is not None:
                 found += [w for w in self._first_words.matches(written) if w not in found]
+            if not found:
+                found = self._phrase_of_its_verb(tok.text)
             for word in found:
                 starts[word].append(i)
         return starts
+
+    def _phrase_of_its_verb(self, word: str) -> list[str]:
+        """The one-word phrases ``word`` is a verb form of ("ROUBARAM meu carro" says "roubo",
+        "the basement flooded" "flood"); none for a verb the goal's phrasing or a request uses
+        ("cancela" is no "cancelado")."""
+        forms = {verb_stem(word, code) for code in ("pt", "en")} - {None}
+        return [
+            phrase
+            for form in forms
+            if form is not None
+            and form not in self._phrasing_verbs
+            and word not in ACTION_OF
+            and word not in NOT_ENTITY
+            for phrase in self._phrase_stems.get(form, [])
+        ]
 
     def unsupported_action(self, text: str) -> str | None:
         """The verb a request opens with when this goal does not explain it ("*compre* 100 ações
@@ -2175,8 +2211,8 @@ def _day_and_time(text: str, span: TypedSpan, language: str, clock: Clock) -> li
         if kinds in ((["date"], ["time"]), (["time"], ["date"])):
             a, b = read_left[0], read_right[0]
             return [
-                TypedSpan(a.type, a.value, span.start + a.start, span.start + a.end),
-                TypedSpan(b.type, b.value, offset + b.start, offset + b.end),
+                replace(a, start=span.start + a.start, end=span.start + a.end),
+                replace(b, start=offset + b.start, end=offset + b.end),
             ]
     return None
 
@@ -2207,18 +2243,30 @@ def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> li
 _BARE_NUMBER = re.compile(r"(?<![\d:/.,])\d{3,}(?![\d:/.,]|\s*(?:h|hs|am|pm)\b)", re.IGNORECASE)
 
 
+#: A year written after a month ("March 1st 2025", "1 de março de 2025", "março, 2025"): a bare
+#: number that is part of the day.
+_YEAR_OF_A_MONTH = re.compile(
+    r"\b(?:jan(?:eiro|uary)?|fev(?:ereiro)?|feb(?:ruary)?|mar(?:[çc]o|ch)?|abr(?:il)?|apr(?:il)?|maio|may"
+    r"|jun(?:ho|e)?|jul(?:ho|y)?|ago(?:sto)?|aug(?:ust)?|set(?:embro)?|sep(?:t(?:ember)?)?"
+    r"|out(?:ubro)?|oct(?:ober)?|nov(?:embro|ember)?|dez(?:embro)?|dec(?:ember)?)\.?"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?\s+(?:(?:de|of)\s+)?((?:19|20)\d{2})\b",
+    re.IGNORECASE,
+)
+
+
 def _read_typed(text: str, language: str, clock: Clock) -> list[TypedSpan]:
     """The recogniser's spans, with the days and times read again without the bare numbers in
     them, which name no day or hour (numbers and amounts keep them)."""
     spans = RECOGNIZER.spans(text, language, time_zone=clock.time_zone, now=clock.now)
-    bare = [m for m in _BARE_NUMBER.finditer(text)]
+    years = {m.start(1) for m in _YEAR_OF_A_MONTH.finditer(text)}
+    bare = [m for m in _BARE_NUMBER.finditer(text) if m.start() not in years]
     if not any(
         span.type in _DAY_TYPES and m.start() < span.end and span.start < m.end()
         for span in spans
         for m in bare
     ):
         return spans
-    masked = _BARE_NUMBER.sub(lambda m: " " * len(m.group()), text)
+    masked = "".join(" " if any(m.start() <= i < m.end() for m in bare) else c for i, c in enumerate(text))
     days = [
         _without(span, bare, text)
         for span in RECOGNIZER.spans(masked, language, time_zone=clock.time_zone, now=clock.now)
@@ -2242,7 +2290,7 @@ def _without(span: TypedSpan, bare: list[re.Match[str]], text: str) -> TypedSpan
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    return TypedSpan(span.type, span.value, start, end)
+    return replace(span, start=start, end=end)
 
 
 def _read_in_each_language(text: str) -> Iterator[list[TypedSpan]]:

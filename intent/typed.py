@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from functools import cache, lru_cache
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import duckling
+from dateutil.relativedelta import relativedelta
 
 from shared.clock import utcnow
 from shared.entities import TypedValue
@@ -38,6 +39,13 @@ _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 #: Fewer digits than any phone number with its area code.
 _PHONE_DIGITS = 8
 _DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
+_GRAIN_LENGTH = {
+    "day": relativedelta(days=1),
+    "week": relativedelta(weeks=1),
+    "month": relativedelta(months=1),
+    "quarter": relativedelta(months=3),
+    "year": relativedelta(years=1),
+}
 _WHOLE_YEAR = re.compile(r"\b\d{4}\b")
 #: Chat shorthands Duckling does not know, written out before it reads the text (offsets kept).
 _SHORTHANDS = {
@@ -137,6 +145,13 @@ class TypedSpan:
     value: TypedValue
     start: int
     end: int
+    #: A day that repeats ("sexta", "dia 12", "1º de março") is read as its next time; this is
+    #: its last time up to now, for an entity whose days are already past (an incident).
+    earlier: TypedValue | None = field(default=None, kw_only=True)
+
+    def leaning_past(self) -> TypedSpan:
+        """This span with its last time up to now as its value, when its day repeats."""
+        return self if self.earlier is None else replace(self, value=self.earlier, earlier=None)
 
 
 def zone_directory() -> Path:
@@ -236,7 +251,35 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
     counts = [
         TypedSpan("number", s.value, s.start, s.count_end) if isinstance(s, _Measure) else s for s in kept
     ]
-    return tuple(sorted(counts, key=lambda s: s.start))
+    return tuple(_the_day_after(text, sorted(counts, key=lambda s: s.start)))
+
+
+#: A day named by the one before it: "amanhã e *o dia seguinte*", "Friday and *the day after*".
+_THE_DAY_AFTER = re.compile(
+    r"\b(?:(?:the|o)\s+)?(?:day\s+after(?!\s+tomorrow)|next\s+day|following\s+day|dia\s+seguinte)\b",
+    re.IGNORECASE,
+)
+
+
+def _the_day_after(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
+    """ "The day after" is the day after the day said before it (Duckling reads "the day" as
+    today); with no day before it, "the day after" names none."""
+    for m in _THE_DAY_AFTER.finditer(text):
+        before = [s for s in spans if s.type == "date" and s.end <= m.start()]
+        rest = [s for s in spans if s.end <= m.start() or s.start >= m.end()]
+        if before and isinstance(before[-1].value, str):
+            day, earlier = (
+                None if not isinstance(v, str) else (date.fromisoformat(v) + timedelta(days=1)).isoformat()
+                for v in (before[-1].value, before[-1].earlier)
+            )
+            assert day is not None
+            rest.append(TypedSpan("date", day, m.start(), m.end(), earlier=earlier))
+        elif m.group().lower().endswith("after"):
+            pass  # nothing to be after: the words say no day
+        else:
+            continue  # "the next day", "no dia seguinte" alone: tomorrow, as Duckling reads them
+        spans = sorted(rest, key=lambda s: s.start)
+    return spans
 
 
 def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
@@ -543,13 +586,23 @@ def _normalised(
                 # "sexta que vem" is next week's Friday, and "segunda que vem" next week's
                 # Monday, which Duckling's Portuguese puts a week later
                 day -= timedelta(days=_WEEK)
-            if grain != "day" and day < today:
-                # "essa semana", "this month": the part of it still ahead, from today
+            if grain != "day" and day < today < day + _GRAIN_LENGTH[grain]:
+                # "essa semana", "this month": the part of it still ahead, from today ("março de
+                # 2025", all past, is its first day)
                 day = today
-            yield TypedSpan("date", day.isoformat(), start, end)
+            before = _last_time(value, datetime.combine(day, time(), when.tzinfo), body, instant)
+            earlier = before.date().isoformat() if before is not None else None
+            yield TypedSpan("date", day.isoformat(), start, end, earlier=earlier)
         elif (said := _said_day(body, language, zone, instant)) is not None:
             when = _on_the_said_day(when, said, language, zone)
-            yield TypedSpan("datetime", when.isoformat(timespec="seconds"), start, end)
+            before = _last_time(value, when, body, instant)
+            yield TypedSpan(
+                "datetime",
+                when.isoformat(timespec="seconds"),
+                start,
+                end,
+                earlier=before.isoformat(timespec="seconds") if before is not None else None,
+            )
         elif _LASTING.search(clean, 0, hit["start"]) and _HOURS_WORD.search(body):
             # "por 1 hora e meia": how long, which Duckling's Portuguese reads as half past one
             hours = when.hour % _HALF_DAY or _HALF_DAY
@@ -585,6 +638,37 @@ def _normalised(
         )
     elif dim in ("email", "url"):
         yield TypedSpan(dim, value["value"], start, end)
+
+
+#: The words that put a repeating day ahead on purpose: "*next* Friday", "sexta *que vem*".
+_AHEAD = re.compile(r"\b(?:next|coming|pr[oó]xim[oa]|que\s+vem)\b", re.IGNORECASE)
+#: How far apart Duckling's readings of a repeating day are -> one step back to its last time.
+_REPEATS_EVERY = {7: relativedelta(weeks=1), **dict.fromkeys(range(28, 32), relativedelta(months=1))}
+_REPEATS_EVERY |= dict.fromkeys((365, 366), relativedelta(years=1)) | {1461: relativedelta(years=4)}
+
+
+def _last_time(value: dict[str, Any], when: datetime, body: str, instant: int) -> datetime | None:
+    """The last time up to ``instant`` of the day ``when`` is, when it is ahead and its words name
+    a day that repeats (a weekday, a day of the month, a date without its year) and do not put it
+    ahead on purpose; ``None`` otherwise ("amanhã", "sexta que vem", "2025-03-01")."""
+    readings = [v["value"] for v in value.get("values") or [] if isinstance(v.get("value"), str)]
+    if when.timestamp() <= instant or len(readings) < 2 or _AHEAD.search(body):
+        return None
+    gap = (datetime.fromisoformat(readings[1]) - datetime.fromisoformat(readings[0])).days
+    step = _REPEATS_EVERY.get(gap)
+    if step is None:
+        return None
+    for steps in range(1, _STEPS_BACK + 1):
+        earlier = when - step * steps
+        # "dia 31" steps back to a month that has one: relativedelta stops at a shorter month's
+        # last day, which is another day of the month
+        if earlier.timestamp() <= instant and (step.weeks or earlier.day == when.day):
+            return earlier
+    return None
+
+
+#: enough for the 31st of a month, or for the 29th of February (four years)
+_STEPS_BACK = 48
 
 
 #: What joins the two ends of a range of days: "de sexta *a* segunda", "from the 20th *to* the
@@ -639,7 +723,7 @@ def _a_time_for_a_while(
     if joint is None:
         return None
     when = [
-        TypedSpan(s.type, s.value, s.start + start, s.end + start)
+        replace(s, start=s.start + start, end=s.end + start)
         for s in _read(text[start : joint.start()], language, zone, instant)
         if s.type in ("date", "time", "datetime")
     ]

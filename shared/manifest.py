@@ -348,9 +348,16 @@ class EntitySpec(_Strict):
     #: ship in the manifest (``GET`` answers a JSON list of entries); the gateway fetches it with
     #: the manifest and puts it in ``lookup``.
     lookup_path: str | None = Field(default=None, pattern=r"^/[A-Za-z0-9_\-./]*$", max_length=200)
+    #: date or datetime: a day said without what fixes it ("sexta", "dia 12", "March 1st") is its
+    #: next time by default; "past" makes it its last time up to now (an incident, a purchase).
+    prefer_dates_from: Literal["future", "past"] = Field(
+        default="future", exclude_if=lambda prefer: prefer == "future"
+    )
 
     @model_validator(mode="after")
     def _enum_has_values(self) -> EntitySpec:
+        if self.prefer_dates_from != "future" and self.type not in ("date", "datetime"):
+            raise ValueError("only date and datetime entities may prefer past dates")
         if (self.lookup is not None or self.lookup_path is not None) and self.type != "string":
             raise ValueError("only string entities may have a lookup table")
         if self.type == "enum":

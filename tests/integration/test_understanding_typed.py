@@ -64,6 +64,20 @@ def list_meetings(intent: ExecutionIntent) -> DomainOutput:
     return DomainOutput(status="success", result={"day": day}, explanation=f"meetings on {day}: none")
 
 
+@service.capability(
+    "report_no_show",
+    {"pt": "Registra que alguém faltou a uma reunião", "en": "Record that someone missed a meeting"},
+    parameters={
+        "type": "object",
+        "properties": {"person_text": {"type": "string"}, "day": {"type": "string"}},
+        "required": ["person_text", "day"],
+    },
+)
+def report_no_show(intent: ExecutionIntent) -> DomainOutput:
+    p = intent.parameters
+    return DomainOutput(status="success", result=dict(p), explanation=f"{p['person_text']} missed {p['day']}")
+
+
 def _ex(text: str, **entities: str) -> dict[str, Any]:
     return {"text": text, "entities": entities}
 
@@ -111,6 +125,30 @@ service.add_goal(
             _ex("what meetings do I have tomorrow?", day="tomorrow"),
             _ex("what's on my calendar today?", day="today"),
             _ex("show my meetings on Friday", day="Friday"),
+        ],
+    }
+)
+
+service.add_goal(
+    {
+        "goal": "REPORT_NO_SHOW",
+        "description": {
+            "pt": "Registrar que alguém não apareceu numa reunião",
+            "en": "Record that someone did not show up to a meeting",
+        },
+        "capabilities": ["report_no_show"],
+        "entities_schema": {
+            "person_text": {"type": "string", "required": True, "description": {"pt": "Quem", "en": "Who"}},
+            # the meeting already happened: "sexta" is the last Friday
+            "day": {**DAY, "required": True, "prefer_dates_from": "past"},
+        },
+        "examples": [
+            _ex("a Ana não apareceu na reunião de ontem", person_text="Ana", day="ontem"),
+            _ex("o Pedro faltou na reunião de segunda", person_text="Pedro", day="segunda"),
+            _ex("Carla não veio na reunião do dia 12", person_text="Carla", day="dia 12"),
+            _ex("John didn't show up to yesterday's meeting", person_text="John", day="yesterday"),
+            _ex("Mary was a no-show at the meeting on Monday", person_text="Mary", day="Monday"),
+            _ex("Paul skipped the meeting on the 12th", person_text="Paul", day="the 12th"),
         ],
     }
 )
@@ -256,3 +294,23 @@ def test_the_notifier_is_asked_directly_and_help_lists_it(
     assert [(s["domain"], s["capability"]) for s in sent["steps"]] == [("notifier", "send_telegram_message")]
     assert sent["steps"][0]["params"]["message"] == message
     assert "telegram" in Session(gateway).say(help_text)["answer"].lower()
+
+
+def _last(weekday: int) -> str:
+    """The last day up to today that is ``weekday`` (Monday is 0): today when today is one."""
+    today = datetime.now(ZoneInfo(ZONE)).date()
+    return (today - timedelta(days=(today.weekday() - weekday) % 7)).isoformat()
+
+
+@pytest.mark.parametrize(
+    ("text", "person"),
+    [
+        ("a Ana não apareceu na reunião de sexta", "Ana"),
+        ("John didn't show up to the meeting on Friday", "John"),
+    ],
+)
+def test_a_day_already_past_is_the_last_one_of_its_name(gateway: Process, text: str, person: str) -> None:
+    reported = Session(gateway).say(text)
+    assert [(s["capability"], s["params"]) for s in reported["steps"]] == [
+        ("report_no_show", {"person_text": person, "day": _last(4)})
+    ]
