@@ -55,3 +55,9 @@ def test_the_reals_slang_after_an_amount_is_money(text: str, amount: int) -> Non
 
 def test_the_slang_alone_is_no_amount() -> None:
     assert money("li um conto de machado") == []
+
+
+@pytest.mark.parametrize("pronoun", ["dele", "dela", "deles", "nela", "lhe"])
+def test_a_pronoun_joined_to_a_preposition_is_no_object(pronoun: str) -> None:
+    # "e qual o status *dele*?": what was talked of, nothing the goal has to know
+    assert GoalEntityExtractor(GOAL).unexplained_words(f"e o valor {pronoun}?", {}) == ["valor"]
