@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import numpy.typing as npt
@@ -1830,6 +1831,8 @@ class EmbeddedIntentAdapter:
         left = readings.extractor(best).unexplained_words(text, own.entities)
         if own.guessed or not own.entities or not left:
             return None
+        verb = readings.extractor(best).unsupported_action(text)
+        today = readings.clock.now.astimezone(ZoneInfo(readings.clock.time_zone)).date().isoformat()
         for index in order[1:]:
             ref = model.goals[int(index)]
             if ref.domain != best.domain:
@@ -1840,8 +1843,21 @@ class EmbeddedIntentAdapter:
                 theirs.guessed
                 or not _reads_all_of(theirs.entities, own.entities)
                 or not extractor.evidenced(theirs.entities)
-                or extractor.unexplained_words(text, theirs.entities)
-                or extractor.unsupported_action(text) is not None
+                or extractor.unsupported_action(text) not in (None, verb)
+            ):
+                continue
+            unknown = extractor.unexplained_words(text, theirs.entities)
+            more = [v for v in theirs.entities.values() if v not in own.entities.values()]
+            if (
+                unknown
+                and (
+                    # a word only the sibling does not know rules it out
+                    not set(unknown) <= set(left)
+                    # words neither knows ("*teve* um incêndio na *cozinha* dia 12") leave the
+                    # values to decide, and a day said from today decides nothing ("quanto de folga
+                    # me resta *esse ano*?" asks the balance, not a leave starting today)
+                    or all(isinstance(v, str) and v[:10] == today for v in more)
+                )
             ):
                 continue
             if len(theirs.entities) > len(own.entities):

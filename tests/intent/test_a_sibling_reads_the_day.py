@@ -1,0 +1,39 @@
+"""A goal of the same domain that reads every value the first goal read, and a day besides, is
+the request even when both leave the same words unknown: "teve um incendio na cozinha dia 12,
+apolice SG3307" files a claim, it does not ask what the policy covers. A day said from today
+("esse ano") decides nothing: "quanto de folga me resta esse ano?" asks the balance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.understanding.round6.domains import groceries, rides, time_off
+from bench.understanding.round10.domains import ev_charging, insurance, school
+from intent.embedded import EmbeddedIntentAdapter
+from tests.intent.conftest import as_a_gateway_reads
+
+CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T10:00:00-03:00"}
+
+
+@pytest.fixture(scope="module")
+def round10(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    folder: Path = tmp_path_factory.mktemp("sibling-10")
+    return as_a_gateway_reads(folder, insurance, school, ev_charging)
+
+
+@pytest.fixture(scope="module")
+def round6(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    folder: Path = tmp_path_factory.mktemp("sibling-6")
+    return as_a_gateway_reads(folder, groceries, rides, time_off)
+
+
+def test_the_sibling_that_reads_the_day_too_is_the_request(round10: EmbeddedIntentAdapter) -> None:
+    out = round10.parse_sync("teve um incendio na cozinha dia 12, apolice SG3307", context=CONTEXT)
+    assert (out.goal, out.entities.get("incident_day")) == ("FILE_CLAIM", "2026-03-12")
+
+
+def test_a_day_said_from_today_decides_nothing(round6: EmbeddedIntentAdapter) -> None:
+    out = round6.parse_sync("quanto de folga me resta esse ano?", context=CONTEXT)
+    assert out.goal == "LEAVE_BALANCE"
