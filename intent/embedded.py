@@ -31,6 +31,7 @@ import contextlib
 import functools
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -256,6 +257,10 @@ def _written_as_a_name(text: str, value: str) -> bool:
     toks = tokens(text)
     first = next((i for i, tok in enumerate(toks) if tok.start == at), None)
     return first is not None and capitalised_inside(text, toks, first)
+
+
+#: A date or a date-time value, as the typed entities give them.
+_A_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
@@ -1418,10 +1423,21 @@ class EmbeddedIntentAdapter:
         class's booking and its cancellation, "cancelar *aluguel*" between a class's and a car's
         cancellation), at the confidence of the two together: the message is surely one of them,
         and its words say which. ``None`` when there is no such tie or the words do not decide."""
-        if len(out.alternatives) < 2 or not any(n.startswith(CHOICE_NOTE) for n in out.notes):
+        if len(out.alternatives) < 2:
             return None
         pair = out.alternatives[:2]
         refs = [next(g for g in model.goals if (g.domain, g.goal.goal) == (a.domain, a.goal)) for a in pair]
+        if not any(n.startswith(CHOICE_NOTE) for n in out.notes):
+            # an unsure first goal and a runner-up of its domain that together are sure: the
+            # verb the message opens with may still say which ("quero *cancelar* a locação do
+            # carro", a rental's booking at 0.48 and its cancellation at 0.27)
+            unsure = pair[0].confidence < self.oos_threshold <= pair[0].confidence + pair[1].confidence
+            verb = self._opening_verb_decides(text, refs, model) if unsure else None
+            if verb is None:
+                return None
+            return self._chosen_of_two(
+                out, pair, refs, verb, f"the message opens with {refs[verb].goal.goal}'s verb"
+            )
         unexplained = []
         for ref in refs:
             extractor = readings.extractor(ref)
@@ -1445,7 +1461,14 @@ class EmbeddedIntentAdapter:
             why = f"the message is only values both read, and {refs[chosen].goal.goal} only reads"
         else:
             return None
-        ref = refs[chosen]
+        return self._chosen_of_two(out, pair, refs, chosen, why)
+
+    @staticmethod
+    def _chosen_of_two(
+        out: IntentOutput, pair: list[GoalCandidate], refs: list[GoalRef], chosen: int, why: str
+    ) -> tuple[GoalRef, float]:
+        """``refs[chosen]`` first, at the confidence of the two together: the message is surely
+        one of them, and ``why`` says which."""
         conf = min(1.0, pair[0].confidence + pair[1].confidence)
         out.alternatives = [
             pair[chosen].model_copy(update={"confidence": round(conf, 4)}),
@@ -1455,7 +1478,7 @@ class EmbeddedIntentAdapter:
         out.confidence = round(conf, 4)
         out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         out.notes.append(f"choice decided: {why}")
-        return ref, conf
+        return refs[chosen], conf
 
     def _values_alone_read_first(self, text: str, refs: list[GoalRef], readings: Readings) -> int | None:
         """Which of two goals only reads, when the other changes something and the message is
@@ -1853,10 +1876,11 @@ class EmbeddedIntentAdapter:
                 and (
                     # a word only the sibling does not know rules it out
                     not set(unknown) <= set(left)
-                    # words neither knows ("*teve* um incêndio na *cozinha* dia 12") leave the
-                    # values to decide, and a day said from today decides nothing ("quanto de folga
-                    # me resta *esse ano*?" asks the balance, not a leave starting today)
-                    or all(isinstance(v, str) and v[:10] == today for v in more)
+                    # words neither knows ("*teve* um incêndio na *cozinha* dia 12") leave a
+                    # day to decide: a day said from today decides nothing ("quanto de folga me
+                    # resta *esse ano*?" asks the balance, not a leave starting today), nor a
+                    # count inside a name ("sessões de Wicked: Parte *Dois*")
+                    or not any(isinstance(v, str) and _A_DAY.match(v) and v[:10] != today for v in more)
                 )
             ):
                 continue

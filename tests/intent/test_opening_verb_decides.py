@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from bench.understanding.round3.domains import car_rental, gym, pharmacy
 from intent.embedded import EmbeddedIntentAdapter
 from shared.catalog import Catalog
 from shared.manifest import DomainManifest
 from tests.conftest import example
+from tests.intent.conftest import as_a_gateway_reads
 
 APPROVED = {"policy": {"confirm": True, "idempotent": False}}
 RENTAL: dict[str, Any] = {
@@ -94,3 +98,14 @@ def test_a_verb_another_goal_of_the_domain_uses_decides_nothing() -> None:
     assert model is not None
     refs = [ref for ref in model.goals if ref.goal.goal in ("BOOK_CAR", "CANCEL_BOOKING")]
     assert adapter._opening_verb_decides("quero cancelar a locação do carro", refs, model) is None
+
+
+def test_the_opening_verb_decides_between_an_unsure_goal_and_its_runner_up(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Not a tie, yet neither goal is sure alone while the two together are: round 3's rental
+    reads "quero cancelar a locação do carro" as its booking, unsure, and the verb decides."""
+    reader = as_a_gateway_reads(tmp_path_factory.mktemp("unsure-pair"), car_rental, gym, pharmacy)
+    out = reader.parse_sync("quero cancelar a locação do carro", context={"time_zone": "America/Sao_Paulo"})
+    assert (out.primary_domain, out.goal) == ("car_rental", "CANCEL_BOOKING")
+    assert out.confidence >= reader.oos_threshold
