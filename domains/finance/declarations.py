@@ -292,6 +292,8 @@ GET_QUOTE: dict[str, Any] = {
         _ex("how is Nvidia doing today?", symbol_text="Nvidia"),
         _ex("stock quote for Ericsson", symbol_text="Ericsson"),
         _ex("get me the share price of Nokia and Volvo", symbol_text=["Nokia", "Volvo"]),
+        # English puts the company before the noun: "Spotify stock price"
+        _ex("Spotify stock price", symbol_text="Spotify"),
         _ex("send the Amazon quote to my telegram", symbol_text="Amazon", notify=True),
         _ex("price of MSFT", symbol_text="MSFT"),
     ],
