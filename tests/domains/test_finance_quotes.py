@@ -6,6 +6,8 @@ import pytest
 
 from domains.finance.provider import SnapshotProvider
 from domains.finance.resolver import SymbolResolver
+from domains.finance.service import build_service
+from intent.entities import GoalEntityExtractor
 from tests.domains.conftest import Execute
 
 
@@ -138,3 +140,17 @@ async def test_a_place_in_the_name_settles_the_ambiguity(typed: str, symbol: str
     out = await finance("get_stock_price", {"symbol_text": typed})
     assert out["status"] == "success"
     assert out["result"]["symbol"] == symbol
+
+
+@pytest.mark.parametrize(
+    ("text", "company"),
+    [
+        ("zillow stock price", "zillow"),
+        ("live nation stock price", "live nation"),
+        ("Zillow stock price", "Zillow"),
+    ],
+)
+def test_a_company_named_before_the_noun_is_the_symbol(text: str, company: str) -> None:
+    # English puts the name first; the table need not list it for the quote to ask the provider
+    goal = next(g for g in build_service().manifest_with_lookups().goals if g.goal == "GET_QUOTE")
+    assert GoalEntityExtractor(goal).extract(text, language="en")["symbol_text"] == company
