@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
+from bench.understanding.round4.domains import cinema, home_services, library
+from bench.understanding.round6.domains import groceries, rides, time_off
 from bench.understanding.round8.domains import bank_cards, laundry, real_estate
+from bench.understanding.round10.domains import ev_charging, insurance, school
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -226,3 +229,21 @@ def round8_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedI
     """Round 8's held-out domains (cards, laundry, real estate) beside the shipped ones, trained
     once for every test module that reads with them."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round8"), bank_cards, laundry, real_estate)
+
+
+@pytest.fixture(scope="session")
+def round4_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 4's held-out domains (cinema, home services, library) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round4"), cinema, home_services, library)
+
+
+@pytest.fixture(scope="session")
+def round6_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 6's held-out domains (groceries, rides, time off) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round6"), groceries, rides, time_off)
+
+
+@pytest.fixture(scope="session")
+def round10_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 10's held-out domains (insurance, school, EV charging) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round10"), insurance, school, ev_charging)

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.understanding.round4.domains import cinema, home_services, library
 from intent.embedded import EmbeddedIntentAdapter
 from intent.entities import with_a_letter_dropped
-from tests.intent.conftest import as_a_gateway_reads
 
 
 def test_which_letters_fingers_skip() -> None:
@@ -29,8 +27,8 @@ def test_a_shortening_two_words_share_is_neither_s() -> None:
 
 
 @pytest.fixture(scope="module")
-def library_and_cinema(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    return as_a_gateway_reads(tmp_path_factory.mktemp("library"), cinema, home_services, library)
+def library_and_cinema(round4_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round4_beside_shipped
 
 
 def test_a_renewal_typed_in_a_hurry(library_and_cinema: EmbeddedIntentAdapter) -> None:

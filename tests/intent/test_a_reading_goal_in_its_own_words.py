@@ -4,21 +4,16 @@ not know keeps it out ("qual o telefone da seguradora")."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bench.understanding.round10.domains import ev_charging, insurance, school
 from intent.embedded import EmbeddedIntentAdapter
-from tests.intent.conftest import as_a_gateway_reads
 
 CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T10:00:00-03:00"}
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    folder: Path = tmp_path_factory.mktemp("own-words")
-    return as_a_gateway_reads(folder, insurance, school, ev_charging)
+def reader(round10_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round10_beside_shipped
 
 
 def test_the_goals_own_words_alone_ask_for_it(reader: EmbeddedIntentAdapter) -> None:

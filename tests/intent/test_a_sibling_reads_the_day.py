@@ -5,28 +5,21 @@ apolice SG3307" files a claim, it does not ask what the policy covers. A day sai
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bench.understanding.round6.domains import groceries, rides, time_off
-from bench.understanding.round10.domains import ev_charging, insurance, school
 from intent.embedded import EmbeddedIntentAdapter
-from tests.intent.conftest import as_a_gateway_reads
 
 CONTEXT = {"time_zone": "America/Sao_Paulo", "now": "2026-03-10T10:00:00-03:00"}
 
 
 @pytest.fixture(scope="module")
-def round10(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    folder: Path = tmp_path_factory.mktemp("sibling-10")
-    return as_a_gateway_reads(folder, insurance, school, ev_charging)
+def round10(round10_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round10_beside_shipped
 
 
 @pytest.fixture(scope="module")
-def round6(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    folder: Path = tmp_path_factory.mktemp("sibling-6")
-    return as_a_gateway_reads(folder, groceries, rides, time_off)
+def round6(round6_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round6_beside_shipped
 
 
 def test_the_sibling_that_reads_the_day_too_is_the_request(round10: EmbeddedIntentAdapter) -> None:

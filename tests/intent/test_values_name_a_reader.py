@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.understanding.round4.domains import cinema, home_services, library
-from bench.understanding.round6.domains import groceries, rides, time_off
 from bench.understanding.round7.domains import courses, repairs, tickets
 from bench.understanding.round8.domains import bank_cards, laundry, real_estate
 from intent.embedded import CLEAR_REQUEST_CONFIDENCE, EmbeddedIntentAdapter
@@ -22,8 +20,8 @@ CONTEXT = {"now": "2026-03-10T10:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 
 
 @pytest.fixture(scope="module")
-def cinemas(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    return as_a_gateway_reads(tmp_path_factory.mktemp("cinemas"), cinema, home_services, library)
+def cinemas(round4_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round4_beside_shipped
 
 
 def test_a_film_and_a_day_ask_for_its_sessions(cinemas: EmbeddedIntentAdapter) -> None:
@@ -50,8 +48,8 @@ def test_a_name_inside_another_goal_s_value_is_no_new_company(cinemas: EmbeddedI
 
 
 @pytest.fixture(scope="module")
-def errands(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
-    return as_a_gateway_reads(tmp_path_factory.mktemp("errands"), groceries, rides, time_off)
+def errands(round6_beside_shipped: EmbeddedIntentAdapter) -> EmbeddedIntentAdapter:
+    return round6_beside_shipped
 
 
 @pytest.mark.parametrize("text", ["kroger quote pls", "how's walmart trading today"])
