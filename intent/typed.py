@@ -261,6 +261,10 @@ _THE_DAY_AFTER = re.compile(
 )
 
 
+def _next_day(day: str) -> str:
+    return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+
+
 def _the_day_after(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
     """ "The day after" is the day after the day said before it (Duckling reads "the day" as
     today); with no day before it, "the day after" names none."""
@@ -268,12 +272,9 @@ def _the_day_after(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
         before = [s for s in spans if s.type == "date" and s.end <= m.start()]
         rest = [s for s in spans if s.end <= m.start() or s.start >= m.end()]
         if before and isinstance(before[-1].value, str):
-            day, earlier = (
-                None if not isinstance(v, str) else (date.fromisoformat(v) + timedelta(days=1)).isoformat()
-                for v in (before[-1].value, before[-1].earlier)
-            )
-            assert day is not None
-            rest.append(TypedSpan("date", day, m.start(), m.end(), earlier=earlier))
+            said = before[-1]
+            earlier = _next_day(said.earlier) if isinstance(said.earlier, str) else None
+            rest.append(TypedSpan("date", _next_day(str(said.value)), m.start(), m.end(), earlier=earlier))
         elif m.group().lower().endswith("after"):
             pass  # nothing to be after: the words say no day
         else:
