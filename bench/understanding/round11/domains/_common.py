@@ -1,0 +1,39 @@
+"""What the three round-11 domains share: round 4's helpers, re-exported as they are (readers of
+typed values, lookup resolution, the reply language, the reference day ``BENCH_TODAY``, default
+2026-03-10, an example builder, a booking-code reader and a one-typo resolver)."""
+
+from __future__ import annotations
+
+from bench.understanding.round4.domains._common import (
+    code_of,
+    ex,
+    fold,
+    language,
+    lookup_entries,
+    lookup_spec,
+    read_day,
+    read_money,
+    read_number,
+    read_time,
+    resolve,
+    resolve_loose,
+    say,
+    today,
+)
+
+__all__ = [
+    "code_of",
+    "ex",
+    "fold",
+    "language",
+    "lookup_entries",
+    "lookup_spec",
+    "read_day",
+    "read_money",
+    "read_number",
+    "read_time",
+    "resolve",
+    "resolve_loose",
+    "say",
+    "today",
+]
