@@ -23,7 +23,7 @@ from intent.typed import Clock
 from planner.slots import SlotProblem
 from shared import i18n
 from shared.entities import Entities
-from shared.i18n.bilingual import Localized, text_in
+from shared.i18n.bilingual import Localized, all_texts, text_in
 from shared.i18n.languages import as_language
 from shared.manifest import EntitySpec, Goal
 from shared.models import (
@@ -263,11 +263,9 @@ def naming_words(entity: str, spec: EntitySpec | None) -> set[str]:
     """The words that name ``entity``: its name's and its description's in every language
     ("order", "number" of ``order_number_text``; "valor", "prejuizo" of "O valor do prejuízo")."""
     naming = set(words(entity.replace("_", " ")))
-    if spec is not None and spec.description:
-        described = spec.description
-        texts = described.values() if isinstance(described, dict) else [described]
-        for part in texts:
-            naming.update(words(str(part)))
+    if spec is not None:
+        for part in all_texts(spec.description):
+            naming.update(words(part))
     return naming
 
 

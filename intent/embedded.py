@@ -38,7 +38,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
-from zoneinfo import ZoneInfo
 
 import numpy as np
 import numpy.typing as npt
@@ -1426,13 +1425,16 @@ class EmbeddedIntentAdapter:
         if len(out.alternatives) < 2:
             return None
         pair = out.alternatives[:2]
+        tied = any(n.startswith(CHOICE_NOTE) for n in out.notes)
+        # an unsure first goal and a runner-up that together are sure: the verb the message opens
+        # with may still say which ("quero *cancelar* a locação do carro", a rental's booking at
+        # 0.48 and its cancellation at 0.27)
+        unsure = pair[0].confidence < self.oos_threshold <= pair[0].confidence + pair[1].confidence
+        if not tied and not unsure:
+            return None
         refs = [next(g for g in model.goals if (g.domain, g.goal.goal) == (a.domain, a.goal)) for a in pair]
-        if not any(n.startswith(CHOICE_NOTE) for n in out.notes):
-            # an unsure first goal and a runner-up of its domain that together are sure: the
-            # verb the message opens with may still say which ("quero *cancelar* a locação do
-            # carro", a rental's booking at 0.48 and its cancellation at 0.27)
-            unsure = pair[0].confidence < self.oos_threshold <= pair[0].confidence + pair[1].confidence
-            verb = self._opening_verb_decides(text, refs, model) if unsure else None
+        if not tied:
+            verb = self._opening_verb_decides(text, refs, model)
             if verb is None:
                 return None
             return self._chosen_of_two(
@@ -1855,7 +1857,7 @@ class EmbeddedIntentAdapter:
         if own.guessed or not own.entities or not left:
             return None
         verb = readings.extractor(best).unsupported_action(text)
-        today = readings.clock.now.astimezone(ZoneInfo(readings.clock.time_zone)).date().isoformat()
+        today = readings.clock.local().date().isoformat()
         for index in order[1:]:
             ref = model.goals[int(index)]
             if ref.domain != best.domain:

@@ -737,13 +737,14 @@ class GoalEntityExtractor:
                 )
                 # the table's own names written with the kind at one edge ("Garagem Paulista",
                 # "Cartão virtual") keep it there: "garagem ibirapuera" is a garage's name too
-                canonical = [words(entry.value) for entry in self.specs[name].lookup or ()]
+                listed = self.specs[name].lookup or []
+                canonical = [words(entry.value) for entry in listed]
                 # a title the names abbreviate ("Prof. Ricardo Nunes", "Dr. Silva") is a courtesy,
                 # not the name: "prof carla" names Carla
                 titles = {
-                    named[0]
-                    for entry in self.specs[name].lookup or ()
-                    if (named := words(entry.value)) and entry.value.split()[0].endswith(".")
+                    said[0]
+                    for entry, said in zip(listed, canonical, strict=True)
+                    if said and entry.value.split()[0].endswith(".")
                 }
                 self._kind_edges[name] = (
                     self._kind_words[name]
@@ -1392,15 +1393,11 @@ class GoalEntityExtractor:
         """The one-word phrases ``word`` is a verb form of ("ROUBARAM meu carro" says "roubo",
         "the basement flooded" "flood"); none for a verb the goal's phrasing or a request uses
         ("cancela" is no "cancelado")."""
-        forms = {verb_stem(word, code) for code in ("pt", "en")} - {None}
+        if word in ACTION_OF or word in NOT_ENTITY:
+            return []
+        forms = {form for code in ("pt", "en") if (form := verb_stem(word, code)) is not None}
         return [
-            phrase
-            for form in forms
-            if form is not None
-            and form not in self._phrasing_verbs
-            and word not in ACTION_OF
-            and word not in NOT_ENTITY
-            for phrase in self._phrase_stems.get(form, [])
+            phrase for form in forms - self._phrasing_verbs for phrase in self._phrase_stems.get(form, [])
         ]
 
     def unsupported_action(self, text: str) -> str | None:
@@ -2266,7 +2263,7 @@ def _read_typed(text: str, language: str, clock: Clock) -> list[TypedSpan]:
         for m in bare
     ):
         return spans
-    masked = "".join(" " if any(m.start() <= i < m.end() for m in bare) else c for i, c in enumerate(text))
+    masked = _BARE_NUMBER.sub(lambda m: m.group() if m.start() in years else " " * len(m.group()), text)
     days = [
         _without(span, bare, text)
         for span in RECOGNIZER.spans(masked, language, time_zone=clock.time_zone, now=clock.now)

@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 from typing import Any, Literal
-from zoneinfo import ZoneInfo
 
 import httpx
 import jsonschema
@@ -237,7 +236,7 @@ class LlmIntentAdapter:
     async def _request(
         self, text: str, schema: dict[str, Any], pinned: str | None, mode: Mode, clock: Clock
     ) -> str:
-        local = clock.now.astimezone(ZoneInfo(clock.time_zone))
+        local = clock.local()
         system = build_prompt(self.catalog, pinned)
         now = local.isoformat(timespec="minutes")
         system += f"\n\nThe conversation's clock: {now} ({clock.time_zone}, {local:%A})."

@@ -39,8 +39,8 @@ _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 #: Fewer digits than any phone number with its area code.
 _PHONE_DIGITS = 8
 _DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
+#: How long a period of each grain lasts ("essa semana", "este mês"), for the grains longer than a day.
 _GRAIN_LENGTH = {
-    "day": relativedelta(days=1),
     "week": relativedelta(weeks=1),
     "month": relativedelta(months=1),
     "quarter": relativedelta(months=3),
@@ -135,6 +135,10 @@ class Clock:
         if not isinstance(now, datetime) or now.tzinfo is None:
             now = utcnow()
         return cls(now=now, time_zone=zone)
+
+    def local(self) -> datetime:
+        """Now, in the person's time zone."""
+        return self.now.astimezone(ZoneInfo(self.time_zone))
 
 
 @dataclass(frozen=True)
