@@ -5,7 +5,9 @@ moves the engine to its own file."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import httpx
@@ -14,6 +16,7 @@ import pytest
 from tests.conftest import Process, gateway_over
 from tests.integration.test_background_takeover import (
     TAKEOVER_ENV,
+    WAIT_S,
     assert_each_step_ran_once,
     executions,
     final_run,
@@ -35,6 +38,15 @@ def unfinished(database: Path) -> int:
     return int(row[0])
 
 
+async def wait_none_unfinished(database: Path) -> None:
+    """Wait until the engine has recorded every workflow's end: the run's own status is written
+    by its last step, a moment before the engine marks the workflow done."""
+    deadline = time.monotonic() + WAIT_S
+    while unfinished(database):
+        assert time.monotonic() < deadline, f"workflows still unfinished after {WAIT_S:g}s"
+        await asyncio.sleep(0.2)
+
+
 async def test_a_run_left_in_the_gateway_file_finishes_after_the_upgrade(
     tmp_path: Path, ledger: Process
 ) -> None:
@@ -53,6 +65,7 @@ async def test_a_run_left_in_the_gateway_file_finishes_after_the_upgrade(
         log = tmp_path / "upgraded.log"
         with gateway_over({"ledger": ledger}, tmp_path, TAKEOVER_ENV, log=log) as upgraded:
             run = await final_run(client, upgraded, run_id)
+            await wait_none_unfinished(gateway_file)
         assert run["status"] == "completed", run
         assert_each_step_ran_once(await executions(client, ledger), run_id)
         assert "stays in the gateway's database file" in log.read_text()
