@@ -1,7 +1,7 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
     python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
-                                              |round9|round10|round11]
+                                              |round9|round10|round11|round12]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -11,8 +11,8 @@ Case sets, each with domains written by someone who read only the docs:
 (``bench/understanding/round2/cases.jsonl``; every module of ``round2/domains/`` whose name does
 not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round4`` (likewise;
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
-by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``
-and ``round11`` (likewise; their own domains). The set's domains run as processes beside the
+by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``,
+``round11`` and ``round12`` (likewise; their own domains). The set's domains run as processes beside the
 shipped ones (finance, notifier, general, research); a real gateway starts with the shipped ones
 and the set's domains are registered at run time (``POST /v1/domains``, admin token), as an
 operator would. Every case's turns are played, in order, on one session through
@@ -203,6 +203,12 @@ SETS = {
         "round11",
         ROOT / "bench" / "understanding" / "round11",
         "bench.understanding.round11.domains",
+        today_is_the_gateways=True,
+    ),
+    "round12": CaseSet(
+        "round12",
+        ROOT / "bench" / "understanding" / "round12",
+        "bench.understanding.round12.domains",
         today_is_the_gateways=True,
     ),
 }
