@@ -645,18 +645,26 @@ class GoalEntityExtractor:
         #: the words other goals of the domain are phrased with ("block" of a card's block): as
         #: written, no typo of a value of this goal's ("black")
         self._kin_phrasing = frozenset(w for g in related for w in _phrasing_of(g)) - NOT_ENTITY
+        phrased = set(self._carrier)
         for phrase in extra_carrier or []:
             self._carrier.update(words(phrase))
+        # a value of one word that only the description or keywords say ("Book a *desk* or a
+        # room", a table's alias): a value, not how the goal is asked for
+        self._carrier -= {w for w in self._carrier - phrased if (w,) in self._known}
         self._carrier -= entity_words
         self._carrier -= STOP
         #: known values of several words that ordinary spans would cut, a word of theirs being a
-        #: function word, filler, an indefinite word, phrasing or a number ("São Paulo", "banco do
-        #: brasil", "bolsa brasileira", "all star", "Gladiador 2"), or a colon inside ("Duna: Parte
-        #: Dois"), by first word
+        #: function word, filler, an indefinite word, phrasing, a gerund (read as a verb at the
+        #: start of a message) or a number ("São Paulo", "banco do brasil", "bolsa brasileira",
+        #: "all star", "moving van", "Gladiador 2"), or a colon inside ("Duna: Parte Dois"), by
+        #: first word
         self._known_phrases: dict[str, list[tuple[str, ...]]] = defaultdict(list)
         for known in sorted(self._known, key=len, reverse=True):
             if len(known) >= 2 and (
-                any(w in NOT_ENTITY or w in INDEFINITES or w in self._carrier or w.isdigit() for w in known)
+                any(
+                    w in NOT_ENTITY or w in INDEFINITES or w in self._carrier or w.isdigit() or is_gerund(w)
+                    for w in known
+                )
                 or known in self._colon_known
             ):
                 self._known_phrases[known[0]].append(known)
@@ -1120,6 +1128,11 @@ class GoalEntityExtractor:
                 ],
                 key=lambda s: s.start,
             )
+        clocks = [n for n in self._typed if self.specs[n].type in ("time", "datetime")]
+        if "duration" in wanted and len(clocks) <= 1 and not any(s.type == "duration" for s in spans):
+            # "das 14h às 16h": to a goal that reads one time and how long, the range's end says
+            # how long (a goal with a start and an end time takes both times)
+            spans = [s.as_lasting() for s in spans]
         order = sorted(self._typed, key=lambda n: n != prefer)
         taken: set[tuple[int, str]] = set()  # (span index, part) already given to an entity
         counted_by: dict[int, str] = {}  # span index -> the entity it was given to
@@ -1434,7 +1447,11 @@ class GoalEntityExtractor:
             return None
         if toks[first].text in self._enum_and_bool_words or toks[first].text.isdigit():
             return None
-        on_amount = following.isdigit() and not any(str(v) == following for v in values)
+        # an amount of money read is a count this goal reads too ("põe 2 reais no BU507718")
+        amounts = [v.get("amount") if isinstance(v, dict) else v for v in values]
+        on_amount = following.isdigit() and not any(
+            str(_number_or_text(v)) == following for v in amounts if v is not None
+        )
         return OpeningAction(word, on_amount)
 
     def unknown_object(self, text: str, entities: Entities) -> str | None:
@@ -1805,13 +1822,16 @@ class GoalEntityExtractor:
                         strong[k] = False
         for k, span in enumerate(spans):
             # a lower-case known value with no context of its own, followed by an article, is a
-            # verb here: "quanto *vale* a Petrobras", "quanto vale o euro"
+            # verb here: "quanto *vale* a Petrobras", "quanto vale o euro"; not before an hour,
+            # whose "às" reads as the article "as" ("um caminhão às 8h")
             after = toks[span.last + 1].text if span.last + 1 < len(toks) else ""
             if (
                 strong[k]
                 and span.score == 0
+                and span.first == span.last  # a verb is one word: "caminhão baú a partir das 8h"
                 and after in ARTICLES
                 and span.last + 2 < len(toks)
+                and not toks[span.last + 2].text[:1].isdigit()
                 and not _looks_like_name(text, toks, span)
             ):
                 strong[k] = False
@@ -2310,6 +2330,11 @@ def _a_value_word(word: str, kind: str) -> bool:
     """Whether ``word`` alone reads as a value of type ``kind`` ("4", "quatro", "four")."""
     readings = _read_in_each_language(word)
     return any(_typed_part(span, kind) is not None for spans in readings for span in spans)
+
+
+def _number_or_text(value: object) -> object:
+    """A whole float as an int ("2.0" was said "2"); any other value as it is."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _typed_part(span: TypedSpan, kind: str) -> TypedValue | None:

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import duckling
 from dateutil.relativedelta import relativedelta
+from rapidfuzz.distance import OSA
 
 from shared.clock import utcnow
 from shared.entities import TypedValue
@@ -88,8 +89,8 @@ _PT_UNITS = {"dol": "USD", "dól": "USD", "eur": "EUR", "lib": "GBP", "ien": "JP
 #: The real's sign and name in a message in English ("refund R$ 25", "30 reais"), which only
 #: Duckling's Portuguese reads as money: that reading is asked for when they occur.
 _REAL = re.compile(r"R\$|\dk?\s*reais\b", re.IGNORECASE)
-#: The digits of a code, after its letters ("IM2055", "TK4821"): no number, amount or day. A
-#: times sign is no code ("tickets x3").
+#: A code, letters then digits ("IM2055", "TK4821", "P13"): no number, amount or day. A times
+#: sign is no code ("tickets x3").
 _CODE_DIGITS = re.compile(r"\b(?![xX]\d)([^\W\d_]+)(\d+)")
 #: A percentage ("até 80%", "up to 90 percent"): a number, never a year nor a day ("friday 6pm up
 #: to 90%" is no Friday of 1990).
@@ -152,10 +153,19 @@ class TypedSpan:
     #: A day that repeats ("sexta", "dia 12", "1º de março") is read as its next time; this is
     #: its last time up to now, for an entity whose days are already past (an incident).
     earlier: TypedValue | None = field(default=None, kw_only=True)
+    #: The time that ends a range of hours ("das 14h *às 16h*", "from 2 *to 4pm*"): how long the
+    #: range lasts (ISO 8601), for a goal that reads a start and a duration.
+    lasting: str | None = field(default=None, kw_only=True)
 
     def leaning_past(self) -> TypedSpan:
         """This span with its last time up to now as its value, when its day repeats."""
         return self if self.earlier is None else replace(self, value=self.earlier, earlier=None)
+
+    def as_lasting(self) -> TypedSpan:
+        """This span as the duration of the range it ends, when it ends one."""
+        if self.lasting is None:
+            return self
+        return replace(self, type="duration", value=self.lasting, lasting=None)
 
 
 def zone_directory() -> Path:
@@ -230,9 +240,10 @@ RECOGNIZER = TypedEntityRecognizer()
 @lru_cache(maxsize=512)
 def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[TypedSpan, ...]:
     """One Duckling read per message and clock minute: every goal's extractor asks for the same.
-    The digits of codes are read as blanks: "visita no IM2055 quinta às 16h" is no Thursday of
-    the year 2055 (a reading glued to a code, dropped whole), but a Thursday at 16:00."""
-    text = _CODE_DIGITS.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    Codes are read as marks that join no words (blanks would join "no" and "quinta" around one):
+    "visita no IM2055 quinta às 16h" is no Thursday of the year 2055 but a Thursday at 16:00,
+    and "uma P13 amanhã" is no "uma p" (1 p.m.) but tomorrow."""
+    text = _CODE_DIGITS.sub(lambda m: "#" * len(m.group()), text)
     percentages = [
         TypedSpan("number", _number(float(m.group(1).replace(",", "."))), m.start(1), m.end(1))
         for m in _PERCENT.finditer(text)
@@ -255,7 +266,7 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
     counts = [
         TypedSpan("number", s.value, s.start, s.count_end) if isinstance(s, _Measure) else s for s in kept
     ]
-    return tuple(_the_day_after(text, sorted(counts, key=lambda s: s.start)))
+    return tuple(_the_day_after(text, _clock_ranges(text, sorted(counts, key=lambda s: s.start))))
 
 
 #: A day named by the one before it: "amanhã e *o dia seguinte*", "Friday and *the day after*".
@@ -307,6 +318,7 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
             _range_of_days(hit, text, start, end, language, zone, instant)
             or _range_of_amounts(hit, text, start, end)
             or _a_time_for_a_while(hit, text, start, end, language, zone, instant)
+            or _a_clock_range(hit, text, start, end, language, zone, instant)
         )
         if ends is not None:
             out.extend(ends)
@@ -529,24 +541,59 @@ def _expanded(text: str) -> tuple[str, list[int]]:
     """``text`` with shorthands written out, ordinal signs and the "ao" before noon or midnight
     dropped, and a comma between noon or midnight and a number; and for every character of the
     result the offset of the original character it came from."""
+    # a shorthand written out, a comma after noon; an ordinal or a times sign, "ao " dropped
+    rewrites = [
+        (m.start(), m.end(), ", " if m.group().isspace() else _SHORTHANDS.get(m.group().lower(), ""))
+        for m in _REWRITES.finditer(text)
+    ]
+    # a weekday's name with a typing slip, as it was meant ("thrusday")
+    rewrites += [
+        (m.start(), m.end(), meant)
+        for m in _LONG_WORD.finditer(text)
+        if (meant := _weekday_meant(m.group())) is not None
+        and not any(start < m.end() and m.start() < end for start, end, _ in rewrites)
+    ]
     out: list[str] = []
     origin: list[int] = []
     pos = 0
-    for match in _REWRITES.finditer(text):
-        out.append(text[pos : match.start()])
-        origin.extend(range(pos, match.start()))
-        found = match.group(0)
-        # a shorthand written out, a comma after noon; an ordinal or a times sign, "ao " dropped
-        replacement = ", " if found.isspace() else _SHORTHANDS.get(found.lower(), "")
+    for start, end, replacement in sorted(rewrites):
+        out.append(text[pos:start])
+        origin.extend(range(pos, start))
         out.append(replacement)
-        origin.extend([match.start()] * len(replacement))
+        origin.extend([start] * len(replacement))
         if replacement:
-            origin[-1] = match.end() - 1
-        pos = match.end()
+            origin[-1] = end - 1
+        pos = end
     out.append(text[pos:])
     origin.extend(range(pos, len(text)))
     origin.append(len(text))
     return "".join(out), origin
+
+
+#: A word long enough to be a weekday's name written with a slip.
+_LONG_WORD = re.compile(r"\b[^\W\d_]{5,}\b")
+#: English weekdays (Portuguese ones are too near other words: "quarta" and "quanta").
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: Slips allowed in a weekday's name by its length: two in the longest ("wensday"), one in the
+#: middle ones ("tuesdy"), only two letters swapped in the shortest ("firday"; "sundae" is a word).
+_TWO_SLIPS, _ONE_SLIP = 8, 7
+
+
+def _weekday_meant(word: str) -> str | None:
+    """The English weekday ``word`` is with a typing slip, when it is not one as written:
+    "thrusday", "wensday", "tuesdy", "firday". Swapped letters are one slip."""
+    lowered = word.lower()
+    if lowered in _WEEKDAYS or lowered.rstrip("s") in _WEEKDAYS:
+        return None
+    for day in _WEEKDAYS:
+        if lowered[0] != day[0]:
+            continue
+        if len(day) < _ONE_SLIP and sorted(lowered) != sorted(day):
+            continue
+        budget = 2 if len(day) >= _TWO_SLIPS else 1
+        if OSA.distance(lowered, day, score_cutoff=budget) <= budget:
+            return day
+    return None
 
 
 def _on_word_edges(text: str, start: int, end: int) -> bool:
@@ -749,6 +796,111 @@ _LASTING = re.compile(r"\b(?:for|por|durante)\s+$", re.IGNORECASE)
 #: hours counted in words ("1 hora e meia", "duas horas e quinze"), not a clock's "14h"
 _HOURS_WORD = re.compile(r"\bhoras?\b", re.IGNORECASE)
 _HALF_DAY = 12
+
+
+#: the word or dash between the two ends of a range of hours ("14h *às* 16h", "2 *to* 4pm")
+_CLOCK_JOINT = re.compile(
+    r"(?<=[\dhm])\s*[-–—]\s*(?=\d)|\s+[-–—]\s+|\s+(?:a|à|às|as|até|ate|to|till|until)\s+", re.IGNORECASE
+)
+#: the same within one reading of Duckling's, where "and" joins the two ends ("between 2 and 4pm")
+_INTERVAL_JOINT = re.compile(
+    r"(?<=[\dhm])\s*[-–—]\s*(?=\d)|\s+[-–—]\s+|\s+(?:a|à|às|as|até|ate|to|till|until|and|e)\s+",
+    re.IGNORECASE,
+)
+#: the same word opening the span of a range's end ("*às 16h*"), as Duckling's Portuguese reads it
+_JOINT_OPENS = re.compile(r"(?:[-–—]|(?:a|à|às|as|até|ate|to|till|until)\b)", re.IGNORECASE)
+#: the word before a range's start: "*das* 9 às 11", "*from* 2 to 4"
+_RANGE_OPENS = re.compile(r"\b(?:das?|de|from|between)\s+$", re.IGNORECASE)
+_RANGE_OPENS_INSIDE = re.compile(r"\b(?:das?|de|from|between)\b", re.IGNORECASE)
+#: what a clock's time is written with: a digit, noon or midnight
+_A_CLOCK = re.compile(r"\d|\b(?:meio[- ]dia|meia[- ]noite|noon|midnight)\b", re.IGNORECASE)
+_HALF_OF_DAY_SAID = re.compile(r"\d\s*(?:am|pm|a\.m|p\.m)\b", re.IGNORECASE)
+_CLOCK_GRAINS = {"hour": timedelta(hours=1), "minute": timedelta(minutes=1)}
+
+
+def _a_clock_range(
+    hit: dict[str, Any], text: str, start: int, end: int, language: str, zone: str, instant: int
+) -> list[TypedSpan] | None:
+    """A range of hours ("tomorrow from 2 to 4pm", "today 3pm to 5pm"), which Duckling reads as
+    one interval, as its start (a datetime when a day is said before it, else a time) and its end,
+    a time that also says how long the range lasts; ``None`` for anything else."""
+    value = hit["value"] if hit["dim"] == "time" else None
+    if value is None or value.get("type") != "interval":
+        return None
+    begin, finish = value.get("from"), value.get("to")
+    if not (isinstance(begin, dict) and isinstance(finish, dict)) or finish.get("grain") not in _CLOCK_GRAINS:
+        return None
+    joints = list(_INTERVAL_JOINT.finditer(text, start, end))
+    if not joints:
+        return None
+    joint = joints[-1]
+    if not (_A_CLOCK.search(text, start, joint.start()) and _A_CLOCK.search(text, joint.end(), end)):
+        return None  # "hoje à noite", "this evening": a part of a day, no hours said
+    first = datetime.fromisoformat(begin["value"])
+    last = datetime.fromisoformat(finish["value"]) - _CLOCK_GRAINS[finish["grain"]]
+    # the start's words, without the word that opens the range ("from 14:00" alone is no day)
+    words = _RANGE_OPENS_INSIDE.sub(lambda m: " " * len(m.group()), text[start : joint.start()])
+    before = _read(words, language, zone, instant)
+    after = _read(text[joint.end() : end], language, zone, instant)
+    own = next((s for s in before if s.type in ("time", "datetime") and isinstance(s.value, str)), None)
+    if own is not None and (first.date() != last.date() or first.time() == time.min):
+        # Duckling's Portuguese reads "das 10h até meio-dia" from the evening before, and "amanhã
+        # de 10h até meio-dia" from midnight: the start's own words tell its hour
+        clock = str(own.value)[-5:] if own.type == "time" else str(own.value)[11:16]
+        starts = time.fromisoformat(clock)
+        starts = starts.replace(hour=_same_half_of_day(starts.hour, last.hour))
+        first = datetime.combine(last.date(), starts, last.tzinfo)
+    if not _HALF_OF_DAY_SAID.search(text, start, joint.start()):
+        first = first.replace(hour=_same_half_of_day(first.hour, last.hour))
+    if not first < last < first + timedelta(days=1):
+        return None
+    day_said = any(s.type in ("date", "datetime") for s in (*before, *after))
+    opening = (
+        TypedSpan("datetime", first.isoformat(timespec="seconds"), start, joint.start())
+        if day_said
+        else TypedSpan("time", first.strftime("%H:%M"), start, joint.start())
+    )
+    lasting = iso_duration((last - first).total_seconds())
+    return [opening, TypedSpan("time", last.strftime("%H:%M"), joint.end(), end, lasting=lasting)]
+
+
+def _clock_ranges(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
+    """A start and an end of hours read apart ("das 14h às 16h", "das 9 às 11"): the end says
+    how long the range lasts, and a bare number after "das"/"from" is the start's hour."""
+    out = list(spans)
+    for k in range(len(out) - 1):
+        first, last = out[k], out[k + 1]
+        if last.type != "time" or last.lasting is not None or not isinstance(last.value, str):
+            continue
+        between = text[first.end : last.start]
+        joined = _CLOCK_JOINT.fullmatch(between) or (
+            not between.strip() and _JOINT_OPENS.match(text, last.start) is not None
+        )
+        if not joined:
+            continue
+        ends = time.fromisoformat(last.value)
+        if first.type == "number" and isinstance(first.value, int) and 0 <= first.value < _DAY_HOURS:
+            if not _RANGE_OPENS.search(text, 0, first.start):
+                continue  # "mesa pra 2 às 16h": a count before a time, no range
+            hour = _same_half_of_day(first.value, ends.hour)
+            out[k] = TypedSpan("time", f"{hour:02d}:00", first.start, first.end)
+            starts = time(hour)
+        elif first.type in ("time", "datetime") and isinstance(first.value, str):
+            starts = time.fromisoformat(first.value[-5:] if first.type == "time" else first.value[11:16])
+        else:
+            continue
+        minutes = (ends.hour * 60 + ends.minute) - (starts.hour * 60 + starts.minute)
+        if minutes > 0:
+            out[k + 1] = replace(last, lasting=iso_duration(minutes * 60))
+    return out
+
+
+_DAY_HOURS = 24
+
+
+def _same_half_of_day(hour: int, ends: int) -> int:
+    """The start's hour of a range that ends in the afternoon: "das 2 às 4 da tarde" from 14h."""
+    return hour + _HALF_DAY if hour < _HALF_DAY <= ends and hour + _HALF_DAY < ends else hour
 
 
 def _whole_days(reading: dict[str, Any]) -> tuple[date, date] | None:

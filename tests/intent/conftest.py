@@ -12,6 +12,7 @@ from bench.understanding.round4.domains import cinema, home_services, library
 from bench.understanding.round6.domains import groceries, rides, time_off
 from bench.understanding.round8.domains import bank_cards, laundry, real_estate
 from bench.understanding.round10.domains import ev_charging, insurance, school
+from bench.understanding.round11.domains import beauty_salon, coworking, transit_card
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -247,3 +248,9 @@ def round6_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedI
 def round10_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 10's held-out domains (insurance, school, EV charging) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round10"), insurance, school, ev_charging)
+
+
+@pytest.fixture(scope="session")
+def round11_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 11's held-out domains (coworking, beauty salon, transit card) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round11"), coworking, beauty_salon, transit_card)

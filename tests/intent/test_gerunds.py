@@ -90,3 +90,28 @@ def test_a_gerund_of_a_table_is_a_value() -> None:
         "class_text": "spinning",
         "day": "2026-03-13",
     }
+
+
+MOVE: dict[str, Any] = {
+    "goal": "BOOK_MOVE",
+    "description": {"pt": "Agendar uma mudança", "en": "Book a move"},
+    "entities_schema": {
+        "truck_text": {
+            "type": "string",
+            "required": True,
+            "lookup": [{"value": "Van", "aliases": ["van", "moving van", "cargo van"]}],
+        },
+        "day": {"type": "date", "required": True},
+    },
+    "capabilities": ["book_move"],
+    "examples": [
+        example("agenda uma mudança com a van sexta", truck_text="van", day="sexta"),
+        example("book a move with a cargo van on friday", truck_text="cargo van", day="friday"),
+    ],
+}
+
+
+@pytest.mark.parametrize("text", ["moving van on Sunday", "a moving van on Sunday"])
+def test_a_gerund_that_opens_a_known_name_is_the_name(text: str) -> None:
+    found = GoalEntityExtractor(Goal.model_validate(MOVE)).extract(text, clock=Clock.of(CONTEXT))
+    assert found == {"truck_text": "moving van", "day": "2026-03-15"}

@@ -1,0 +1,28 @@
+"""An English weekday typed with a slip ("thrusday", "wensday", "firday") is that day, as
+Duckling reads only names spelt right; a word that is no slip of one ("sundae") stays a word."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from intent.typed import RECOGNIZER
+
+NOW = datetime(2026, 3, 10, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))  # a Tuesday
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("book a wash thrusday 2pm", [("datetime", "2026-03-12T14:00:00-03:00", "thrusday 2pm")]),
+        ("wensday", [("date", "2026-03-11", "wensday")]),
+        ("see you firday", [("date", "2026-03-13", "firday")]),
+        ("a sundae please", []),
+        ("sunny day", []),
+    ],
+)
+def test_a_weekday_with_a_slip(text: str, read: list[tuple[str, str, str]]) -> None:
+    spans = RECOGNIZER.spans(text, "en", time_zone="America/Sao_Paulo", now=NOW)
+    assert [(s.type, s.value, text[s.start : s.end]) for s in spans] == read
