@@ -73,6 +73,7 @@ from intent.text import (
     asks_advice,
     colon_lead_in,
     expand_shorthands,
+    politeness_part,
     request_part,
     sentences,
     status_question,
@@ -1354,6 +1355,10 @@ class EmbeddedIntentAdapter:
             if part_conf > conf or (other and part_conf >= self.oos_threshold):
                 probs, conf = part_probs, part_conf
                 greeted = False
+            elif other and self._greeting_alone(read, probs, pinned_domain):
+                # the request alone, unsure, rather than the greeting's goal; its surest sentence
+                # may still decide below
+                probs, conf = part_probs, part_conf
         said = sentences(part) if greeted else []
         if len(said) > 1:
             # greetings made the whole message their goal and the request part alone is unsure: a
@@ -1364,6 +1369,13 @@ class EmbeddedIntentAdapter:
             if one[1] >= self.oos_threshold:
                 probs, conf = one
         return probs, conf
+
+    def _greeting_alone(self, text: str, probs: FloatArray, pinned_domain: str | None) -> bool:
+        """Whether the politeness of ``text`` alone reads as the goal the whole message reads as:
+        then that goal is the greeting's ("Bom dia! Tudo bem? ... queria garantir a sala Ipê ...
+        Muito obrigado desde já!" is no small talk), and the request is read on its own words."""
+        polite = politeness_part(text)
+        return bool(polite) and int(self.scores(polite, pinned_domain)[0].argmax()) == int(probs.argmax())
 
     def _rank(self, out: IntentOutput, probs: FloatArray, conf: float, model: EmbeddedModel) -> IntArray:
         """The first three goals' positions, best first; ``out`` gets them as its alternatives,

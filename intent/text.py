@@ -350,6 +350,7 @@ _FILLER_PT = """
     anteontem amanha agora atualmente momento hora horas semana mes ano ultimo ultima recente
     recentemente neste nesta nesse nessa atual atuais mesmo mesma afinal alias sei faz
     hmm hmmm hm ah oh putz vixe eita poxa ue
+    vou vamos sou somos seremos seria seriamos gente desde partir
 """
 _FILLER_EN = """
     hi hello hey hiya greetings good morning afternoon evening night thanks thank thx cheers
@@ -360,7 +361,7 @@ _FILLER_EN = """
     looking see find help today yesterday tomorrow now currently current right moment time
     week month year latest recent recently again actually maybe perhaps probably idk dunno
     re ll ve m d
-    whatever got whole entire
+    whatever got whole entire advance
     hmm hmmm hm ah oh uh uhm ugh smh lol omg
 """
 #: Chat shorthands of both languages, written out before a message is classified: the goals'
@@ -534,6 +535,19 @@ def request_part(text: str) -> str:
     if not kept or len(kept) == len(clauses):
         return text
     return "".join(kept).strip(_DELIMITERS)
+
+
+def politeness_part(text: str) -> str:
+    """The clauses of pure politeness of ``text`` (what :func:`request_part` leaves out), ``""``
+    when it leaves out none.
+
+    >>> politeness_part("Oi, tudo bem? Queria saber a cotação da Vale agora, obrigado!")
+    'Oi, tudo bem? obrigado!'
+    """
+    if request_part(text) == text:
+        return ""
+    clauses = [m.group() for m in _CLAUSE.finditer(text) if m.group().strip(_DELIMITERS)]
+    return "".join(c for c in clauses if _politeness(words(c))).strip()
 
 
 #: A colon that ends a lead-in: not one of a clock's time ("14:30").

@@ -1135,7 +1135,6 @@ def with_verbs() -> EmbeddedIntentAdapter:
         ("I want to paint the living room tomorrow at 10am", None, "PAINTING"),
         # "pintar" is one typo from "pintor": a service without being listed
         ("quero pintar a sala amanhã às 10h", "PAINTING", "PAINTING"),
-        ("vou pintar o cabelo amanhã", "PAINTING", "PAINTING"),
     ],
 )
 def test_verbs_as_enum_synonyms(
@@ -1149,6 +1148,15 @@ def test_verbs_as_enum_synonyms(
     assert read4(round4, text)[1].get("service") == without
     goal, entities = read4(with_verbs, text)
     assert goal == "SCHEDULE_VISIT" and entities["service"] == with_them
+
+
+def test_the_verb_with_an_object_no_visit_knows(
+    round4: EmbeddedIntentAdapter, with_verbs: EmbeddedIntentAdapter
+) -> None:
+    """Gap 12: "pintar" reads as "pintor", yet hair is nothing a visit knows, and the verb opens
+    the request ("vou" says only when)."""
+    assert read4(round4, "vou pintar o cabelo amanhã")[0] is None
+    assert read4(with_verbs, "vou pintar o cabelo amanhã")[0] is None
 
 
 def test_a_verb_synonym_alone_is_a_request(
