@@ -137,6 +137,7 @@ _CLAUSE_END = re.compile(r"[,.;!?]")
 #: no, keep it", "hmm, sim", "pensando bem, não"): not part of the answer.
 _HESITATIONS = (
     ("actually",),
+    ("wait",),
     ("well",),
     ("hmm",),
     ("hm",),

@@ -70,6 +70,14 @@ CORRECTION_LEAD_INS = (
     "desculpe",
     "ops",
     "oops",
+    "whoops",
+    "opa",
+    "errei",
+    "foi mal",
+    "my bad",
+    "wait",
+    "ah",
+    "oh",
     "actually",
     "na verdade",
     "quer dizer",
@@ -89,6 +97,12 @@ CORRECTION_LEAD_INS = (
     "melhor",
     "era",
     "e",
+    # a value put in or added ("põe 2 ajudantes"), which replaces the request's
+    "poe",
+    "bota",
+    "coloca",
+    "acrescenta",
+    "adiciona",
 )
 #: A correction is short too.
 CORRECTION_MAX_WORDS = 8

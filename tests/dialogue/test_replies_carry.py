@@ -198,7 +198,9 @@ def test_the_follow_up_reader_carries_what_cancel_it_points_at(orders: Catalog) 
     assert read.goal == "CANCEL_ORDER" and read.entities == {"order_number_text": "51230"}
 
 
-@pytest.mark.parametrize("reply", ["actually no, keep it", "hmm, no", "na verdade não", "pensando bem, não"])
+@pytest.mark.parametrize(
+    "reply", ["actually no, keep it", "wait no, keep it", "hmm, no", "na verdade não", "pensando bem, não"]
+)
 def test_a_hesitation_before_a_no_is_a_no(reply: str) -> None:
     assert is_no(reply) and not is_yes(reply)
 
