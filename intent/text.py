@@ -530,9 +530,8 @@ def request_part(text: str) -> str:
     >>> request_part("Hi! The VPN drops. Could you open a ticket? Thanks.")
     'The VPN drops. Could you open a ticket'
     """
-    clauses = [m.group() for m in _CLAUSE.finditer(text) if m.group().strip(_DELIMITERS)]
-    kept = [c for c in clauses if not _politeness(words(c))]
-    if not kept or len(kept) == len(clauses):
+    polite, kept = _split_by_politeness(text)
+    if not polite or not kept:
         return text
     return "".join(kept).strip(_DELIMITERS)
 
@@ -544,10 +543,18 @@ def politeness_part(text: str) -> str:
     >>> politeness_part("Oi, tudo bem? Queria saber a cotação da Vale agora, obrigado!")
     'Oi, tudo bem? obrigado!'
     """
-    if request_part(text) == text:
-        return ""
-    clauses = [m.group() for m in _CLAUSE.finditer(text) if m.group().strip(_DELIMITERS)]
-    return "".join(c for c in clauses if _politeness(words(c))).strip()
+    polite, kept = _split_by_politeness(text)
+    return "".join(polite).strip() if polite and kept else ""
+
+
+def _split_by_politeness(text: str) -> tuple[list[str], list[str]]:
+    """The clauses of ``text`` (with their punctuation): those of pure politeness, the others."""
+    polite: list[str] = []
+    kept: list[str] = []
+    for m in _CLAUSE.finditer(text):
+        if m.group().strip(_DELIMITERS):
+            (polite if _politeness(words(m.group())) else kept).append(m.group())
+    return polite, kept
 
 
 #: A colon that ends a lead-in: not one of a clock's time ("14:30").

@@ -798,20 +798,19 @@ _HOURS_WORD = re.compile(r"\bhoras?\b", re.IGNORECASE)
 _HALF_DAY = 12
 
 
-#: the word or dash between the two ends of a range of hours ("14h *às* 16h", "2 *to* 4pm")
-_CLOCK_JOINT = re.compile(
-    r"(?<=[\dhm])\s*[-–—]\s*(?=\d)|\s+[-–—]\s+|\s+(?:a|à|às|as|até|ate|to|till|until)\s+", re.IGNORECASE
-)
+#: the words between the two ends of a range of hours ("14h *às* 16h", "2 *to* 4pm")
+_UNTIL = "a|à|às|as|até|ate|to|till|until"
+_DASH = r"(?<=[\dhm])\s*[-–—]\s*(?=\d)|\s+[-–—]\s+"
+#: the word or dash between the two ends
+_CLOCK_JOINT = re.compile(rf"{_DASH}|\s+(?:{_UNTIL})\s+", re.IGNORECASE)
 #: the same within one reading of Duckling's, where "and" joins the two ends ("between 2 and 4pm")
-_INTERVAL_JOINT = re.compile(
-    r"(?<=[\dhm])\s*[-–—]\s*(?=\d)|\s+[-–—]\s+|\s+(?:a|à|às|as|até|ate|to|till|until|and|e)\s+",
-    re.IGNORECASE,
-)
+_INTERVAL_JOINT = re.compile(rf"{_DASH}|\s+(?:{_UNTIL}|and|e)\s+", re.IGNORECASE)
 #: the same word opening the span of a range's end ("*às 16h*"), as Duckling's Portuguese reads it
-_JOINT_OPENS = re.compile(r"(?:[-–—]|(?:a|à|às|as|até|ate|to|till|until)\b)", re.IGNORECASE)
+_JOINT_OPENS = re.compile(rf"(?:[-–—]|(?:{_UNTIL})\b)", re.IGNORECASE)
 #: the word before a range's start: "*das* 9 às 11", "*from* 2 to 4"
-_RANGE_OPENS = re.compile(r"\b(?:das?|de|from|between)\s+$", re.IGNORECASE)
-_RANGE_OPENS_INSIDE = re.compile(r"\b(?:das?|de|from|between)\b", re.IGNORECASE)
+_SINCE = "das?|de|from|between"
+_RANGE_OPENS = re.compile(rf"\b(?:{_SINCE})\s+$", re.IGNORECASE)
+_RANGE_OPENS_INSIDE = re.compile(rf"\b(?:{_SINCE})\b", re.IGNORECASE)
 #: what a clock's time is written with: a digit, noon or midnight
 _A_CLOCK = re.compile(r"\d|\b(?:meio[- ]dia|meia[- ]noite|noon|midnight)\b", re.IGNORECASE)
 _HALF_OF_DAY_SAID = re.compile(r"\d\s*(?:am|pm|a\.m|p\.m)\b", re.IGNORECASE)
@@ -841,20 +840,19 @@ def _a_clock_range(
     # the start's words, without the word that opens the range ("from 14:00" alone is no day)
     words = _RANGE_OPENS_INSIDE.sub(lambda m: " " * len(m.group()), text[start : joint.start()])
     before = _read(words, language, zone, instant)
-    after = _read(text[joint.end() : end], language, zone, instant)
-    own = next((s for s in before if s.type in ("time", "datetime") and isinstance(s.value, str)), None)
+    own = next((c for s in before if (c := _clock_of(s)) is not None), None)
     if own is not None and (first.date() != last.date() or first.time() == time.min):
         # Duckling's Portuguese reads "das 10h até meio-dia" from the evening before, and "amanhã
         # de 10h até meio-dia" from midnight: the start's own words tell its hour
-        clock = str(own.value)[-5:] if own.type == "time" else str(own.value)[11:16]
-        starts = time.fromisoformat(clock)
-        starts = starts.replace(hour=_same_half_of_day(starts.hour, last.hour))
+        starts = own.replace(hour=_same_half_of_day(own.hour, last.hour))
         first = datetime.combine(last.date(), starts, last.tzinfo)
     if not _HALF_OF_DAY_SAID.search(text, start, joint.start()):
         first = first.replace(hour=_same_half_of_day(first.hour, last.hour))
     if not first < last < first + timedelta(days=1):
         return None
-    day_said = any(s.type in ("date", "datetime") for s in (*before, *after))
+    day_said = any(s.type in _DAY_SPANS for s in before) or any(
+        s.type in _DAY_SPANS for s in _read(text[joint.end() : end], language, zone, instant)
+    )
     opening = (
         TypedSpan("datetime", first.isoformat(timespec="seconds"), start, joint.start())
         if day_said
@@ -885,8 +883,8 @@ def _clock_ranges(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
             hour = _same_half_of_day(first.value, ends.hour)
             out[k] = TypedSpan("time", f"{hour:02d}:00", first.start, first.end)
             starts = time(hour)
-        elif first.type in ("time", "datetime") and isinstance(first.value, str):
-            starts = time.fromisoformat(first.value[-5:] if first.type == "time" else first.value[11:16])
+        elif (clock := _clock_of(first)) is not None:
+            starts = clock
         else:
             continue
         minutes = (ends.hour * 60 + ends.minute) - (starts.hour * 60 + starts.minute)
@@ -896,6 +894,16 @@ def _clock_ranges(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
 
 
 _DAY_HOURS = 24
+_DAY_SPANS = ("date", "datetime")
+
+
+def _clock_of(span: TypedSpan) -> time | None:
+    """The hour and minute of a time or a datetime span; ``None`` for any other."""
+    if span.type == "time" and isinstance(span.value, str):
+        return time.fromisoformat(span.value)
+    if span.type == "datetime" and isinstance(span.value, str):
+        return time.fromisoformat(span.value[11:16])
+    return None
 
 
 def _same_half_of_day(hour: int, ends: int) -> int:
