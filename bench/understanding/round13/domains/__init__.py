@@ -1,0 +1,1 @@
+"""Round 13's three bench domains: bike_rental, florist and print_shop (see ../README.md)."""
