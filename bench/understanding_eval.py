@@ -1,7 +1,7 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
     python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
-                                              |round9|round10|round11|round12]
+                                              |round9|round10|round11|round12|round13]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -12,10 +12,10 @@ Case sets, each with domains written by someone who read only the docs:
 not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round4`` (likewise;
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
 by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``,
-``round11`` and ``round12`` (likewise; their own domains). The set's domains run as processes beside the
-shipped ones (finance, notifier, general, research); a real gateway starts with the shipped ones
-and the set's domains are registered at run time (``POST /v1/domains``, admin token), as an
-operator would. Every case's turns are played, in order, on one session through
+``round11``, ``round12`` and ``round13`` (likewise; their own domains). The set's domains run as
+processes beside the shipped ones (finance, notifier, general, research); a real gateway starts
+with the shipped ones and the set's domains are registered at run time (``POST /v1/domains``,
+admin token), as an operator would. Every case's turns are played, in order, on one session through
 ``POST /v1/runs`` (``metadata.time_zone``: the cases' zone), and each turn's trace is scored:
 
 * **goal**: the goal the turn runs or asks about (a pending question's goal), ``null`` for out
@@ -209,6 +209,12 @@ SETS = {
         "round12",
         ROOT / "bench" / "understanding" / "round12",
         "bench.understanding.round12.domains",
+        today_is_the_gateways=True,
+    ),
+    "round13": CaseSet(
+        "round13",
+        ROOT / "bench" / "understanding" / "round13",
+        "bench.understanding.round13.domains",
         today_is_the_gateways=True,
     ),
 }
