@@ -102,6 +102,24 @@ VERB_CUES: dict[str, frozenset[str]] = {
 _THROUGH = frozenset({"me", "no", "na", "em", "nos", "at", "in", "on", "the", "o", "a", "off"})
 #: The kinds of span that say when.
 _DAY_TYPES = frozenset({"date", "time", "datetime"})
+#: A count of hours written alone ("2h", "3 hrs"), without minutes or a half of the day.
+_BARE_HOURS = re.compile(r"(\d{1,2})\s*(?:h|hs|hr|hrs)", re.IGNORECASE)
+#: Words that make the hours after them a clock time ("às 2h", "at 2h").
+_CLOCK_LEADS = frozenset({"as", "às", "at", "pelas", "@", "das", "from"})
+
+
+def _as_hours(text: str, span: TypedSpan) -> TypedSpan | None:
+    """A time written as a bare count of hours ("2h") and not after a clock's preposition, as
+    that many hours; ``None`` for anything else."""
+    if span.type != "time":
+        return None
+    match = _BARE_HOURS.fullmatch(text[span.start : span.end].strip())
+    before = text[: span.start].split()
+    if match is None or (before and before[-1].lower() in _CLOCK_LEADS):
+        return None
+    return replace(span, type="duration", value=f"PT{int(match.group(1))}H", lasting=None)
+
+
 #: What a number is as a context word: "100 dólares" and "1200 yen" teach the same thing.
 NUMBER = "<number>"
 #: Annotated values this long on average (in words) make an entity free text.
@@ -1133,6 +1151,10 @@ class GoalEntityExtractor:
             # "das 14h às 16h": to a goal that reads one time and how long, the range's end says
             # how long (a goal with a start and an end time takes both times)
             spans = [s.as_lasting() for s in spans]
+        if self._hours_are_a_duration(spans):
+            # "aluga bike vila madalena 2h": a bare count of hours, no day and no "às", is how
+            # long to a goal that needs a duration and can do without a time
+            spans = [_as_hours(text, s) or s for s in spans]
         order = sorted(self._typed, key=lambda n: n != prefer)
         taken: set[tuple[int, str]] = set()  # (span index, part) already given to an entity
         counted_by: dict[int, str] = {}  # span index -> the entity it was given to
@@ -1412,6 +1434,16 @@ class GoalEntityExtractor:
         return [
             phrase for form in forms - self._phrasing_verbs for phrase in self._phrase_stems.get(form, [])
         ]
+
+    def _hours_are_a_duration(self, spans: list[TypedSpan]) -> bool:
+        """Whether this goal requires a duration, none is said, every time it reads is optional
+        and no day is said: what reads as an hour is then how long."""
+        kinds = {name: self.specs[name] for name in self._typed}
+        return (
+            any(spec.type == "duration" and spec.required for spec in kinds.values())
+            and all(not spec.required for spec in kinds.values() if spec.type in ("time", "datetime"))
+            and not any(s.type in ("duration", "date", "datetime") for s in spans)
+        )
 
     def unsupported_action(self, text: str) -> str | None:
         """The verb a request opens with when this goal does not explain it ("*compre* 100 ações
@@ -1996,6 +2028,11 @@ class GoalEntityExtractor:
                 if items and all(self._is_known(tuple(words(str(item)))) for item in items):
                     return True
         return False
+
+    def coded(self, entities: Entities) -> bool:
+        """Whether a value in ``entities`` is a code of the examples' letters ("PX7388"), which
+        names this goal's things and nothing else."""
+        return any(name in self._contexts and self._prefixed(name, value) for name, value in entities.items())
 
     def unlisted_required(self, entities: Entities) -> list[str]:
         """The required entities with a lookup table whose values in ``entities`` name nothing

@@ -779,9 +779,10 @@ def _a_time_for_a_while(
         for s in _read(text[start : joint.start()], language, zone, instant)
         if s.type in ("date", "time", "datetime")
     ]
+    # read with its "for" ("for 1h"), which makes hours how long rather than a clock's
     lasting = [
-        TypedSpan(s.type, s.value, s.start + joint.end(), s.end + joint.end())
-        for s in _read(text[joint.end() : end], language, zone, instant)
+        TypedSpan(s.type, s.value, s.start + joint.start(), s.end + joint.start())
+        for s in _read(text[joint.start() : end], language, zone, instant)
         if s.type == "duration"
     ]
     if not when or not lasting:

@@ -13,6 +13,8 @@ from bench.understanding.round6.domains import groceries, rides, time_off
 from bench.understanding.round8.domains import bank_cards, laundry, real_estate
 from bench.understanding.round10.domains import ev_charging, insurance, school
 from bench.understanding.round11.domains import beauty_salon, coworking, transit_card
+from bench.understanding.round12.domains import car_wash, gas_delivery, moving
+from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -254,3 +256,15 @@ def round10_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round11_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 11's held-out domains (coworking, beauty salon, transit card) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round11"), coworking, beauty_salon, transit_card)
+
+
+@pytest.fixture(scope="session")
+def round12_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 12's held-out domains (car wash, gas delivery, moving) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round12"), car_wash, gas_delivery, moving)
+
+
+@pytest.fixture(scope="session")
+def round13_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 13's held-out domains (bike rental, florist, print shop) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round13"), bike_rental, florist, print_shop)
