@@ -55,6 +55,8 @@ from intent.classifier import (
 from intent.embedding_cache import CachedEncoder, TextEncoder, shared_cache
 from intent.embeddings import MODEL_NAME, encoder_installed, load_encoder, preload_encoder
 from intent.entities import (
+    NOT_ENTITY,
+    OBJECT_STARTERS,
     STOP,
     GoalEntityExtractor,
     capitalised_inside,
@@ -74,6 +76,7 @@ from intent.text import (
     colon_lead_in,
     expand_shorthands,
     politeness_part,
+    price_question,
     request_part,
     sentences,
     status_question,
@@ -323,6 +326,17 @@ def _object_owner(
     return None
 
 
+def _opening_verb(text: str) -> str | None:
+    """The first word of ``text`` that could name something, unless an article or a possessive
+    comes before it, which makes it an object: "*cancel* my uber" opens with a verb, "is my
+    *print* job done?" with none."""
+    said = words(text)
+    first = next((i for i, w in enumerate(said) if w not in NOT_ENTITY), None)
+    if first is None or (first > 0 and said[first - 1] in OBJECT_STARTERS):
+        return None
+    return said[first]
+
+
 def _words_of(entities: Entities) -> set[str]:
     """The words of every value of ``entities``, normalised."""
     return {
@@ -353,6 +367,17 @@ def _flat_values(entities: Entities) -> list[object]:
 
 #: how far down the classifier's order a goal whose switch the message says is looked for
 SWITCH_CANDIDATES = 3
+
+
+#: Words a goal does not know that a question naming one of its things by its code may say too
+#: ("has PX7388 been *delivered* yet?").
+_FEW_UNKNOWN = 2
+
+#: Words a goal does not know that, outnumbering its own and the values said, make a message another
+#: one's when it also lacks a required value.
+_MANY_UNKNOWN = 2
+#: What ends a clause of a message.
+_CLAUSE_BREAK = re.compile(r"[,;.!?]")
 
 
 def _values_said(entities: Entities) -> int:
@@ -1150,6 +1175,8 @@ class EmbeddedIntentAdapter:
             conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, order, readings)
         ):
             named = self._named_from_table(text, order, readings, model)
+            if named is None and (further := self._named_further(text, probs, order, readings, model)):
+                named = further, False
             if named is None:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
@@ -1240,10 +1267,21 @@ class EmbeddedIntentAdapter:
             out.entities, guessed = dict(reading.entities), set(reading.guessed)
             out.primary_domain, out.goal = best.domain, best.goal.goal
         if pinned_domain is None and (borrowed := self._borrowed(text, best, out.entities, model)):
-            # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
-            return _out_of_scope(
-                out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
+            said = [w for item in borrowed for w in words(item)]
+            owner = _object_owner(text, said, best, order, readings, model) or self._reader_of(
+                text, said, best, readings, model
             )
+            if owner is None:
+                # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
+                return _out_of_scope(
+                    out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
+                )
+            # "quanto tá a *escova*?": no company, and a value of a salon's price from its table
+            note = f"{borrowed} is {owner.goal.goal}'s, which {best.goal.goal} does not know"
+            best, conf = owner, self._replaced(out, best, owner, note)
+            reading, extractor = readings.of(best), readings.extractor(best)
+            out.entities, guessed = dict(reading.entities), set(reading.guessed)
+            out.primary_domain, out.goal = best.domain, best.goal.goal
         if pinned_domain is None and (money := extractor.currencies(out.entities, out.language)):
             # "quanto tá o dólar hoje?": an exchange rate, not a company's quote
             return _out_of_scope(out, f"{money} is a currency, not what {best.goal.goal} takes")
@@ -1263,10 +1301,11 @@ class EmbeddedIntentAdapter:
             # "reserva um hotel em Gramado" read as a research idea: a verb the goal does not do,
             # and not one word or value of the goal's
             return _out_of_scope(out, f"{verb!r} is nothing {best.goal.goal} does, and nothing of it is said")
-        if free_to_drop and self._acts(best) and (undo := _undoing(extractor, text)):
+        if free_to_drop and (undo := _undoing(extractor, text)):
             # "cancela minha reserva de carregador": a booking goal's words, and the verb that
-            # undoes what it makes; no goal of the catalogue cancels it, none is started instead
-            return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes")
+            # undoes what it makes; no goal of the catalogue cancels it, none is started instead,
+            # nor is it read ("cancela minha reserva PK1042" asks no reservation's status)
+            return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes or reads")
         if free_to_drop and any(self._advice_it_does_not_give(text, ref) for ref in (best, read_first)):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
             # domain whose goal books is no booking, nor a list of bookings a sibling read it as
@@ -1473,6 +1512,9 @@ class EmbeddedIntentAdapter:
         elif (reader := self._values_alone_read_first(text, refs, readings)) is not None:
             chosen = reader
             why = f"the message is only values both read, and {refs[chosen].goal.goal} only reads"
+        elif (reader := self._complete_question_read(text, refs, readings)) is not None:
+            chosen = reader
+            why = f"a question {refs[chosen].goal.goal} reads every value of, and it only reads"
         else:
             return None
         return self._chosen_of_two(out, pair, refs, chosen, why)
@@ -1505,6 +1547,31 @@ class EmbeddedIntentAdapter:
             return None
         readers = [k for k, ref in enumerate(refs) if self._only_reads(ref) and not self._acts(ref)]
         return readers[0] if len(readers) == 1 else None
+
+    def _complete_question_read(self, text: str, refs: list[GoalRef], readings: Readings) -> int | None:
+        """Which of two goals only reads, when the message is a question, that goal reads every
+        value it requires with evidence, and every word unless the question is about a price, and
+        the other, which changes something, lacks one: "quanto sai a bike elétrica por 3 horas?"
+        asks a rental's price, not for a rental with no station. ``None`` otherwise."""
+        if not text.rstrip().endswith("?"):
+            return None
+        complete = [
+            not readings.of(ref).guessed
+            and not _missing(ref.goal, readings.of(ref).entities)
+            and readings.extractor(ref).evidenced(readings.of(ref).entities)
+            for ref in refs
+        ]
+        if complete.count(True) != 1:
+            return None
+        chosen = complete.index(True)
+        reader, other = refs[chosen], refs[1 - chosen]
+        if not readings.of(reader).entities:
+            return None  # "o cinema tem estacionamento?" says nothing a listing of sessions reads
+        if not price_question(text) and readings.extractor(reader).unexplained_words(
+            text, readings.of(reader).entities
+        ):
+            return None  # "where can I *buy* hair dye?" asks no price of a salon's colouring
+        return chosen if self._only_reads(reader) and self._acts(other) else None
 
     @staticmethod
     def _opening_verb_decides(text: str, refs: list[GoalRef], model: EmbeddedModel) -> int | None:
@@ -1736,14 +1803,61 @@ class EmbeddedIntentAdapter:
             return []
         others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
         shared = extractor.phrasing_words(text)
+        if (
+            len(foreign) >= _MANY_UNKNOWN
+            and len(foreign) >= len(shared)
+            and len(foreign) > said
+            and extractor.only_typed(out.entities)
+            # "I left my card at a restaurant, *block it*": a clause of the goal's words alone asks
+            # for it, whatever the story around it
+            and not any(
+                extractor.phrasing_words(clause) and not set(words(clause)) & set(foreign)
+                for clause in _CLAUSE_BREAK.split(text)
+            )
+        ):
+            # "posso fazer obra no apartamento no domingo?": more words the goal does not know than
+            # words of its own, and no value only it knows (a day any request may carry); the
+            # message is about something else
+            return foreign
         # the verb a request opens with names an action, not an object: "cancel" is the only
         # cancelling of the catalog, yet "cancel my gym membership" names no reservation; a
         # value of the goal's tables said beside it ("tranfere 40 reias pro bruno") is its object
-        opening = None if extractor.from_table(out.entities) else next(iter(content_words(text)), None)
-        objects = [w for w in shared if w != opening]
+        opening = None if extractor.from_table(out.entities) else _opening_verb(text)
+        # a word another goal of the domain is phrased with names its things too ("how much does
+        # a *move* cost" of a moving company's quote)
+        kin_said = [
+            w for w in content_words(text) if w not in shared and any(k.uses_phrasing(w) for k in kin)
+        ]
+        objects = [w for w in [*shared, *kin_said] if w != opening]
         if any(not any(other.uses_phrasing(w) for other in others) for w in objects):
             return []
         return foreign
+
+    def _reader_of(
+        self, text: str, said: list[str], best: GoalRef, readings: Readings, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """The one other goal that only reads, phrased with every word of ``said`` or naming it,
+        with every value it requires said with evidence, and accounting for every word of the message:
+        "quanto tá a *escova*?" asks a salon's price of its service, not a company's quote."""
+        found = []
+        for ref in model.goals:
+            if ref == best or self._acts(ref):
+                continue
+            extractor, reading = readings.extractor(ref), readings.of(ref)
+            entities = reading.entities
+            if (
+                reading.guessed
+                or not entities
+                or _missing(ref.goal, entities)
+                or not extractor.evidenced(entities)
+            ):
+                continue
+            if all(extractor.uses_phrasing(w) or w in _words_of(entities) for w in said) and not (
+                extractor.unexplained_words(text, entities)
+            ):
+                found.append(ref)
+        # two readers of the same word: the message does not say which is meant
+        return found[0] if len(found) == 1 else None
 
     def _named_from_table(
         self, text: str, order: IntArray, readings: Readings, model: EmbeddedModel
@@ -1766,13 +1880,58 @@ class EmbeddedIntentAdapter:
             unexplained = extractor.unexplained_words(text, entities)
             if unexplained or extractor.unsupported_action(text) is not None:
                 required = _required_count(ref.goal)
-                if not self._outweighed(text, ref, unexplained, required, model):
+                if not self._outweighed(text, ref, unexplained, required, model) and not (
+                    self._asked_by_its_code(text, ref, entities, unexplained, extractor)
+                ):
                     continue
                 return ref, False
             if extractor.phrasing_words(text) or values >= 2:
                 return ref, False
             if not self._acts(ref):
                 return ref, True
+        return None
+
+    def _asked_by_its_code(
+        self,
+        text: str,
+        ref: GoalRef,
+        entities: Entities,
+        unexplained: list[str],
+        extractor: GoalEntityExtractor,
+    ) -> bool:
+        """Whether the message is a question about one of ``ref``'s things by its code, ``ref``
+        only reads it, no verb of another action opens it and few words it does not know are said
+        beside it: "has PX7388 been delivered yet?" asks a parcel's tracking."""
+        return (
+            text.rstrip().endswith("?")
+            and self._only_reads(ref)
+            and extractor.coded(entities)
+            and extractor.unsupported_action(text) is None
+            and len(unexplained) <= _FEW_UNKNOWN
+        )
+
+    @staticmethod
+    def _named_further(
+        text: str, probs: FloatArray, order: IntArray, readings: Readings, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """The surest goal after the first ones that the message names wholly: every required
+        value from its tables with evidence, a word of its phrasing, no word it does not know
+        and no verb of another action. "quanto custam as rosas?" is a florist's price, however
+        far down the classifier put it."""
+        for index in np.argsort(-probs)[len(order) :]:
+            if probs[index] <= 0:
+                break
+            ref = model.goals[int(index)]
+            entities = _named_from_its_tables(ref, readings)
+            if entities is None:
+                continue
+            extractor = readings.extractor(ref)
+            if (
+                extractor.phrasing_words(text)
+                and not extractor.unexplained_words(text, entities)
+                and extractor.unsupported_action(text) is None
+            ):
+                return ref
         return None
 
     @staticmethod
@@ -1820,9 +1979,14 @@ class EmbeddedIntentAdapter:
         reads the same values and every one it requires: "ainda tem ingresso pro Cirque du
         Soleil na quinta?" asks what a check of availability answers, not for a purchase whose
         number of tickets is missing. A word only the first goal is phrased with ("pode
-        *comprar* ingresso pro Coldplay?") keeps it. ``None`` otherwise."""
+        *comprar* ingresso pro Coldplay?") keeps it. A question about a price is the reader's
+        whatever the first goal reads ("quanto dá um carro grande da rodoviária pra casa?").
+        ``None`` otherwise."""
         own = readings.of(best)
-        if not text.rstrip().endswith("?") or not self._acts(best) or not _missing(best.goal, own.entities):
+        priced = price_question(text)
+        if not self._acts(best) or not (
+            priced or (text.rstrip().endswith("?") and _missing(best.goal, own.entities))
+        ):
             return None
         said_words = [t.text for t in tokens(text)]
         if any(tuple(said_words[: len(opener)]) == opener for opener in _ASKS_TO_ACT):
@@ -1836,9 +2000,10 @@ class EmbeddedIntentAdapter:
             theirs = readings.of(ref)
             reader = readings.extractor(ref)
             if (
-                not any(mine.uses_phrasing(w) and not reader.uses_phrasing(w) for w in said)
+                (priced or not any(mine.uses_phrasing(w) and not reader.uses_phrasing(w) for w in said))
                 and not theirs.guessed
-                and not _missing(ref.goal, theirs.entities)
+                # a price asked of what the first goal does not know either is asked for too
+                and (priced or not _missing(ref.goal, theirs.entities))
                 and _reads_all_of(theirs.entities, own.entities)
                 and reader.evidenced(theirs.entities)
             ):

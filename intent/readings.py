@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from intent.entities import GoalEntityExtractor
+from intent.text import words
 from intent.typed import Clock
 from shared.catalog import GoalRef
-from shared.entities import Entities
+from shared.entities import Entities, EntityValue
 
 
 @dataclass(frozen=True)
@@ -48,5 +49,27 @@ class Readings:
             entities = self.extractors[key].extract(
                 self.text, clock=self.clock, language=self.language, guessed=guessed
             )
-            made = self._made[key] = Reading(entities, frozenset(guessed))
+            kept = {name: value for name, value in entities.items() if not self._kin_word(key, name, value)}
+            made = self._made[key] = Reading(kept, frozenset(guessed & set(kept)))
         return made
+
+    def _kin_word(self, key: tuple[str, str], name: str, value: EntityValue) -> bool:
+        """Whether ``value`` is a new name of one word that another goal of the domain is
+        phrased with: "how much does a *move* cost" names a moving company's move, no truck."""
+        mine = self.extractors[key]
+        spec = mine.specs.get(name)
+        if (
+            spec is None
+            or spec.type != "string"
+            or not isinstance(value, str)
+            or mine.from_table({name: value})
+        ):
+            return False
+        said = words(value)
+        if len(said) != 1:
+            return False
+        return any(
+            x.uses_phrasing(said[0])
+            for (domain, goal), x in self.extractors.items()
+            if domain == key[0] and goal != key[1]
+        )

@@ -639,6 +639,32 @@ def status_question(text: str) -> bool:
     return False
 
 
+#: How a question about a price opens (accent-free words, after a lead-in): never a request to act.
+_PRICE_VERBS = ("custa", "custam", "sai", "saem", "da", "fica", "ficam", "cobra", "cobram")
+_PRICE_OPENINGS = (
+    *(("quanto", verb) for verb in _PRICE_VERBS),
+    *(("quanto", "vai", verb) for verb in ("custar", "sair", "dar", "ficar")),
+    ("qual", "o", "preco"),
+    ("qual", "o", "valor"),
+    ("how", "much"),
+    ("what", "s", "the", "price"),
+    ("what", "is", "the", "price"),
+)
+
+
+def price_question(text: str) -> bool:
+    """Whether ``text`` opens by asking what something costs: "quanto dá um carro grande da
+    rodoviária pra casa?", "how much for an XL to the airport".
+
+    >>> price_question("qto sai a bike por 2h?"), price_question("quanto tempo demora?")
+    (True, False)
+    """
+    ws = words(expand_shorthands(text))
+    while ws and ws[0] in _LEAD_IN:
+        ws = ws[1:]
+    return any(tuple(ws[: len(opening)]) == opening for opening in _PRICE_OPENINGS)
+
+
 #: Endings of a verb's forms, longest first: Portuguese gerunds, past forms, participles,
 #: infinitives and persons ("renovando", "renovou", "renovar", "renova"), English "-ing", "-ed"
 #: and "-s" ("renewing", "listed", "lists"). Accent-free.
