@@ -511,17 +511,26 @@ ANAPHORS = frozenset(
 )
 
 
+#: Words that open a request by agreeing to what the last answer said ("*fechado*, imprime pra
+#: sexta" after a quote): the request is about the same things.
+AGREEMENTS = frozenset(
+    {"fechado", "combinado", "beleza", "blz", "perfeito", "otimo", "entao", "deal", "perfect", "great"}
+)
+
+
 def referred(intent: IntentOutput, text: str, last: IntentOutput, catalog: Catalog) -> IntentOutput:
     """A request of another goal of the last request's domain that points back at what the last
-    one named ("where's order 51230?" then "ok cancel it then"): the required entities it lacks
-    and the last request had, by the same name, are carried over. Without such a word nothing is
-    carried: a value never said in this request is no guess of its own."""
+    one named ("where's order 51230?" then "ok cancel it then"), or opens by agreeing to its
+    answer ("quanto custam 200 cartões?" then "fechado, imprime pra sexta"): the required
+    entities it lacks and the last request had, by the same name, are carried over. Without
+    such a word nothing is carried: a value never said in this request is no guess of its own."""
+    said = normalise(text).split()
     if (
         intent.goal is None
         or intent.primary_domain != last.primary_domain
         or intent.goal == last.goal
         or guessed(intent)
-        or not ANAPHORS.intersection(normalise(text).split())
+        or not (ANAPHORS.intersection(said) or (said and said[0] in AGREEMENTS))
     ):
         return intent
     goal = catalog.find_goal(intent.primary_domain or "", intent.goal)

@@ -163,7 +163,9 @@ def test_only_the_answer_needs_the_asked_value() -> None:
     assert only_the_answer("50017 please", "order_number_text", {"order_number_text": "50017"}, None)
 
 
-@pytest.mark.parametrize("text", ["ok cancel it then", "cancela esse pedido", "refund that one"])
+@pytest.mark.parametrize(
+    "text", ["ok cancel it then", "cancela esse pedido", "refund that one", "fechado, cancela o pedido"]
+)
 def test_a_request_pointing_back_takes_the_last_requests_value(orders: Catalog, text: str) -> None:
     last = _intent("ORDER_STATUS", order_number_text="51230")
     goal = "REFUND_ORDER" if "refund" in text else "CANCEL_ORDER"
