@@ -1394,9 +1394,9 @@ class EmbeddedIntentAdapter:
             if part_conf > conf or (other and part_conf >= self.oos_threshold):
                 probs, conf = part_probs, part_conf
                 greeted = False
-            elif other and self._greeting_alone(read, probs, pinned_domain):
+            elif other and len(content_words(part)) > 1 and self._greeting_alone(read, probs, pinned_domain):
                 # the request alone, unsure, rather than the greeting's goal; its surest sentence
-                # may still decide below
+                # may still decide below. One word after a greeting is whom it greets ("hi, ai")
                 probs, conf = part_probs, part_conf
         said = sentences(part) if greeted else []
         if len(said) > 1:

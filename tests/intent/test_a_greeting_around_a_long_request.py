@@ -33,6 +33,14 @@ def test_a_greeting_alone_is_still_small_talk(round11_beside_shipped: EmbeddedIn
     assert read.goal == "SMALL_TALK", read.notes
 
 
+@pytest.mark.parametrize("text", ["bom dia, Maria", "oi, bot"])
+def test_one_word_after_a_greeting_is_whom_it_greets(
+    round11_beside_shipped: EmbeddedIntentAdapter, text: str
+) -> None:
+    read = round11_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert read.goal == "SMALL_TALK", read.notes
+
+
 def test_a_greeting_around_something_no_domain_does(round11_beside_shipped: EmbeddedIntentAdapter) -> None:
     read = round11_beside_shipped.parse_sync("Oi, tudo bem? qual a capital da frança?", context=CONTEXT)
     assert read.goal is None, read.notes
