@@ -1922,10 +1922,10 @@ class EmbeddedIntentAdapter:
             if probs[index] <= 0:
                 break
             ref = model.goals[int(index)]
-            entities = _named_from_its_tables(ref, readings)
-            if entities is None:
-                continue
             extractor = readings.extractor(ref)
+            # a goal with no table is never named from one: its reading is not made at all
+            if not extractor.has_tables or (entities := _named_from_its_tables(ref, readings)) is None:
+                continue
             if (
                 extractor.phrasing_words(text)
                 and not extractor.unexplained_words(text, entities)

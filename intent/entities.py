@@ -2029,6 +2029,14 @@ class GoalEntityExtractor:
                     return True
         return False
 
+    @property
+    def has_tables(self) -> bool:
+        """Whether a value of this goal can come from a lookup table or be a code of its
+        examples' letters (what :meth:`from_table` looks for)."""
+        return any(spec.type == "string" and spec.lookup for spec in self.specs.values()) or any(
+            context.prefixes for context in self._contexts.values()
+        )
+
     def coded(self, entities: Entities) -> bool:
         """Whether a value in ``entities`` is a code of the examples' letters ("PX7388"), which
         names this goal's things and nothing else."""
