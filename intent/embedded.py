@@ -73,6 +73,7 @@ from intent.synonyms import ACTION_OF
 from intent.text import (
     POSSESSIVES,
     asks_advice,
+    clauses,
     colon_lead_in,
     expand_shorthands,
     politeness_part,
@@ -237,19 +238,22 @@ def _required_count(goal: Goal) -> int:
     return sum(1 for spec in goal.entities_schema.values() if spec.required)
 
 
+def _reads_in_full(ref: GoalRef, readings: Readings) -> bool:
+    """Whether ``ref``'s reading of the message has every value it requires, each said with
+    evidence, none guessed."""
+    reading = readings.of(ref)
+    return (
+        not reading.guessed
+        and not _missing(ref.goal, reading.entities)
+        and readings.extractor(ref).evidenced(reading.entities)
+    )
+
+
 def _named_from_its_tables(ref: GoalRef, readings: Readings) -> Entities | None:
     """``ref``'s entities in the message when every required one is said with evidence, none is
     guessed and one comes from a lookup table; ``None`` otherwise."""
-    extractor = readings.extractor(ref)
-    reading = readings.of(ref)
-    entities = reading.entities
-    if (
-        reading.guessed
-        or not entities
-        or _missing(ref.goal, entities)
-        or not extractor.evidenced(entities)
-        or not extractor.from_table(entities)
-    ):
+    entities = readings.of(ref).entities
+    if not entities or not _reads_in_full(ref, readings) or not readings.extractor(ref).from_table(entities):
         return None
     return entities
 
@@ -376,8 +380,6 @@ _FEW_UNKNOWN = 2
 #: Words a goal does not know that, outnumbering its own and the values said, make a message another
 #: one's when it also lacks a required value.
 _MANY_UNKNOWN = 2
-#: What ends a clause of a message.
-_CLAUSE_BREAK = re.compile(r"[,;.!?]")
 
 
 def _values_said(entities: Entities) -> int:
@@ -389,15 +391,7 @@ def _only_one_reads_its_values(refs: list[GoalRef], readings: Readings) -> int |
     """Which of two goals reads every value it requires, with evidence, when the other reads
     none at all: "tosa qto sai?" says a service a price takes and no company a quote needs.
     ``None`` otherwise."""
-    complete = []
-    for ref in refs:
-        reading = readings.of(ref)
-        complete.append(
-            _required_count(ref.goal) > 0
-            and not reading.guessed
-            and not _missing(ref.goal, reading.entities)
-            and readings.extractor(ref).evidenced(reading.entities)
-        )
+    complete = [_required_count(ref.goal) > 0 and _reads_in_full(ref, readings) for ref in refs]
     for chosen in (0, 1):
         if complete[chosen] and not complete[1 - chosen] and not readings.of(refs[1 - chosen]).entities:
             return chosen
@@ -1555,12 +1549,7 @@ class EmbeddedIntentAdapter:
         asks a rental's price, not for a rental with no station. ``None`` otherwise."""
         if not text.rstrip().endswith("?"):
             return None
-        complete = [
-            not readings.of(ref).guessed
-            and not _missing(ref.goal, readings.of(ref).entities)
-            and readings.extractor(ref).evidenced(readings.of(ref).entities)
-            for ref in refs
-        ]
+        complete = [_reads_in_full(ref, readings) for ref in refs]
         if complete.count(True) != 1:
             return None
         chosen = complete.index(True)
@@ -1812,7 +1801,7 @@ class EmbeddedIntentAdapter:
             # for it, whatever the story around it
             and not any(
                 extractor.phrasing_words(clause) and not set(words(clause)) & set(foreign)
-                for clause in _CLAUSE_BREAK.split(text)
+                for clause in clauses(text)
             )
         ):
             # "posso fazer obra no apartamento no domingo?": more words the goal does not know than
@@ -1825,9 +1814,7 @@ class EmbeddedIntentAdapter:
         opening = None if extractor.from_table(out.entities) else _opening_verb(text)
         # a word another goal of the domain is phrased with names its things too ("how much does
         # a *move* cost" of a moving company's quote)
-        kin_said = [
-            w for w in content_words(text) if w not in shared and any(k.uses_phrasing(w) for k in kin)
-        ]
+        kin_said = _kin_words(model.extractors, best, [w for w in content_words(text) if w not in shared])
         objects = [w for w in [*shared, *kin_said] if w != opening]
         if any(not any(other.uses_phrasing(w) for other in others) for w in objects):
             return []
@@ -1843,14 +1830,8 @@ class EmbeddedIntentAdapter:
         for ref in model.goals:
             if ref == best or self._acts(ref):
                 continue
-            extractor, reading = readings.extractor(ref), readings.of(ref)
-            entities = reading.entities
-            if (
-                reading.guessed
-                or not entities
-                or _missing(ref.goal, entities)
-                or not extractor.evidenced(entities)
-            ):
+            extractor, entities = readings.extractor(ref), readings.of(ref).entities
+            if not entities or not _reads_in_full(ref, readings):
                 continue
             if all(extractor.uses_phrasing(w) or w in _words_of(entities) for w in said) and not (
                 extractor.unexplained_words(text, entities)

@@ -1436,13 +1436,18 @@ class GoalEntityExtractor:
         ]
 
     def _hours_are_a_duration(self, spans: list[TypedSpan]) -> bool:
-        """Whether this goal requires a duration, none is said, every time it reads is optional
-        and no day is said: what reads as an hour is then how long."""
-        kinds = {name: self.specs[name] for name in self._typed}
-        return (
-            any(spec.type == "duration" and spec.required for spec in kinds.values())
-            and all(not spec.required for spec in kinds.values() if spec.type in ("time", "datetime"))
-            and not any(s.type in ("duration", "date", "datetime") for s in spans)
+        """Whether this goal requires a duration and no time, and no duration and no day is said:
+        what reads as an hour is then how long."""
+        return self._needs_a_duration_not_a_time and not any(
+            s.type in ("duration", "date", "datetime") for s in spans
+        )
+
+    @cached_property
+    def _needs_a_duration_not_a_time(self) -> bool:
+        """Whether this goal requires a duration and every time it reads is optional."""
+        kinds = [self.specs[name] for name in self._typed]
+        return any(spec.type == "duration" and spec.required for spec in kinds) and all(
+            not spec.required for spec in kinds if spec.type in ("time", "datetime")
         )
 
     def unsupported_action(self, text: str) -> str | None:
@@ -2029,7 +2034,7 @@ class GoalEntityExtractor:
                     return True
         return False
 
-    @property
+    @cached_property
     def has_tables(self) -> bool:
         """Whether a value of this goal can come from a lookup table or be a code of its
         examples' letters (what :meth:`from_table` looks for)."""

@@ -547,13 +547,21 @@ def politeness_part(text: str) -> str:
     return "".join(polite).strip() if polite and kept else ""
 
 
+def clauses(text: str) -> list[str]:
+    """The clauses of ``text``, each with the punctuation that ends it.
+
+    >>> clauses("I left my card at a restaurant, block it")
+    ['I left my card at a restaurant,', ' block it']
+    """
+    return [m.group() for m in _CLAUSE.finditer(text) if m.group().strip(_DELIMITERS)]
+
+
 def _split_by_politeness(text: str) -> tuple[list[str], list[str]]:
     """The clauses of ``text`` (with their punctuation): those of pure politeness, the others."""
     polite: list[str] = []
     kept: list[str] = []
-    for m in _CLAUSE.finditer(text):
-        if m.group().strip(_DELIMITERS):
-            (polite if _politeness(words(m.group())) else kept).append(m.group())
+    for clause in clauses(text):
+        (polite if _politeness(words(clause)) else kept).append(clause)
     return polite, kept
 
 
