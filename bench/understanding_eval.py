@@ -1,7 +1,7 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
     python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
-                                              |round9|round10|round11|round12|round13]
+                                              |round9|round10|round11|round12|round13|round14]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -12,7 +12,7 @@ Case sets, each with domains written by someone who read only the docs:
 not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round4`` (likewise;
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
 by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``,
-``round11``, ``round12`` and ``round13`` (likewise; their own domains). The set's domains run as
+``round11``, ``round12``, ``round13`` and ``round14`` (likewise; their own domains). The set's domains run as
 processes beside the shipped ones (finance, notifier, general, research); a real gateway starts
 with the shipped ones and the set's domains are registered at run time (``POST /v1/domains``,
 admin token), as an operator would. Every case's turns are played, in order, on one session through
@@ -215,6 +215,12 @@ SETS = {
         "round13",
         ROOT / "bench" / "understanding" / "round13",
         "bench.understanding.round13.domains",
+        today_is_the_gateways=True,
+    ),
+    "round14": CaseSet(
+        "round14",
+        ROOT / "bench" / "understanding" / "round14",
+        "bench.understanding.round14.domains",
         today_is_the_gateways=True,
     ),
 }
