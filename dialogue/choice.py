@@ -283,6 +283,27 @@ def is_yes(reply: str) -> bool:
     return words[0] in YES_WORDS or _opens_with_yes_phrase(words)
 
 
+def after_yes(reply: str) -> str | None:
+    """The words, as written, after the yes a short reply opens with ("pode ser girassóis" ->
+    "girassóis"); ``None`` when the reply is no yes or nothing but one.
+
+    >>> after_yes("pode ser girassóis"), after_yes("sure, make it 4"), after_yes("sim, pode ser")
+    ('girassóis', 'make it 4', 'pode ser')
+    >>> after_yes("ok") is None, after_yes("Sim.") is None, after_yes("não, pra sexta") is None
+    (True, True, True)
+    """
+    if not is_yes(reply):
+        return None
+    said = _answer_words(reply)
+    yes = max((len(p) for p in _YES_PHRASES if tuple(said[: len(p)]) == p), default=1)
+    opening = len(normalise(reply).split()) - len(said) + yes
+    written = reply.split()
+    for k in range(1, len(written) + 1):
+        if len(normalise(" ".join(written[:k])).split()) >= opening:
+            return " ".join(written[k:]).strip(" ,;:-!.") or None
+    return None
+
+
 def _opens_with_yes_phrase(words: list[str]) -> bool:
     return any(tuple(words[: len(p)]) == p for p in _YES_PHRASES)
 

@@ -410,11 +410,11 @@ class ConversationGraph:
         """A new request: a follow-up of the last turn filled in, and its parts read (what this
         turn does, what asks for another goal, what no goal does)."""
         catalog = self.catalog
-        intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, self._clock(state))
-        intent = rules.composition_follow_up(
-            intent, turn.input, state.memory, catalog, self.orchestrator.threshold
-        )
+        clock = self._clock(state)
         threshold = self.orchestrator.threshold
+        intent = self.follow_ups.agreed(intent, turn.input, state.memory, catalog, threshold, clock)
+        intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, clock)
+        intent = rules.composition_follow_up(intent, turn.input, state.memory, catalog, threshold)
         parts = await read_parts(
             turn.input, intent, self.adapter, catalog, threshold, unsupported=self._unsupported_action
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dialogue.choice import choose, is_dismissal, is_no, is_yes, listed, normalise
+from dialogue.choice import after_yes, choose, is_dismissal, is_no, is_yes, listed, normalise
 from dialogue.slots import goal_described, naming_words
 from dialogue.state import Continuation, Memory, Turn
 from execution.run_state import SETTLED
@@ -356,8 +356,16 @@ class FollowUps:
         values of the goal, each with evidence of its entity (a table's or an enum's value, a
         date...), corrects without a lead-in: "cardiology" while a booking waits for a yes."""
         rest = correction_rest(text)
+        # "pode ser girassóis", "sure, make it 4": a yes to other values than the request's
+        agreed = after_yes(text) if rest is None else None
+        if agreed is not None:
+            rest = correction_rest(agreed)
         bare = rest is None
-        if bare and (is_yes(text) or is_no(text) or len(text.split()) > CORRECTION_MAX_WORDS):
+        if (
+            bare
+            and agreed is None
+            and (is_yes(text) or is_no(text) or len(text.split()) > CORRECTION_MAX_WORDS)
+        ):
             return None
         if is_dismissal(text):  # "não, deixa pra lá": a no, whatever the goal reads in "deixa"
             return None
@@ -367,7 +375,7 @@ class FollowUps:
         if goal is None:
             return None
         extractor = self.extractor(GoalRef(request.primary_domain, goal), catalog)
-        rest = text if rest is None else rest
+        rest = (agreed or text) if rest is None else rest
         named = extractor.extract(rest, clock=clock, language=request.language)
         if not named and not bare and (entity := _entity_named_in(goal, rest, request.entities)) is not None:
             # "não, o valor é 9 mil": the value of the entity the correction names, as if asked
@@ -379,12 +387,61 @@ class FollowUps:
         named = {
             name: _in_the_same_currency(value, request.entities.get(name)) for name, value in named.items()
         }
+        if agreed is not None and all(request.entities.get(name) == value for name, value in named.items()):
+            return None  # "sim, pra sexta" to a request for friday: a yes
         return request.model_copy(
             update={
                 "entities": {**request.entities, **named},
                 "original_query": text,
                 "alternatives": [],
                 "notes": [f"correction of {request.goal}: {k}={v!r}" for k, v in named.items()],
+            }
+        )
+
+    def agreed(
+        self,
+        intent: IntentOutput,
+        text: str,
+        memory: Memory,
+        catalog: Catalog,
+        threshold: float,
+        clock: Clock | None = None,
+    ) -> IntentOutput:
+        """ "fechado, marca pra sexta às 10h" after a session's price: a message that opens by
+        agreeing to the last answer, which no goal is sure of, is the goal of the last answer's
+        domain the classifier ranks first, when everything after the agreement is that goal's
+        words or values with evidence; its required values are then carried (:func:`referred`).
+        ``intent`` unchanged otherwise."""
+        last = memory.last_intent
+        if (
+            intent.goal is not None
+            or last is None
+            or not last.primary_domain
+            or not opens_with_agreement(text)
+        ):
+            return intent
+        candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
+        goal = catalog.find_goal(candidate.domain, candidate.goal) if candidate is not None else None
+        if candidate is None or goal is None:
+            return intent
+        extractor = self.extractor(GoalRef(candidate.domain, goal), catalog)
+        rest = text.strip().split(maxsplit=1)[1:]
+        named = extractor.extract(rest[0], clock=clock, language=intent.language) if rest else {}
+        if (
+            not named
+            or not extractor.evidenced(named)
+            or not extractor.phrasing_words(rest[0])
+            or extractor.unexplained_words(rest[0], named)
+        ):
+            return intent
+        note = f"agreed to the last answer: {goal.goal} of its domain, reading {sorted(named)}"
+        return intent.model_copy(
+            update={
+                "goal": goal.goal,
+                "primary_domain": candidate.domain,
+                "entities": named,
+                "confidence": max(intent.confidence, threshold),
+                "notes": [*intent.notes, note],
             }
         )
 
@@ -518,6 +575,17 @@ AGREEMENTS = frozenset(
 )
 
 
+def opens_with_agreement(text: str) -> bool:
+    """Whether ``text`` opens by agreeing to what the last answer said ("fechado, marca pra
+    sexta", "great, book it for monday").
+
+    >>> opens_with_agreement("fechado, marca pra sexta às 10h"), opens_with_agreement("marca pra sexta")
+    (True, False)
+    """
+    said = normalise(text).split()
+    return bool(said) and said[0] in AGREEMENTS
+
+
 def referred(intent: IntentOutput, text: str, last: IntentOutput, catalog: Catalog) -> IntentOutput:
     """A request of another goal of the last request's domain that points back at what the last
     one named ("where's order 51230?" then "ok cancel it then"), or opens by agreeing to its
@@ -530,7 +598,7 @@ def referred(intent: IntentOutput, text: str, last: IntentOutput, catalog: Catal
         or intent.primary_domain != last.primary_domain
         or intent.goal == last.goal
         or guessed(intent)
-        or not (ANAPHORS.intersection(said) or (said and said[0] in AGREEMENTS))
+        or not (ANAPHORS.intersection(said) or opens_with_agreement(text))
     ):
         return intent
     goal = catalog.find_goal(intent.primary_domain or "", intent.goal)
