@@ -35,7 +35,11 @@ _ACTIONS: dict[str, tuple[str, str]] = {
     "transfer": ("transfere transferir", "transfer wire"),
     "open": ("abre abrir registra registrar", "open log raise"),
     "rent": ("aluga alugar", "rent hire"),
-    "cost": ("custa custam custar cobra cobram cobrar", "cost costs charge"),
+    # a price named is its cost asked: "*price* for a banner" of a quote phrased "how much"
+    "cost": (
+        "custa custam custar cobra cobram cobrar preco precos valor valores",
+        "cost costs charge price prices",
+    ),
 }
 
 

@@ -353,7 +353,7 @@ _FILLER_PT = """
     vou vamos sou somos seremos seria seriamos gente desde partir
 """
 _FILLER_EN = """
-    hi hello hey hiya greetings good morning afternoon evening night thanks thank thx cheers
+    hi hello hey hiya yo greetings good morning afternoon evening night thanks thank thx cheers
     appreciate appreciated sorry excuse bother bothering kindly please pls plz wonder wondering
     wondered curious ask asking question quick quickly lot lots really very much too so quite
     just only still then well okay ok great fine think thinking thought guess hoping hope
@@ -654,6 +654,8 @@ _PRICE_OPENINGS = (
     *(("quanto", "vai", verb) for verb in ("custar", "sair", "dar", "ficar")),
     ("qual", "o", "preco"),
     ("qual", "o", "valor"),
+    # "preço do box pequeno", "price for family photos", "quote for 80 guests"
+    *((noun,) for noun in ("preco", "precos", "valor", "orcamento", "price", "prices", "quote")),
     ("how", "much"),
     ("what", "s", "the", "price"),
     ("what", "is", "the", "price"),

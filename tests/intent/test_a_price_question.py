@@ -38,3 +38,20 @@ def test_the_domains_own_word_is_no_name(round12_beside_shipped: EmbeddedIntentA
     out = round12_beside_shipped.parse_sync(text, context=CONTEXT)
     assert out.goal == "MOVE_QUOTE", out.notes
     assert "truck_text" not in out.entities
+
+
+@pytest.mark.parametrize(
+    ("text", "product"), [("price for a banner", "banner"), ("qual o preço de 500 panfletos?", "panfletos")]
+)
+def test_a_price_named_asks_the_quote(
+    round13_beside_shipped: EmbeddedIntentAdapter, text: str, product: str
+) -> None:
+    """A quote phrased "quanto custa" and "how much" is asked by the price's own name too."""
+    out = round13_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert (out.goal, out.entities.get("product_text")) == ("PRINT_QUOTE", product), out.notes
+
+
+def test_a_price_between_a_booking_and_its_price(round14_beside_shipped: EmbeddedIntentAdapter) -> None:
+    """Opening with the price's name asks it of the reader, not of the booking that reads the same."""
+    out = round14_beside_shipped.parse_sync("price for family photos for 8 people?", context=CONTEXT)
+    assert (out.goal, out.entities) == ("SESSION_PRICE", {"session_type": "FAMILY", "people": 8}), out.notes
