@@ -208,6 +208,8 @@ CLEAR_REQUEST_MARGIN = 0.1
 #: "chove em floripa amanha?" has a city, a day and "chove"); text with a name in it and nothing
 #: of the goal's phrasing ("restaurante em São Paulo") is not.
 RESCUE_FLOOR = 0.3
+#: Under the rescue floor, a first goal is still read when its reading accounts for every word.
+EXPLAINED_FLOOR = 0.15
 #: A message made only of a reading goal's own words needs this many of them to be that goal's.
 OWN_WORDS_ENOUGH = 2
 
@@ -1165,9 +1167,20 @@ class EmbeddedIntentAdapter:
                 self._replaced(out, best, idea, f"{idea.goal.goal}'s lead-in opens a statement"),
             )
         listed = None
-        if conf < self.oos_threshold and not (
-            conf >= RESCUE_FLOOR and self._kept_though_unsure(text, best, out, order, readings)
+        kept = RESCUE_FLOOR <= conf < self.oos_threshold and self._kept_though_unsure(
+            text, best, out, order, readings
+        )
+        if (
+            not kept
+            and EXPLAINED_FLOOR <= conf < self.oos_threshold
+            and self._explained_in_full(text, best, out, order, readings)
         ):
+            # the runner-up is no alternative to offer: its words leave some of the message out
+            out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
+            out.alternatives = out.alternatives[:1]
+            note = f"every word is {best.goal.goal}'s or a value it reads (confidence raised)"
+            conf = self._raised_to(out, best, note)
+        if conf < self.oos_threshold and not kept:
             named = self._named_from_table(text, order, readings, model)
             if named is None and (further := self._named_further(text, probs, order, readings, model)):
                 named = further, False
@@ -2012,7 +2025,12 @@ class EmbeddedIntentAdapter:
         price). ``None`` otherwise."""
         own = readings.of(best)
         left = readings.extractor(best).unexplained_words(text, own.entities)
-        if own.guessed or not own.entities or not left:
+        if own.guessed or not own.entities:
+            return None
+        # every word known to the first goal, a request (no question, no price asked) may still
+        # say a day only the sibling has a place for: "large unit *tomorrow* for 1 month"
+        day_decides = not left and not text.rstrip().endswith("?") and not price_question(text)
+        if not left and not day_decides:
             return None
         verb = readings.extractor(best).unsupported_action(text)
         today = readings.clock.local().date().isoformat()
@@ -2031,17 +2049,17 @@ class EmbeddedIntentAdapter:
                 continue
             unknown = extractor.unexplained_words(text, theirs.entities)
             more = [v for v in theirs.entities.values() if v not in own.entities.values()]
-            if (
-                unknown
-                and (
-                    # a word only the sibling does not know rules it out
-                    not set(unknown) <= set(left)
-                    # words neither knows ("*teve* um incêndio na *cozinha* dia 12") leave a
-                    # day to decide: a day said from today decides nothing ("quanto de folga me
-                    # resta *esse ano*?" asks the balance, not a leave starting today), nor a
-                    # count inside a name ("sessões de Wicked: Parte *Dois*")
-                    or not any(isinstance(v, str) and _A_DAY.match(v) and v[:10] != today for v in more)
-                )
+            a_later_day = any(isinstance(v, str) and _A_DAY.match(v) and v[:10] != today for v in more)
+            if day_decides and (unknown or not a_later_day):
+                continue
+            if unknown and (
+                # a word only the sibling does not know rules it out
+                not set(unknown) <= set(left)
+                # words neither knows ("*teve* um incêndio na *cozinha* dia 12") leave a
+                # day to decide: a day said from today decides nothing ("quanto de folga me
+                # resta *esse ano*?" asks the balance, not a leave starting today), nor a
+                # count inside a name ("sessões de Wicked: Parte *Dois*")
+                or not a_later_day
             ):
                 continue
             if len(theirs.entities) > len(own.entities):
@@ -2067,6 +2085,35 @@ class EmbeddedIntentAdapter:
             return False  # "*price* for an SUV in Recife…": the quote's word, not the booking's
         probe = out.model_copy(update={"entities": entities})
         return clear_request(best.goal, probe)
+
+    def _explained_in_full(
+        self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings
+    ) -> bool:
+        """Whether a first goal the classifier barely knows the words of is a clear request all
+        the same: two values or more, every word of the message its phrasing, a value it read
+        or a function word, and not so for the runner-up, whatever their margin ("yo can i get
+        headshots tmrw 3pm" between a session's booking and its price); otherwise rescued
+        (:meth:`_rescued`). One value alone is too little to overrule the classifier: "whats
+        up" is a greeting, not the day's gainers."""
+        model = self.model
+        entities = readings.of(best).entities
+        if (
+            model is None
+            or _values_said(entities) < 2
+            or readings.extractor(best).unexplained_words(text, entities)
+        ):
+            return False
+        if len(order) > 1:
+            runner_up = model.goals[int(order[1])]
+            if not readings.extractor(runner_up).unexplained_words(text, readings.of(runner_up).entities):
+                return False  # both account for every word: the classifier's doubt stands
+        alone = out.model_copy(
+            update={
+                "alternatives": out.alternatives[:1],
+                "notes": [n for n in out.notes if not n.startswith(CHOICE_NOTE)],
+            }
+        )
+        return self._rescued(text, best, alone, readings)
 
     def _kept_though_unsure(
         self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings

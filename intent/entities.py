@@ -332,6 +332,8 @@ _OBJECT_STARTERS = """
     the an my our your some all this that these those
 """
 OBJECT_STARTERS = frozenset(_OBJECT_STARTERS.split())
+#: Words that say what follows is no object of the verb before them: "headshots *for* my team".
+_NO_OBJECT_AFTER = frozenset({"for", "to", "with", "pra", "para", "pro", "com"})
 
 
 def verbal_gerunds(text: str) -> set[str]:
@@ -630,6 +632,8 @@ class GoalEntityExtractor:
         #: table values written with a colon inside ("Duna: Parte Dois"): a colon ends a name,
         #: but not one of these
         self._colon_known: set[tuple[str, ...]] = set()
+        #: one-word names of the tables that fold to a function word, as written ("Sé", not "se")
+        self._accented_names: set[str] = set()
         entity_words = self._learn_examples(goal)
         #: string entities whose annotated values are dates, times, amounts...: they take the words
         #: of a span of that form ("amanhã", "R$ 30"), as written, and nothing else
@@ -747,6 +751,8 @@ class GoalEntityExtractor:
                         entries_of[word].add(entry.value)
                     if ":" in written.strip(" :"):
                         self._colon_known.add(said)
+                    if len(said) == 1 and said[0] in STOP and written.strip().lower() != said[0]:
+                        self._accented_names.add(written.strip().lower())
             if table:
                 self._known |= table
                 self._tables[name] = KnownValues(table)
@@ -1187,6 +1193,8 @@ class GoalEntityExtractor:
                 fitting = sorted(
                     fitting,
                     key=lambda k: (
+                        # "8 months" of a count the examples say in months, not a "3-bedroom" house
+                        not self._says_its_unit(name, text, spans[k]),
                         -self._typed_context_score(name, toks, spans[k], spans),
                         text[spans[k].start : spans[k].end].lower() in _ARTICLE_ONE,
                         k,
@@ -1233,6 +1241,12 @@ class GoalEntityExtractor:
                 if after is not None and toks[after].text in self._annotated_words[counted_by[k]]:
                     used[after] = True
         return out
+
+    def _says_its_unit(self, name: str, text: str, span: TypedSpan) -> bool:
+        """Whether ``span`` is a count said with the unit ``name``'s examples annotate it with
+        ("6 meses" of a number of months)."""
+        said = words(text[span.start : span.end])
+        return span.type == "number" and len(said) > 1 and said[-1] in self._annotated_words[name]
 
     def _said_by_a_phrase(self, text: str, span: TypedSpan) -> bool:
         """Whether the words of ``span`` are all one of the goal's enum or boolean phrases."""
@@ -1375,7 +1389,8 @@ class GoalEntityExtractor:
         if amount is None or not said:
             return None
         unit = said[-1]
-        forms = {unit, unit.rstrip("s"), unit + "s"}
+        # "mês" and "meses", "month" and "months"
+        forms = {unit, unit.rstrip("s"), unit + "s", unit.removesuffix("es"), unit + "es"}
         counted = {w for n in self._typed if self.specs[n].type == "number" for w in self._annotated_words[n]}
         whole_days = _WHOLE_DAYS.fullmatch(span.value)
         if whole_days is not None and unit in _WEEK_WORDS and counted & _DAY_WORDS:
@@ -1383,9 +1398,13 @@ class GoalEntityExtractor:
             return TypedSpan("number", int(whole_days.group(1)), span.start, span.end)
         if not forms & counted:
             return None
-        count = float(amount.group(1))
-        # the number written is the count: "half day" is twelve hours, and no count of days
-        if _written_number(" ".join(said[:-1])) != count:
+        # the number written is the count: "half day" is twelve hours, and no count of days; "6
+        # meses" is six months, though the recogniser gives it in days; "about 8 months" eight
+        written = said[:-1]
+        while written and written[0] in _ROUGHLY:
+            written = written[1:]
+        count = _written_number(" ".join(written))
+        if count is None:
             return None
         return TypedSpan("number", int(count) if count.is_integer() else count, span.start, span.end)
 
@@ -1511,6 +1530,8 @@ class GoalEntityExtractor:
         )
         if k + 1 >= len(toks) or toks[k].text not in OBJECT_STARTERS:
             return None
+        if any(t.text in _NO_OBJECT_AFTER for t in toks[first + 1 : k]):
+            return None  # "need headshots *for my team*": whom the goal's thing is for
         thing = toks[k + 1].text
         return thing if thing in self.unexplained_words(text, entities) else None
 
@@ -1608,8 +1629,12 @@ class GoalEntityExtractor:
         # known value ("book spinning friday") or written as a name
         verbs = verbal_gerunds(text)
         cand = [
-            self._is_candidate(t, u, named := capitalised_inside(text, toks, i))
-            and (t.text not in verbs or named or self._is_known((t.text,)))
+            (
+                self._is_candidate(t, u, named := capitalised_inside(text, toks, i))
+                and (t.text not in verbs or named or self._is_known((t.text,)))
+            )
+            # "aluga um patinete na *sé*": a table's name, accents and all, is no function word
+            or (not u and text[t.start : t.end].lower() in self._accented_names)
             for i, (t, u) in enumerate(zip(toks, used, strict=True))
         ]
         spans: list[_Span] = []
@@ -2154,6 +2179,8 @@ def _a_modal_verb(phrase: list[str], toks: list[Token], at: int) -> bool:
 _OWN_KINDS = frozenset({"phone", "email", "url"})
 #: a duration of whole days, and the words of weeks and of days
 _WHOLE_DAYS = re.compile(r"P(\d+)D")
+#: Words that say a count is a rough one ("*about* 8 months", "*uns* 3 meses"). Accent-free.
+_ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "like", "uns", "umas", "cerca", "de"})
 _WEEK_WORDS = frozenset({"week", "weeks", "semana", "semanas"})
 _DAY_WORDS = frozenset({"day", "days", "dia", "dias"})
 

@@ -15,6 +15,7 @@ from bench.understanding.round10.domains import ev_charging, insurance, school
 from bench.understanding.round11.domains import beauty_salon, coworking, transit_card
 from bench.understanding.round12.domains import car_wash, gas_delivery, moving
 from bench.understanding.round13.domains import bike_rental, florist, print_shop
+from bench.understanding.round14.domains import catering, photo_studio, self_storage
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -268,3 +269,9 @@ def round12_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round13_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 13's held-out domains (bike rental, florist, print shop) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round13"), bike_rental, florist, print_shop)
+
+
+@pytest.fixture(scope="session")
+def round14_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 14's held-out domains (catering, photo studio, self storage) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round14"), catering, photo_studio, self_storage)

@@ -30,3 +30,22 @@ def test_the_sibling_that_reads_the_day_too_is_the_request(round10: EmbeddedInte
 def test_a_day_said_from_today_decides_nothing(round6: EmbeddedIntentAdapter) -> None:
     out = round6.parse_sync("quanto de folga me resta esse ano?", context=CONTEXT)
     assert out.goal == "LEAVE_BALANCE"
+
+
+@pytest.mark.parametrize(
+    ("text", "goal"),
+    [
+        # every word known to the price too: the day it has no place for says the rental
+        ("large unit tomorrow for 1 month", "RENT_UNIT"),
+        # a price asked, with a day or without, stays a price
+        ("preço do box grande amanhã por 1 mês", "STORAGE_PRICE"),
+        ("how much is a large unit for 1 month?", "STORAGE_PRICE"),
+    ],
+)
+def test_a_day_only_the_sibling_reads(
+    round14_beside_shipped: EmbeddedIntentAdapter, text: str, goal: str
+) -> None:
+    out = round14_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert (out.goal, out.entities.get("unit_size"), out.entities.get("months")) == (goal, "LARGE", 1), (
+        out.notes
+    )
