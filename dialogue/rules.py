@@ -21,7 +21,7 @@ from execution.run_state import SETTLED
 from intent.base import guessed, lone_value
 from intent.embedded import entity_extractor
 from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words, value_words
-from intent.text import words
+from intent.text import SHORTHANDS, words
 from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import CapabilityRef, Catalog, GoalRef
@@ -114,6 +114,8 @@ def correction_rest(text: str) -> str | None:
 
     >>> correction_rest("não, pra segunda"), correction_rest("make it Orlando")
     ('pra segunda', 'Orlando')
+    >>> correction_rest("na vdd é pra segunda")
+    'pra segunda'
     >>> correction_rest("cotação da Vale") is None
     True
     """
@@ -121,7 +123,8 @@ def correction_rest(text: str) -> str | None:
     lead_ins = sorted((p.split() for p in CORRECTION_LEAD_INS), key=len, reverse=True)
     k = 0
     while k < len(words):
-        plain = [normalise(w).strip(",.;:!-") for w in words[k:]]
+        # "na vdd, pra segunda": a lead-in in a chat shorthand is the lead-in
+        plain = [normalise(SHORTHANDS.get(w.lower().strip(",.;:!-"), w)).strip(",.;:!-") for w in words[k:]]
         found = next((p for p in lead_ins if plain[: len(p)] == p), None)
         if found is None:
             break

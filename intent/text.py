@@ -402,6 +402,7 @@ SHORTHANDS = {
     "hr": "hora",
     "hrs": "horas",
     "sdds": "saudades",
+    "vdd": "verdade",
     # English
     "pls": "please",
     "plz": "please",

@@ -36,6 +36,8 @@ BOOKING = IntentOutput(
         ("foi mal, 3 horas", "3 horas"),
         ("my bad, make it 2 hours", "2 hours"),
         ("põe 2 ajudantes", "2 ajudantes"),
+        # a lead-in in a chat shorthand
+        ("na vdd é às 16h", "às 16h"),
     ],
 )
 def test_the_words_after_the_slip(text: str, rest: str) -> None:
