@@ -102,6 +102,8 @@ VERB_CUES: dict[str, frozenset[str]] = {
 _THROUGH = frozenset({"me", "no", "na", "em", "nos", "at", "in", "on", "the", "o", "a", "off"})
 #: The kinds of span that say when.
 _DAY_TYPES = frozenset({"date", "time", "datetime"})
+#: A day said only as "soon" ("asap"), which the recogniser reads as today.
+_SOON = frozenset({"asap", "as soon as possible", "o quanto antes", "quanto antes"})
 #: A count of hours written alone ("2h", "3 hrs"), without minutes or a half of the day.
 _BARE_HOURS = re.compile(r"(\d{1,2})\s*(?:h|hs|hr|hrs)", re.IGNORECASE)
 #: Words that make the hours after them a clock time ("às 2h", "at 2h").
@@ -1129,6 +1131,9 @@ class GoalEntityExtractor:
         # "asap" is a day to the recogniser and a word of the goal's urgency: the goal's own
         # phrase says what it means here
         spans = [s for s in spans if s.type not in _DAY_TYPES or not self._said_by_a_phrase(text, s)]
+        if sum(s.type == "date" for s in spans) > 1:
+            # "asap, tmrw": the day named says when; "as soon as possible" only how urgent
+            spans = [s for s in spans if s.type != "date" or text[s.start : s.end].lower() not in _SOON]
         if "number" in wanted and not wanted & {"time", "datetime"}:
             # "2 half price tickets" is half past two to the recogniser: to a goal that reads no
             # time, the count it starts with
