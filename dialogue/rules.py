@@ -412,18 +412,19 @@ class FollowUps:
     ) -> IntentOutput:
         """ "fechado, marca pra sexta às 10h" after a session's price: a message that opens by
         agreeing to the last answer, which no goal is sure of, is the goal of the last answer's
-        domain the classifier ranks first, when everything after the agreement is that goal's
-        words or values with evidence; its required values are then carried (:func:`referred`).
-        ``intent`` unchanged otherwise."""
+        domain the classifier ranks first (the one it read, if any), at the gate's confidence,
+        when everything after the agreement is that goal's words or values with evidence; its
+        required values are then carried (:func:`referred`). ``intent`` unchanged otherwise."""
         last = memory.last_intent
-        if (
-            intent.goal is not None
-            or last is None
-            or not last.primary_domain
-            or not opens_with_agreement(text)
+        if last is None or not last.primary_domain or not opens_with_agreement(text):
+            return intent
+        if intent.goal is not None and (
+            intent.primary_domain != last.primary_domain or intent.confidence >= threshold
         ):
             return intent
         candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
+        if intent.goal is not None:
+            candidate = next((a for a in intent.alternatives if a.goal == intent.goal), candidate)
         goal = catalog.find_goal(candidate.domain, candidate.goal) if candidate is not None else None
         if candidate is None or goal is None:
             return intent
@@ -442,7 +443,7 @@ class FollowUps:
             update={
                 "goal": goal.goal,
                 "primary_domain": candidate.domain,
-                "entities": named,
+                "entities": {**named, **intent.entities} if intent.goal == goal.goal else named,
                 "confidence": max(intent.confidence, threshold),
                 "notes": [*intent.notes, note],
             }

@@ -12,11 +12,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from bench.understanding.round14.domains import catering, photo_studio, self_storage
 from dialogue.rules import FollowUps, referred
 from dialogue.state import Memory
 from intent.embedded import EmbeddedIntentAdapter
 from intent.typed import Clock
+from orchestrator.orchestrator import DEFAULT_THRESHOLD
 from shared.models import IntentOutput
 from tests.intent.conftest import as_a_gateway_reads
 
@@ -32,7 +34,8 @@ PRICE = IntentOutput(
     original_query="quanto custa um ensaio newborn?",
     language="pt",
 )
-THRESHOLD = 0.5
+#: the confidence gate's
+THRESHOLD = DEFAULT_THRESHOLD
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +74,25 @@ def test_without_the_agreement_nothing_is_carried(adapter: EmbeddedIntentAdapter
 def test_an_agreement_and_words_the_domain_does_not_know(adapter: EmbeddedIntentAdapter) -> None:
     out = _read(adapter, "fechado, me conta uma piada")
     assert out.goal is None, out.notes
+
+
+QUOTE = IntentOutput(
+    primary_domain="print_shop",
+    goal="PRINT_QUOTE",
+    entities={"product_text": "cartões de visita", "quantity": 200},
+    confidence=0.9,
+    original_query="quanto custam 200 cartões de visita?",
+    language="pt",
+)
+
+
+def test_an_unsure_goal_of_the_domain_is_read_at_the_gate(tmp_path: Path) -> None:
+    """The classifier reads the order, unsure: agreeing to the quote is enough to go on with it."""
+    adapter = as_a_gateway_reads(tmp_path, bike_rental, florist, print_shop)
+    text = "fechado, imprime pra sexta"
+    intent = adapter.parse_sync(text, context=CONTEXT)
+    agreed = FollowUps().agreed(intent, text, Memory(last_intent=QUOTE), adapter.catalog, THRESHOLD, CLOCK)
+    out = referred(agreed, text, QUOTE, adapter.catalog)
+    assert out.goal == "ORDER_PRINT", out.notes
+    assert out.entities == {"product_text": "cartões de visita", "quantity": 200, "day": "2026-03-13"}
+    assert out.confidence >= THRESHOLD
