@@ -21,7 +21,7 @@ from execution.run_state import SETTLED
 from intent.base import guessed, lone_value
 from intent.embedded import entity_extractor
 from intent.entities import NOT_ENTITY, GoalEntityExtractor, content_words, value_words
-from intent.text import SHORTHANDS, words
+from intent.text import expand_shorthands, words
 from intent.typed import RECOGNIZER, Clock
 from shared import i18n
 from shared.catalog import CapabilityRef, Catalog, GoalRef
@@ -124,7 +124,7 @@ def correction_rest(text: str) -> str | None:
     k = 0
     while k < len(words):
         # "na vdd, pra segunda": a lead-in in a chat shorthand is the lead-in
-        plain = [normalise(SHORTHANDS.get(w.lower().strip(",.;:!-"), w)).strip(",.;:!-") for w in words[k:]]
+        plain = [normalise(expand_shorthands(w)).strip(",.;:!-") for w in words[k:]]
         found = next((p for p in lead_ins if plain[: len(p)] == p), None)
         if found is None:
             break
@@ -429,13 +429,14 @@ class FollowUps:
         if candidate is None or goal is None:
             return intent
         extractor = self.extractor(GoalRef(candidate.domain, goal), catalog)
-        rest = text.strip().split(maxsplit=1)[1:]
-        named = extractor.extract(rest[0], clock=clock, language=intent.language) if rest else {}
+        _agreement, *after = text.split(maxsplit=1)
+        rest = after[0] if after else ""
+        named = extractor.extract(rest, clock=clock, language=intent.language) if rest else {}
         if (
             not named
             or not extractor.evidenced(named)
-            or not extractor.phrasing_words(rest[0])
-            or extractor.unexplained_words(rest[0], named)
+            or not extractor.phrasing_words(rest)
+            or extractor.unexplained_words(rest, named)
         ):
             return intent
         note = f"agreed to the last answer: {goal.goal} of its domain, reading {sorted(named)}"

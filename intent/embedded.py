@@ -2049,18 +2049,14 @@ class EmbeddedIntentAdapter:
                 continue
             unknown = extractor.unexplained_words(text, theirs.entities)
             more = [v for v in theirs.entities.values() if v not in own.entities.values()]
+            if not set(unknown) <= set(left):
+                continue  # a word only the sibling does not know rules it out
             a_later_day = any(isinstance(v, str) and _A_DAY.match(v) and v[:10] != today for v in more)
-            if day_decides and (unknown or not a_later_day):
-                continue
-            if unknown and (
-                # a word only the sibling does not know rules it out
-                not set(unknown) <= set(left)
-                # words neither knows ("*teve* um incêndio na *cozinha* dia 12") leave a
-                # day to decide: a day said from today decides nothing ("quanto de folga me
-                # resta *esse ano*?" asks the balance, not a leave starting today), nor a
-                # count inside a name ("sessões de Wicked: Parte *Dois*")
-                or not a_later_day
-            ):
+            if (unknown or day_decides) and not a_later_day:
+                # words neither knows ("*teve* um incêndio na *cozinha* dia 12"), or none at all,
+                # leave a day to decide: a day said from today decides nothing ("quanto de folga me
+                # resta *esse ano*?" asks the balance, not a leave starting today), nor a count
+                # inside a name ("sessões de Wicked: Parte *Dois*")
                 continue
             if len(theirs.entities) > len(own.entities):
                 return ref
