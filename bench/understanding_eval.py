@@ -1,7 +1,8 @@
 """Understanding on material the project was not written next to: ``bench/understanding/``.
 
     python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
-                                              |round9|round10|round11|round12|round13|round14]
+                                              |round9|round10|round11|round12|round13|round14
+                                              |round15]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -12,9 +13,9 @@ Case sets, each with domains written by someone who read only the docs:
 not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round4`` (likewise;
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
 by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``,
-``round11``, ``round12``, ``round13`` and ``round14`` (likewise; their own domains). The set's domains run as
-processes beside the shipped ones (finance, notifier, general, research); a real gateway starts
-with the shipped ones and the set's domains are registered at run time (``POST /v1/domains``,
+``round11``, ``round12``, ``round13``, ``round14`` and ``round15`` (likewise; their own domains). The
+set's domains run as processes beside the shipped ones (finance, notifier, general, research); a real
+gateway starts with the shipped ones and the set's domains are registered at run time (``POST /v1/domains``,
 admin token), as an operator would. Every case's turns are played, in order, on one session through
 ``POST /v1/runs`` (``metadata.time_zone``: the cases' zone), and each turn's trace is scored:
 
@@ -221,6 +222,12 @@ SETS = {
         "round14",
         ROOT / "bench" / "understanding" / "round14",
         "bench.understanding.round14.domains",
+        today_is_the_gateways=True,
+    ),
+    "round15": CaseSet(
+        "round15",
+        ROOT / "bench" / "understanding" / "round15",
+        "bench.understanding.round15.domains",
         today_is_the_gateways=True,
     ),
 }
