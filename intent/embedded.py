@@ -76,6 +76,7 @@ from intent.text import (
     clauses,
     colon_lead_in,
     expand_shorthands,
+    how_to_verb,
     politeness_part,
     price_question,
     request_part,
@@ -420,6 +421,18 @@ def _another_action_alone(extractor: GoalEntityExtractor, text: str, entities: E
     return extractor.unsupported_action(text)
 
 
+def _nothing_of_the_goal(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
+    """Whether the message says nothing of a goal that takes values: none of its values, no word
+    of its phrasing, and words it does not account for ("me lembra de tomar remédio às 20h" read
+    as a research idea)."""
+    return (
+        bool(extractor.specs)
+        and not entities
+        and not extractor.phrasing_words(text)
+        and bool(extractor.unexplained_words(text, entities))
+    )
+
+
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
     """Whether the message's values are all of a type any request carries (a day, a time, a
     number) and it names something the goal does not know: "agenda uma *reunião* quinta às 14h"
@@ -440,16 +453,23 @@ def _about_the_goal(extractor: GoalEntityExtractor, text: str, entities: Entitie
 
 
 def _clear_for(
-    goal: Goal, extractor: GoalEntityExtractor, text: str, out: IntentOutput, *, rescued: bool
+    goal: Goal,
+    extractor: GoalEntityExtractor,
+    text: str,
+    out: IntentOutput,
+    *,
+    rescued: bool,
+    approved: bool = False,
 ) -> bool:
     """Whether ``out`` is a clear request for ``goal``: its own values, every required one said
-    and listed where it has a table, none only of a type any request carries beside something
-    the goal does not know, and no verb of an action the goal does not do; and for a goal the
-    classifier alone would have left out of scope (``rescued``), something of the goal said
-    besides them."""
+    and listed where it has a table (or, for a goal that asks for a yes before it acts,
+    ``approved``, said: the approval shows the name), none only of a type any request carries
+    beside something the goal does not know, and no verb of an action the goal does not do; and
+    for a goal the classifier alone would have left out of scope (``rescued``), something of the
+    goal said besides them."""
     return (
         clear_request(goal, out)
-        and not extractor.unlisted_required(out.entities)
+        and (approved or not extractor.unlisted_required(out.entities))
         and not _other_object(extractor, text, out.entities)
         and not _another_action_on_it(extractor, text)
         and (not rescued or _about_the_goal(extractor, text, out.entities))
@@ -1259,7 +1279,10 @@ class EmbeddedIntentAdapter:
             out.entities, guessed = dict(reading.entities), set(reading.guessed)
             out.primary_domain, out.goal = best.domain, best.goal.goal
         if pinned_domain is None and not status and (foreign := self._something_else(text, best, out, model)):
-            owner = _object_owner(text, foreign, best, order, readings, model)
+            # "quanto ta o polimento ai": no company, and a car wash's price of its wax, read
+            owner = _object_owner(text, foreign, best, order, readings, model) or self._reader_of(
+                text, foreign, best, readings, model
+            )
             if owner is None:
                 # "cancel my gym membership": the verb of an order's cancellation, an object it
                 # does not know and no order number; the goal is not forced onto it
@@ -1308,11 +1331,27 @@ class EmbeddedIntentAdapter:
             # "reserva um hotel em Gramado" read as a research idea: a verb the goal does not do,
             # and not one word or value of the goal's
             return _out_of_scope(out, f"{verb!r} is nothing {best.goal.goal} does, and nothing of it is said")
+        if (
+            free_to_drop
+            and conf < CLEAR_REQUEST_CONFIDENCE
+            and self._acts(best)
+            and _nothing_of_the_goal(extractor, text, out.entities)
+        ):
+            # "me lembra de tomar remédio às 20h" read as a research idea: a goal that starts
+            # something is not started on the classifier's unsure word alone; one that only reads
+            # is answered ("whens my next appt": reading costs nothing)
+            return _out_of_scope(out, f"nothing of {best.goal.goal} is said, and the classifier is unsure")
         if free_to_drop and (undo := _undoing(extractor, text)):
             # "cancela minha reserva de carregador": a booking goal's words, and the verb that
             # undoes what it makes; no goal of the catalogue cancels it, none is started instead,
             # nor is it read ("cancela minha reserva PK1042" asks no reservation's status)
             return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes or reads")
+        if free_to_drop and (how := self._how_to_it_does_not_tell(text, best, extractor)):
+            # "how do I hem pants without a sewing machine?": how to do it oneself, where the goal
+            # has it done ("how do I *book* a tour?" asks for the goal's own action)
+            return _out_of_scope(
+                out, f"the message asks how to {how!r} oneself, which {best.goal.goal} won't tell"
+            )
         if free_to_drop and any(self._advice_it_does_not_give(text, ref) for ref in (best, read_first)):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
             # domain whose goal books is no booking, nor a list of bookings a sibling read it as
@@ -1320,7 +1359,14 @@ class EmbeddedIntentAdapter:
         if guessed:
             out.notes.append(f"{GUESSED_NOTE}: {sorted(guessed)} (the only words left, no evidence)")
         elif conf < CLEAR_REQUEST_CONFIDENCE and (
-            _clear_for(best.goal, extractor, text, out, rescued=conf < self.oos_threshold)
+            _clear_for(
+                best.goal,
+                extractor,
+                text,
+                out,
+                rescued=conf < self.oos_threshold,
+                approved=self._approved(best),
+            )
             # a goal that only reads, asked of a name no table lists and of nothing else: asking
             # first would cost the person a turn, where reading costs nothing
             or self._read_with_a_new_name(text, best, order, readings)
@@ -1678,6 +1724,17 @@ class EmbeddedIntentAdapter:
         fixed, examples = goal_documents(best, self.catalog)
         return not any(asks_advice(t, opinion=opinion) for t in (*fixed, *examples))
 
+    def _how_to_it_does_not_tell(
+        self, text: str, best: GoalRef, extractor: GoalEntityExtractor
+    ) -> str | None:
+        """The verb ``text`` asks how to do oneself, when it is no word of ``best``'s phrasing and
+        none of the goal's own texts asks how to do something; ``None`` otherwise."""
+        verb = how_to_verb(text)
+        if verb is None or extractor.asked_with(verb):
+            return None
+        fixed, examples = goal_documents(best, self.catalog)
+        return None if any(how_to_verb(t) for t in (*fixed, *examples)) else verb
+
     def _only_reads(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` declares ``policy.read_only``."""
         caps = self._capabilities(ref)
@@ -1844,8 +1901,8 @@ class EmbeddedIntentAdapter:
             if ref == best or self._acts(ref):
                 continue
             extractor, entities = readings.extractor(ref), readings.of(ref).entities
-            if not entities or not _reads_in_full(ref, readings):
-                continue
+            if not entities or not _reads_in_full(ref, readings) or extractor.free_text(entities):
+                continue  # free text names nothing: it takes any words ("um carro eletrico, qual…")
             if all(extractor.uses_phrasing(w) or w in _words_of(entities) for w in said) and not (
                 extractor.unexplained_words(text, entities)
             ):
@@ -2062,14 +2119,21 @@ class EmbeddedIntentAdapter:
                 return ref
         return None
 
-    def _rescued(self, text: str, best: GoalRef, out: IntentOutput, readings: Readings) -> bool:
+    def _rescued(
+        self, text: str, best: GoalRef, out: IntentOutput, readings: Readings, *, new_names: bool = False
+    ) -> bool:
         """Whether an unsure first goal is a clear request after all: every required entity said
         with evidence (no guess), and a word of the goal's own phrasing, its verb acting on
-        nothing the goal does not know."""
+        nothing the goal does not know. With ``new_names``, a name no table lists is said too,
+        beside a value with evidence."""
         extractor = readings.extractor(best)
         reading = readings.of(best)
         entities = reading.entities
-        if reading.guessed or not extractor.phrasing_words(text) or not extractor.evidenced(entities):
+        if reading.guessed or not extractor.phrasing_words(text):
+            return False
+        if not extractor.evidenced(entities) and not (
+            new_names and any(extractor.evidenced({name: value}) for name, value in entities.items())
+        ):
             return False
         if _other_object(extractor, text, entities):
             return False
@@ -2109,7 +2173,14 @@ class EmbeddedIntentAdapter:
                 "notes": [n for n in out.notes if not n.startswith(CHOICE_NOTE)],
             }
         )
-        return self._rescued(text, best, alone, readings)
+        # a name no table lists is shown in the approval the goal asks for before it acts ("send
+        # *lilies* on Friday": the florist answers what it has after the yes)
+        return self._rescued(text, best, alone, readings, new_names=self._approved(best))
+
+    def _approved(self, ref: GoalRef) -> bool:
+        """Whether every capability of ``ref`` asks the person for a yes (``policy.confirm``)."""
+        caps = self._capabilities(ref)
+        return bool(caps) and all(c is not None and c.metadata.policy.confirm for c in caps)
 
     def _kept_though_unsure(
         self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings

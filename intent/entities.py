@@ -2013,6 +2013,11 @@ class GoalEntityExtractor:
             self._carrier_words.knows(word) or self._inflects_phrasing(word) or self._same_action(word)
         )
 
+    def asked_with(self, word: str) -> bool:
+        """Whether ``word`` is how this goal is asked for: a word of its phrasing that says no
+        value of it ("agendar" of a booking, not the "barra" of a hem's alteration)."""
+        return self.uses_phrasing(word) and word not in self._enum_and_bool_words
+
     def _unwritten_verb(self, word: str) -> bool:
         """Whether ``word`` is a verb of the goal's phrasing that its examples do not write: a
         gerund of one of its verbs ("*passando*" of "que horas passa") or another verb of its

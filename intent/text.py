@@ -32,6 +32,7 @@ __all__ = [
     "Token",
     "colon_lead_in",
     "expand_shorthands",
+    "how_to_verb",
     "is_gerund",
     "request_part",
     "sentences",
@@ -459,11 +460,11 @@ _SHORTHAND_FILLER_EN = """
 FILLER_PT = frozenset(_FILLER_PT.split()) | frozenset(_SHORTHAND_FILLER_PT.split())
 FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split())
 #: Words that stand for a thing or a person not named ("do you have *anything* by Harari?",
-#: "tem *alguma coisa* do Harari?"): never an entity value, unless capitalised inside a sentence
-#: as a name's word ("Much Ado About Nothing"). Accent-free.
+#: "tem *alguma coisa* do Harari?", "cancel that *one*"): never an entity value, unless
+#: capitalised inside a sentence as a name's word ("Much Ado About Nothing"). Accent-free.
 _INDEFINITES = """
     anything something nothing everything anyone someone nobody everyone anybody somebody
-    whatever whichever all every each none stuff thing things
+    whatever whichever all every each none stuff thing things one ones
     algo nada tudo alguem ninguem qualquer quaisquer coisa coisas todos todas cada nenhum nenhuma
 """
 INDEFINITES = frozenset(_INDEFINITES.split())
@@ -510,6 +511,55 @@ def asks_advice(text: str, *, opinion: bool = True) -> bool:
     return word in _ADVICE_VERBS or (
         opinion and word in _BEST and first > 0 and ws[first - 1] in _BEFORE_BEST
     )
+
+
+#: how a question asks how to do something oneself: "como (eu) faço a barra", "how do I hem",
+#: "how to fix"; after "como", the words that say so, and the words before the verb asked about
+_HOW_PT_OPENERS = frozenset({"eu", "faco", "posso", "consigo", "devo", "se"})
+_HOW_HELPERS = frozenset(
+    {"eu", "faco", "faz", "fazer", "posso", "consigo", "devo", "se", "pra", "para", "a", "gente"}
+    | {"do", "can", "could", "should", "would", "i", "we", "to", "one"}
+)
+_HOW_MODALS_EN = frozenset({"do", "can", "could", "should", "would"})
+_HOW_SUBJECTS_EN = frozenset({"i", "we", "one"})
+
+
+def how_to_verb(text: str) -> str | None:
+    """The verb a question asks how to do oneself ("como eu faço a *barra* de uma calça?", "how
+    do I *hem* pants?", "o zíper quebrou, como *conserto*?"), ``None`` when it asks no such thing
+    ("como tá a Vale?", "how much is it?", "how's the weather?").
+
+    >>> how_to_verb("como eu faço a barra de uma calça em casa?"), how_to_verb("how do I hem pants?")
+    ('barra', 'hem')
+    >>> how_to_verb("o zíper da minha mochila quebrou, como conserto?"), how_to_verb("how to fix a leak")
+    ('conserto', 'fix')
+    >>> how_to_verb("como tá a Vale?"), how_to_verb("how much to replace a zipper?"), how_to_verb("como foi?")
+    (None, None, None)
+    >>> how_to_verb("como a Ambev é negociada na B3?")
+    """
+    ws = words(expand_shorthands(text))
+    for i, w in enumerate(ws):
+        rest = ws[i + 1 :]
+        if w == "how":
+            if not rest or not (
+                rest[0] == "to" or (rest[0] in _HOW_MODALS_EN and rest[1:2] and rest[1] in _HOW_SUBJECTS_EN)
+            ):
+                continue
+        elif w == "como":
+            if not rest or not (rest[0] in _HOW_PT_OPENERS or _first_person_or_infinitive(rest[0])):
+                continue
+        else:
+            continue
+        verb = next((x for x in rest if x not in _HOW_HELPERS and x not in _FILLER_OR_STOP), None)
+        if verb is not None:
+            return verb
+    return None
+
+
+def _first_person_or_infinitive(word: str) -> bool:
+    """ "conserto", "troco", "trocar", "costurar": how the person would do it ("como *troco*"),
+    not how something is ("como *anda*", "como *foi*")."""
+    return len(word) >= 4 and (word.endswith("o") or word.endswith(("ar", "er", "ir")))
 
 
 def _politeness(ws: list[str]) -> bool:

@@ -16,6 +16,7 @@ from bench.understanding.round11.domains import beauty_salon, coworking, transit
 from bench.understanding.round12.domains import car_wash, gas_delivery, moving
 from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from bench.understanding.round14.domains import catering, photo_studio, self_storage
+from bench.understanding.round15.domains import boat_tours, driving_school, tailor
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -275,3 +276,9 @@ def round13_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round14_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 14's held-out domains (catering, photo studio, self storage) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round14"), catering, photo_studio, self_storage)
+
+
+@pytest.fixture(scope="session")
+def round15_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 15's held-out domains (driving school, tailor, boat tours) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round15"), boat_tours, driving_school, tailor)

@@ -1,0 +1,36 @@
+"""A question that asks how to do something oneself ("como eu faço a barra de uma calça em
+casa?", "how do I hem pants without a sewing machine?") is no price nor order of a tailor's: no
+goal tells how. A how-to question about the goal's own action ("how do I book a tour?") asks for
+that action."""
+
+from __future__ import annotations
+
+import pytest
+
+from intent.embedded import EmbeddedIntentAdapter
+
+CONTEXT = {"now": "2026-03-10T09:00:00-03:00", "time_zone": "America/Sao_Paulo"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["como eu faço a barra de uma calça em casa?", "how do I hem pants without a sewing machine?"],
+)
+def test_how_to_hem_oneself_is_out_of_scope(round15_beside_shipped: EmbeddedIntentAdapter, text: str) -> None:
+    out = round15_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert out.goal is None, out.notes
+    assert any("asks how to" in note for note in out.notes), out.notes
+
+
+@pytest.mark.parametrize(
+    ("text", "goal"),
+    [
+        ("how do I book a tour?", "BOOK_TOUR"),
+        ("como cancelo minha aula AE5101?", "CANCEL_LESSON"),
+        ("quanto custa fazer a barra de uma calça?", "ALTERATION_PRICE"),
+    ],
+)
+def test_the_goals_own_action_asked_how_is_that_goal(
+    round15_beside_shipped: EmbeddedIntentAdapter, text: str, goal: str
+) -> None:
+    assert round15_beside_shipped.parse_sync(text, context=CONTEXT).goal == goal
