@@ -413,6 +413,7 @@ class ConversationGraph:
         clock = self._clock(state)
         threshold = self.orchestrator.threshold
         intent = self.follow_ups.agreed(intent, turn.input, state.memory, catalog, threshold, clock)
+        intent = self.follow_ups.pointed_back(intent, turn.input, state.memory, catalog, threshold, clock)
         intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, clock)
         intent = rules.composition_follow_up(intent, turn.input, state.memory, catalog, threshold)
         parts = await read_parts(

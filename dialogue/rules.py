@@ -422,30 +422,90 @@ class FollowUps:
             intent.primary_domain != last.primary_domain or intent.confidence >= threshold
         ):
             return intent
+        _agreement, *after = text.split(maxsplit=1)
+        rest = after[0] if after else ""
+        if not rest:
+            return intent
         candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
         if intent.goal is not None:
             candidate = next((a for a in intent.alternatives if a.goal == intent.goal), candidate)
-        goal = catalog.find_goal(candidate.domain, candidate.goal) if candidate is not None else None
-        if candidate is None or goal is None:
+        if candidate is not None:
+            ranked = [ref for ref in catalog.goals(candidate.domain) if ref.goal.goal == candidate.goal]
+        else:
+            # the classifier ranks no goal of the domain near the top ("great, book the first one
+            # for monday at 8am" after a price): the one goal of the domain that reads it all
+            ranked = catalog.goals(last.primary_domain)
+        readers = [
+            (ref.goal, named)
+            for ref in ranked
+            if (named := self._read_in_full(ref, rest, catalog, intent, clock)) is not None
+        ]
+        if len(readers) != 1:
             return intent
-        extractor = self.extractor(GoalRef(candidate.domain, goal), catalog)
-        _agreement, *after = text.split(maxsplit=1)
-        rest = after[0] if after else ""
-        named = extractor.extract(rest, clock=clock, language=intent.language) if rest else {}
-        if (
-            not named
-            or not extractor.evidenced(named)
-            or not extractor.phrasing_words(rest)
-            or extractor.unexplained_words(rest, named)
-        ):
-            return intent
+        goal, named = readers[0]
         note = f"agreed to the last answer: {goal.goal} of its domain, reading {sorted(named)}"
         return intent.model_copy(
             update={
                 "goal": goal.goal,
-                "primary_domain": candidate.domain,
+                "primary_domain": last.primary_domain,
                 "entities": {**named, **intent.entities} if intent.goal == goal.goal else named,
                 "confidence": max(intent.confidence, threshold),
+                "notes": [*intent.notes, note],
+            }
+        )
+
+    def _read_in_full(
+        self, ref: GoalRef, rest: str, catalog: Catalog, intent: IntentOutput, clock: Clock | None
+    ) -> Entities | None:
+        """``ref``'s values in ``rest``, when it says some with evidence, a word of the goal's
+        phrasing and nothing the goal does not account for; ``None`` otherwise."""
+        extractor = self.extractor(ref, catalog)
+        named = extractor.extract(rest, clock=clock, language=intent.language)
+        # "book *the first one*": which of the things the answer listed, nothing else
+        unexplained = set(extractor.unexplained_words(rest, named)) - ANAPHORS - ORDINALS
+        if not named or not extractor.evidenced(named) or not extractor.phrasing_words(rest) or unexplained:
+            return None
+        return named
+
+    def pointed_back(
+        self,
+        intent: IntentOutput,
+        text: str,
+        memory: Memory,
+        catalog: Catalog,
+        threshold: float,
+        clock: Clock | None = None,
+    ) -> IntentOutput:
+        """ "cancela essa" after a boat tour's booking: a message that points back at the last
+        request ("essa", "that one"), read as another domain's goal that reads no value of it (or
+        as none), is the goal of the last request's domain the classifier ranks first, when every
+        word of the message is that goal's; its required values are then carried
+        (:func:`referred`). ``intent`` unchanged otherwise."""
+        last = memory.last_intent
+        if (
+            last is None
+            or not last.primary_domain
+            or intent.primary_domain == last.primary_domain
+            or intent.entities
+            or not ANAPHORS.intersection(normalise(text).split())
+        ):
+            return intent
+        candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
+        goal = catalog.find_goal(candidate.domain, candidate.goal) if candidate is not None else None
+        if candidate is None or goal is None:
+            return intent
+        extractor = self.extractor(GoalRef(candidate.domain, goal), catalog)
+        named = extractor.extract(text, clock=clock, language=intent.language)
+        if not extractor.phrasing_words(text) or extractor.unexplained_words(text, named):
+            return intent
+        note = f"points back at the last request: {goal.goal} of its domain"
+        return intent.model_copy(
+            update={
+                "goal": goal.goal,
+                "primary_domain": candidate.domain,
+                "entities": named,
+                "confidence": max(intent.confidence, threshold),
+                "alternatives": [candidate],
                 "notes": [*intent.notes, note],
             }
         )
@@ -571,6 +631,10 @@ ANAPHORS = frozenset(
         "mesma",
     }
 )
+
+
+#: Words that pick one of the things an answer listed ("the *first* one", "o primeiro").
+ORDINALS = frozenset({"first", "second", "third", "last", "primeiro", "primeira", "segundo", "terceiro"})
 
 
 #: Words that open a request by agreeing to what the last answer said ("*fechado*, imprime pra

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dialogue.choice import choose, listed
 from dialogue.state import Turn
-from intent.base import guessed
+from intent.base import guessed, lone_value
 from intent.entities import NOT_ENTITY, GoalEntityExtractor, value_words
 from intent.text import words
 from intent.typed import Clock
@@ -282,7 +282,14 @@ def answer_slot(
     ``None`` when the reply is a new request for another goal (the question is dropped)."""
     asked = question.resume.intent
     other_goal = (intent.primary_domain, intent.goal) != (asked.primary_domain, asked.goal)
-    sure = intent.goal is not None and intent.confidence >= threshold and not guessed(intent)
+    # a value of a table alone is no request of its own while a question waits ("the english one"
+    # to "which course?" is no question about the course)
+    sure = (
+        intent.goal is not None
+        and intent.confidence >= threshold
+        and not guessed(intent)
+        and not lone_value(intent)
+    )
     # a reply that is no sure request of another goal is the value asked for, all of it
     # ("bela vista, rua treze de maio 20" to "which address?")
     found = extractor.extract(

@@ -112,6 +112,11 @@ _COMING_WEEKDAY = re.compile(
 _WEEK = 7
 #: A determiner up to two words before the end: the English "one" after it is a pronoun.
 _DETERMINED = re.compile(r"\b(?:the|that|this|which|another|other|each)(?:\s+\S+){0,2}\s+$", re.IGNORECASE)
+#: "the first *one*", "the second *ones*": an ordinal that picks among things said, no day
+_PICKED_ONE = re.compile(r"\s+ones?\b", re.IGNORECASE)
+_ORDINAL_WORD = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s*$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -621,6 +626,8 @@ def _normalised(
         body = clean[hit["start"] : hit["end"]]
         if grain == "year" and body.strip().isdigit():
             return  # "tá marcando 1560": a number, no year (and no day of one)
+        if _PICKED_ONE.match(clean, hit["end"]) and _ORDINAL_WORD.search(body):
+            return  # "book the *first* one": which of the things listed, no first of the month
         if grain not in _DAY_GRAINS:
             stamp = _not_past(value, _as_written(value, stamp, body), body, instant)
         when = datetime.fromisoformat(stamp)

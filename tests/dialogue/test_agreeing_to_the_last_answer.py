@@ -14,6 +14,7 @@ import pytest
 
 from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from bench.understanding.round14.domains import catering, photo_studio, self_storage
+from bench.understanding.round15.domains import boat_tours, driving_school, tailor
 from dialogue.rules import FollowUps, referred
 from dialogue.state import Memory
 from intent.embedded import EmbeddedIntentAdapter
@@ -95,4 +96,27 @@ def test_an_unsure_goal_of_the_domain_is_read_at_the_gate(tmp_path: Path) -> Non
     out = referred(agreed, text, QUOTE, adapter.catalog)
     assert out.goal == "ORDER_PRINT", out.notes
     assert out.entities == {"product_text": "cartões de visita", "quantity": 200, "day": "2026-03-13"}
+    assert out.confidence >= THRESHOLD
+
+
+LESSONS = IntentOutput(
+    primary_domain="driving_school",
+    goal="PACKAGE_PRICE",
+    entities={"lessons": 5},
+    confidence=0.9,
+    original_query="how much are 5 lessons?",
+    language="en",
+)
+
+
+def test_the_one_goal_of_the_domain_that_reads_it_all(tmp_path: Path) -> None:
+    """The classifier ranks no goal of the driving school near the top: the one goal of the last
+    answer's domain that reads every word goes on; "the first one" picks a lesson, no first of
+    the month."""
+    adapter = as_a_gateway_reads(tmp_path, boat_tours, driving_school, tailor)
+    text = "great, book the first one for monday at 8am"
+    intent = adapter.parse_sync(text, context=CONTEXT)
+    out = FollowUps().agreed(intent, text, Memory(last_intent=LESSONS), adapter.catalog, THRESHOLD, CLOCK)
+    assert (out.primary_domain, out.goal) == ("driving_school", "BOOK_LESSON"), out.notes
+    assert out.entities == {"day": "2026-03-16", "time": "08:00"}
     assert out.confidence >= THRESHOLD
