@@ -412,7 +412,8 @@ class FollowUps:
     ) -> IntentOutput:
         """ "fechado, marca pra sexta às 10h" after a session's price: a message that opens by
         agreeing to the last answer, which no goal is sure of, is the goal of the last answer's
-        domain the classifier ranks first (the one it read, if any), at the gate's confidence,
+        domain the classifier ranks first (the one it read, if any; when it ranks none of them
+        near the top, the one goal of the domain that reads it all), at the gate's confidence,
         when everything after the agreement is that goal's words or values with evidence; its
         required values are then carried (:func:`referred`). ``intent`` unchanged otherwise."""
         last = memory.last_intent
