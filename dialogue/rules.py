@@ -431,7 +431,8 @@ class FollowUps:
         if intent.goal is not None:
             candidate = next((a for a in intent.alternatives if a.goal == intent.goal), candidate)
         if candidate is not None:
-            ranked = [ref for ref in catalog.goals(candidate.domain) if ref.goal.goal == candidate.goal]
+            goal = catalog.find_goal(candidate.domain, candidate.goal)
+            ranked = [GoalRef(candidate.domain, goal)] if goal is not None else []
         else:
             # the classifier ranks no goal of the domain near the top ("great, book the first one
             # for monday at 8am" after a price): the one goal of the domain that reads it all
@@ -488,7 +489,7 @@ class FollowUps:
             or not last.primary_domain
             or intent.primary_domain == last.primary_domain
             or intent.entities
-            or not ANAPHORS.intersection(normalise(text).split())
+            or not points_back(text)
         ):
             return intent
         candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
@@ -656,19 +657,28 @@ def opens_with_agreement(text: str) -> bool:
     return bool(said) and said[0] in AGREEMENTS
 
 
+def points_back(text: str) -> bool:
+    """Whether ``text`` points back at what the last request named ("cancel *it*", "cancela
+    *essa*").
+
+    >>> points_back("ok cancel it then"), points_back("cancela a aula AE5101")
+    (True, False)
+    """
+    return bool(ANAPHORS.intersection(normalise(text).split()))
+
+
 def referred(intent: IntentOutput, text: str, last: IntentOutput, catalog: Catalog) -> IntentOutput:
     """A request of another goal of the last request's domain that points back at what the last
     one named ("where's order 51230?" then "ok cancel it then"), or opens by agreeing to its
     answer ("quanto custam 200 cartões?" then "fechado, imprime pra sexta"): the required
     entities it lacks and the last request had, by the same name, are carried over. Without
     such a word nothing is carried: a value never said in this request is no guess of its own."""
-    said = normalise(text).split()
     if (
         intent.goal is None
         or intent.primary_domain != last.primary_domain
         or intent.goal == last.goal
         or guessed(intent)
-        or not (ANAPHORS.intersection(said) or opens_with_agreement(text))
+        or not (points_back(text) or opens_with_agreement(text))
     ):
         return intent
     goal = catalog.find_goal(intent.primary_domain or "", intent.goal)

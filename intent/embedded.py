@@ -412,25 +412,22 @@ def _undoing(extractor: GoalEntityExtractor, text: str) -> str | None:
     return verb if verb is not None and any(ACTION_OF.get(w) == _UNDO for w in words(verb)) else None
 
 
+def _says_nothing_of(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
+    """Whether the message says nothing of a goal that takes values: none of its values and no
+    word of its phrasing (a goal that takes no value is all its examples' words: never so)."""
+    return bool(extractor.specs) and not entities and not extractor.phrasing_words(text)
+
+
 def _another_action_alone(extractor: GoalEntityExtractor, text: str, entities: Entities) -> str | None:
     """The verb the message opens with when the goal does not do it and the message says nothing
-    else of the goal: no value, no word of its phrasing. ``None`` otherwise, and for a goal that
-    takes no value (its examples' words are all there is to it)."""
-    if not extractor.specs or entities or extractor.phrasing_words(text):
-        return None
-    return extractor.unsupported_action(text)
+    else of the goal (:func:`_says_nothing_of`); ``None`` otherwise."""
+    return extractor.unsupported_action(text) if _says_nothing_of(extractor, text, entities) else None
 
 
 def _nothing_of_the_goal(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
-    """Whether the message says nothing of a goal that takes values: none of its values, no word
-    of its phrasing, and words it does not account for ("me lembra de tomar remédio às 20h" read
-    as a research idea)."""
-    return (
-        bool(extractor.specs)
-        and not entities
-        and not extractor.phrasing_words(text)
-        and bool(extractor.unexplained_words(text, entities))
-    )
+    """Whether the message says nothing of the goal (:func:`_says_nothing_of`) and has words it
+    does not account for ("me lembra de tomar remédio às 20h" read as a research idea)."""
+    return _says_nothing_of(extractor, text, entities) and bool(extractor.unexplained_words(text, entities))
 
 
 def _other_object(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
@@ -1735,10 +1732,14 @@ class EmbeddedIntentAdapter:
         fixed, examples = goal_documents(best, self.catalog)
         return None if any(how_to_verb(t) for t in (*fixed, *examples)) else verb
 
+    def _every_capability(self, ref: GoalRef, holds: Callable[[Capability], bool]) -> bool:
+        """Whether ``ref`` has capabilities, its manifest declares each, and ``holds`` for each."""
+        caps = self._capabilities(ref)
+        return bool(caps) and all(c is not None and holds(c) for c in caps)
+
     def _only_reads(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` declares ``policy.read_only``."""
-        caps = self._capabilities(ref)
-        return bool(caps) and all(c is not None and c.metadata.policy.read_only for c in caps)
+        return self._every_capability(ref, lambda c: c.metadata.policy.read_only)
 
     def _reads_own(self, ref: GoalRef) -> bool:
         """Whether ``ref`` reads the person's own records: it changes nothing and its phrasing
@@ -2179,8 +2180,7 @@ class EmbeddedIntentAdapter:
 
     def _approved(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` asks the person for a yes (``policy.confirm``)."""
-        caps = self._capabilities(ref)
-        return bool(caps) and all(c is not None and c.metadata.policy.confirm for c in caps)
+        return self._every_capability(ref, lambda c: c.metadata.policy.confirm)
 
     def _kept_though_unsure(
         self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings
