@@ -63,6 +63,18 @@ YES_WORDS = frozenset(
         "positivo",
         "correct",
         "exactly",
+        "confirm",
+        "confirmed",
+        "fine",
+        "perfect",
+        "great",
+        "alright",
+        "agreed",
+        "affirmative",
+        "certainly",
+        "otimo",
+        "combinado",
+        "confirmar",
     ]
 )
 #: Yeses of several words ("go for it", "pode ser"), read like the words above: at the start of
@@ -83,6 +95,9 @@ _YES_PHRASES = (
     ("that", "s", "right"),
     ("thats", "right"),
     ("that", "is", "right"),
+    ("do", "it"),
+    ("please", "do"),
+    ("all", "right"),
     # a no that says there is nothing against it: a yes
     ("no", "problem"),
     ("no", "worries"),

@@ -24,6 +24,12 @@ from tests.dialogue.test_graph import Conversation
         ("cancel Marta's visit", "correct"),
         ("cancel Marta's visit", "no problem, go ahead"),
         ("cancela a visita do Carlos", "não tem problema"),
+        ("cancel Marta's visit", "confirmed"),
+        ("cancel Marta's visit", "perfect"),
+        ("cancel Marta's visit", "fine"),
+        ("cancel Marta's visit", "alright, do it"),
+        ("cancela a visita do Carlos", "combinado"),
+        ("cancela a visita do Carlos", "ótimo"),
     ],
 )
 async def test_an_everyday_yes_approves(visits_chat: Conversation, request_text: str, yes: str) -> None:
