@@ -39,8 +39,8 @@ def amount_of(value: Any) -> tuple[float, str | None] | None:
     when not said) as ``(amount, currency)``; a bare number is an amount with no currency."""
     if isinstance(value, dict):
         try:
-            amount = float(value.get("amount"))
-        except (TypeError, ValueError):
+            amount = float(value["amount"])
+        except (KeyError, TypeError, ValueError):
             return None
         currency = value.get("currency")
         return amount, (str(currency).upper() if currency else None)
