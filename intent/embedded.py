@@ -293,6 +293,39 @@ def _reads_more(refs: list[GoalRef], readings: Readings) -> int | None:
     return None
 
 
+#: The words that hang a value off the noun before them: "a receita *de* bolo", "a recipe *for* cake".
+_OF = frozenset({"de", "do", "da", "dos", "das", "for", "of"})
+_THE = frozenset({"the", "o", "a", "os", "as"})
+
+
+def _about_another_noun(text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> str | None:
+    """The noun a value of the goal's table hangs off ("a *receita* de bolo de cenoura", "a
+    *recipe* for carrot cake", "a *letra* de Yellow"), when the goal leaves it unexplained, no
+    goal of any domain knows the word and nothing else asks for the goal in its words: the
+    message asks for that thing of the value, not for what the goal does with it. ``None``
+    otherwise."""
+    extractor = model.extractors[(best.domain, best.goal.goal)]
+    left = set(extractor.unexplained_words(text, out.entities))
+    said = words(text)
+    if not left or any(extractor.asked_with(w) for w in said):
+        return None  # "*book* dog training for Thor": the goal's own verb asks for it
+    for value in out.entities.values():
+        if not isinstance(value, str) or not extractor.knows_value(value):
+            continue
+        own = words(value)
+        for i in (i for i in range(2, len(said)) if said[i : i + len(own)] == own):
+            # "the recipe of *the* carrot cake"
+            of = i - 2 if said[i - 1] in _THE and i >= 3 else i - 1
+            noun = said[of - 1]
+            if (
+                said[of] in _OF
+                and noun in left
+                and not any(x.uses_phrasing(noun) or x.knows_value(noun) for x in model.extractors.values())
+            ):
+                return noun
+    return None
+
+
 #: How a question opens when it asks for something to be done ("can I get…?", "pode comprar…?"),
 #: not what there is.
 _ASKS_TO_ACT = (
@@ -1184,6 +1217,11 @@ class EmbeddedIntentAdapter:
                 self._replaced(out, best, idea, f"{idea.goal.goal}'s lead-in opens a statement"),
             )
         listed = None
+        if idea is None and self._outreads_free_text(text, best, out, order, readings):
+            # "…I'd love to book her a first lesson this saturday at 11am if you still have a
+            # slot": a day, a time and an instrument with evidence, against an idea made of the
+            # words left over; the free text takes any words, so it is no choice to offer
+            out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE)]
         kept = RESCUE_FLOOR <= conf < self.oos_threshold and self._kept_though_unsure(
             text, best, out, order, readings
         )
@@ -1205,6 +1243,9 @@ class EmbeddedIntentAdapter:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
             listed, lone = named
+            # a choice between two other goals is no question to ask of the one named
+            named_goal = f"{listed.domain}.{listed.goal.goal}"
+            out.notes = [n for n in out.notes if not n.startswith(CHOICE_NOTE) or named_goal in n.split()]
             note = (
                 f"{LONE_VALUE_NOTE} of {listed.goal.goal}'s tables (confidence raised)"
                 if lone
@@ -1293,25 +1334,39 @@ class EmbeddedIntentAdapter:
             reading, extractor = readings.of(best), readings.extractor(best)
             out.entities, guessed = dict(reading.entities), set(reading.guessed)
             out.primary_domain, out.goal = best.domain, best.goal.goal
-        if pinned_domain is None and (borrowed := self._borrowed(text, best, out.entities, model)):
-            said = [w for item in borrowed for w in words(item)]
+        borrowed = [] if pinned_domain is not None else self._borrowed(text, best, out.entities, model)
+        # "price of the *lemon pie*": a value another domain's table lists, which moves the request
+        # only to a goal asked for it ("quanto ta a *coca cola* na bolsa" is a company's quote too)
+        named_elsewhere = (
+            []
+            if pinned_domain is not None or borrowed
+            else self._borrowed(text, best, out.entities, model, known=True)
+        )
+        if borrowed or named_elsewhere:
+            said = [w for item in borrowed or named_elsewhere for w in words(item)]
             owner = _object_owner(text, said, best, order, readings, model) or self._reader_of(
                 text, said, best, readings, model
             )
-            if owner is None:
+            if owner is None and borrowed:
                 # "quanto custa um *carro* zero": no company a quote knows, and a word of car rental's
                 return _out_of_scope(
                     out, f"{borrowed} is no value of {best.goal.goal}'s, and another domain's word"
                 )
-            # "quanto tá a *escova*?": no company, and a value of a salon's price from its table
-            note = f"{borrowed} is {owner.goal.goal}'s, which {best.goal.goal} does not know"
-            best, conf = owner, self._replaced(out, best, owner, note)
-            reading, extractor = readings.of(best), readings.extractor(best)
-            out.entities, guessed = dict(reading.entities), set(reading.guessed)
-            out.primary_domain, out.goal = best.domain, best.goal.goal
+            if owner is not None:
+                # "quanto tá a *escova*?": no company, and a value of a salon's price from its table
+                taken = borrowed or named_elsewhere
+                note = f"{taken} is {owner.goal.goal}'s, which {best.goal.goal} does not know"
+                best, conf = owner, self._replaced(out, best, owner, note)
+                reading, extractor = readings.of(best), readings.extractor(best)
+                out.entities, guessed = dict(reading.entities), set(reading.guessed)
+                out.primary_domain, out.goal = best.domain, best.goal.goal
         if pinned_domain is None and (money := extractor.currencies(out.entities, out.language)):
             # "quanto tá o dólar hoje?": an exchange rate, not a company's quote
             return _out_of_scope(out, f"{money} is a currency, not what {best.goal.goal} takes")
+        if pinned_domain is None and not status and (noun := _about_another_noun(text, best, out, model)):
+            # "me passa a receita de bolo de cenoura": a cake the bakery prices, and a recipe of it,
+            # which no goal gives
+            return _out_of_scope(out, f"the message asks for the {noun!r} of a value, which no goal knows")
         if pinned_domain is None and not status and (other := self._value_alone(text, best, out, model)):
             # "baixa o pdf do dom casmurro": a title a renewal knows, and another action on it
             return _out_of_scope(
@@ -1643,11 +1698,14 @@ class EmbeddedIntentAdapter:
         return chosen if users == [extractors[chosen]] else None
 
     @staticmethod
-    def _borrowed(text: str, best: GoalRef, entities: Entities, model: EmbeddedModel) -> list[str]:
+    def _borrowed(
+        text: str, best: GoalRef, entities: Entities, model: EmbeddedModel, *, known: bool = False
+    ) -> list[str]:
         """The values of ``best``'s required table entities that name nothing of their table and
-        have a word another domain's goals are phrased with: the message is about that domain's
-        thing, not a name ``best`` has yet to learn. A value written capitalised inside the
-        sentence is a name ("uma ação da *Booking*")."""
+        have a word another domain's goals are phrased with (or, with ``known``, are a value
+        another domain's goal knows: "price of the *lemon pie*"): the message is about that
+        domain's thing, not a name ``best`` has yet to learn. A value written capitalised inside
+        the sentence is a name ("uma ação da *Booking*")."""
         extractor = model.extractors[(best.domain, best.goal.goal)]
         others = [x for (domain, _), x in model.extractors.items() if domain != best.domain]
         return [
@@ -1655,7 +1713,11 @@ class EmbeddedIntentAdapter:
             for name in extractor.unlisted_required(entities)
             for value in [entities[name]]
             for item in (value if isinstance(value, list) else [value])
-            if any(other.uses_phrasing(w) for w in words(str(item)) for other in others)
+            if (
+                any(other.knows_value(str(item)) for other in others)
+                if known
+                else any(other.uses_phrasing(w) for w in words(str(item)) for other in others)
+            )
             and not _written_as_a_name(text, str(item))
         ]
 
@@ -1967,9 +2029,11 @@ class EmbeddedIntentAdapter:
         text: str, probs: FloatArray, order: IntArray, readings: Readings, model: EmbeddedModel
     ) -> GoalRef | None:
         """The surest goal after the first ones that the message names wholly: every required
-        value from its tables with evidence, a word of its phrasing, no word it does not know
-        and no verb of another action. "quanto custam as rosas?" is a florist's price, however
-        far down the classifier put it."""
+        value from its tables with evidence, a word of its phrasing (or a price asked of a goal
+        phrased with one: "quanto tá a torta de limão?"), no word it does not know and no verb of
+        another action. "quanto custam as rosas?" is a florist's price, however far down the
+        classifier put it."""
+        priced = price_question(text)
         for index in np.argsort(-probs)[len(order) :]:
             if probs[index] <= 0:
                 break
@@ -1979,7 +2043,7 @@ class EmbeddedIntentAdapter:
             if not extractor.has_tables or (entities := _named_from_its_tables(ref, readings)) is None:
                 continue
             if (
-                extractor.phrasing_words(text)
+                (extractor.phrasing_words(text) or (priced and extractor.asks_a_price))
                 and not extractor.unexplained_words(text, entities)
                 and extractor.unsupported_action(text) is None
             ):
@@ -2087,7 +2151,8 @@ class EmbeddedIntentAdapter:
             return None
         # every word known to the first goal, a request (no question, no price asked) may still
         # say a day only the sibling has a place for: "large unit *tomorrow* for 1 month"
-        day_decides = not left and not text.rstrip().endswith("?") and not price_question(text)
+        priced = price_question(text)
+        day_decides = not left and not text.rstrip().endswith("?") and not priced
         if not left and not day_decides:
             return None
         verb = readings.extractor(best).unsupported_action(text)
@@ -2103,6 +2168,9 @@ class EmbeddedIntentAdapter:
                 or not _reads_all_of(theirs.entities, own.entities)
                 or not extractor.evidenced(theirs.entities)
                 or extractor.unsupported_action(text) not in (None, verb)
+                # "how much is an RV site for 2 nights, 3 people?": a price asked, not a booking
+                # short of its day
+                or (priced and _missing(ref.goal, theirs.entities))
             ):
                 continue
             unknown = extractor.unexplained_words(text, theirs.entities)
@@ -2181,6 +2249,22 @@ class EmbeddedIntentAdapter:
     def _approved(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` asks the person for a yes (``policy.confirm``)."""
         return self._every_capability(ref, lambda c: c.metadata.policy.confirm)
+
+    def _outreads_free_text(
+        self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings
+    ) -> bool:
+        """Whether the first goal of a near tie reads every value it requires with evidence and is
+        a clear request but for the tie, and the runner-up reads nothing but free text (an idea,
+        a message), which any words fill."""
+        model = self.model
+        if model is None or len(order) < 2 or not any(n.startswith(CHOICE_NOTE) for n in out.notes):
+            return False
+        runner_up = model.goals[int(order[1])]
+        theirs = readings.of(runner_up).entities
+        if len(readings.extractor(runner_up).free_text(theirs)) != len(theirs):
+            return False
+        alone = out.model_copy(update={"notes": [n for n in out.notes if not n.startswith(CHOICE_NOTE)]})
+        return _reads_in_full(best, readings) and self._rescued(text, best, alone, readings)
 
     def _kept_though_unsure(
         self, text: str, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings

@@ -56,7 +56,7 @@ from intent.text import (
     tokens,
     verb_stem,
 )
-from intent.typed import RECOGNIZER, Clock, TypedSpan, names_a_currency
+from intent.typed import PARTY_ENDS, RECOGNIZER, Clock, TypedSpan, names_a_currency
 from shared.clock import utcnow
 from shared.entities import Entities, EntityValue, TypedValue
 from shared.i18n import detect, vote
@@ -453,6 +453,21 @@ CODE_PART_DIGITS = 2
 _DECIMAL = re.compile(r"\d[.,]\d")
 #: the articles a recogniser reads as the number one
 _ARTICLE_ONE = frozenset({"um", "uma", "a", "an"})
+
+
+def _forms_of(noun: str) -> set[str]:
+    """A noun in the singular and the plural: "mês" and "meses", "month" and "months"."""
+    return {noun, noun.rstrip("s"), noun + "s", noun.removesuffix("es"), noun + "es"}
+
+
+def _counts_a_thing(toks: list[Token], span: TypedSpan) -> bool:
+    """Whether the word right after a number is a thing it counts ("3 *people*", "20
+    *croissants*"), which an amount whose currency is unsaid is not ("paga 49,90 *de* luz")."""
+    inside = _tokens_of(toks, span)
+    if inside and toks[inside[-1]].text in PARTY_ENDS:
+        return True  # "3 of us": the people asking
+    after = inside[-1] + 1 if inside else len(toks)
+    return after < len(toks) and toks[after].text.isalpha() and toks[after].text not in NOT_ENTITY
 
 
 def _tokens_of(toks: list[Token], span: TypedSpan) -> list[int]:
@@ -1142,7 +1157,7 @@ class GoalEntityExtractor:
             # "3 dias" is a duration to the recogniser, and a count of days to a goal whose
             # examples annotate its number with that word ("5 dias", "2 days")
             spans = [self._as_count(text, s) or s for s in spans]
-        if self._counts_articles and "number" in wanted:
+        if (self._counts_articles or self._counted_nouns) and "number" in wanted:
             spans = sorted(
                 [
                     *spans,
@@ -1151,8 +1166,16 @@ class GoalEntityExtractor:
                         for t, after in pairwise(toks)
                         if t.text in _ARTICLE_ONE
                         and not any(s.start <= t.start < s.end for s in spans)
-                        # "place *an order*": the article of the goal's own word counts nothing
-                        and not self.uses_phrasing(after.text)
+                        and (
+                            # "place *an order*": the article of the goal's own word counts nothing
+                            (self._counts_articles and not self.uses_phrasing(after.text))
+                            # "quanto custa *uma* aula?" of a count annotated "8 aulas": one of them
+                            # (Portuguese "a" is "the": "quanto custa *a* aula?" counts nothing)
+                            or (
+                                not _forms_of(after.text).isdisjoint(self._counted_nouns)
+                                and (t.text != "a" or language == "en")
+                            )
+                        )
                     ),
                 ],
                 key=lambda s: s.start,
@@ -1187,6 +1210,7 @@ class GoalEntityExtractor:
                 and not (
                     text[span.start : span.end].lower() in _ARTICLE_ONE
                     and _score_right(self._typed_contexts[name], toks, span) <= 0
+                    and not self._one_of_its_nouns(name, toks, span)
                 )
                 # a value another entity of its type is said beside ("2 *pessoas*" of guests,
                 # not of nights): the entity declared first does not take it
@@ -1247,6 +1271,25 @@ class GoalEntityExtractor:
                     used[after] = True
         return out
 
+    def _one_of_its_nouns(self, name: str, toks: list[Token], span: TypedSpan) -> bool:
+        """Whether the word after ``span`` is, in the singular or the plural, a noun the examples
+        say with the count ``name`` ("uma *aula*" beside "8 aulas")."""
+        inside = _tokens_of(toks, span)
+        after = inside[-1] + 1 if inside else len(toks)
+        return after < len(toks) and not _forms_of(toks[after].text).isdisjoint(self._annotated_words[name])
+
+    @cached_property
+    def _counts_something(self) -> bool:
+        """Whether the goal counts something (a ``number`` entity)."""
+        return any(self.specs[n].type == "number" for n in self._typed)
+
+    @cached_property
+    def _counted_nouns(self) -> frozenset[str]:
+        """The nouns the examples say with a count ("aulas" of "8 aulas", "meses" of "6 meses")."""
+        return frozenset(
+            w for n in self._typed if self.specs[n].type == "number" for w in self._annotated_words[n]
+        )
+
     def _says_its_unit(self, name: str, text: str, span: TypedSpan) -> bool:
         """Whether ``span`` is a count said with the unit ``name``'s examples annotate it with
         ("6 meses" of a number of months)."""
@@ -1306,7 +1349,12 @@ class GoalEntityExtractor:
         bare: dict[int, int | float] = {
             k: span.value
             for k, span in enumerate(spans)
-            if k not in consumed and span.type == "number" and isinstance(span.value, int | float)
+            if k not in consumed
+            and span.type == "number"
+            and isinstance(span.value, int | float)
+            # "3 people" to a goal that counts people too is a count ("40 reias" to a transfer
+            # that counts nothing, an amount with its currency misspelt)
+            and (asked or not self._counts_something or not _counts_a_thing(toks, span))
         }
         for k, amount in bare.items():
             if asked or _said_as_amount(spans[k], self._typed_context_score(name, toks, spans[k])):
@@ -1394,9 +1442,8 @@ class GoalEntityExtractor:
         if amount is None or not said:
             return None
         unit = said[-1]
-        # "mês" and "meses", "month" and "months"
-        forms = {unit, unit.rstrip("s"), unit + "s", unit.removesuffix("es"), unit + "es"}
-        counted = {w for n in self._typed if self.specs[n].type == "number" for w in self._annotated_words[n]}
+        forms = _forms_of(unit)
+        counted = self._counted_nouns
         whole_days = _WHOLE_DAYS.fullmatch(span.value)
         if whole_days is not None and unit in _WEEK_WORDS and counted & _DAY_WORDS:
             # "for a week", "por duas semanas" to a count of days: seven days a week
@@ -2024,6 +2071,11 @@ class GoalEntityExtractor:
         action ("*tira*" of "cancela")."""
         return (is_gerund(word) and self._inflects_phrasing(word)) or self._same_action(word)
 
+    @property
+    def asks_a_price(self) -> bool:
+        """Whether the goal's phrasing asks what something costs ("quanto custa", "price of")."""
+        return "cost" in self._carrier_actions
+
     def _same_action(self, word: str) -> bool:
         """Whether ``word`` is an everyday verb of an action the goal's phrasing asks for
         ("prorroga" of a renewal phrased "renova", "log" of "open a ticket")."""
@@ -2081,6 +2133,11 @@ class GoalEntityExtractor:
         """Whether a value in ``entities`` is a code of the examples' letters ("PX7388"), which
         names this goal's things and nothing else."""
         return any(name in self._contexts and self._prefixed(name, value) for name, value in entities.items())
+
+    def knows_value(self, value: str) -> bool:
+        """Whether ``value`` is a value this goal knows: annotated in its examples or an entry
+        of one of its lookup tables ("lemon pie" of a bakery's items)."""
+        return self._is_known(tuple(words(value)))
 
     def unlisted_required(self, entities: Entities) -> list[str]:
         """The required entities with a lookup table whose values in ``entities`` name nothing

@@ -699,7 +699,7 @@ def status_question(text: str) -> bool:
 
 
 #: How a question about a price opens (accent-free words, after a lead-in): never a request to act.
-_PRICE_VERBS = ("custa", "custam", "sai", "saem", "da", "fica", "ficam", "cobra", "cobram")
+_PRICE_VERBS = ("custa", "custam", "sai", "saem", "da", "fica", "ficam", "cobra", "cobram", "ta", "esta", "e")
 _PRICE_OPENINGS = (
     *(("quanto", verb) for verb in _PRICE_VERBS),
     *(("quanto", "vai", verb) for verb in ("custar", "sair", "dar", "ficar")),

@@ -271,8 +271,18 @@ def _spans_cached(text: str, language: str, zone: str, instant: int) -> tuple[Ty
     counts = [
         TypedSpan("number", s.value, s.start, s.count_end) if isinstance(s, _Measure) else s for s in kept
     ]
+    # "3 of us", "4 de nós": the count is of the people asking, and its words are the count's
+    counts = [
+        replace(s, end=party.end()) if s.type == "number" and (party := _OF_US.match(text, s.end)) else s
+        for s in counts
+    ]
     return tuple(_the_day_after(text, _clock_ranges(text, sorted(counts, key=lambda s: s.start))))
 
+
+#: The words after a count that say it counts the people asking: "3 *of us*", "4 *de nós*".
+_OF_US = re.compile(r"\s+(?:of\s+us|de\s+n[oó]s|da\s+gente)\b", re.IGNORECASE)
+#: The last word of such a count, accent-free: a count of people, never an amount of money.
+PARTY_ENDS = frozenset({"us", "nos", "gente"})
 
 #: A day named by the one before it: "amanhã e *o dia seguinte*", "Friday and *the day after*".
 _THE_DAY_AFTER = re.compile(
@@ -640,11 +650,7 @@ def _normalised(
                 # "sexta de manhã" is the Friday "sexta" is: said on a Friday, next week's
                 day = said.day
             today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
-            next_week = today + timedelta(days=_WEEK - today.weekday())
-            if _COMING_WEEKDAY.search(body) and day >= next_week + timedelta(days=_WEEK):
-                # "sexta que vem" is next week's Friday, and "segunda que vem" next week's
-                # Monday, which Duckling's Portuguese puts a week later
-                day -= timedelta(days=_WEEK)
+            day = _in_the_coming_week(day, body, today)
             if grain != "day" and day < today < day + _GRAIN_LENGTH[grain]:
                 # "essa semana", "this month": the part of it still ahead, from today ("março de
                 # 2025", all past, is its first day)
@@ -1016,6 +1022,15 @@ def _time_value(value: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+def _in_the_coming_week(day: date, words: str, today: date) -> date:
+    """ "sexta que vem" is next week's Friday, and "segunda que vem" next week's Monday, which
+    Duckling's Portuguese puts a week later."""
+    next_week = today + timedelta(days=_WEEK - today.weekday())
+    if _COMING_WEEKDAY.search(words) and day >= next_week + timedelta(days=_WEEK):
+        return day - timedelta(days=_WEEK)
+    return day
+
+
 @dataclass(frozen=True)
 class _SaidDay:
     """The words of a time that give its day, read alone, and the rest: its hour."""
@@ -1049,7 +1064,8 @@ def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | N
         )
         if moment is None:
             continue
-        said = _SaidDay(datetime.fromisoformat(moment[0]).date(), rest)
+        today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
+        said = _SaidDay(_in_the_coming_week(datetime.fromisoformat(moment[0]).date(), part, today), rest)
         # the split whose other words are an hour of their own: "terça que vem | às 10", not
         # "terça que vem às | 10"
         if _an_hour(rest, language, zone, instant):

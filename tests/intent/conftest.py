@@ -17,6 +17,7 @@ from bench.understanding.round12.domains import car_wash, gas_delivery, moving
 from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from bench.understanding.round14.domains import catering, photo_studio, self_storage
 from bench.understanding.round15.domains import boat_tours, driving_school, tailor
+from bench.understanding.round16.domains import bakery, campsite, music_school
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -282,3 +283,9 @@ def round14_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round15_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 15's held-out domains (driving school, tailor, boat tours) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round15"), boat_tours, driving_school, tailor)
+
+
+@pytest.fixture(scope="session")
+def round16_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 16's held-out domains (music school, bakery, campsite) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round16"), bakery, campsite, music_school)

@@ -85,6 +85,9 @@ def test_a_range_of_hours_is_not_read_as_two_days(text: str) -> None:
         ("terça que vem às 10", "pt", "2026-03-17T10:00:00-03:00"),
         ("terça que vem às 10 da noite", "pt", "2026-03-17T22:00:00-03:00"),
         ("sexta que vem às 15h", "pt", "2026-03-20T15:00:00-03:00"),
+        # next week's Monday, which Duckling's Portuguese puts a week later, with an hour too
+        ("segunda que vem às 17h", "pt", "2026-03-16T17:00:00-03:00"),
+        ("domingo que vem 9h", "pt", "2026-03-22T09:00:00-03:00"),
         ("next tuesday at 10", "en", "2026-03-17T10:00:00-03:00"),
     ],
 )
