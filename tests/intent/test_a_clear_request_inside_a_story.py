@@ -10,8 +10,8 @@ from intent.embedded import CLEAR_REQUEST_CONFIDENCE, EmbeddedIntentAdapter
 CONTEXT = {"now": "2026-03-10T09:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 
 STORY = (
-    "Hello! My son has wanted to learn the violin for ages, so I would love to book him a first "
-    "lesson this saturday at 11am if there is still a slot. Many thanks!"
+    "Hi there! My daughter has been begging to learn the violin for months, so I'd love to book "
+    "her a first lesson this saturday at 11am if you still have a slot. Thanks a lot!"
 )
 
 
