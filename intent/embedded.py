@@ -301,14 +301,16 @@ _THE = frozenset({"the", "o", "a", "os", "as"})
 def _about_another_noun(text: str, best: GoalRef, out: IntentOutput, model: EmbeddedModel) -> str | None:
     """The noun a value of the goal's table hangs off ("a *receita* de bolo de cenoura", "a
     *recipe* for carrot cake", "a *letra* de Yellow"), when the goal leaves it unexplained, no
-    goal of any domain knows the word and nothing else asks for the goal in its words: the
-    message asks for that thing of the value, not for what the goal does with it. ``None``
-    otherwise."""
+    goal of any domain knows the word, and the value is all the goal read and nothing asks for
+    the goal in its words: the message asks for that thing of the value, not for what the goal
+    does with it. ``None`` otherwise."""
     extractor = model.extractors[(best.domain, best.goal.goal)]
     left = set(extractor.unexplained_words(text, out.entities))
     said = words(text)
-    if not left or any(extractor.asked_with(w) for w in said):
-        return None  # "*book* dog training for Thor": the goal's own verb asks for it
+    if not left or len(out.entities) != 1 or any(extractor.asked_with(w) for w in said):
+        # "*book* dog training for Thor": the goal's own verb asks for it; "a pia do 302 ta
+        # entupida … amanha": the goal's other values say it is asked for
+        return None
     for value in out.entities.values():
         if not isinstance(value, str) or not extractor.knows_value(value):
             continue
