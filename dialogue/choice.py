@@ -95,7 +95,6 @@ _YES_PHRASES = (
     ("that", "s", "right"),
     ("thats", "right"),
     ("that", "is", "right"),
-    ("do", "it"),
     ("please", "do"),
     ("all", "right"),
     # a no that says there is nothing against it: a yes

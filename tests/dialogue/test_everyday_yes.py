@@ -27,7 +27,7 @@ from tests.dialogue.test_graph import Conversation
         ("cancel Marta's visit", "confirmed"),
         ("cancel Marta's visit", "perfect"),
         ("cancel Marta's visit", "fine"),
-        ("cancel Marta's visit", "alright, do it"),
+        ("cancel Marta's visit", "alright, go ahead"),
         ("cancela a visita do Carlos", "combinado"),
         ("cancela a visita do Carlos", "ótimo"),
     ],
