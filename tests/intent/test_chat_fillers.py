@@ -28,7 +28,7 @@ def _extractor(service: DomainService, goal: str) -> GoalEntityExtractor:
         (
             "BUY_TICKETS",
             "hoping to book tickets for the whole family (5 of us) to see Moana 2 on Saturday at 3:30pm",
-            ["book", "family", "us"],
+            ["book", "family"],
         ),
     ],
 )

@@ -9,9 +9,9 @@ CONTEXT = {"now": "2026-03-10T09:00:00-03:00", "time_zone": "America/Sao_Paulo"}
 
 
 def test_one_lesson_is_counted(round16_beside_shipped: EmbeddedIntentAdapter) -> None:
-    out = round16_beside_shipped.parse_sync("qual o preço de uma aula de piano?", context=CONTEXT)
+    out = round16_beside_shipped.parse_sync("quanto custa uma aula de guitarra?", context=CONTEXT)
     assert out.goal == "MUSIC_PACKAGE_PRICE", out.notes
-    assert out.entities == {"lessons": 1, "instrument": "PIANO"}
+    assert out.entities == {"lessons": 1, "instrument": "ELECTRIC_GUITAR"}
 
 
 def test_an_article_before_another_word_counts_nothing(round16_beside_shipped: EmbeddedIntentAdapter) -> None:
