@@ -466,8 +466,15 @@ def _counts_a_thing(toks: list[Token], span: TypedSpan) -> bool:
     inside = _tokens_of(toks, span)
     if inside and toks[inside[-1]].text in PARTY_ENDS:
         return True  # "3 of us": the people asking
+    after = _word_after(toks, span)
+    return after is not None and after.isalpha() and after not in NOT_ENTITY
+
+
+def _word_after(toks: list[Token], span: TypedSpan) -> str | None:
+    """The word right after ``span``, normalised; ``None`` at the end of the message."""
+    inside = _tokens_of(toks, span)
     after = inside[-1] + 1 if inside else len(toks)
-    return after < len(toks) and toks[after].text.isalpha() and toks[after].text not in NOT_ENTITY
+    return toks[after].text if after < len(toks) else None
 
 
 def _tokens_of(toks: list[Token], span: TypedSpan) -> list[int]:
@@ -1274,9 +1281,8 @@ class GoalEntityExtractor:
     def _one_of_its_nouns(self, name: str, toks: list[Token], span: TypedSpan) -> bool:
         """Whether the word after ``span`` is, in the singular or the plural, a noun the examples
         say with the count ``name`` ("uma *aula*" beside "8 aulas")."""
-        inside = _tokens_of(toks, span)
-        after = inside[-1] + 1 if inside else len(toks)
-        return after < len(toks) and not _forms_of(toks[after].text).isdisjoint(self._annotated_words[name])
+        after = _word_after(toks, span)
+        return after is not None and not _forms_of(after).isdisjoint(self._annotated_words[name])
 
     @cached_property
     def _counts_something(self) -> bool:

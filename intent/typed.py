@@ -1049,6 +1049,7 @@ def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | N
         (" ".join(words[k:]), " ".join(words[:k])) for k in range(1, len(words))
     ]
     first: _SaidDay | None = None
+    today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
     for part, rest in parts:
         moment = next(
             (
@@ -1064,7 +1065,6 @@ def _said_day(body: str, language: str, zone: str, instant: int) -> _SaidDay | N
         )
         if moment is None:
             continue
-        today = datetime.fromtimestamp(instant, ZoneInfo(zone)).date()
         said = _SaidDay(_in_the_coming_week(datetime.fromisoformat(moment[0]).date(), part, today), rest)
         # the split whose other words are an hour of their own: "terça que vem | às 10", not
         # "terça que vem às | 10"
