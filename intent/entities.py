@@ -390,6 +390,8 @@ class _StringContext:
     free: bool = False
     #: some annotated values write a number among their words (an address: "Rua Augusta 1200")
     numbered: bool = False
+    #: every annotated value writes one: a value without a number is none of this entity's
+    addresses: bool = False
     #: each side's words looked up with a typo's tolerance, made again when a word was added
     _near: dict[str, FuzzyVocabulary] = field(default_factory=dict, repr=False)
 
@@ -580,6 +582,23 @@ def _a_name_for_a_day(text: str, toks: list[Token], i: int) -> bool:
 _COUNT_THEN_WORDS = re.compile(r"(\d+)\s+[^\W\d]")
 
 
+#: A count written with its unit as one word ("6cm", "2kg").
+_GLUED_COUNT = re.compile(r"(?<![\w.,])(\d+)([^\W\d_]+)\b")
+
+
+def _glued_counts(text: str, spans: Sequence[TypedSpan], units: frozenset[str]) -> list[TypedSpan]:
+    """The counts written glued to a unit among ``units`` that no span of ``spans`` reads."""
+    return [
+        TypedSpan("number", int(m.group(1)), m.start(1), m.end(1))
+        for m in _GLUED_COUNT.finditer(text)
+        if m.group(2).lower() in units and not any(s.start < m.end() and m.start() < s.end for s in spans)
+    ]
+
+
+#: "half" right after a count: a half-price ticket's, since half past is said "half 3", "3 e meia".
+_HALF_AFTER = re.compile(r"\s+(half|meia)\b", re.IGNORECASE)
+
+
 def _count_of_a_time(text: str, span: TypedSpan) -> TypedSpan | None:
     """The count a ``time`` span starts with, when words follow it ("2 half" of "2 half price
     tickets"); ``None`` for another span or a time written as one ("14h", "2:30", "2pm")."""
@@ -653,6 +672,9 @@ class GoalEntityExtractor:
         self._carrier: set[str] = set()
         #: joiners seen inside annotated spans ("bolo de cenoura"): allowed in lower-case names too
         self._joiners: set[str] = set()
+        #: the words an address's annotated values open with ("rua", "av"): a joiner after one
+        #: is inside the name ("rua *da* consolação 230")
+        self._address_heads: set[str] = set()
         #: table values written with a colon inside ("Duna: Parte Dois"): a colon ends a name,
         #: but not one of these
         self._colon_known: set[tuple[str, ...]] = set()
@@ -844,9 +866,20 @@ class GoalEntityExtractor:
             self._contexts[name].coded = bool(values) and all(
                 len(v) == 1 and any(c.isdigit() for c in v[0]) for v in values
             )
-            self._contexts[name].free = bool(values) and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
             self._contexts[name].numbered = any(
                 any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values
+            )
+            # "Rua Augusta 1200", "200 Oak Street": a name with its number in every value is no
+            # phrase that runs to the end of the message, whatever its length
+            self._contexts[name].addresses = bool(values) and all(
+                any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values
+            )
+            if self._contexts[name].addresses:
+                self._address_heads.update(v[0] for v in values if len(v) > 1 and v[0].isalpha())
+            self._contexts[name].free = (
+                bool(values)
+                and not self._contexts[name].addresses
+                and statistics.mean(map(len, values)) >= FREE_TEXT_WORDS
             )
             shapes = [_LETTERED.fullmatch(v[0]) if len(v) == 1 else None for v in values]
             if values and all(shapes):
@@ -1150,16 +1183,30 @@ class GoalEntityExtractor:
                 for s in spans
                 if s.type != "number" or not any(n.start <= s.start and s.end <= n.end for n in names)
             ]
+        if self._numbered:
+            # "urgent locksmith at *15* Station Road": the house's number, no three o'clock
+            spans = [
+                s for s in spans if s.type != "time" or not _a_number_before_a_name(toks, _tokens_of(toks, s))
+            ]
         # "asap" is a day to the recogniser and a word of the goal's urgency: the goal's own
         # phrase says what it means here
         spans = [s for s in spans if s.type not in _DAY_TYPES or not self._said_by_a_phrase(text, s)]
         if sum(s.type == "date" for s in spans) > 1:
             # "asap, tmrw": the day named says when; "as soon as possible" only how urgent
             spans = [s for s in spans if s.type != "date" or text[s.start : s.end].lower() not in _SOON]
+        if "number" in wanted and self._counted_nouns:
+            # "6cm" of a size the examples annotate "10 cm": the count and its unit in one word
+            spans = sorted([*spans, *_glued_counts(text, spans, self._counted_nouns)], key=lambda s: s.start)
         if "number" in wanted and not wanted & {"time", "datetime"}:
             # "2 half price tickets" is half past two to the recogniser: to a goal that reads no
             # time, the count it starts with
             spans = [_count_of_a_time(text, s) or s for s in spans]
+        elif "number" in wanted:
+            # "3 half price tickets", "2 meia": no half past anything is said with the count first
+            spans = [
+                count if (count := _count_of_a_time(text, s)) and _HALF_AFTER.match(text, count.end) else s
+                for s in spans
+            ]
         if "number" in wanted and "duration" not in wanted:
             # "3 dias" is a duration to the recogniser, and a count of days to a goal whose
             # examples annotate its number with that word ("5 dias", "2 days")
@@ -1274,7 +1321,12 @@ class GoalEntityExtractor:
                 # the noun the examples say with the count ("10 *peças*", "8 *pieces*") is the
                 # count's, no other entity's value
                 after = next((i for i, tok in enumerate(toks) if tok.start >= span.end), None)
-                if after is not None and toks[after].text in self._annotated_words[counted_by[k]]:
+                if (
+                    after is not None
+                    and toks[after].text in self._annotated_words[counted_by[k]]
+                    # "5 *chaves de casa*" of a table's "chave de casa": the noun is the name's too
+                    and not any(known.first == after for known in self._known_phrase_spans(toks, used))
+                ):
                     used[after] = True
         return out
 
@@ -1662,7 +1714,9 @@ class GoalEntityExtractor:
         for i, tok in enumerate(toks):
             if taken[i]:
                 continue
-            for phrase in self._known_phrases.get(tok.text, ()):
+            # "chaves de casa" of "chave de casa": a name said in the plural
+            forms = dict.fromkeys([tok.text, *sorted(_forms_of(tok.text) - {tok.text})])
+            for phrase in (p for form in forms for p in self._known_phrases.get(form, ())):
                 j = i + len(phrase)
                 if j > len(toks) or any(taken[i:j]):
                     continue
@@ -1718,6 +1772,7 @@ class GoalEntityExtractor:
                 and (
                     tok.text in self._joiners
                     or (text[current.start].isupper() and text[toks[i + 1].start].isupper())
+                    or toks[current.first].text in self._address_heads
                 )
                 and not _BREAK.search(text[tok.end : toks[i + 1].start])
             ):
@@ -1847,6 +1902,13 @@ class GoalEntityExtractor:
             # a value from a table is known or nothing: the only word left is no guess of it
             guessable = self.specs[name].required and not self.specs[name].lookup
             chosen = self._with_evidence(text, toks, chosen, guessable)
+            if self._contexts[name].addresses:
+                # an address is guessed only with its number: "can a locksmith *come* tomorrow"
+                chosen = [
+                    s
+                    for s in chosen
+                    if not s.guessed or any(t.text.isdigit() for t in toks[s.first : s.last + 1])
+                ]
             if not chosen:
                 continue
             if guessed is not None and all(s.guessed for s in chosen):

@@ -18,6 +18,7 @@ from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from bench.understanding.round14.domains import catering, photo_studio, self_storage
 from bench.understanding.round15.domains import boat_tours, driving_school, tailor
 from bench.understanding.round16.domains import bakery, campsite, music_school
+from bench.understanding.round17.domains import locksmith, museum, tattoo_studio
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -289,3 +290,9 @@ def round15_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round16_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 16's held-out domains (music school, bakery, campsite) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round16"), bakery, campsite, music_school)
+
+
+@pytest.fixture(scope="session")
+def round17_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 17's held-out domains (tattoo studio, locksmith, museum) beside the shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round17"), locksmith, museum, tattoo_studio)
