@@ -236,6 +236,11 @@ def _missing(goal: Goal, entities: Entities) -> list[str]:
     return [name for name, spec in goal.entities_schema.items() if spec.required and name not in entities]
 
 
+#: A goal that needs this many values, all said with evidence and nothing else, is not named by
+#: chance, however its request is phrased.
+_NAMED_BY_ITS_VALUES = 3
+
+
 def _required_count(goal: Goal) -> int:
     """How many of ``goal``'s entities are required."""
     return sum(1 for spec in goal.entities_schema.values() if spec.required)
@@ -2034,7 +2039,8 @@ class EmbeddedIntentAdapter:
         value from its tables with evidence, a word of its phrasing (or a price asked of a goal
         phrased with one: "quanto tá a torta de limão?"), no word it does not know and no verb of
         another action. "quanto custam as rosas?" is a florist's price, however far down the
-        classifier put it."""
+        classifier put it; so is a goal named by all of its values when it needs several ("can I
+        get 1 family pass for March 21?" of a purchase that needs a count, a kind and a day)."""
         priced = price_question(text)
         for index in np.argsort(-probs)[len(order) :]:
             if probs[index] <= 0:
@@ -2045,7 +2051,11 @@ class EmbeddedIntentAdapter:
             if not extractor.has_tables or (entities := _named_from_its_tables(ref, readings)) is None:
                 continue
             if (
-                (extractor.phrasing_words(text) or (priced and extractor.asks_a_price))
+                (
+                    extractor.phrasing_words(text)
+                    or (priced and extractor.asks_a_price)
+                    or _required_count(ref.goal) >= _NAMED_BY_ITS_VALUES
+                )
                 and not extractor.unexplained_words(text, entities)
                 and extractor.unsupported_action(text) is None
             ):
