@@ -647,6 +647,9 @@ class ConversationGraph:
         if goal is None or intent.primary_domain is None:
             return None
         extractor = self.follow_ups.extractor(GoalRef(intent.primary_domain, goal), self.catalog)
+        if rules.is_correction(intent):
+            # "sorry, I meant 51 Station Road": the lead-in of a correction is no action asked for
+            text = rules.correction_rest(text) or text
         return extractor.opening_action(text)
 
     def _unsupported_action(self, intent: IntentOutput, text: str) -> str | None:

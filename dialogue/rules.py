@@ -106,6 +106,13 @@ CORRECTION_LEAD_INS = (
 )
 #: A correction is short too.
 CORRECTION_MAX_WORDS = 8
+#: How the notes of a request made again with a corrected value start.
+CORRECTION_NOTE = "correction of"
+
+
+def is_correction(intent: IntentOutput) -> bool:
+    """Whether ``intent`` is the last request made again with the values a correction named."""
+    return any(note.startswith(CORRECTION_NOTE) for note in intent.notes)
 
 
 def correction_rest(text: str) -> str | None:
@@ -397,7 +404,7 @@ class FollowUps:
                 "entities": {**request.entities, **named},
                 "original_query": text,
                 "alternatives": [],
-                "notes": [f"correction of {request.goal}: {k}={v!r}" for k, v in named.items()],
+                "notes": [f"{CORRECTION_NOTE} {request.goal}: {k}={v!r}" for k, v in named.items()],
             }
         )
 

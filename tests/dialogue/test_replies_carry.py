@@ -282,7 +282,11 @@ REFILLS: dict[str, Any] = {
 
 
 @pytest.mark.parametrize(
-    "reply", ["não, deixa pra lá", "deixa pra lá", "nao, esquece", "esquece", "no, never mind", "forget it"]
+    "reply",
+    [
+        *("não, deixa pra lá", "deixa pra lá", "nao, esquece", "esquece", "no, never mind", "forget it"),
+        *("melhor não", "prefiro não", "better not"),
+    ],
 )
 def test_a_reply_that_drops_the_request_is_a_no_not_a_correction(reply: str) -> None:
     assert is_no(reply) and is_dismissal(reply) and not is_yes(reply)
