@@ -72,6 +72,7 @@ from intent.readings import Readings
 from intent.synonyms import ACTION_OF
 from intent.text import (
     POSSESSIVES,
+    asks_about_words,
     asks_advice,
     clauses,
     colon_lead_in,
@@ -1411,6 +1412,10 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(
                 out, f"the message asks how to {how!r} oneself, which {best.goal.goal} won't tell"
             )
+        if free_to_drop and asks_about_words(text) and not self._asked_about_words(best):
+            # "what does a koi fish tattoo mean?", "como se diz visita guiada em inglês?": a
+            # question about language, not a session to book nor a tour
+            return _out_of_scope(out, f"the message asks about words, which {best.goal.goal} won't tell")
         if free_to_drop and any(self._advice_it_does_not_give(text, ref) for ref in (best, read_first)):
             # "me indica uma pousada barata", "what's the best hotel in rio?": advice asked of a
             # domain whose goal books is no booking, nor a list of bookings a sibling read it as
@@ -1789,6 +1794,12 @@ class EmbeddedIntentAdapter:
             return False
         fixed, examples = goal_documents(best, self.catalog)
         return not any(asks_advice(t, opinion=opinion) for t in (*fixed, *examples))
+
+    def _asked_about_words(self, best: GoalRef) -> bool:
+        """Whether one of ``best``'s own texts asks what words mean or how they are said (a
+        dictionary's, a translator's goal)."""
+        fixed, examples = goal_documents(best, self.catalog)
+        return any(asks_about_words(t) for t in (*fixed, *examples))
 
     def _how_to_it_does_not_tell(
         self, text: str, best: GoalRef, extractor: GoalEntityExtractor

@@ -556,6 +556,37 @@ def how_to_verb(text: str) -> str | None:
     return None
 
 
+#: How a question about words opens: what one means ("what does a koi tattoo mean?", "o que
+#: significa…"), or how one is said in another language ("como se diz…", "how do you say…").
+_ABOUT_WORDS = (
+    re.compile(r"\bwhat\s+(?:does|do|did)\b.*\bmean\b"),
+    re.compile(r"\bwhat\s+is\s+the\s+meaning\s+of\b"),
+    re.compile(r"\bmeaning\s+of\b"),
+    re.compile(r"\bo\s+que\s+(?:significa|quer\s+dizer)\b"),
+    re.compile(r"\bqual\s+(?:e\s+)?o\s+significado\b"),
+    re.compile(r"\bsignificado\s+d[eoa]s?\b"),
+    re.compile(r"\bcomo\s+(?:se\s+)?(?:diz|escreve)\b"),
+    re.compile(r"\bhow\s+(?:do|would)\s+you\s+(?:say|spell|write)\b"),
+)
+
+
+def asks_about_words(text: str) -> bool:
+    """Whether ``text`` asks what words mean or how they are said, a question about language
+    that no domain's action answers, whatever values it names.
+
+    >>> asks_about_words("what does a koi fish tattoo mean?")
+    True
+    >>> asks_about_words("como se diz visita guiada em inglês?")
+    True
+    >>> asks_about_words("o que significa meia-entrada?"), asks_about_words("what time does it open?")
+    (True, False)
+    >>> asks_about_words("I mean saturday"), asks_about_words("como fica o preço?")
+    (False, False)
+    """
+    said = " ".join(words(expand_shorthands(text)))
+    return any(pattern.search(said) for pattern in _ABOUT_WORDS)
+
+
 def _first_person_or_infinitive(word: str) -> bool:
     """ "conserto", "troco", "trocar", "costurar": how the person would do it ("como *troco*"),
     not how something is ("como *anda*", "como *foi*")."""
