@@ -560,7 +560,6 @@ def how_to_verb(text: str) -> str | None:
 #: significa…"), or how one is said in another language ("como se diz…", "how do you say…").
 _ABOUT_WORDS = (
     re.compile(r"\bwhat\s+(?:does|do|did)\b.*\bmean\b"),
-    re.compile(r"\bwhat\s+is\s+the\s+meaning\s+of\b"),
     re.compile(r"\bmeaning\s+of\b"),
     re.compile(r"\bo\s+que\s+(?:significa|quer\s+dizer)\b"),
     re.compile(r"\bqual\s+(?:e\s+)?o\s+significado\b"),
