@@ -1412,7 +1412,7 @@ class EmbeddedIntentAdapter:
             return _out_of_scope(
                 out, f"the message asks how to {how!r} oneself, which {best.goal.goal} won't tell"
             )
-        if free_to_drop and asks_about_words(text) and not self._asked_about_words(best):
+        if free_to_drop and asks_about_words(text) and not self._own_texts_ask(best, asks_about_words):
             # "what does a koi fish tattoo mean?", "como se diz visita guiada em inglês?": a
             # question about language, not a session to book nor a tour
             return _out_of_scope(out, f"the message asks about words, which {best.goal.goal} won't tell")
@@ -1792,14 +1792,13 @@ class EmbeddedIntentAdapter:
         opinion = self._acts(best)
         if not asks_advice(text, opinion=opinion):
             return False
-        fixed, examples = goal_documents(best, self.catalog)
-        return not any(asks_advice(t, opinion=opinion) for t in (*fixed, *examples))
+        return not self._own_texts_ask(best, lambda t: asks_advice(t, opinion=opinion))
 
-    def _asked_about_words(self, best: GoalRef) -> bool:
-        """Whether one of ``best``'s own texts asks what words mean or how they are said (a
-        dictionary's, a translator's goal)."""
-        fixed, examples = goal_documents(best, self.catalog)
-        return any(asks_about_words(t) for t in (*fixed, *examples))
+    def _own_texts_ask(self, ref: GoalRef, asks: Callable[[str], object]) -> bool:
+        """Whether ``asks`` holds for one of ``ref``'s own texts (its descriptions, keywords and
+        examples): what a goal says of itself decides whether a kind of question is its own."""
+        fixed, examples = goal_documents(ref, self.catalog)
+        return any(asks(t) for t in (*fixed, *examples))
 
     def _how_to_it_does_not_tell(
         self, text: str, best: GoalRef, extractor: GoalEntityExtractor
@@ -1809,8 +1808,7 @@ class EmbeddedIntentAdapter:
         verb = how_to_verb(text)
         if verb is None or extractor.asked_with(verb):
             return None
-        fixed, examples = goal_documents(best, self.catalog)
-        return None if any(how_to_verb(t) for t in (*fixed, *examples)) else verb
+        return None if self._own_texts_ask(best, how_to_verb) else verb
 
     def _every_capability(self, ref: GoalRef, holds: Callable[[Capability], bool]) -> bool:
         """Whether ``ref`` has capabilities, its manifest declares each, and ``holds`` for each."""
@@ -1826,8 +1824,7 @@ class EmbeddedIntentAdapter:
         says whose ("minhas reservas", "my classes")."""
         if self._acts(ref):
             return False
-        fixed, examples = goal_documents(ref, self.catalog)
-        return any(POSSESSIVES.intersection(words(t)) for t in (*fixed, *examples))
+        return self._own_texts_ask(ref, lambda t: POSSESSIVES.intersection(words(t)))
 
     def _status_goal(
         self, text: str, best: GoalRef, probs: FloatArray, model: EmbeddedModel

@@ -866,14 +866,11 @@ class GoalEntityExtractor:
             self._contexts[name].coded = bool(values) and all(
                 len(v) == 1 and any(c.isdigit() for c in v[0]) for v in values
             )
-            self._contexts[name].numbered = any(
-                any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values
-            )
+            with_a_number = [any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values]
+            self._contexts[name].numbered = any(with_a_number)
             # "Rua Augusta 1200", "200 Oak Street": a name with its number in every value is no
             # phrase that runs to the end of the message, whatever its length
-            self._contexts[name].addresses = bool(values) and all(
-                any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values
-            )
+            self._contexts[name].addresses = bool(values) and all(with_a_number)
             if self._contexts[name].addresses:
                 self._address_heads.update(v[0] for v in values if len(v) > 1 and v[0].isalpha())
             self._contexts[name].free = (
