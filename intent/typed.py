@@ -37,6 +37,12 @@ _DIMENSIONS = ["time", "number", "amount-of-money", "duration", "email", "phone-
 _MEASURES = ["quantity", "volume"]
 _LOCALES = {"pt": ("PT", "PT_BR"), "en": ("EN", "EN_US")}
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+#: A month's short name that is also an everyday word ("dez pessoas" is ten people, "passeio no mar"
+#: the sea, "um set de 3" a set): alone, with no day or year beside it ("dez/26"), it names no month.
+_SHORT_MONTH_ALONE = re.compile(
+    r"(?:(?:um|uma|o|a)\s+)?(?:dez|mar|set|out|jan|jun|jul|ago|abr|fev|sep|dec|oct|feb|apr|aug)\.?",
+    re.IGNORECASE,
+)
 #: Fewer digits than any phone number with its area code.
 _PHONE_DIGITS = 8
 _DAY_GRAINS = frozenset({"day", "week", "month", "year", "quarter"})
@@ -323,6 +329,12 @@ def _read(text: str, language: str, zone: str, instant: int) -> list[TypedSpan]:
             measure = _measure(hit, clean, origin, text, language, start, end)
             if measure is not None:
                 out.append(measure)
+            continue
+        if (
+            hit["dim"] == "time"
+            and _SHORT_MONTH_ALONE.fullmatch(text[start:end])
+            and text[end : end + 1] != "/"
+        ):
             continue
         if not _on_word_edges(text, start, end):
             glued = _glued_count(hit, text, start, end)
