@@ -2,7 +2,7 @@
 
     python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
                                               |round9|round10|round11|round12|round13|round14
-                                              |round15|round16|round17]
+                                              |round15|round16|round17|round18]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -13,8 +13,8 @@ Case sets, each with domains written by someone who read only the docs:
 not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round4`` (likewise;
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
 by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``,
-``round11``, ``round12``, ``round13``, ``round14``, ``round15``, ``round16`` and ``round17``
-(likewise; their own domains). The set's domains run as processes beside the shipped ones
+``round11``, ``round12``, ``round13``, ``round14``, ``round15``, ``round16``, ``round17`` and
+``round18`` (likewise; their own domains). The set's domains run as processes beside the shipped ones
 (finance, notifier, general, research); a real gateway starts with the shipped ones and the set's
 domains are registered at run time (``POST /v1/domains``, admin token), as an operator would.
 Every case's turns are played, in order, on one session through ``POST /v1/runs``
@@ -241,6 +241,12 @@ SETS = {
         "round17",
         ROOT / "bench" / "understanding" / "round17",
         "bench.understanding.round17.domains",
+        today_is_the_gateways=True,
+    ),
+    "round18": CaseSet(
+        "round18",
+        ROOT / "bench" / "understanding" / "round18",
+        "bench.understanding.round18.domains",
         today_is_the_gateways=True,
     ),
 }
