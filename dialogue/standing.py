@@ -140,6 +140,10 @@ _KIND_WORDS: dict[StandingKind, tuple[str, ...]] = {
     ),
 }
 _ALL_KIND_WORDS = frozenset(w for ws in _KIND_WORDS.values() for w in ws)
+#: Kind words that are also everyday names of what domains book: an appointment, a schedule.
+_SHARED_KIND_WORDS = frozenset(
+    {"agendamento", "agendamentos", "agendado", "agendados", "schedule", "schedules", "scheduled"}
+)
 _LIST = re.compile(
     r"^\s*((quais|que|lista|listar|mostra|mostre|ver|veja)( os| as)?( meus| minhas)?"
     r"|(what|which|list|show)( are)?( me)?( my| all my| the)?|(meus|minhas|my))\b"
@@ -277,6 +281,10 @@ class StandingCommand(BaseModel):
     #: Words naming which request ("petrobras"); empty: the only one, or all (for a listing).
     target: list[str]
     kind: StandingKind | None = None
+    #: The kind was said with a word a domain's things are called too ("cancela o agendamento
+    #: DS2110" is a donation's appointment): with nothing of the person's matching, the message is
+    #: left to the domains.
+    shared_word: bool = False
     language: Language
 
 
@@ -637,7 +645,8 @@ def read_command(text: str, *, language: Language) -> StandingCommand | None:
         if found is None:
             continue
         target = [w for w in words(folded[found.end() :]) if w not in _FILLER]
-        return StandingCommand(action=action, target=target, kind=kind, language=lang)
+        shared = kind is not None and not any(w in _ALL_KIND_WORDS - _SHARED_KIND_WORDS for w in ws)
+        return StandingCommand(action=action, target=target, kind=kind, shared_word=shared, language=lang)
     return None
 
 
@@ -846,8 +855,10 @@ class StandingConversation:
         found = [v for v in views if matches(v, command)]
         if command.kind is None and not command.target:
             return None  # a bare "cancela" / "stop" is not about standing requests
-        if command.kind is None and not found:
-            return None  # "cancela a reserva": something else the dialogue may know
+        if (command.kind is None or command.shared_word) and not found:
+            # "cancela a reserva", "cancela o agendamento DS2110": something else the dialogue
+            # may know
+            return None
         if not found:
             return say("not_found", lang, target=" ".join(command.target) or "?")
         if len(found) > 1:
