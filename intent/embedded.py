@@ -72,6 +72,7 @@ from intent.readings import Readings
 from intent.synonyms import ACTION_OF
 from intent.text import (
     POSSESSIVES,
+    asks_a_price,
     asks_about_words,
     asks_advice,
     clauses,
@@ -2119,13 +2120,13 @@ class EmbeddedIntentAdapter:
         whatever the first goal reads ("quanto dá um carro grande da rodoviária pra casa?").
         ``None`` otherwise."""
         own = readings.of(best)
-        priced = price_question(text)
+        priced = asks_a_price(text)
         if not self._acts(best) or not (
             priced or (text.rstrip().endswith("?") and _missing(best.goal, own.entities))
         ):
             return None
         said_words = [t.text for t in tokens(text)]
-        if any(tuple(said_words[: len(opener)]) == opener for opener in _ASKS_TO_ACT):
+        if not priced and any(tuple(said_words[: len(opener)]) == opener for opener in _ASKS_TO_ACT):
             return None  # "can I get floor tickets for Ivete?": a request, asked politely
         mine = readings.extractor(best)
         said = content_words(text)
@@ -2254,7 +2255,9 @@ class EmbeddedIntentAdapter:
             return False
         if len(order) > 1:
             runner_up = model.goals[int(order[1])]
-            if not readings.extractor(runner_up).unexplained_words(text, readings.of(runner_up).entities):
+            if not readings.extractor(runner_up).unexplained_words(
+                text, readings.of(runner_up).entities
+            ) and not self._a_price_decides(text, best, runner_up):
                 return False  # both account for every word: the classifier's doubt stands
         alone = out.model_copy(
             update={
@@ -2265,6 +2268,14 @@ class EmbeddedIntentAdapter:
         # a name no table lists is shown in the approval the goal asks for before it acts ("send
         # *lilies* on Friday": the florist answers what it has after the yes)
         return self._rescued(text, best, alone, readings, new_names=self._approved(best))
+
+    def _a_price_decides(self, text: str, ref: GoalRef, other: GoalRef) -> bool:
+        """Whether ``text`` asks a price, which the own texts of one of ``ref`` and ``other`` ask
+        and the other's do not ("how much for 800 words into french pls": a quote, not the order,
+        whichever the classifier put first)."""
+        return asks_a_price(text) and self._own_texts_ask(ref, asks_a_price) != self._own_texts_ask(
+            other, asks_a_price
+        )
 
     def _approved(self, ref: GoalRef) -> bool:
         """Whether every capability of ``ref`` asks the person for a yes (``policy.confirm``)."""

@@ -462,6 +462,19 @@ def _forms_of(noun: str) -> set[str]:
     return {noun, noun.rstrip("s"), noun + "s", noun.removesuffix("es"), noun + "es"}
 
 
+#: Units of time in each language: a count the examples say in "anos" is said in "years" too.
+_TIME_UNITS = (("ano", "year"), ("mes", "month"), ("semana", "week"), ("dia", "day"), ("hora", "hour"))
+
+
+def _unit_forms(unit: str) -> set[str]:
+    """``unit`` in the singular and the plural, and, for a unit of time, in the other language."""
+    forms = _forms_of(unit)
+    for pair in _TIME_UNITS:
+        if any(forms & _forms_of(word) for word in pair):
+            forms |= {form for word in pair for form in _forms_of(word)}
+    return forms
+
+
 def _counts_a_thing(toks: list[Token], span: TypedSpan) -> bool:
     """Whether the word right after a number is a thing it counts ("3 *people*", "20
     *croissants*"), which an amount whose currency is unsaid is not ("paga 49,90 *de* luz")."""
@@ -608,6 +621,23 @@ def _count_of_a_time(text: str, span: TypedSpan) -> TypedSpan | None:
     if written is None:
         return None
     return TypedSpan("number", int(written.group(1)), span.start, span.start + len(written.group(1)))
+
+
+#: A bare number after a hedge ("about 12", "umas 10"), which the recogniser reads as an hour.
+_ROUGH_COUNT = re.compile(
+    r"(?:about|around|roughly|approximately|uns|umas|cerca\s+de)\s+(\d{1,2})", re.IGNORECASE
+)
+
+
+def _rough_count(text: str, span: TypedSpan) -> TypedSpan | None:
+    """The number of a ``time`` span that is a hedge and a bare number ("about 12 pages long"),
+    for a goal that reads no time; ``None`` otherwise."""
+    if span.type != "time":
+        return None
+    written = _ROUGH_COUNT.fullmatch(text, span.start, span.end)
+    if written is None:
+        return None
+    return TypedSpan("number", int(written.group(1)), written.start(1), written.end(1))
 
 
 def _verb_before(toks: list[Token], first: int) -> str:
@@ -905,7 +935,10 @@ class GoalEntityExtractor:
                         j = i + len(target)
                         if i > 0:
                             context.left[context_word(norm_text[i - 1])] += 1
-                        if j < len(toks):
+                        # after a unit ("weigh 55 kg, can I…") the next word follows the unit, not
+                        # the number: a bare "I'm 17, can I…" is no weight for it
+                        unit_last = not _a_value_word(target[-1], self.specs[name].type)
+                        if j < len(toks) and not unit_last:
                             context.right[context_word(norm_text[j])] += 1
                         # "2 pessoas", "às 20h": the annotation's own words beside the value, not
                         # the value's ("quatro noites" teaches "noites", not a "quatro" that a
@@ -1195,9 +1228,9 @@ class GoalEntityExtractor:
             # "6cm" of a size the examples annotate "10 cm": the count and its unit in one word
             spans = sorted([*spans, *_glued_counts(text, spans, self._counted_nouns)], key=lambda s: s.start)
         if "number" in wanted and not wanted & {"time", "datetime"}:
-            # "2 half price tickets" is half past two to the recogniser: to a goal that reads no
-            # time, the count it starts with
-            spans = [_count_of_a_time(text, s) or s for s in spans]
+            # "2 half price tickets" is half past two to the recogniser, "about 12 pages" noon: to
+            # a goal that reads no time, the count it starts with
+            spans = [_count_of_a_time(text, s) or _rough_count(text, s) or s for s in spans]
         elif "number" in wanted:
             # "3 half price tickets", "2 meia": no half past anything is said with the count first
             spans = [
@@ -1349,7 +1382,11 @@ class GoalEntityExtractor:
         """Whether ``span`` is a count said with the unit ``name``'s examples annotate it with
         ("6 meses" of a number of months)."""
         said = words(text[span.start : span.end])
-        return span.type == "number" and len(said) > 1 and said[-1] in self._annotated_words[name]
+        return (
+            span.type == "number"
+            and len(said) > 1
+            and not _unit_forms(said[-1]).isdisjoint(self._annotated_words[name])
+        )
 
     def _said_by_a_phrase(self, text: str, span: TypedSpan) -> bool:
         """Whether the words of ``span`` are all one of the goal's enum or boolean phrases."""
@@ -1497,7 +1534,7 @@ class GoalEntityExtractor:
         if amount is None or not said:
             return None
         unit = said[-1]
-        forms = _forms_of(unit)
+        forms = _unit_forms(unit)
         counted = self._counted_nouns
         whole_days = _WHOLE_DAYS.fullmatch(span.value)
         if whole_days is not None and unit in _WEEK_WORDS and counted & _DAY_WORDS:
@@ -1522,16 +1559,19 @@ class GoalEntityExtractor:
 
     def _typed_elsewhere(self, name: str, toks: list[Token], span: TypedSpan, filled: set[str]) -> bool:
         """Whether another entity of ``name``'s type, not ``filled`` yet, has the words beside
-        ``span`` in its examples more often than ``name`` does: the word after it first (the noun
-        a count counts), then both. A bare number may be an amount of money whose currency is
-        unsaid: "apartamento até 3 mil" is a rent, not three thousand bedrooms."""
+        ``span`` in its examples more often than ``name`` does: the noun a count counts first (in
+        the singular or the plural), then the word after it, then both. A bare number may be an
+        amount of money whose currency is unsaid: "apartamento até 3 mil" is a rent, not three
+        thousand bedrooms."""
         kinds = {self.specs[name].type}
         if span.type == "number" and kinds == {"number"}:
             kinds.add("money")
 
-        def beside(entity: str) -> tuple[float, float]:
+        def beside(entity: str) -> tuple[bool, float, float]:
             context = self._typed_contexts[entity]
-            return _score_right(context, toks, span), _score_in(context, toks, span)
+            # the noun it counts in either number ("3 *pages*" of a count annotated "5 page")
+            counts_its_noun = self._one_of_its_nouns(entity, toks, span)
+            return counts_its_noun, _score_right(context, toks, span), _score_in(context, toks, span)
 
         mine = beside(name)
         others = [n for n in self._typed if n != name and n not in filled and self.specs[n].type in kinds]

@@ -756,6 +756,30 @@ def price_question(text: str) -> bool:
     return any(tuple(ws[: len(opening)]) == opening for opening in _PRICE_OPENINGS)
 
 
+#: A price asked after other words ("what does a sworn translation cost?", "could you let me
+#: know how much that would be?", "… 3 páginas, quanto fica?"); not how long ("how much longer").
+_PRICE_ASKED = re.compile(
+    r"\bhow\s+much\b(?!\s+(?:longer|time|more\s+time)\b)"
+    r"|\bwhat\s+(?:does|do|would|will)\b[^?.!]{0,80}\bcost\b"
+    r"|\bquanto\s+(?:custa|custam|custaria|custariam|sai|sairia|fica|ficaria|d[aá]|daria|cobra|cobram"
+    r"|vai\s+(?:custar|sair|ficar|dar))\b"
+    r"|\bqual\s+(?:[eé]\s+|seria\s+)?o\s+(?:pre[cç]o|valor)\b"
+    r"|\b(?:price|pre[cç]o)\s*\?",
+    re.IGNORECASE,
+)
+
+
+def asks_a_price(text: str) -> bool:
+    """Whether ``text`` asks what something costs, where the question starts or after other words.
+
+    >>> asks_a_price("what does a sworn translation into Italian cost?"), asks_a_price("is it done yet?")
+    (True, False)
+    >>> asks_a_price("3 pages english to portuguese, price?"), asks_a_price("quanto tempo demora?")
+    (True, False)
+    """
+    return price_question(text) or _PRICE_ASKED.search(expand_shorthands(text)) is not None
+
+
 #: Endings of a verb's forms, longest first: Portuguese gerunds, past forms, participles,
 #: infinitives and persons ("renovando", "renovou", "renovar", "renova"), English "-ing", "-ed"
 #: and "-s" ("renewing", "listed", "lists"). Accent-free.

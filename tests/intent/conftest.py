@@ -19,6 +19,7 @@ from bench.understanding.round14.domains import catering, photo_studio, self_sto
 from bench.understanding.round15.domains import boat_tours, driving_school, tailor
 from bench.understanding.round16.domains import bakery, campsite, music_school
 from bench.understanding.round17.domains import locksmith, museum, tattoo_studio
+from bench.understanding.round18.domains import blood_donation, escape_room, translation
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -296,3 +297,10 @@ def round16_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round17_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 17's held-out domains (tattoo studio, locksmith, museum) beside the shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round17"), locksmith, museum, tattoo_studio)
+
+
+@pytest.fixture(scope="session")
+def round18_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 18's held-out domains (escape room, translation agency, blood donation) beside the
+    shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round18"), blood_donation, escape_room, translation)
