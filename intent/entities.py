@@ -53,6 +53,7 @@ from intent.text import (
     Token,
     expand_shorthands,
     is_gerund,
+    price_per_one,
     tokens,
     verb_stem,
 )
@@ -457,6 +458,15 @@ _DECIMAL = re.compile(r"\d[.,]\d")
 _ARTICLE_ONE = frozenset({"um", "uma", "a", "an"})
 
 
+def _after_an_indefinite(text: str, toks: list[Token], span: _Span) -> bool:
+    """Whether ``span`` follows an indefinite article ("uma mesa", "an appointment"), written in
+    lower case: Portuguese "a" is "the", so only English reads it as one."""
+    if span.first == 0 or not text[span.start : span.start + 1].islower():
+        return False
+    before = toks[span.first - 1].text
+    return before in {"um", "uma", "an"} or (before == "a" and detect(text) == "en")
+
+
 def _forms_of(noun: str) -> set[str]:
     """A noun in the singular and the plural: "mês" and "meses", "month" and "months"."""
     return {noun, noun.rstrip("s"), noun + "s", noun.removesuffix("es"), noun + "es"}
@@ -621,6 +631,15 @@ def _count_of_a_time(text: str, span: TypedSpan) -> TypedSpan | None:
     if written is None:
         return None
     return TypedSpan("number", int(written.group(1)), span.start, span.start + len(written.group(1)))
+
+
+#: The words of a period longer than a day ("semana que vem", "this week", "next month").
+_PERIOD_WORD = re.compile(r"\b(?:semana|week|m[eê]s|month|ano|year)\b", re.IGNORECASE)
+
+
+def _names_a_period(text: str, span: TypedSpan) -> bool:
+    """Whether ``span`` is a day that stands for a week, a month or a year (its first day ahead)."""
+    return span.type == "date" and _PERIOD_WORD.search(text, span.start, span.end) is not None
 
 
 #: A bare number after a hedge ("about 12", "umas 10"), which the recogniser reads as an hour.
@@ -1308,6 +1327,8 @@ class GoalEntityExtractor:
                     key=lambda k: (
                         # "8 months" of a count the examples say in months, not a "3-bedroom" house
                         not self._says_its_unit(name, text, spans[k]),
+                        # "birthday *next week*… on *Thursday* at 9pm": the day said, not the week
+                        _names_a_period(text, spans[k]),
                         -self._typed_context_score(name, toks, spans[k], spans),
                         text[spans[k].start : spans[k].end].lower() in _ARTICLE_ONE,
                         k,
@@ -1921,6 +1942,12 @@ class GoalEntityExtractor:
                 reverse=True,
             )
             best = ranked[0]
+            if (
+                tuple(said) not in self._known
+                and self.specs[best].lookup
+                and _after_an_indefinite(text, toks, span)
+            ):
+                continue  # "reserva *uma mesa*": a thing of some kind, no name the table lacks
             if tuple(said) not in self._known:
                 span = self._as_the_table_names(toks, used, span, best)
             span.score = scores[best]
@@ -2112,10 +2139,12 @@ class GoalEntityExtractor:
         # the singular too ("1 caixa")
         units = {s for c in self._typed_contexts.values() for w, n in c.left.items() if n for s in stems(w)}
         cues = {w for name in self._strings for w in self._verb_cues[name]}  # "*drop* me home"
+        per_one = price_per_one(read)  # a price asked "por pessoa": the question's own words
         return [
             t.text
             for t in tokens(read)
             if t.text not in NOT_ENTITY
+            and not any(start <= t.start and t.end <= end for start, end in per_one)
             and t.text not in INDEFINITES
             and not t.text.isdigit()
             and t.text not in said

@@ -460,12 +460,14 @@ _SHORTHAND_FILLER_EN = """
 FILLER_PT = frozenset(_FILLER_PT.split()) | frozenset(_SHORTHAND_FILLER_PT.split())
 FILLER_EN = frozenset(_FILLER_EN.split()) | frozenset(_SHORTHAND_FILLER_EN.split())
 #: Words that stand for a thing or a person not named ("do you have *anything* by Harari?",
-#: "tem *alguma coisa* do Harari?", "cancel that *one*"): never an entity value, unless
-#: capitalised inside a sentence as a name's word ("Much Ado About Nothing"). Accent-free.
+#: "tem *alguma coisa* do Harari?", "cancel that *one*"), or all of them ("send me the *list* of
+#: rooms", "quais as *opções*?"): never an entity value, unless capitalised inside a sentence as
+#: a name's word ("Much Ado About Nothing"). Accent-free.
 _INDEFINITES = """
     anything something nothing everything anyone someone nobody everyone anybody somebody
     whatever whichever all every each none stuff thing things one ones
     algo nada tudo alguem ninguem qualquer quaisquer coisa coisas todos todas cada nenhum nenhuma
+    list lists lista listas options opcoes
 """
 INDEFINITES = frozenset(_INDEFINITES.split())
 
@@ -767,6 +769,23 @@ _PRICE_ASKED = re.compile(
     r"|\b(?:price|pre[cç]o)\s*\?",
     re.IGNORECASE,
 )
+
+
+#: What a price is asked for one of: "per person", "por pessoa", "cada", "each", "por noite".
+_PER_ONE = re.compile(
+    r"\b(?:por|per|a)\s+(?:pessoa|person|cabe[cç]a|head|hora|hour|noite|night|dia|day)\b|\bcada\b|\beach\b",
+    re.IGNORECASE,
+)
+
+
+def price_per_one(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` that say what a price it asks is for one of ("quanto custa a sala *por
+    pessoa*?"); none when it asks no price.
+
+    >>> price_per_one("qto custa o laboratório zumbi por pessoa?"), price_per_one("2 por pessoa")
+    ([(30, 40)], [])
+    """
+    return [m.span() for m in _PER_ONE.finditer(text)] if asks_a_price(text) else []
 
 
 def asks_a_price(text: str) -> bool:

@@ -1,0 +1,46 @@
+"""Words that name no one thing: what a price is asked per ("por pessoa", "per person") is part
+of the question, a list asked for is all of them, and a noun after an indefinite article ("uma
+mesa", "a table") is a thing of some kind, no name a table lacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from intent.embedded import EmbeddedIntentAdapter
+
+CONTEXT = {"now": "2026-03-10T09:00:00-03:00", "time_zone": "America/Sao_Paulo"}
+
+
+@pytest.mark.parametrize(
+    ("text", "room"),
+    [
+        # a stock's quote before: "por pessoa" was a word the room's price did not know
+        ("qual o preço da tumba do faraó por pessoa?", "tumba do faraó"),
+        ("quanto custa a tumba do faraó por cabeça?", "tumba do faraó"),
+        ("how much per person for the haunted mansion?", "haunted mansion"),
+    ],
+)
+def test_a_price_per_person(round18_beside_shipped: EmbeddedIntentAdapter, text: str, room: str) -> None:
+    out = round18_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert out.goal == "ESCAPE_ROOM_INFO", out.notes
+    assert out.entities == {"room_text": room}
+
+
+@pytest.mark.parametrize("text", ["can you send me the list of your rooms?", "me passa a lista das salas"])
+def test_a_list_is_no_name(round18_beside_shipped: EmbeddedIntentAdapter, text: str) -> None:
+    out = round18_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert "room_text" not in out.entities, out
+
+
+@pytest.mark.parametrize(
+    "text", ["reserva uma mesa pra 6 na sexta às 21h", "book a table for 6 on Friday at 9pm"]
+)
+def test_a_thing_of_some_kind_is_no_room(round18_beside_shipped: EmbeddedIntentAdapter, text: str) -> None:
+    out = round18_beside_shipped.parse_sync(text, context=CONTEXT)
+    assert out.goal is None or "room_text" not in out.entities, out
+
+
+def test_a_room_by_its_name_is_still_read(round18_beside_shipped: EmbeddedIntentAdapter) -> None:
+    out = round18_beside_shipped.parse_sync("reserva a tumba do faraó pra 6 na sexta às 21h", context=CONTEXT)
+    assert out.goal == "BOOK_ESCAPE_ROOM", out.notes
+    assert out.entities["room_text"] == "tumba do faraó"
