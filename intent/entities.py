@@ -644,7 +644,7 @@ def _names_a_period(text: str, span: TypedSpan) -> bool:
 
 #: A bare number after a hedge ("about 12", "umas 10"), which the recogniser reads as an hour.
 _ROUGH_COUNT = re.compile(
-    r"(?:about|around|roughly|approximately|uns|umas|cerca\s+de)\s+(\d{1,2})", re.IGNORECASE
+    r"(?:about|around|roughly|approximately|uns|umas|cerca\s+de)\s+(\d+)", re.IGNORECASE
 )
 
 
@@ -2567,7 +2567,28 @@ def _read_typed(text: str, language: str, clock: Clock) -> list[TypedSpan]:
         for span in RECOGNIZER.spans(masked, language, time_zone=clock.time_zone, now=clock.now)
         if span.type in _DAY_TYPES
     ]
-    return sorted([*(s for s in spans if s.type not in _DAY_TYPES), *days], key=lambda s: s.start)
+    # "tradução de 2000 palavras", "about 600 words": a day or an hour that was only the number
+    # (and a preposition or a hedge) leaves the number, which it hid
+    numbers = [
+        TypedSpan("number", int(m.group()), m.start(), m.end())
+        for m in bare
+        if any(
+            span.type in _DAY_TYPES
+            and span.start <= m.start()
+            and m.end() <= span.end
+            and _ONLY_A_PREPOSITION.fullmatch(text[span.start : m.start()] + text[m.end() : span.end])
+            for span in spans
+        )
+    ]
+    return sorted([*(s for s in spans if s.type not in _DAY_TYPES), *days, *numbers], key=lambda s: s.start)
+
+
+#: What a day read around a bare number may hold beside it and still be only that number: a
+#: preposition or a hedge ("de 2000", "about 600").
+_ONLY_A_PREPOSITION = re.compile(
+    r"\s*(?:de|do|da|em|no|na|in|of|on|at|about|around|roughly|approximately|uns|umas|cerca\s+de)?\s*",
+    re.IGNORECASE,
+)
 
 
 def _without(span: TypedSpan, bare: list[re.Match[str]], text: str) -> TypedSpan:
