@@ -351,7 +351,7 @@ _FILLER_PT = """
     anteontem amanha agora atualmente momento hora horas semana mes ano ultimo ultima recente
     recentemente neste nesta nesse nessa atual atuais mesmo mesma afinal alias sei faz
     hmm hmmm hm ah oh putz vixe eita poxa ue
-    vou vamos sou somos seremos seria seriamos gente desde partir
+    vou vamos sou somos seremos seria seriamos gente desde partir possivel
 """
 _FILLER_EN = """
     hi hello hey hiya yo greetings good morning afternoon evening night thanks thank thx cheers
@@ -362,7 +362,7 @@ _FILLER_EN = """
     looking see find help today yesterday tomorrow now currently current right moment time
     week month year latest recent recently again actually maybe perhaps probably idk dunno
     re ll ve m d
-    whatever got whole entire advance
+    whatever got whole entire advance if possible possibly
     hmm hmmm hm ah oh uh uhm ugh smh lol omg
 """
 #: Chat shorthands of both languages, written out before a message is classified: the goals'
