@@ -1403,10 +1403,18 @@ class EmbeddedIntentAdapter:
             # is answered ("whens my next appt": reading costs nothing)
             return _out_of_scope(out, f"nothing of {best.goal.goal} is said, and the classifier is unsure")
         if free_to_drop and (undo := _undoing(extractor, text)):
-            # "cancela minha reserva de carregador": a booking goal's words, and the verb that
-            # undoes what it makes; no goal of the catalogue cancels it, none is started instead,
-            # nor is it read ("cancela minha reserva PK1042" asks no reservation's status)
-            return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes or reads")
+            undoer = self._undoer(text, undo, best, readings, model)
+            if undoer is None:
+                # "cancela minha reserva de carregador": a booking goal's words, and the verb that
+                # undoes what it makes; no goal of its domain cancels it, none is started instead,
+                # nor is it read ("cancela minha reserva PK1042" asks no reservation's status)
+                return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes or reads")
+            # "cancel our escape room on Friday": the booking's words, and its domain's cancellation
+            note = f"{undo!r} is {undoer.goal.goal}'s verb, which undoes what {best.goal.goal} makes"
+            best, conf = undoer, self._replaced(out, best, undoer, note)
+            reading, extractor = readings.of(best), readings.extractor(best)
+            out.entities, guessed = dict(reading.entities), set(reading.guessed)
+            out.primary_domain, out.goal = best.domain, best.goal.goal
         if free_to_drop and (how := self._how_to_it_does_not_tell(text, best, extractor)):
             # "how do I hem pants without a sewing machine?": how to do it oneself, where the goal
             # has it done ("how do I *book* a tour?" asks for the goal's own action)
@@ -2268,6 +2276,22 @@ class EmbeddedIntentAdapter:
         # a name no table lists is shown in the approval the goal asks for before it acts ("send
         # *lilies* on Friday": the florist answers what it has after the yes)
         return self._rescued(text, best, alone, readings, new_names=self._approved(best))
+
+    @staticmethod
+    def _undoer(
+        text: str, verb: str, best: GoalRef, readings: Readings, model: EmbeddedModel
+    ) -> GoalRef | None:
+        """The goal of ``best``'s domain phrased with ``verb``, the verb that undoes what ``best``
+        makes ("cancel" of a booking's cancellation), when there is one; ``None`` otherwise."""
+        for ref in model.goals:
+            if ref.domain != best.domain or ref == best:
+                continue
+            extractor = readings.extractor(ref)
+            if extractor.unsupported_action(text) is None and any(
+                extractor.uses_phrasing(w) for w in words(verb)
+            ):
+                return ref
+        return None
 
     def _a_price_decides(self, text: str, ref: GoalRef, other: GoalRef) -> bool:
         """Whether ``text`` asks a price, which the own texts of one of ``ref`` and ``other`` ask

@@ -57,3 +57,17 @@ def test_cancelling_is_no_status_question(parking_reader: EmbeddedIntentAdapter,
 def test_the_status_itself_is_still_read(parking_reader: EmbeddedIntentAdapter) -> None:
     out = parking_reader.parse_sync("status da minha reserva PK1042", context=CONTEXT)
     assert (out.goal, out.entities.get("code_text")) == ("RESERVATION_STATUS", "PK1042"), out.notes
+
+
+@pytest.mark.parametrize(
+    # the first is read as the booking by the classifier
+    "text",
+    ["cancel our escape room on Friday", "cancela minha reserva do escape de domingo"],
+)
+def test_the_domains_own_cancellation_undoes_it(
+    round18_beside_shipped: EmbeddedIntentAdapter, text: str
+) -> None:
+    """A booking's words and the verb that undoes it, where the booking's domain cancels: its
+    cancellation, which asks for the booking's code."""
+    out = round18_beside_shipped.parse_sync(text, context={"now": "2026-03-10T09:00:00-03:00"})
+    assert out.goal == "CANCEL_ESCAPE_BOOKING", out.notes
