@@ -458,15 +458,6 @@ _DECIMAL = re.compile(r"\d[.,]\d")
 _ARTICLE_ONE = frozenset({"um", "uma", "a", "an"})
 
 
-def _after_an_indefinite(text: str, toks: list[Token], span: _Span) -> bool:
-    """Whether ``span`` follows an indefinite article ("uma mesa", "an appointment"), written in
-    lower case: Portuguese "a" is "the", so only English reads it as one."""
-    if span.first == 0 or not text[span.start : span.start + 1].islower():
-        return False
-    before = toks[span.first - 1].text
-    return before in {"um", "uma", "an"} or (before == "a" and detect(text) == "en")
-
-
 def _forms_of(noun: str) -> set[str]:
     """A noun in the singular and the plural: "mês" and "meses", "month" and "months"."""
     return {noun, noun.rstrip("s"), noun + "s", noun.removesuffix("es"), noun + "es"}
@@ -1942,12 +1933,6 @@ class GoalEntityExtractor:
                 reverse=True,
             )
             best = ranked[0]
-            if (
-                tuple(said) not in self._known
-                and self.specs[best].lookup
-                and _after_an_indefinite(text, toks, span)
-            ):
-                continue  # "reserva *uma mesa*": a thing of some kind, no name the table lacks
             if tuple(said) not in self._known:
                 span = self._as_the_table_names(toks, used, span, best)
             span.score = scores[best]

@@ -63,20 +63,12 @@ def adapter() -> EmbeddedIntentAdapter:
 
 
 @pytest.mark.parametrize(
-    ("lure", "why"),
-    [
-        # after an indefinite article no name is read at all: the words are nothing the goal knows
-        ("how much is a car rental company", "is nothing it knows"),
-        ("price of a car rental", "is nothing it knows"),
-        ("quanto custa a locação de carro", "another domain's word"),
-    ],
+    "lure", ["how much is a car rental company", "price of a car rental", "quanto custa a locação de carro"]
 )
-def test_a_value_with_another_domains_word_is_out_of_scope(
-    adapter: EmbeddedIntentAdapter, lure: str, why: str
-) -> None:
+def test_a_value_with_another_domains_word_is_out_of_scope(adapter: EmbeddedIntentAdapter, lure: str) -> None:
     out = adapter.parse_sync(lure, context=CONTEXT)
     assert out.goal is None, (lure, out)
-    assert any(why in note for note in out.notes), out.notes
+    assert any("another domain's word" in note for note in out.notes), out.notes
 
 
 @pytest.mark.parametrize(
