@@ -56,6 +56,7 @@ FOLLOWUP_PREFIXES = (
     "and ",
     "what about ",
     "how about ",
+    "what if ",
 )
 #: A follow-up is short: a longer message starting with "e ..." is a request of its own.
 FOLLOWUP_MAX_WORDS = 6
