@@ -633,10 +633,10 @@ def _names_a_period(text: str, span: TypedSpan) -> bool:
     return span.type == "date" and _PERIOD_WORD.search(text, span.start, span.end) is not None
 
 
-#: A bare number after a hedge ("about 12", "umas 10"), which the recogniser reads as an hour.
-_ROUGH_COUNT = re.compile(
-    r"(?:about|around|roughly|approximately|uns|umas|cerca\s+de)\s+(\d+)", re.IGNORECASE
-)
+#: The words that say a count is rough ("about 12", "umas 10").
+_HEDGE = r"(?:about|around|roughly|approximately|uns|umas|cerca\s+de)"
+#: A bare number after a hedge, which the recogniser reads as an hour ("about 12" is noon).
+_ROUGH_COUNT = re.compile(_HEDGE + r"\s+(\d+)", re.IGNORECASE)
 
 
 def _rough_count(text: str, span: TypedSpan) -> TypedSpan | None:
@@ -2561,7 +2561,7 @@ def _read_typed(text: str, language: str, clock: Clock) -> list[TypedSpan]:
             span.type in _DAY_TYPES
             and span.start <= m.start()
             and m.end() <= span.end
-            and _ONLY_A_PREPOSITION.fullmatch(text[span.start : m.start()] + text[m.end() : span.end])
+            and _A_PREPOSITION_OR_A_HEDGE.fullmatch(text[span.start : m.start()] + text[m.end() : span.end])
             for span in spans
         )
     ]
@@ -2570,9 +2570,8 @@ def _read_typed(text: str, language: str, clock: Clock) -> list[TypedSpan]:
 
 #: What a day read around a bare number may hold beside it and still be only that number: a
 #: preposition or a hedge ("de 2000", "about 600").
-_ONLY_A_PREPOSITION = re.compile(
-    r"\s*(?:de|do|da|em|no|na|in|of|on|at|about|around|roughly|approximately|uns|umas|cerca\s+de)?\s*",
-    re.IGNORECASE,
+_A_PREPOSITION_OR_A_HEDGE = re.compile(
+    r"\s*(?:de|do|da|em|no|na|in|of|on|at|" + _HEDGE + r")?\s*", re.IGNORECASE
 )
 
 
