@@ -1321,10 +1321,8 @@ class EmbeddedIntentAdapter:
             # "uber quote and text me on telegram": a quote sent by Telegram, not a message
             # with nothing to say
             note = f"{switched.goal.goal} with its switch on, not {best.goal.goal} short of a value"
-            best, conf = switched, self._replaced(out, best, switched, note)
-            reading, extractor = readings.of(best), readings.extractor(best)
-            out.entities, guessed = dict(reading.entities), set(reading.guessed)
-            out.primary_domain, out.goal = best.domain, best.goal.goal
+            conf, extractor, guessed = self._read_instead(out, best, switched, note, readings)
+            best = switched
         if pinned_domain is None and not status and (foreign := self._something_else(text, best, out, model)):
             # "quanto ta o polimento ai": no company, and a car wash's price of its wax, read
             owner = _object_owner(text, foreign, best, order, readings, model) or self._reader_of(
@@ -1339,10 +1337,8 @@ class EmbeddedIntentAdapter:
             # "cancel my enrollment": a ticket's cancellation's verb, and the object another of
             # the first goals is phrased with
             note = f"{foreign} is {owner.goal.goal}'s object, which {best.goal.goal} does not know"
-            best, conf = owner, self._replaced(out, best, owner, note)
-            reading, extractor = readings.of(best), readings.extractor(best)
-            out.entities, guessed = dict(reading.entities), set(reading.guessed)
-            out.primary_domain, out.goal = best.domain, best.goal.goal
+            conf, extractor, guessed = self._read_instead(out, best, owner, note, readings)
+            best = owner
         borrowed = [] if pinned_domain is not None else self._borrowed(text, best, out.entities, model)
         # "price of the *lemon pie*": a value another domain's table lists, which moves the request
         # only to a goal asked for it ("quanto ta a *coca cola* na bolsa" is a company's quote too)
@@ -1365,10 +1361,8 @@ class EmbeddedIntentAdapter:
                 # "quanto tá a *escova*?": no company, and a value of a salon's price from its table
                 taken = borrowed or named_elsewhere
                 note = f"{taken} is {owner.goal.goal}'s, which {best.goal.goal} does not know"
-                best, conf = owner, self._replaced(out, best, owner, note)
-                reading, extractor = readings.of(best), readings.extractor(best)
-                out.entities, guessed = dict(reading.entities), set(reading.guessed)
-                out.primary_domain, out.goal = best.domain, best.goal.goal
+                conf, extractor, guessed = self._read_instead(out, best, owner, note, readings)
+                best = owner
         if pinned_domain is None and (money := extractor.currencies(out.entities, out.language)):
             # "quanto tá o dólar hoje?": an exchange rate, not a company's quote
             return _out_of_scope(out, f"{money} is a currency, not what {best.goal.goal} takes")
@@ -1411,10 +1405,8 @@ class EmbeddedIntentAdapter:
                 return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes or reads")
             # "cancel our escape room on Friday": the booking's words, and its domain's cancellation
             note = f"{undo!r} is {undoer.goal.goal}'s verb, which undoes what {best.goal.goal} makes"
-            best, conf = undoer, self._replaced(out, best, undoer, note)
-            reading, extractor = readings.of(best), readings.extractor(best)
-            out.entities, guessed = dict(reading.entities), set(reading.guessed)
-            out.primary_domain, out.goal = best.domain, best.goal.goal
+            conf, extractor, guessed = self._read_instead(out, best, undoer, note, readings)
+            best = undoer
         if free_to_drop and (how := self._how_to_it_does_not_tell(text, best, extractor)):
             # "how do I hem pants without a sewing machine?": how to do it oneself, where the goal
             # has it done ("how do I *book* a tour?" asks for the goal's own action)
@@ -1590,6 +1582,19 @@ class EmbeddedIntentAdapter:
                 a for a in out.alternatives if (a.domain, a.goal) != (first.domain, first.goal.goal)
             ]
         return cls._raised_to(out, chosen, note)
+
+    @classmethod
+    def _read_instead(
+        cls, out: IntentOutput, first: GoalRef, chosen: GoalRef, note: str, readings: Readings
+    ) -> tuple[float, GoalEntityExtractor, set[str]]:
+        """``chosen`` read in place of ``first`` (:meth:`_replaced`): ``out`` takes its reading's
+        entities (a copy), domain and goal; its confidence, its extractor and the values its
+        reading guessed are returned."""
+        conf = cls._replaced(out, first, chosen, note)
+        reading = readings.of(chosen)
+        out.entities = dict(reading.entities)
+        out.primary_domain, out.goal = chosen.domain, chosen.goal.goal
+        return conf, readings.extractor(chosen), set(reading.guessed)
 
     def _tie_broken(
         self, text: str, out: IntentOutput, readings: Readings, model: EmbeddedModel
