@@ -144,6 +144,8 @@ _ALL_KIND_WORDS = frozenset(w for ws in _KIND_WORDS.values() for w in ws)
 _SHARED_KIND_WORDS = frozenset(
     {"agendamento", "agendamentos", "agendado", "agendados", "schedule", "schedules", "scheduled"}
 )
+#: Kind words only standing requests are called by ("alerta", "lembrete", "reminder").
+_OWN_KIND_WORDS = _ALL_KIND_WORDS - _SHARED_KIND_WORDS
 _LIST = re.compile(
     r"^\s*((quais|que|lista|listar|mostra|mostre|ver|veja)( os| as)?( meus| minhas)?"
     r"|(what|which|list|show)( are)?( me)?( my| all my| the)?|(meus|minhas|my))\b"
@@ -645,7 +647,7 @@ def read_command(text: str, *, language: Language) -> StandingCommand | None:
         if found is None:
             continue
         target = [w for w in words(folded[found.end() :]) if w not in _FILLER]
-        shared = kind is not None and not any(w in _ALL_KIND_WORDS - _SHARED_KIND_WORDS for w in ws)
+        shared = kind is not None and _OWN_KIND_WORDS.isdisjoint(ws)
         return StandingCommand(action=action, target=target, kind=kind, shared_word=shared, language=lang)
     return None
 

@@ -945,16 +945,16 @@ class GoalEntityExtractor:
                         j = i + len(target)
                         if i > 0:
                             context.left[context_word(norm_text[i - 1])] += 1
+                        of_the_value = [_a_value_word(word, self.specs[name].type) for word in target]
                         # after a unit ("weigh 55 kg, can I…") the next word follows the unit, not
                         # the number: a bare "I'm 17, can I…" is no weight for it
-                        unit_last = not _a_value_word(target[-1], self.specs[name].type)
-                        if j < len(toks) and not unit_last:
+                        if j < len(toks) and of_the_value[-1]:
                             context.right[context_word(norm_text[j])] += 1
                         # "2 pessoas", "às 20h": the annotation's own words beside the value, not
                         # the value's ("quatro noites" teaches "noites", not a "quatro" that a
                         # "quarto" would be one typo from)
-                        for word in target:
-                            if word not in STOP and not _a_value_word(word, self.specs[name].type):
+                        for word, is_value in zip(target, of_the_value, strict=True):
+                            if word not in STOP and not is_value:
                                 context.left[word] += 1
                                 context.right[word] += 1
                                 self._annotated_words[name].add(word)

@@ -771,10 +771,10 @@ _PRICE_ASKED = re.compile(
 )
 
 
-#: What a price is asked for one of: "per person", "por pessoa", "cada", "each", "por noite".
+#: What a price is asked for one of: "per person", "por pessoa", "por noite" ("cada" and "each"
+#: are :data:`INDEFINITES`, no value anywhere).
 _PER_ONE = re.compile(
-    r"\b(?:por|per|a)\s+(?:pessoa|person|cabe[cç]a|head|hora|hour|noite|night|dia|day)\b|\bcada\b|\beach\b",
-    re.IGNORECASE,
+    r"\b(?:por|per|a)\s+(?:pessoa|person|cabe[cç]a|head|hora|hour|noite|night|dia|day)\b", re.IGNORECASE
 )
 
 
