@@ -34,7 +34,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -259,6 +259,14 @@ def _reads_in_full(ref: GoalRef, readings: Readings) -> bool:
     )
 
 
+def _then_its_domain(best: GoalRef, order: IntArray, model: EmbeddedModel) -> Iterator[GoalRef]:
+    """The first goals after ``best``, then the other goals of its domain, however far down the
+    classifier put them ("quantas pessoas cabem na tumba?" is the room's, not its booking's)."""
+    first = {int(index) for index in order}
+    yield from (model.goals[int(index)] for index in order[1:])
+    yield from (ref for k, ref in enumerate(model.goals) if k not in first and ref.domain == best.domain)
+
+
 def _named_from_its_tables(ref: GoalRef, readings: Readings) -> Entities | None:
     """``ref``'s entities in the message when every required one is said with evidence, none is
     guessed and one comes from a lookup table; ``None`` otherwise."""
@@ -396,9 +404,30 @@ def _words_of(entities: Entities) -> set[str]:
     }
 
 
-def _reads_all_of(theirs: Entities, own: Entities) -> bool:
-    """Whether ``theirs`` holds every value of ``own``, each the same."""
-    return all(theirs.get(name) == value for name, value in own.items())
+def _reads_all_of(theirs: Entities, own: Entities, goal: Goal | None = None) -> bool:
+    """Whether ``theirs`` holds every value of ``own``, each the same, or, given ``goal`` (whose
+    entities ``theirs`` are), the same entry of its lookup table ("seoul room" and "seoul")."""
+    return all(
+        theirs.get(name) == value or (goal is not None and _one_entry(goal, name, theirs.get(name), value))
+        for name, value in own.items()
+    )
+
+
+def _one_entry(goal: Goal, name: str, a: object, b: object) -> bool:
+    """Whether names ``a`` and ``b`` of ``goal``'s entity ``name`` are one entry of its table."""
+    spec = goal.entities_schema.get(name)
+    if spec is None or not spec.lookup or not isinstance(a, str) or not isinstance(b, str):
+        return False
+
+    def entry_of(said: str) -> str | None:
+        written = tuple(words(said))
+        for entry in spec.lookup or ():
+            if written in {tuple(words(w)) for w in (entry.value, *entry.aliases)}:
+                return entry.value
+        return None
+
+    entry = entry_of(a)
+    return entry is not None and entry == entry_of(b)
 
 
 def _kin_words(
@@ -2032,7 +2061,27 @@ class EmbeddedIntentAdapter:
                 return ref, False
             if not self._acts(ref):
                 return ref, True
+        if text.rstrip().endswith("?"):
+            for ref in _then_its_domain(model.goals[int(order[0])], order[:1], model):
+                if self._asked_in_its_words(text, ref, readings, model):
+                    return ref, False
         return None
+
+    def _asked_in_its_words(self, text: str, ref: GoalRef, readings: Readings, model: EmbeddedModel) -> bool:
+        """Whether a question names one of ``ref``'s things from its table, ``ref`` only reads
+        it, and the few words ``ref`` does not know beside it include one another goal of its
+        domain writes in a value: "quantas *pessoas* cabem na tumba do faraó?" asks a room's
+        details with a booking's count ("4 pessoas"), where "who directed Dune?" asks a cinema
+        nothing it knows."""
+        entities = _named_from_its_tables(ref, readings)
+        if entities is None or not self._only_reads(ref):
+            return False
+        extractor = readings.extractor(ref)
+        unexplained = extractor.unexplained_words(text, entities)
+        if extractor.unsupported_action(text) is not None or not 0 < len(unexplained) <= _FEW_UNKNOWN:
+            return False
+        domain = [e for (d, _), e in model.extractors.items() if d == ref.domain and e is not extractor]
+        return any(e.writes_in_a_value(word) for e in domain for word in unexplained)
 
     def _asked_by_its_code(
         self,
@@ -2143,8 +2192,11 @@ class EmbeddedIntentAdapter:
             return None  # "can I get floor tickets for Ivete?": a request, asked politely
         mine = readings.extractor(best)
         said = content_words(text)
-        for index in order[1:]:
-            ref = model.goals[int(index)]
+        # a price is asked of the first goals only: "quanto tá o ingresso do duna?" is no list
+        # of the cinema's sessions
+        first = (model.goals[int(index)] for index in order[1:])
+        readers = first if priced else _then_its_domain(best, order, model)
+        for ref in readers:
             if ref.domain != best.domain or not self._only_reads(ref):
                 continue
             theirs = readings.of(ref)
@@ -2154,7 +2206,7 @@ class EmbeddedIntentAdapter:
                 and not theirs.guessed
                 # a price asked of what the first goal does not know either is asked for too
                 and (priced or not _missing(ref.goal, theirs.entities))
-                and _reads_all_of(theirs.entities, own.entities)
+                and _reads_all_of(theirs.entities, own.entities, ref.goal)
                 and reader.evidenced(theirs.entities)
             ):
                 return ref
@@ -2199,7 +2251,7 @@ class EmbeddedIntentAdapter:
             theirs = readings.of(ref)
             if (
                 theirs.guessed
-                or not _reads_all_of(theirs.entities, own.entities)
+                or not _reads_all_of(theirs.entities, own.entities, ref.goal)
                 or not extractor.evidenced(theirs.entities)
                 or extractor.unsupported_action(text) not in (None, verb)
                 # "how much is an RV site for 2 nights, 3 people?": a price asked, not a booking

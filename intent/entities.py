@@ -123,6 +123,30 @@ def _as_hours(text: str, span: TypedSpan) -> TypedSpan | None:
     return replace(span, type="duration", value=f"PT{int(match.group(1))}H", lasting=None)
 
 
+#: A length of time in hours that the recogniser reads as a clock ("1 hora e meia" is 01:30).
+_HOURS_LONG = re.compile(
+    r"(?:\d{1,2}|uma?|duas|dois|tr[eê]s|an?|one|two|three)\s+(?:horas?|hours?)"
+    r"(?:\s+(?:e\s+meia|and\s+a\s+half))?",
+    re.IGNORECASE,
+)
+
+
+def _hours_long(text: str, span: TypedSpan) -> TypedSpan | None:
+    """A time written as a count of hours, and a half ("1 hora e meia", "two hours"), not after a
+    clock's preposition, as that long; ``None`` for anything else."""
+    if span.type != "time" or not isinstance(span.value, str):
+        return None
+    before = text[: span.start].split()
+    if not _HOURS_LONG.fullmatch(text[span.start : span.end].strip()) or (
+        before and before[-1].lower() in _CLOCK_LEADS
+    ):
+        return None
+    hours, minutes = (int(part) for part in span.value.split(":")[:2])
+    hours = hours % 12 or 12
+    lasting = f"PT{hours}H" + (f"{minutes}M" if minutes else "")
+    return replace(span, type="duration", value=lasting, lasting=None)
+
+
 #: What a number is as a context word: "100 dólares" and "1200 yen" teach the same thing.
 NUMBER = "<number>"
 #: Annotated values this long on average (in words) make an entity free text.
@@ -812,6 +836,37 @@ class GoalEntityExtractor:
         Augusta 1200", "200 Oak Street"): a number beside such a value is part of it."""
         return any(self._contexts[name].numbered for name in self._strings)
 
+    @cached_property
+    def _addressed(self) -> bool:
+        """Whether a string entity's annotated values are all addresses, each with its number."""
+        return any(self._contexts[name].addresses for name in self._strings)
+
+    def _a_house_number(self, toks: list[Token], inside: list[int]) -> bool:
+        """Whether the digits at ``inside`` end a street's name that opens with a word of a
+        street ("rua teodoro sampaio *800*") or open one that ends with such a word ("*350* Oak
+        Street"), with nothing but words between."""
+        # "from 12 Elm Street" is the 12th to the recogniser: its preposition is no part of a day
+        if (
+            not inside
+            or not toks[inside[-1]].text.isdigit()
+            or any(toks[i].text not in NOT_ENTITY for i in inside[:-1])
+        ):
+            return False
+        at = inside[-1]
+        heads = _STREET_HEADS | self._address_heads
+        before = toks[max(0, at - _STREET_NAME_WORDS - 1) : at]
+        for k in range(len(before) - 1, -1, -1):
+            if not before[k].text.isalpha():
+                break
+            if before[k].text in heads and k < len(before) - 1:
+                return True
+        for tok in toks[at + 1 : at + _STREET_NAME_WORDS + 2]:
+            if not tok.text.isalpha():
+                return False
+            if tok.text in _STREET_TAILS and tok is not toks[at + 1]:
+                return True
+        return False
+
     def _learn_lookups(self) -> None:
         """The domain's lookup tables: their names and aliases are known values; a word of the
         names of several entries is no name on its own."""
@@ -1038,14 +1093,22 @@ class GoalEntityExtractor:
             if name in self._grouped:
                 continue
             hits: list[tuple[int, str]] = []
-            for value, phrase in enum_pairs:
-                for i, j in find_phrase(phrase, toks, free, starts.get(phrase[0], ())):
-                    if _a_modal_verb(phrase, toks, i):
-                        continue  # "*may* I see my statement" asks; "statement for may" is May
-                    for k in range(i, j):
-                        used[k] = free[k] = True
-                    if not _negated(text, toks, i):
-                        hits.append((i, value))
+            found_at = [
+                (i, j, value)
+                for value, phrase in enum_pairs
+                for i, j in find_phrase(phrase, toks, free, starts.get(phrase[0], ()))
+                # "*may* I see my statement" asks; "statement for may" is May
+                if not _a_modal_verb(phrase, toks, i)
+            ]
+            # of two phrases over the same words, the longer, then the one said first: "*half
+            # day* passes" is half a day, though "day passes" is a phrase of a whole one
+            for i, j, value in sorted(found_at, key=lambda m: (m[0] - m[1], m[0])):
+                if any(free[k] for k in range(i, j)):
+                    continue
+                for k in range(i, j):
+                    used[k] = free[k] = True
+                if not _negated(text, toks, i):
+                    hits.append((i, value))
             if hits:
                 ordered = list(dict.fromkeys(v for _, v in sorted(hits)))
                 found[name] = ordered if self.specs[name].multiple and len(ordered) > 1 else ordered[0]
@@ -1214,7 +1277,7 @@ class GoalEntityExtractor:
         clock = clock or Clock(now=utcnow())
         language = language or detect(text)
         wanted = {self.specs[n].type for n in self._typed} | set(self._typed_text.values())
-        spans = _typed_spans(text, language, clock, wanted)
+        spans = _taken_back(text, _typed_spans(text, language, clock, wanted))
         if "number" in wanted and self._known_phrases:
             # the number of a known name ("pro *Gladiador 2*") names it and counts nothing
             names = self._known_phrase_spans(toks, used)
@@ -1228,6 +1291,10 @@ class GoalEntityExtractor:
             spans = [
                 s for s in spans if s.type != "time" or not _a_number_before_a_name(toks, _tokens_of(toks, s))
             ]
+        if self._addressed:
+            # "na Rua Oscar Freire *500*", "at *350* Oak Street", "from *12* Elm Street": the
+            # house's number, no count and no day
+            spans = [s for s in spans if not self._a_house_number(toks, _tokens_of(toks, s))]
         # "asap" is a day to the recogniser and a word of the goal's urgency: the goal's own
         # phrase says what it means here
         spans = [s for s in spans if s.type not in _DAY_TYPES or not self._said_by_a_phrase(text, s)]
@@ -1279,6 +1346,9 @@ class GoalEntityExtractor:
             # "das 14h às 16h": to a goal that reads one time and how long, the range's end says
             # how long (a goal with a start and an end time takes both times)
             spans = [s.as_lasting() for s in spans]
+        if "duration" in wanted and sum(s.type in ("time", "datetime") for s in spans) > 1:
+            # "sexta 20h pra 4, *1 hora e meia*": the second clock said in hours is how long
+            spans = [_hours_long(text, s) or s for s in spans]
         if self._hours_are_a_duration(spans):
             # "aluga bike vila madalena 2h": a bare count of hours, no day and no "às", is how
             # long to a goal that needs a duration and can do without a time
@@ -1428,6 +1498,8 @@ class GoalEntityExtractor:
                 continue
             if self._numbered and _a_number_before_a_name(toks, inside):
                 continue  # "outage at *10* pine road": the house's number, no ten o'clock
+            if self._addressed and self._a_house_number(toks, inside):
+                continue  # "a coleta da rua harmonia *300*": no three o'clock either
             for i in inside:
                 if not self._in_known_value(toks, i):
                     used[i] = True
@@ -1552,7 +1624,10 @@ class GoalEntityExtractor:
         if whole_days is not None and unit in _WEEK_WORDS and counted & _DAY_WORDS:
             # "for a week", "por duas semanas" to a count of days: seven days a week
             return TypedSpan("number", int(whole_days.group(1)), span.start, span.end)
-        if not forms & counted:
+        after = _NEXT_WORD.match(text, span.end)
+        # "5 day *passes*": the unit names the kind of what the count counts
+        of_a_counted = after is not None and bool(_forms_of(after.group(1).lower()) & counted)
+        if not forms & counted and not of_a_counted:
             return None
         # the number written is the count: "half day" is twelve hours, and no count of days; "6
         # meses" is six months, though the recogniser gives it in days; "about 8 months" eight
@@ -1562,7 +1637,10 @@ class GoalEntityExtractor:
         count = _written_number(" ".join(written))
         if count is None:
             return None
-        return TypedSpan("number", int(count) if count.is_integer() else count, span.start, span.end)
+        # the unit of a kind ("*day* passes") stays for the words that name the kind
+        last = _LAST_WORD.search(text, span.start, span.end) if of_a_counted else None
+        end = span.end if last is None else last.start()
+        return TypedSpan("number", int(count) if count.is_integer() else count, span.start, end)
 
     def annotated_words(self, names: Iterable[str]) -> set[str]:
         """The words the examples say with the typed values of ``names`` ("pessoas" of "2
@@ -1919,12 +1997,17 @@ class GoalEntityExtractor:
             right = context_word(toks[after].text) if after < len(toks) and not used[after] else ""
             verb = _verb_before(toks, span.first)
             beside = {t.text for t in toks[max(0, span.first - 1) : span.last + 2]}
+            # "rua harmonia 300": a street and its number are an address, not a code's digits
+            housed = self._addressed and any(
+                self._a_house_number(toks, [i]) for i in range(span.first, span.last + 1)
+            )
             scores = {
                 name: self._contexts[name].left[left]
                 + self._contexts[name].right[right]
                 + (DEFAULT_CUE_WEIGHT if verb in self._verb_cues[name] else 0.0)
                 # "cartão amex", "my elo card": the table's kind word says what the name is
                 + (DEFAULT_CUE_WEIGHT if beside & self._kind_words.get(name, frozenset()) else 0.0)
+                + (DEFAULT_CUE_WEIGHT if housed and self._contexts[name].addresses else 0.0)
                 for name in eligible
             }
             ranked = sorted(
@@ -2125,10 +2208,19 @@ class GoalEntityExtractor:
         units = {s for c in self._typed_contexts.values() for w, n in c.left.items() if n for s in stems(w)}
         cues = {w for name in self._strings for w in self._verb_cues[name]}  # "*drop* me home"
         per_one = price_per_one(read)  # a price asked "por pessoa": the question's own words
+        toks = tokens(read)
+        # "*pick up* my stove" of a goal phrased "schedule a pickup": one word written as two
+        written_apart = {
+            k
+            for i, (a, b) in enumerate(pairwise(toks))
+            if a.end < b.start and self._carrier_words.knows(a.text + b.text) and a.text.isalpha()
+            for k in (i, i + 1)
+        }
         return [
             t.text
-            for t in tokens(read)
+            for i, t in enumerate(toks)
             if t.text not in NOT_ENTITY
+            and i not in written_apart
             and not any(start <= t.start and t.end <= end for start, end in per_one)
             and t.text not in INDEFINITES
             and not t.text.isdigit()
@@ -2253,6 +2345,10 @@ class GoalEntityExtractor:
         names this goal's things and nothing else."""
         return any(name in self._contexts and self._prefixed(name, value) for name, value in entities.items())
 
+    def writes_in_a_value(self, word: str) -> bool:
+        """Whether ``word`` is written in a typed value its examples annotate ("4 *pessoas*")."""
+        return any(word in said for said in self._annotated_words.values())
+
     def knows_value(self, value: str) -> bool:
         """Whether ``value`` is a value this goal knows: annotated in its examples or an entry
         of one of its lookup tables ("lemon pie" of a bakery's items)."""
@@ -2301,6 +2397,8 @@ class GoalEntityExtractor:
                 continue  # a phrase is only read after its cue: the cue is the evidence
             if name in self._contexts and self._prefixed(name, value):
                 continue  # "vs 3145": the examples' codes are written so ("VS3012")
+            if name in self._contexts and self._contexts[name].addresses and _numbered_name(value):
+                continue  # "800 Hill Road": an address with its number, as the examples write one
             if not spec.lookup:
                 return False
             for item in value if isinstance(value, list) else [value]:
@@ -2369,6 +2467,12 @@ _WHOLE_DAYS = re.compile(r"P(\d+)D")
 _ROUGHLY = frozenset({"about", "around", "roughly", "approximately", "like", "uns", "umas", "cerca", "de"})
 _WEEK_WORDS = frozenset({"week", "weeks", "semana", "semanas"})
 _DAY_WORDS = frozenset({"day", "days", "dia", "dias"})
+
+
+def _numbered_name(value: EntityValue) -> bool:
+    """Whether ``value`` is words and a number ("Rua Augusta 1200", "200 Oak Street")."""
+    said = words(str(value)) if not isinstance(value, list) else []
+    return any(w.isdigit() for w in said) and any(w.isalpha() for w in said)
 
 
 def _numbers_joined(toks: list[Token], spans: list[_Span]) -> list[_Span]:
@@ -2495,6 +2599,68 @@ def _day_and_time(text: str, span: TypedSpan, language: str, clock: Clock) -> li
                 replace(b, start=offset + b.start, end=offset + b.end),
             ]
     return None
+
+
+#: The word right after a span, and the last word inside one.
+_NEXT_WORD = re.compile(r"[\s-]*(\w+)")
+_LAST_WORD = re.compile(r"[\s-]+\w+\W*$")
+
+#: The words a street's name opens with in Portuguese ("*rua* harmonia 300") or ends with in
+#: English ("45 pine *road*"), besides those an address's annotated values open with.
+_STREET_HEADS = frozenset(
+    {"rua", "r", "av", "avenida", "alameda", "al", "travessa", "tv", "estrada", "rodovia", "rod"}
+    | {"praca", "largo", "viela", "beco"}
+)
+_STREET_TAILS = frozenset(
+    {"street", "st", "road", "rd", "avenue", "ave", "lane", "ln", "court", "ct", "way", "drive"}
+    | {"dr", "boulevard", "blvd", "place", "pl", "terrace"}
+)
+#: How many words a street's name has at most between its head or tail and its number.
+_STREET_NAME_WORDS = 4
+
+#: Words that take back the value just said and give another: "quinta, *digo*, sexta", "at 7pm,
+#: *I mean* 8pm"; a bare "não"/"no" only between commas ("sábado, não, domingo").
+_TAKEN_BACK = re.compile(
+    r"(?:\b(?:digo|quer\s+dizer|ou\s+melhor|ali[aá]s|corrigindo|i\s+mean|i\s+meant|or\s+rather"
+    r"|make\s+(?:it|that)|no\s+wait|sorry)\b|,\s*(?:n[aã]o|no)\s*,)"
+    r"[\s,.:;!…-]*(?:(?:às|as|a|o|na|no|pra|para|pro|on|at|for|the)\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _kinds(span: TypedSpan) -> frozenset[str]:
+    return frozenset({"date", "time"}) if span.type == "datetime" else frozenset({span.type})
+
+
+def _taken_back(text: str, spans: list[TypedSpan]) -> list[TypedSpan]:
+    """``spans`` without what a correction in the same message takes back: the nearest earlier
+    value of the corrected kind ("quinta, digo, sexta" is Friday; "friday at 7pm, I mean
+    saturday" keeps 7pm and moves the day)."""
+    out = list(spans)
+    for later in spans:
+        marker = _TAKEN_BACK.search(text, 0, later.start)
+        if marker is None:
+            continue
+        earlier = next(
+            (
+                s
+                for s in reversed(out)
+                if s.start < marker.start() and s is not later and _kinds(s) & _kinds(later)
+            ),
+            None,
+        )
+        if earlier is None:
+            continue
+        kept = _kinds(earlier) - _kinds(later)
+        index = out.index(earlier)
+        if not kept:
+            del out[index]
+        else:
+            (part,) = kept
+            value = _typed_part(earlier, part)
+            assert value is not None
+            out[index] = replace(earlier, type=part, value=value, earlier=None)
+    return out
 
 
 def _typed_spans(text: str, language: str, clock: Clock, wanted: set[str]) -> list[TypedSpan]:

@@ -35,6 +35,9 @@ _ACTIONS: dict[str, tuple[str, str]] = {
     "transfer": ("transfere transferir", "transfer wire"),
     "open": ("abre abrir registra registrar", "open log raise"),
     "rent": ("aluga alugar", "rent hire"),
+    # "busca" fetches as often as it searches ("me busca no aeroporto", "vem buscar 5 camisas"):
+    # listed under both, it is read as neither
+    "collect": ("recolhe recolher recolha recolham busca buscar busque buscam", "collect fetch haul"),
     # a price named is its cost asked: "*price* for a banner" of a quote phrased "how much"
     "cost": (
         "custa custam custar cobra cobram cobrar preco precos valor valores",

@@ -698,11 +698,30 @@ _STATUS_OPENINGS = (
     ("onde", "esta", "a", "minha"),
 )
 _STATUS_OPENINGS_ASKED = (
+    # "já recolheram a geladeira?", "did you guys collect the fridge?": asked after what was done
+    ("ja",),
+    ("did", "you"),
     ("tenho",),
     ("eu", "tenho"),
     ("estou", "com"),
     ("to", "com"),
     ("eu", "estou", "com"),
+)
+#: Words that ask after something the person has wherever they are said ("I'd like to *check on
+#: my* translation order", "queria saber *como está o meu* pedido").
+_STATUS_ANYWHERE = tuple(
+    (*lead, *owner)
+    for lead in (
+        ("check", "on"),
+        ("checking", "on"),
+        ("status", "of"),
+        ("update", "on"),
+        ("como", "esta"),
+        ("como", "anda"),
+        ("status", "do"),
+        ("status", "da"),
+    )
+    for owner in (("my",), ("meu",), ("minha",), ("o", "meu"), ("a", "minha"))
 )
 #: ...but not when the opening is an obligation or an ability ("do I have to", "tenho que").
 _NOT_STATUS = frozenset({"to", "que", "de", "able"})
@@ -718,6 +737,8 @@ def status_question(text: str) -> bool:
     (True, False)
     >>> status_question("do I have a class on Friday"), status_question("do I have to bring a mat?")
     (True, False)
+    >>> status_question("I'd like to check on my order"), status_question("check on the weather")
+    (True, False)
     """
     ws = words(expand_shorthands(text))
     while ws and ws[0] in _LEAD_IN:
@@ -727,7 +748,11 @@ def status_question(text: str) -> bool:
         n = len(opening)
         if tuple(ws[:n]) == opening and len(ws) > n and ws[n] not in _NOT_STATUS:
             return True
-    return False
+    return any(
+        tuple(ws[i : i + len(phrase)]) == phrase and i + len(phrase) < len(ws)
+        for phrase in _STATUS_ANYWHERE
+        for i in range(len(ws))
+    )
 
 
 #: How a question about a price opens (accent-free words, after a lead-in): never a request to act.

@@ -20,6 +20,7 @@ from bench.understanding.round15.domains import boat_tours, driving_school, tail
 from bench.understanding.round16.domains import bakery, campsite, music_school
 from bench.understanding.round17.domains import locksmith, museum, tattoo_studio
 from bench.understanding.round18.domains import blood_donation, escape_room, translation
+from bench.understanding.round19.domains import karaoke, ski_resort, waste_pickup
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -304,3 +305,10 @@ def round18_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
     """Round 18's held-out domains (escape room, translation agency, blood donation) beside the
     shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round18"), blood_donation, escape_room, translation)
+
+
+@pytest.fixture(scope="session")
+def round19_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 19's held-out domains (ski resort, karaoke, bulky waste pickup) beside the shipped
+    ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round19"), karaoke, ski_resort, waste_pickup)
