@@ -404,37 +404,25 @@ def _words_of(entities: Entities) -> set[str]:
     }
 
 
-def _reads_all_of(theirs: Entities, own: Entities, goal: Goal | None = None) -> bool:
-    """Whether ``theirs`` holds every value of ``own``, each the same, or, given ``goal`` (whose
-    entities ``theirs`` are), the same entry of its lookup table ("seoul room" and "seoul")."""
+def _reads_all_of(theirs: Entities, own: Entities, reader: GoalEntityExtractor | None = None) -> bool:
+    """Whether ``theirs`` holds every value of ``own``, each the same, or, given the ``reader`` of
+    ``theirs``, the same entry of its lookup table ("seoul room" and "seoul")."""
     return all(
-        theirs.get(name) == value or (goal is not None and _one_entry(goal, name, theirs.get(name), value))
+        theirs.get(name) == value or (reader is not None and reader.one_entry(name, theirs.get(name), value))
         for name, value in own.items()
     )
 
 
-def _one_entry(goal: Goal, name: str, a: object, b: object) -> bool:
-    """Whether names ``a`` and ``b`` of ``goal``'s entity ``name`` are one entry of its table."""
-    spec = goal.entities_schema.get(name)
-    if spec is None or not spec.lookup or not isinstance(a, str) or not isinstance(b, str):
-        return False
-
-    def entry_of(said: str) -> str | None:
-        written = tuple(words(said))
-        for entry in spec.lookup or ():
-            if written in {tuple(words(w)) for w in (entry.value, *entry.aliases)}:
-                return entry.value
-        return None
-
-    entry = entry_of(a)
-    return entry is not None and entry == entry_of(b)
+def _kin(extractors: dict[tuple[str, str], GoalEntityExtractor], ref: GoalRef) -> list[GoalEntityExtractor]:
+    """The extractors of the other goals of ``ref``'s domain."""
+    return [x for (domain, goal), x in extractors.items() if domain == ref.domain and goal != ref.goal.goal]
 
 
 def _kin_words(
     extractors: dict[tuple[str, str], GoalEntityExtractor], ref: GoalRef, unexplained: list[str]
 ) -> list[str]:
     """The words of ``unexplained`` that another goal of ``ref``'s domain is phrased with."""
-    kin = [x for (domain, goal), x in extractors.items() if domain == ref.domain and goal != ref.goal.goal]
+    kin = _kin(extractors, ref)
     return [w for w in unexplained if any(x.uses_phrasing(w) for x in kin)]
 
 
@@ -2080,8 +2068,7 @@ class EmbeddedIntentAdapter:
         unexplained = extractor.unexplained_words(text, entities)
         if extractor.unsupported_action(text) is not None or not 0 < len(unexplained) <= _FEW_UNKNOWN:
             return False
-        domain = [e for (d, _), e in model.extractors.items() if d == ref.domain and e is not extractor]
-        return any(e.writes_in_a_value(word) for e in domain for word in unexplained)
+        return any(x.writes_in_a_value(word) for x in _kin(model.extractors, ref) for word in unexplained)
 
     def _asked_by_its_code(
         self,
@@ -2206,7 +2193,7 @@ class EmbeddedIntentAdapter:
                 and not theirs.guessed
                 # a price asked of what the first goal does not know either is asked for too
                 and (priced or not _missing(ref.goal, theirs.entities))
-                and _reads_all_of(theirs.entities, own.entities, ref.goal)
+                and _reads_all_of(theirs.entities, own.entities, reader)
                 and reader.evidenced(theirs.entities)
             ):
                 return ref
@@ -2251,7 +2238,7 @@ class EmbeddedIntentAdapter:
             theirs = readings.of(ref)
             if (
                 theirs.guessed
-                or not _reads_all_of(theirs.entities, own.entities, ref.goal)
+                or not _reads_all_of(theirs.entities, own.entities, extractor)
                 or not extractor.evidenced(theirs.entities)
                 or extractor.unsupported_action(text) not in (None, verb)
                 # "how much is an RV site for 2 nights, 3 people?": a price asked, not a booking

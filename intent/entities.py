@@ -111,14 +111,19 @@ _BARE_HOURS = re.compile(r"(\d{1,2})\s*(?:h|hs|hr|hrs)", re.IGNORECASE)
 _CLOCK_LEADS = frozenset({"as", "às", "at", "pelas", "@", "das", "from"})
 
 
+def _after_a_clock_lead(text: str, span: TypedSpan) -> bool:
+    """Whether the word before ``span`` makes it a clock time ("*às* 2h", "*at* 2 hours")."""
+    before = text[: span.start].split()
+    return bool(before) and before[-1].lower() in _CLOCK_LEADS
+
+
 def _as_hours(text: str, span: TypedSpan) -> TypedSpan | None:
     """A time written as a bare count of hours ("2h") and not after a clock's preposition, as
     that many hours; ``None`` for anything else."""
     if span.type != "time":
         return None
     match = _BARE_HOURS.fullmatch(text[span.start : span.end].strip())
-    before = text[: span.start].split()
-    if match is None or (before and before[-1].lower() in _CLOCK_LEADS):
+    if match is None or _after_a_clock_lead(text, span):
         return None
     return replace(span, type="duration", value=f"PT{int(match.group(1))}H", lasting=None)
 
@@ -136,10 +141,7 @@ def _hours_long(text: str, span: TypedSpan) -> TypedSpan | None:
     clock's preposition, as that long; ``None`` for anything else."""
     if span.type != "time" or not isinstance(span.value, str):
         return None
-    before = text[: span.start].split()
-    if not _HOURS_LONG.fullmatch(text[span.start : span.end].strip()) or (
-        before and before[-1].lower() in _CLOCK_LEADS
-    ):
+    if not _HOURS_LONG.fullmatch(text[span.start : span.end].strip()) or _after_a_clock_lead(text, span):
         return None
     hours, minutes = (int(part) for part in span.value.split(":")[:2])
     hours = hours % 12 or 12
@@ -764,6 +766,9 @@ class GoalEntityExtractor:
         )
         #: each string entity's own lookup table: a name only one of them lists fills that one
         self._tables: dict[str, KnownValues] = {}
+        #: entity -> a name or alias of its table, as words -> the entry's value (the first
+        #: entry that writes it)
+        self._entries: dict[str, dict[tuple[str, ...], str]] = defaultdict(dict)
         #: the words several entries of an entity's table are named with ("card" of "black card"
         #: and "debit card"): said alone, they name none of them
         self._shared_words: dict[str, frozenset[str]] = {}
@@ -888,6 +893,7 @@ class GoalEntityExtractor:
                     said = tuple(words(written))
                     if said:
                         table.add(said)
+                        self._entries[name].setdefault(said, entry.value)
                     for word in said:
                         entries_of[word].add(entry.value)
                     if ":" in written.strip(" :"):
@@ -961,7 +967,7 @@ class GoalEntityExtractor:
             self._contexts[name].coded = bool(values) and all(
                 len(v) == 1 and any(c.isdigit() for c in v[0]) for v in values
             )
-            with_a_number = [any(w.isdigit() for w in v) and any(w.isalpha() for w in v) for v in values]
+            with_a_number = [_a_number_and_a_word(v) for v in values]
             self._contexts[name].numbered = any(with_a_number)
             # "Rua Augusta 1200", "200 Oak Street": a name with its number in every value is no
             # phrase that runs to the end of the message, whatever its length
@@ -2345,6 +2351,15 @@ class GoalEntityExtractor:
         names this goal's things and nothing else."""
         return any(name in self._contexts and self._prefixed(name, value) for name, value in entities.items())
 
+    def one_entry(self, name: str, a: EntityValue | None, b: EntityValue | None) -> bool:
+        """Whether names ``a`` and ``b`` of entity ``name`` are one entry of its lookup table,
+        written two ways ("seoul room" and "seoul")."""
+        if not isinstance(a, str) or not isinstance(b, str):
+            return False
+        entries = self._entries.get(name, {})
+        entry = entries.get(tuple(words(a)))
+        return entry is not None and entry == entries.get(tuple(words(b)))
+
     def writes_in_a_value(self, word: str) -> bool:
         """Whether ``word`` is written in a typed value its examples annotate ("4 *pessoas*")."""
         return any(word in said for said in self._annotated_words.values())
@@ -2397,7 +2412,12 @@ class GoalEntityExtractor:
                 continue  # a phrase is only read after its cue: the cue is the evidence
             if name in self._contexts and self._prefixed(name, value):
                 continue  # "vs 3145": the examples' codes are written so ("VS3012")
-            if name in self._contexts and self._contexts[name].addresses and _numbered_name(value):
+            if (
+                name in self._contexts
+                and self._contexts[name].addresses
+                and not isinstance(value, list)
+                and _a_number_and_a_word(words(str(value)))
+            ):
                 continue  # "800 Hill Road": an address with its number, as the examples write one
             if not spec.lookup:
                 return False
@@ -2469,9 +2489,8 @@ _WEEK_WORDS = frozenset({"week", "weeks", "semana", "semanas"})
 _DAY_WORDS = frozenset({"day", "days", "dia", "dias"})
 
 
-def _numbered_name(value: EntityValue) -> bool:
-    """Whether ``value`` is words and a number ("Rua Augusta 1200", "200 Oak Street")."""
-    said = words(str(value)) if not isinstance(value, list) else []
+def _a_number_and_a_word(said: Sequence[str]) -> bool:
+    """Whether the words ``said`` hold a number and a word ("Rua Augusta 1200", "200 Oak Street")."""
     return any(w.isdigit() for w in said) and any(w.isalpha() for w in said)
 
 
