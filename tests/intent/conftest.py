@@ -21,6 +21,7 @@ from bench.understanding.round16.domains import bakery, campsite, music_school
 from bench.understanding.round17.domains import locksmith, museum, tattoo_studio
 from bench.understanding.round18.domains import blood_donation, escape_room, translation
 from bench.understanding.round19.domains import karaoke, ski_resort, waste_pickup
+from bench.understanding.round20.domains import bowling, passport_office, water_delivery
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -312,3 +313,10 @@ def round19_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
     """Round 19's held-out domains (ski resort, karaoke, bulky waste pickup) beside the shipped
     ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round19"), karaoke, ski_resort, waste_pickup)
+
+
+@pytest.fixture(scope="session")
+def round20_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 20's held-out domains (bowling alley, passport office, water delivery) beside the
+    shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round20"), bowling, passport_office, water_delivery)
