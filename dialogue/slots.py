@@ -41,6 +41,8 @@ from shared.status import RunStatus
 MAX_ATTEMPTS = 2
 #: The values of a goal named in the question for what a request is about: a few, not a form.
 OBJECT_WORDS = 3
+#: Words an answer stands in for the thing asked about, beside its value ("the full day *one*").
+STAND_IN = frozenset({"one", "ones"})
 
 
 def describe(description: Localized, language: str) -> str:
@@ -256,7 +258,8 @@ def only_the_answer(text: str, entity: str, found: Entities, spec: EntitySpec | 
         for synonym in spec.synonyms.get(answer, ()):
             said.update(words(synonym))
     naming = naming_words(entity, spec)
-    return not [w for w in words(text) if w not in said and w not in naming and w not in NOT_ENTITY]
+    left = [w for w in words(text) if w not in said and w not in naming and w not in NOT_ENTITY]
+    return not [w for w in left if w not in STAND_IN]
 
 
 def naming_words(entity: str, spec: EntitySpec | None) -> set[str]:
