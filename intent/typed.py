@@ -71,6 +71,12 @@ _ORDINAL_SIGN = re.compile(r"(?<=\d)[ºª°]")
 #: The space between noon or midnight and a number, which Duckling reads as minutes ("meio dia 2
 #: pessoas" as 12:02; people say "meio-dia e dez"): a comma is put there before it reads.
 _NOON_BEFORE_NUMBER = re.compile(r"(?:(?<=meio[- ]dia)|(?<=meia[- ]noite))\s+(?=\d)", re.IGNORECASE)
+#: The space between hours written with "h" and a count of something ("18h 6 pessoas"), which
+#: Duckling reads as minutes (18:06): a comma is put there before it reads. Minutes said as such
+#: ("18h 30 min") stay minutes.
+_HOURS_BEFORE_A_COUNT = re.compile(
+    r"(?<=\dh)\s+(?=\d{1,2}\s+(?!(?:min|mins|minutos?|minutes?)\b)[^\W\d_])", re.IGNORECASE
+)
 #: The "ao" of "amanhã ao meio-dia", which Duckling reads as "until" (midnight to 1 pm, so only
 #: the day was kept): dropped before it reads.
 _AT_NOON = re.compile(r"\bao\s+(?=mei[oa][- ](?:dia|noite)\b)", re.IGNORECASE)
@@ -79,7 +85,17 @@ _AT_NOON = re.compile(r"\bao\s+(?=mei[oa][- ](?:dia|noite)\b)", re.IGNORECASE)
 _TIMES_SIGN = re.compile(r"(?<=\b\d)[x×](?!\w)|(?<=\b\d\d)[x×](?!\w)|(?<!\w)[x×](?=\d{1,2}\b)", re.IGNORECASE)
 #: Everything :func:`_expanded` rewrites, in one pattern.
 _REWRITES = re.compile(
-    "|".join(p.pattern for p in (_SHORTHAND_WORD, _ORDINAL_SIGN, _NOON_BEFORE_NUMBER, _AT_NOON, _TIMES_SIGN)),
+    "|".join(
+        p.pattern
+        for p in (
+            _SHORTHAND_WORD,
+            _ORDINAL_SIGN,
+            _NOON_BEFORE_NUMBER,
+            _HOURS_BEFORE_A_COUNT,
+            _AT_NOON,
+            _TIMES_SIGN,
+        )
+    ),
     re.IGNORECASE,
 )
 #: Currency words Duckling's Portuguese misses ("100 dólares"), and the real's slang after an
@@ -465,6 +481,13 @@ def _a_unit(word: str, language: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
+def measures(word: str, language: str) -> bool:
+    """Whether ``word`` is a unit of measure ("litros", "kg", "ml"), which says how big a thing is
+    rather than how many of it ("un", "pct" count)."""
+    return word.lower() not in _COUNT_UNITS and _a_unit(word, language)
+
+
 def _with_halves(text: str, language: str, spans: list[TypedSpan]) -> list[TypedSpan]:
     """The halves Duckling does not read: "um quilo e meio", "2 and a half kilos" add one to
     their count; "meia dúzia", "half a dozen" halve theirs; "meio quilo", "half a kilo" are
@@ -601,14 +624,17 @@ def _expanded(text: str) -> tuple[str, list[int]]:
 _LONG_WORD = re.compile(r"\b[^\W\d_]{5,}\b")
 #: English weekdays (Portuguese ones are too near other words: "quarta" and "quanta").
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: Portuguese weekdays, meant only through two letters swapped side by side ("sexat", "qiunta"):
+#: one letter off is as often another word ("sesta", "quanta", "terra").
+_WEEKDAYS_PT = ("segunda", "terça", "terca", "quarta", "quinta", "sexta", "sábado", "sabado", "domingo")
 #: Slips allowed in a weekday's name by its length: two in the longest ("wensday"), one in the
 #: middle ones ("tuesdy"), only two letters swapped in the shortest ("firday"; "sundae" is a word).
 _TWO_SLIPS, _ONE_SLIP = 8, 7
 
 
 def _weekday_meant(word: str) -> str | None:
-    """The English weekday ``word`` is with a typing slip, when it is not one as written:
-    "thrusday", "wensday", "tuesdy", "firday". Swapped letters are one slip."""
+    """The weekday ``word`` is with a typing slip, when it is not one as written: "thrusday",
+    "wensday", "tuesdy", "firday", "sexat", "qiunta". Swapped letters are one slip."""
     lowered = word.lower()
     if lowered in _WEEKDAYS or lowered.rstrip("s") in _WEEKDAYS:
         return None
@@ -619,6 +645,11 @@ def _weekday_meant(word: str) -> str | None:
             continue
         budget = 2 if len(day) >= _TWO_SLIPS else 1
         if OSA.distance(lowered, day, score_cutoff=budget) <= budget:
+            return day
+    if lowered in _WEEKDAYS_PT:
+        return None
+    for day in _WEEKDAYS_PT:
+        if sorted(lowered) == sorted(day) and OSA.distance(lowered, day, score_cutoff=1) == 1:
             return day
     return None
 

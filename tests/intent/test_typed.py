@@ -101,6 +101,11 @@ def _types(text: str, language: str, clock: Clock = CLOCK) -> list[tuple[str, An
         ("amanhã meio dia 2 pessoas", "pt", [("datetime", "2026-11-27T12:00:00-03:00"), ("number", 2)]),
         ("meia-noite 3 pessoas", "pt", [("time", "00:00"), ("number", 3)]),
         ("meio dia e meia", "pt", [("time", "12:30")]),
+        # a number after hours written with "h" counts what follows it ("18h06" is how 18:06 is said)
+        ("amanhã 18h 6 pessoas", "pt", [("datetime", "2026-11-27T18:00:00-03:00"), ("number", 6)]),
+        ("sexta 20h 4 jogadores", "pt", [("datetime", "2026-11-27T20:00:00-03:00"), ("number", 4)]),
+        ("amanhã às 18h 30 min", "pt", [("datetime", "2026-11-27T18:30:00-03:00")]),
+        ("amanhã às 18h 30", "pt", [("datetime", "2026-11-27T18:30:00-03:00")]),
         # "ao meio-dia" is at noon, not Duckling's "until noon" (the day alone was kept)
         ("sexta ao meio-dia", "pt", [("datetime", "2026-11-27T12:00:00-03:00")]),
         ("amanhã ao meio dia pra 3", "pt", [("datetime", "2026-11-27T12:00:00-03:00"), ("number", 3)]),

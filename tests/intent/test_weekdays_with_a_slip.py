@@ -1,5 +1,6 @@
-"""An English weekday typed with a slip ("thrusday", "wensday", "firday") is that day, as
-Duckling reads only names spelt right; a word that is no slip of one ("sundae") stays a word."""
+"""A weekday typed with a slip ("thrusday", "wensday", "firday"; "sexat", "qiunta" with two letters
+swapped) is that day, as Duckling reads only names spelt right; a word that is no slip of one
+("sundae", "sesta", "quanta") stays a word."""
 
 from __future__ import annotations
 
@@ -25,4 +26,20 @@ NOW = datetime(2026, 3, 10, 10, 0, tzinfo=ZoneInfo("America/Sao_Paulo"))  # a Tu
 )
 def test_a_weekday_with_a_slip(text: str, read: list[tuple[str, str, str]]) -> None:
     spans = RECOGNIZER.spans(text, "en", time_zone="America/Sao_Paulo", now=NOW)
+    assert [(s.type, s.value, text[s.start : s.end]) for s in spans] == read
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("lavagem na sexat", [("date", "2026-03-13", "na sexat")]),
+        ("pode ser qiunta às 15h?", [("datetime", "2026-03-12T15:00:00-03:00", "qiunta às 15h")]),
+        ("sábdao de manhã", [("date", "2026-03-14", "sábdao de manhã")]),
+        ("segudna", [("date", "2026-03-16", "segudna")]),
+        ("sesta depois do almoço", []),
+        ("quanta gente", []),
+    ],
+)
+def test_a_portuguese_weekday_with_two_letters_swapped(text: str, read: list[tuple[str, str, str]]) -> None:
+    spans = RECOGNIZER.spans(text, "pt", time_zone="America/Sao_Paulo", now=NOW)
     assert [(s.type, s.value, text[s.start : s.end]) for s in spans] == read
