@@ -57,10 +57,10 @@ from intent.text import (
     tokens,
     verb_stem,
 )
-from intent.typed import PARTY_ENDS, RECOGNIZER, Clock, TypedSpan, names_a_currency
+from intent.typed import PARTY_ENDS, RECOGNIZER, Clock, TypedSpan, measures, names_a_currency
 from shared.clock import utcnow
 from shared.entities import Entities, EntityValue, TypedValue
-from shared.i18n import detect, vote
+from shared.i18n import detect, normalise, vote
 from shared.i18n.languages import LANGUAGES
 from shared.manifest import TYPED_ENTITY_TYPES, EntitySpec, Goal, GoalExample
 
@@ -635,6 +635,8 @@ def _glued_counts(text: str, spans: Sequence[TypedSpan], units: frozenset[str]) 
     ]
 
 
+#: The word right after a number, glued, hyphened or spaced ("20L", "20-litre", "20 litros").
+_UNIT_AFTER = re.compile(r"(?:-|\s*)([^\W\d_]+)\b")
 #: "half" right after a count: a half-price ticket's, since half past is said "half 3", "3 e meia".
 _HALF_AFTER = re.compile(r"\s+(half|meia)\b", re.IGNORECASE)
 
@@ -1310,6 +1312,9 @@ class GoalEntityExtractor:
         if "number" in wanted and self._counted_nouns:
             # "6cm" of a size the examples annotate "10 cm": the count and its unit in one word
             spans = sorted([*spans, *_glued_counts(text, spans, self._counted_nouns)], key=lambda s: s.start)
+        if "number" in wanted and self._counted_nouns:
+            # "o galão de *20* litros", "a 20-litre jug" to a count of jugs: how big each is
+            spans = [s for s in spans if not self._measures_the_counted(text, s, language)]
         if "number" in wanted and not wanted & {"time", "datetime"}:
             # "2 half price tickets" is half past two to the recogniser, "about 12 pages" noon: to
             # a goal that reads no time, the count it starts with
@@ -1453,6 +1458,17 @@ class GoalEntityExtractor:
         say with the count ``name`` ("uma *aula*" beside "8 aulas")."""
         after = _word_after(toks, span)
         return after is not None and not _forms_of(after).isdisjoint(self._annotated_words[name])
+
+    def _measures_the_counted(self, text: str, span: TypedSpan, language: str) -> bool:
+        """Whether ``span`` is a number said with a unit of measure ("20 litros", "20-litre") that
+        none of the nouns the examples count is: a size, not how many."""
+        unit = _UNIT_AFTER.match(text, span.end)
+        return (
+            span.type == "number"
+            and unit is not None
+            and _forms_of(normalise(unit.group(1))).isdisjoint(self._counted_nouns)
+            and measures(unit.group(1), language)
+        )
 
     @cached_property
     def _counts_something(self) -> bool:
