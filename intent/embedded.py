@@ -215,6 +215,9 @@ RESCUE_FLOOR = 0.3
 EXPLAINED_FLOOR = 0.15
 #: A message made only of a reading goal's own words needs this many of them to be that goal's.
 OWN_WORDS_ENOUGH = 2
+#: A message made only of an acting goal's own words and values, short of one it requires, needs
+#: this many of them (values counted) to be asked for the rest.
+_ENOUGH_SAID = 3
 
 
 def clear_request(goal: Goal, intent: IntentOutput) -> bool:
@@ -469,6 +472,17 @@ def _undoing(extractor: GoalEntityExtractor, text: str) -> str | None:
     ("cancela", "desmarcar", "drop"), else ``None``."""
     verb = extractor.unsupported_action(text)
     return verb if verb is not None and any(ACTION_OF.get(w) == _UNDO for w in words(verb)) else None
+
+
+def _opens_with_an_undo(extractor: GoalEntityExtractor, text: str) -> str | None:
+    """The cancelling verb a message opens with, whatever follows it ("*cancela* protocolo
+    PR48125", "*cancel* protocol PR48125"), when it is no word of the goal's own phrasing; else
+    ``None``. Weaker than :func:`_undoing` (no object needs to follow): only ever a reason to read
+    the domain's cancellation instead, never to leave the goal out."""
+    first = next((w for w in words(text) if w not in NOT_ENTITY), None)
+    if first is None or ACTION_OF.get(first) != _UNDO or extractor.uses_phrasing(first):
+        return None
+    return first
 
 
 def _says_nothing_of(extractor: GoalEntityExtractor, text: str, entities: Entities) -> bool:
@@ -1261,13 +1275,25 @@ class EmbeddedIntentAdapter:
             out.alternatives = out.alternatives[:1]
             note = f"every word is {best.goal.goal}'s or a value it reads (confidence raised)"
             conf = self._raised_to(out, best, note)
+        named: tuple[GoalRef, bool] | None = None
         if conf < self.oos_threshold and not kept:
             named = self._named_from_table(text, order, readings, model)
             if named is None and (further := self._named_further(text, probs, order, readings, model)):
                 named = further, False
-            if named is None:
+            priced = (
+                None
+                if named is not None
+                else self._priced_by_a_reader(text, best, conf, out, order, readings)
+            )
+            if priced is not None:
+                # "qto sai 4 galões?": unsure of the order, whose jugs its price reads; a price asked
+                note = f"a price asked of what {best.goal.goal} acts on: {priced.goal.goal}'s"
+                note += " (confidence raised)"
+                best, conf = priced, self._replaced(out, best, priced, note)
+            elif named is None:
                 out.notes.append(f"out of scope: confidence {conf:.2f} < threshold {self.oos_threshold:.2f}")
                 return out
+        if named is not None:
             listed, lone = named
             # a choice between two other goals is no question to ask of the one named
             named_goal = f"{listed.domain}.{listed.goal.goal}"
@@ -1413,6 +1439,12 @@ class EmbeddedIntentAdapter:
             # something is not started on the classifier's unsure word alone; one that only reads
             # is answered ("whens my next appt": reading costs nothing)
             return _out_of_scope(out, f"nothing of {best.goal.goal} is said, and the classifier is unsure")
+        if free_to_drop and (coded := self._coded_as_another(best, out, order, readings)) is not None:
+            # "qual o status do pedido pr 48125": an order's words, and a code of the letters a
+            # document's protocols start with
+            note = f"the code is of {coded.goal.goal}'s shape, not of {best.goal.goal}'s"
+            conf, extractor, guessed = self._read_instead(out, best, coded, note, readings)
+            best = coded
         if free_to_drop and (undo := _undoing(extractor, text)):
             undoer = self._undoer(text, undo, best, readings, model)
             if undoer is None:
@@ -1422,6 +1454,15 @@ class EmbeddedIntentAdapter:
                 return _out_of_scope(out, f"{undo!r} undoes what {best.goal.goal} makes or reads")
             # "cancel our escape room on Friday": the booking's words, and its domain's cancellation
             note = f"{undo!r} is {undoer.goal.goal}'s verb, which undoes what {best.goal.goal} makes"
+            conf, extractor, guessed = self._read_instead(out, best, undoer, note, readings)
+            best = undoer
+        elif (
+            free_to_drop
+            and (undo := _opens_with_an_undo(extractor, text))
+            and (undoer := self._undoer(text, undo, best, readings, model, same_values=True)) is not None
+        ):
+            # "cancela protocolo PR48125": a status's words, opened by its domain's cancellation
+            note = f"{undo!r} is {undoer.goal.goal}'s verb, which undoes what {best.goal.goal} reads"
             conf, extractor, guessed = self._read_instead(out, best, undoer, note, readings)
             best = undoer
         if free_to_drop and (how := self._how_to_it_does_not_tell(text, best, extractor)):
@@ -1576,6 +1617,28 @@ class EmbeddedIntentAdapter:
             out.notes.append(f"{CHOICE_NOTE}: {a.domain}.{a.goal} or {b.domain}.{b.goal}")
         return order
 
+    def _unknown_to_its_domain(self, text: str, ref: GoalRef, readings: Readings) -> list[str]:
+        """The words of ``text`` that no goal of ``ref``'s domain accounts for, each with its own
+        reading ("cabem" of "quantos jogadores cabem na sala?", where players are the booking's)."""
+        unknown = readings.extractor(ref).unexplained_words(text, readings.of(ref).entities)
+        for kin in self.model.goals if self.model is not None else []:
+            if kin.domain == ref.domain and kin != ref and unknown:
+                left = readings.extractor(kin).unexplained_words(text, readings.of(kin).entities)
+                unknown = [w for w in unknown if w in left]
+        return unknown
+
+    def _priced_by_a_reader(
+        self, text: str, best: GoalRef, conf: float, out: IntentOutput, order: IntArray, readings: Readings
+    ) -> GoalRef | None:
+        """The reader of ``best``'s domain a price question asks (:meth:`_asked_of_a_reader`), when
+        the classifier is unsure of ``best`` and the reader's reading is a clear request after all
+        (:meth:`_rescued`); ``None`` otherwise."""
+        model = self.model
+        if model is None or conf < RESCUE_FLOOR or not asks_a_price(text):
+            return None
+        reader = self._asked_of_a_reader(text, best, order, readings, model)
+        return reader if reader is not None and self._rescued(text, reader, out, readings) else None
+
     @staticmethod
     def _raised_to(out: IntentOutput, ref: GoalRef, note: str) -> float:
         """``ref`` first among ``out``'s alternatives, at least at the clear-request confidence."""
@@ -1612,6 +1675,22 @@ class EmbeddedIntentAdapter:
         out.entities = dict(reading.entities)
         out.primary_domain, out.goal = chosen.domain, chosen.goal.goal
         return conf, readings.extractor(chosen), set(reading.guessed)
+
+    def _coded_as_another(
+        self, best: GoalRef, out: IntentOutput, order: IntArray, readings: Readings
+    ) -> GoalRef | None:
+        """Another of the first goals that reads, in full, a code of the shape its examples write,
+        when ``best`` reads one of a shape its own examples never write ("pr 48125" to an order
+        status whose orders are "AG6101"); ``None`` otherwise."""
+        model = self.model
+        if model is None or readings.extractor(best).codes_of_their_shape(out.entities) is not False:
+            return None
+        for index in order[1:]:
+            ref = model.goals[int(index)]
+            theirs = readings.of(ref).entities
+            if readings.extractor(ref).codes_of_their_shape(theirs) and _reads_in_full(ref, readings):
+                return ref
+        return None
 
     def _tie_broken(
         self, text: str, out: IntentOutput, readings: Readings, model: EmbeddedModel
@@ -2190,6 +2269,13 @@ class EmbeddedIntentAdapter:
             reader = readings.extractor(ref)
             if (
                 (priced or not any(mine.uses_phrasing(w) and not reader.uses_phrasing(w) for w in said))
+                # "is the bowling championship on tv tonight?": a day any question carries, asked of
+                # things no goal of the domain knows
+                and (
+                    priced
+                    or not reader.only_typed(theirs.entities)
+                    or len(self._unknown_to_its_domain(text, ref, readings)) < _MANY_UNKNOWN
+                )
                 and not theirs.guessed
                 # a price asked of what the first goal does not know either is asked for too
                 and (priced or not _missing(ref.goal, theirs.entities))
@@ -2323,19 +2409,33 @@ class EmbeddedIntentAdapter:
 
     @staticmethod
     def _undoer(
-        text: str, verb: str, best: GoalRef, readings: Readings, model: EmbeddedModel
+        text: str,
+        verb: str,
+        best: GoalRef,
+        readings: Readings,
+        model: EmbeddedModel,
+        *,
+        same_values: bool = False,
     ) -> GoalRef | None:
         """The goal of ``best``'s domain phrased with ``verb``, the verb that undoes what ``best``
-        makes ("cancel" of a booking's cancellation), when there is one; ``None`` otherwise."""
-        for ref in model.goals:
-            if ref.domain != best.domain or ref == best:
-                continue
-            extractor = readings.extractor(ref)
-            if extractor.unsupported_action(text) is None and any(
-                extractor.uses_phrasing(w) for w in words(verb)
-            ):
-                return ref
-        return None
+        makes ("cancel" of a booking's cancellation), when there is one, one that reads every value
+        ``best`` reads (and each it requires) first; ``None`` otherwise. With ``same_values``, only
+        such a one."""
+        phrased = [
+            ref
+            for ref in model.goals
+            if ref.domain == best.domain
+            and ref != best
+            and readings.extractor(ref).unsupported_action(text) is None
+            and any(readings.extractor(ref).uses_phrasing(w) for w in words(verb))
+        ]
+        ours = readings.of(best).entities
+        reading_ours = [
+            ref
+            for ref in phrased
+            if ours and ours.items() <= readings.of(ref).entities.items() and _reads_in_full(ref, readings)
+        ]
+        return next(iter(reading_ours if same_values else [*reading_ours, *phrased]), None)
 
     def _a_price_decides(self, text: str, ref: GoalRef, other: GoalRef) -> bool:
         """Whether ``text`` asks a price, which the own texts of one of ``ref`` and ``other`` ask
@@ -2375,6 +2475,30 @@ class EmbeddedIntentAdapter:
             or self._named_short_of_values(text, best, readings)
             or self._read_with_a_new_name(text, best, order, readings)
             or self._asked_in_its_own_words(text, best, readings)
+            or self._short_in_its_own_words(text, best, readings)
+        )
+
+    @staticmethod
+    def _short_in_its_own_words(text: str, best: GoalRef, readings: Readings) -> bool:
+        """Whether an unsure goal is asked for all the same, a required value short: every word of
+        the message its phrasing, a value it read with evidence or a function word, and enough of
+        them, values counted ("send 2 jugs tomorrow", "send 1 jug"). What it lacks is asked for;
+        nothing acts on it."""
+        extractor = readings.extractor(best)
+        reading = readings.of(best)
+        entities = reading.entities
+        # the noun a count is said with is the goal's word too ("4 *jugs*")
+        nouns = extractor.annotated_words(entities) & set(words(text))
+        own = set(extractor.phrasing_words(text)) | nouns
+        return bool(
+            entities
+            and own
+            and not reading.guessed
+            and _missing(best.goal, entities)
+            and extractor.evidenced(entities)
+            and len(own) + _values_said(entities) >= _ENOUGH_SAID
+            and not extractor.unexplained_words(text, entities)
+            and extractor.unsupported_action(text) is None
         )
 
     def _asked_in_its_own_words(self, text: str, best: GoalRef, readings: Readings) -> bool:

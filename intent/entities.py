@@ -54,6 +54,7 @@ from intent.text import (
     expand_shorthands,
     is_gerund,
     price_per_one,
+    price_verbs,
     tokens,
     verb_stem,
 )
@@ -635,6 +636,10 @@ def _glued_counts(text: str, spans: Sequence[TypedSpan], units: frozenset[str]) 
     ]
 
 
+#: Words that name the code said right after them ("código BL3105", "ref 4471"), accent-free.
+_CODE_NAMES = frozenset(
+    {"codigo", "cod", "code", "numero", "number", "num", "nr", "ref", "referencia", "reference"}
+)
 #: The word right after a number, glued, hyphened or spaced ("20L", "20-litre", "20 litros").
 _UNIT_AFTER = re.compile(r"(?:-|\s*)([^\W\d_]+)\b")
 #: "half" right after a count: a half-price ticket's, since half past is said "half 3", "3 e meia".
@@ -1743,7 +1748,15 @@ class GoalEntityExtractor:
         of Tesla"; "*confere a* cotação da Vale" only says how to ask for what the goal does).
         ``None`` when the goal accounts for how the request starts."""
         toks = tokens(text)
-        first = next((i for i, t in enumerate(toks) if t.text not in NOT_ENTITY), None)
+        asked = price_verbs(text)  # "qto *sai* 5 galões?": the price question's verb
+        first = next(
+            (
+                i
+                for i, t in enumerate(toks)
+                if t.text not in NOT_ENTITY and not any(a <= t.start and t.end <= b for a, b in asked)
+            ),
+            None,
+        )
         if first is None or first + 1 >= len(toks) or not self._is_candidate(toks[first], False):
             return None
         if self._inflects_phrasing(toks[first].text):
@@ -2229,7 +2242,8 @@ class GoalEntityExtractor:
         # the singular too ("1 caixa")
         units = {s for c in self._typed_contexts.values() for w, n in c.left.items() if n for s in stems(w)}
         cues = {w for name in self._strings for w in self._verb_cues[name]}  # "*drop* me home"
-        per_one = price_per_one(read)  # a price asked "por pessoa": the question's own words
+        # a price asked "por pessoa", "quanto *sai*": the question's own words
+        per_one = [*price_per_one(read), *price_verbs(read)]
         toks = tokens(read)
         # "*pick up* my stove" of a goal phrased "schedule a pickup": one word written as two
         written_apart = {
@@ -2238,11 +2252,14 @@ class GoalEntityExtractor:
             if a.end < b.start and self._carrier_words.knows(a.text + b.text) and a.text.isalpha()
             for k in (i, i + 1)
         }
+        # "*código* BL3105", "*ref* 4471": the word that names a value read right after it
+        naming = {i for i, (a, b) in enumerate(pairwise(toks)) if a.text in _CODE_NAMES and b.text in said}
         return [
             t.text
             for i, t in enumerate(toks)
             if t.text not in NOT_ENTITY
             and i not in written_apart
+            and i not in naming
             and not any(start <= t.start and t.end <= end for start, end in per_one)
             and t.text not in INDEFINITES
             and not t.text.isdigit()
@@ -2441,6 +2458,15 @@ class GoalEntityExtractor:
                 if not self._is_known(tuple(words(str(item)))):
                     return False
         return True
+
+    def codes_of_their_shape(self, entities: Entities) -> bool | None:
+        """Whether the codes ``entities`` holds (values of an entity whose annotated values are all
+        letters then digits, "PR48125") start with the letters the examples' codes do; ``None``
+        when it holds none."""
+        coded = [name for name in entities if name in self._contexts and self._contexts[name].prefixes]
+        if not coded:
+            return None
+        return all(self._prefixed(name, entities[name]) for name in coded)
 
     def _prefixed(self, name: str, value: EntityValue) -> bool:
         """Whether every item of ``value`` is a code of the annotated codes' shape: their letters

@@ -351,7 +351,7 @@ _FILLER_PT = """
     anteontem amanha agora atualmente momento hora horas semana mes ano ultimo ultima recente
     recentemente neste nesta nesse nessa atual atuais mesmo mesma afinal alias sei faz
     hmm hmmm hm ah oh putz vixe eita poxa ue
-    vou vamos sou somos seremos seria seriamos gente desde partir possivel
+    vou vamos sou somos seremos seria seriamos gente desde partir possivel fiz fizemos
 """
 _FILLER_EN = """
     hi hello hey hiya yo greetings good morning afternoon evening night thanks thank thx cheers
@@ -362,7 +362,7 @@ _FILLER_EN = """
     looking see find help today yesterday tomorrow now currently current right moment time
     week month year latest recent recently again actually maybe perhaps probably idk dunno
     re ll ve m d
-    whatever got whole entire advance if possible possibly
+    whatever got whole entire advance if possible possibly made
     hmm hmmm hm ah oh uh uhm ugh smh lol omg
 """
 #: Chat shorthands of both languages, written out before a message is classified: the goals'
@@ -701,6 +701,10 @@ _STATUS_OPENINGS_ASKED = (
     # "já recolheram a geladeira?", "did you guys collect the fridge?": asked after what was done
     ("ja",),
     ("did", "you"),
+    # "has my passport arrived yet?", "is my order on its way?"
+    ("has", "my"),
+    ("is", "my"),
+    ("are", "my"),
     ("tenho",),
     ("eu", "tenho"),
     ("estou", "com"),
@@ -720,6 +724,8 @@ _STATUS_ANYWHERE = tuple(
         ("como", "anda"),
         ("status", "do"),
         ("status", "da"),
+        ("acompanhar",),
+        ("track",),
     )
     for owner in (("my",), ("meu",), ("minha",), ("o", "meu"), ("a", "minha"))
 )
@@ -739,6 +745,10 @@ def status_question(text: str) -> bool:
     (True, False)
     >>> status_question("I'd like to check on my order"), status_question("check on the weather")
     (True, False)
+    >>> status_question("queria acompanhar meu pedido"), status_question("has my card arrived?")
+    (True, True)
+    >>> status_question("is my dog welcome"), status_question("track prices for me")
+    (False, False)
     """
     ws = words(expand_shorthands(text))
     while ws and ws[0] in _LEAD_IN:
@@ -791,7 +801,9 @@ _PRICE_ASKED = re.compile(
     r"|\bquanto\s+(?:custa|custam|custaria|custariam|sai|sairia|fica|ficaria|d[aá]|daria|cobra|cobram"
     r"|vai\s+(?:custar|sair|ficar|dar))\b"
     r"|\bqual\s+(?:[eé]\s+|seria\s+)?o\s+(?:pre[cç]o|valor)\b"
-    r"|\b(?:price|pre[cç]o)\s*\?",
+    r"|\b(?:price|pre[cç]o)\s*\?"
+    # "bowling price for 12 people", "o boliche, preço pra 6?"
+    r"|\b(?:prices?|pre[cç]os?)\s+(?:for|pra|para)\b",
     re.IGNORECASE,
 )
 
@@ -813,12 +825,32 @@ def price_per_one(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _PER_ONE.finditer(text)] if asks_a_price(text) else []
 
 
+#: The everyday verb of a question about a price after "quanto" ("quanto *sai*", "qto *fica*",
+#: "quanto *vai dar*"): the question's words, no action asked for. "Custa" and "cobra" are left
+#: to the goals whose examples say them (a quote's, not an order's).
+_PRICE_VERB = re.compile(
+    r"\b(?:quanto|qto|qnto|qt)\s+((?:vai\s+)?(?:sai|saem|sair|d[aá]|dar|fica|ficam|ficar|t[aá]|est[aá]))\b",
+    re.IGNORECASE,
+)
+
+
+def price_verbs(text: str) -> list[tuple[int, int]]:
+    """The spans of the verbs ``text`` asks a price with after "quanto" ("qto *sai* 5 galões?").
+
+    >>> price_verbs("qto sai 5 galões?"), price_verbs("sai 5 galões")
+    ([(4, 7)], [])
+    """
+    return [m.span(1) for m in _PRICE_VERB.finditer(text)]
+
+
 def asks_a_price(text: str) -> bool:
     """Whether ``text`` asks what something costs, where the question starts or after other words.
 
     >>> asks_a_price("what does a sworn translation into Italian cost?"), asks_a_price("is it done yet?")
     (True, False)
     >>> asks_a_price("3 pages english to portuguese, price?"), asks_a_price("quanto tempo demora?")
+    (True, False)
+    >>> asks_a_price("bowling price for 12 people"), asks_a_price("book it for 12 people")
     (True, False)
     """
     return price_question(text) or _PRICE_ASKED.search(expand_shorthands(text)) is not None
