@@ -450,6 +450,14 @@ class FollowUps:
             for ref in ranked
             if (named := self._read_in_full(ref, rest, catalog, intent, clock)) is not None
         ]
+        if not readers and intent.goal is None and candidate is not None:
+            # "then book thursday 9pm for 3" after the hours, the hours ranked first of the domain:
+            # the one goal of the domain that reads it all
+            readers = [
+                (ref.goal, named)
+                for ref in catalog.goals(last.primary_domain)
+                if (named := self._read_in_full(ref, rest, catalog, intent, clock)) is not None
+            ]
         if len(readers) != 1:
             return intent
         goal, named = readers[0]
@@ -488,17 +496,17 @@ class FollowUps:
     ) -> IntentOutput:
         """ "cancela essa" after a boat tour's booking: a message that points back at the last
         request ("essa", "that one"), read as another domain's goal that reads no value of it (or
-        as none), is the goal of the last request's domain the classifier ranks first, when every
-        word of the message is that goal's; its required values are then carried
-        (:func:`referred`). ``intent`` unchanged otherwise."""
+        as none), or unsure of another goal of the same domain ("ok book it for friday at 8pm"
+        after a lane's price), is the goal of the last request's domain the classifier ranks
+        first, when every word of the message is that goal's; its required values are then
+        carried (:func:`referred`). ``intent`` unchanged otherwise."""
         last = memory.last_intent
-        if (
-            last is None
-            or not last.primary_domain
-            or intent.primary_domain == last.primary_domain
-            or intent.entities
-            or not points_back(text)
-        ):
+        if last is None or not last.primary_domain or not points_back(text):
+            return intent
+        if intent.primary_domain == last.primary_domain:
+            if intent.goal == last.goal or intent.confidence >= threshold:
+                return intent
+        elif intent.entities:
             return intent
         candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
         goal = catalog.find_goal(candidate.domain, candidate.goal) if candidate is not None else None
@@ -650,7 +658,19 @@ ORDINALS = frozenset({"first", "second", "third", "last", "primeiro", "primeira"
 #: Words that open a request by agreeing to what the last answer said ("*fechado*, imprime pra
 #: sexta" after a quote): the request is about the same things.
 AGREEMENTS = frozenset(
-    {"fechado", "combinado", "beleza", "blz", "perfeito", "otimo", "entao", "deal", "perfect", "great"}
+    {
+        "fechado",
+        "combinado",
+        "beleza",
+        "blz",
+        "perfeito",
+        "otimo",
+        "entao",
+        "deal",
+        "perfect",
+        "great",
+        "then",
+    }
 )
 
 
@@ -659,6 +679,8 @@ def opens_with_agreement(text: str) -> bool:
     sexta", "great, book it for monday").
 
     >>> opens_with_agreement("fechado, marca pra sexta às 10h"), opens_with_agreement("marca pra sexta")
+    (True, False)
+    >>> opens_with_agreement("then book thursday 7pm for 4"), opens_with_agreement("book it then")
     (True, False)
     """
     said = normalise(text).split()

@@ -15,6 +15,7 @@ import pytest
 from bench.understanding.round13.domains import bike_rental, florist, print_shop
 from bench.understanding.round14.domains import catering, photo_studio, self_storage
 from bench.understanding.round15.domains import boat_tours, driving_school, tailor
+from bench.understanding.round20.domains import bowling, passport_office, water_delivery
 from dialogue.rules import FollowUps, referred
 from dialogue.state import Memory
 from intent.embedded import EmbeddedIntentAdapter
@@ -44,11 +45,11 @@ def adapter(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     return as_a_gateway_reads(Path(tmp_path_factory.mktemp("agreeing")), catering, photo_studio, self_storage)
 
 
-def _read(adapter: EmbeddedIntentAdapter, text: str) -> IntentOutput:
+def _read(adapter: EmbeddedIntentAdapter, text: str, last: IntentOutput = PRICE) -> IntentOutput:
     follow_ups = FollowUps()
     intent = adapter.parse_sync(text, context=CONTEXT)
-    agreed = follow_ups.agreed(intent, text, Memory(last_intent=PRICE), adapter.catalog, THRESHOLD, CLOCK)
-    return referred(agreed, text, PRICE, adapter.catalog)
+    agreed = follow_ups.agreed(intent, text, Memory(last_intent=last), adapter.catalog, THRESHOLD, CLOCK)
+    return referred(agreed, text, last, adapter.catalog)
 
 
 @pytest.mark.parametrize(
@@ -90,10 +91,7 @@ QUOTE = IntentOutput(
 def test_an_unsure_goal_of_the_domain_is_read_at_the_gate(tmp_path: Path) -> None:
     """The classifier reads the order, unsure: agreeing to the quote is enough to go on with it."""
     adapter = as_a_gateway_reads(tmp_path, bike_rental, florist, print_shop)
-    text = "fechado, imprime pra sexta"
-    intent = adapter.parse_sync(text, context=CONTEXT)
-    agreed = FollowUps().agreed(intent, text, Memory(last_intent=QUOTE), adapter.catalog, THRESHOLD, CLOCK)
-    out = referred(agreed, text, QUOTE, adapter.catalog)
+    out = _read(adapter, "fechado, imprime pra sexta", QUOTE)
     assert out.goal == "ORDER_PRINT", out.notes
     assert out.entities == {"product_text": "cartões de visita", "quantity": 200, "day": "2026-03-13"}
     assert out.confidence >= THRESHOLD
@@ -119,4 +117,25 @@ def test_the_one_goal_of_the_domain_that_reads_it_all(tmp_path: Path) -> None:
     out = FollowUps().agreed(intent, text, Memory(last_intent=LESSONS), adapter.catalog, THRESHOLD, CLOCK)
     assert (out.primary_domain, out.goal) == ("driving_school", "BOOK_LESSON"), out.notes
     assert out.entities == {"day": "2026-03-16", "time": "08:00"}
+    assert out.confidence >= THRESHOLD
+
+
+HOURS = IntentOutput(
+    primary_domain="bowling",
+    goal="BOWLING_HOURS",
+    entities={"day": "2026-03-12"},
+    confidence=0.9,
+    original_query="is the alley open on thursday?",
+    language="en",
+)
+
+
+def test_then_goes_on_in_the_domain(tmp_path: Path) -> None:
+    """ "then" opens a request that goes on from the last answer, as "então" does."""
+    adapter = as_a_gateway_reads(tmp_path, bowling, passport_office, water_delivery)
+    out = _read(adapter, "then book thursday 9pm for 3", HOURS)
+    assert (out.goal, out.entities) == (
+        "BOOK_BOWLING_LANE",
+        {"day": "2026-03-12", "time": "21:00", "players": 3},
+    ), out.notes
     assert out.confidence >= THRESHOLD
