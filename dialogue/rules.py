@@ -438,26 +438,23 @@ class FollowUps:
         candidate = next((a for a in intent.alternatives if a.domain == last.primary_domain), None)
         if intent.goal is not None:
             candidate = next((a for a in intent.alternatives if a.goal == intent.goal), candidate)
-        if candidate is not None:
-            goal = catalog.find_goal(candidate.domain, candidate.goal)
-            ranked = [GoalRef(candidate.domain, goal)] if goal is not None else []
-        else:
-            # the classifier ranks no goal of the domain near the top ("great, book the first one
-            # for monday at 8am" after a price): the one goal of the domain that reads it all
-            ranked = catalog.goals(last.primary_domain)
-        readers = [
-            (ref.goal, named)
-            for ref in ranked
-            if (named := self._read_in_full(ref, rest, catalog, intent, clock)) is not None
-        ]
-        if not readers and intent.goal is None and candidate is not None:
-            # "then book thursday 9pm for 3" after the hours, the hours ranked first of the domain:
-            # the one goal of the domain that reads it all
-            readers = [
+
+        def read_in_full(refs: list[GoalRef]) -> list[tuple[Goal, Entities]]:
+            return [
                 (ref.goal, named)
-                for ref in catalog.goals(last.primary_domain)
+                for ref in refs
                 if (named := self._read_in_full(ref, rest, catalog, intent, clock)) is not None
             ]
+
+        readers: list[tuple[Goal, Entities]] = []
+        if candidate is not None:
+            goal = catalog.find_goal(candidate.domain, candidate.goal)
+            readers = read_in_full([GoalRef(candidate.domain, goal)] if goal is not None else [])
+        if not readers and (candidate is None or intent.goal is None):
+            # the classifier ranks no goal of the domain near the top ("great, book the first one
+            # for monday at 8am" after a price), or the one it ranks first leaves words ("then book
+            # thursday 9pm for 3" after the hours): the one goal of the domain that reads it all
+            readers = read_in_full(catalog.goals(last.primary_domain))
         if len(readers) != 1:
             return intent
         goal, named = readers[0]

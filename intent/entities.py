@@ -1317,7 +1317,6 @@ class GoalEntityExtractor:
         if "number" in wanted and self._counted_nouns:
             # "6cm" of a size the examples annotate "10 cm": the count and its unit in one word
             spans = sorted([*spans, *_glued_counts(text, spans, self._counted_nouns)], key=lambda s: s.start)
-        if "number" in wanted and self._counted_nouns:
             # "o galão de *20* litros", "a 20-litre jug" to a count of jugs: how big each is
             spans = [s for s in spans if not self._measures_the_counted(text, s, language)]
         if "number" in wanted and not wanted & {"time", "datetime"}:
