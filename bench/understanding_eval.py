@@ -3,7 +3,7 @@
     python bench/understanding_eval.py [--set round1|round2|round3|round4|round4b|round5|round6|round7|round8
                                               |round9|round10|round11|round12|round13|round14
                                               |round15|round16|round17|round18|round19
-                                              |round20]
+                                              |round20|round21]
                                        [--split dev|test|both]
                                        [--out bench/results/understanding.md]
                                        [--skip-early] [--settle SECONDS]
@@ -15,7 +15,7 @@ not start with ``_``), ``round3`` (likewise; pharmacy, car_rental, gym), ``round
 cinema, library, home_services), ``round4b`` (dev cases only, for round 4's domains, written later
 by another tester), ``round5``, ``round6``, ``round7``, ``round8``, ``round9``, ``round10``,
 ``round11``, ``round12``, ``round13``, ``round14``, ``round15``, ``round16``, ``round17``,
-``round18``, ``round19`` and ``round20`` (likewise; their own domains). The set's domains run as
+``round18``, ``round19``, ``round20`` and ``round21`` (likewise; their own domains). The set's domains run as
 processes beside the shipped ones (finance, notifier, general, research); a real gateway starts with
 the shipped ones and the set's domains are registered at run time (``POST /v1/domains``, admin token),
 as an operator would.
@@ -261,6 +261,12 @@ SETS = {
         "round20",
         ROOT / "bench" / "understanding" / "round20",
         "bench.understanding.round20.domains",
+        today_is_the_gateways=True,
+    ),
+    "round21": CaseSet(
+        "round21",
+        ROOT / "bench" / "understanding" / "round21",
+        "bench.understanding.round21.domains",
         today_is_the_gateways=True,
     ),
 }
