@@ -22,6 +22,7 @@ from bench.understanding.round17.domains import locksmith, museum, tattoo_studio
 from bench.understanding.round18.domains import blood_donation, escape_room, translation
 from bench.understanding.round19.domains import karaoke, ski_resort, waste_pickup
 from bench.understanding.round20.domains import bowling, passport_office, water_delivery
+from bench.understanding.round21.domains import coffee_subscription, court_rental, pool_service
 from domains.finance.service import build_service as finance
 from domains.general.service import build_service as general
 from domains.notifier.service import build as notifier
@@ -320,3 +321,10 @@ def round20_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
     """Round 20's held-out domains (bowling alley, passport office, water delivery) beside the
     shipped ones."""
     return as_a_gateway_reads(tmp_path_factory.mktemp("round20"), bowling, passport_office, water_delivery)
+
+
+@pytest.fixture(scope="session")
+def round21_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
+    """Round 21's held-out domains (pool service, coffee subscription, court rental) beside the
+    shipped ones."""
+    return as_a_gateway_reads(tmp_path_factory.mktemp("round21"), pool_service, coffee_subscription, court_rental)
