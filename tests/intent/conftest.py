@@ -327,4 +327,6 @@ def round20_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> Embedded
 def round21_beside_shipped(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
     """Round 21's held-out domains (pool service, coffee subscription, court rental) beside the
     shipped ones."""
-    return as_a_gateway_reads(tmp_path_factory.mktemp("round21"), pool_service, coffee_subscription, court_rental)
+    return as_a_gateway_reads(
+        tmp_path_factory.mktemp("round21"), pool_service, coffee_subscription, court_rental
+    )
