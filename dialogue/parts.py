@@ -72,7 +72,9 @@ async def read_parts(
     """The intent the turn runs and the parts of ``text`` it leaves undone.
 
     ``intent`` is the whole message's reading. When it has a goal, the parts asking confidently
-    for another goal are the undone ones. When the whole reads as nothing (two requests in one
+    for another goal are the undone ones; when that goal is a later part's and the first part is
+    a request of its own, every required value said, the first part runs (people say first what
+    they ask first). When the whole reads as nothing (two requests in one
     sentence can pull the classifier apart), the first part read confidently is the request and
     the other confident parts are undone. With ``unsupported``, a part that reads as no goal but
     opens with a verb the running goal does not do is one the platform cannot do."""
@@ -93,6 +95,8 @@ async def read_parts(
         requests.append((part, read))
     if intent.goal is None and requests:
         intent = requests[0][1]
+    elif (first := _said_first(intent, text, parts[0], requests, catalog)) is not None:
+        intent = first
     done = (intent.primary_domain, intent.goal)
     undone = [
         part
@@ -106,6 +110,34 @@ async def read_parts(
     if unsupported is not None and intent.goal is not None:
         cannot = [part for part in unread if unsupported(intent, part) is not None]
     return Parts(_without_words_of(intent, text, undone + cannot), undone, cannot)
+
+
+def _said_first(
+    intent: IntentOutput,
+    text: str,
+    opening: str,
+    requests: list[tuple[str, IntentOutput]],
+    catalog: Catalog,
+) -> IntentOutput | None:
+    """The reading of the message's first part when the whole was read as a later part's request
+    and the first is a request of its own, every value it requires said there, that lends the
+    whole's goal nothing: "reserva quadra de tênis sexta 18h e cancela a QD5105" books the court
+    (the cancelling verb had pulled the whole towards the cancellation) and names the
+    cancellation as not done. ``None`` when the whole's reading stands."""
+    if not requests or requests[0][0] != opening:
+        return None
+    first = requests[0][1]
+    whole = (intent.primary_domain, intent.goal)
+    if (first.primary_domain, first.goal) == whole or not any(
+        (read.primary_domain, read.goal) == whole for _, read in requests[1:]
+    ):
+        return None
+    goal = catalog.find_goal(first.primary_domain or "", first.goal or "")
+    if goal is None or not first.entities:
+        return None
+    if any(spec.required and name not in first.entities for name, spec in goal.entities_schema.items()):
+        return None
+    return None if _lends_required(intent, text, opening, catalog) else first
 
 
 def _lends_required(intent: IntentOutput, text: str, part: str, catalog: Catalog) -> bool:
