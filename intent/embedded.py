@@ -1493,6 +1493,7 @@ class EmbeddedIntentAdapter:
             # a goal that only reads, asked of a name no table lists and of nothing else: asking
             # first would cost the person a turn, where reading costs nothing
             or self._read_with_a_new_name(text, best, order, readings)
+            or self._price_asked_of_its_reader(text, best, out, extractor)
         ):
             # the goal's own entities, every required one said: evidence the classifier's score
             # alone does not carry ("how's Curitiba looking weather-wise?")
@@ -1626,6 +1627,27 @@ class EmbeddedIntentAdapter:
                 left = readings.extractor(kin).unexplained_words(text, readings.of(kin).entities)
                 unknown = [w for w in unknown if w in left]
         return unknown
+
+    def _price_asked_of_its_reader(
+        self, text: str, best: GoalRef, out: IntentOutput, extractor: GoalEntityExtractor
+    ) -> bool:
+        """Whether ``text`` asks a price of ``best``, clearly the classifier's first goal, one that
+        only reads, requires nothing left unsaid and whose own texts ask prices, in words it all
+        accounts for ("qual o valor da limpeza de piscina?", "what do your coffee bags cost?"):
+        reading a price costs nothing, asking first costs the person a turn."""
+        alternatives = out.alternatives
+        return (
+            not self._acts(best)
+            and asks_a_price(text)
+            and not _missing(best.goal, out.entities)
+            and not any(note.startswith(CHOICE_NOTE) for note in out.notes)
+            and (
+                len(alternatives) < 2
+                or alternatives[0].confidence - alternatives[1].confidence >= CLEAR_REQUEST_MARGIN
+            )
+            and self._own_texts_ask(best, asks_a_price)
+            and not extractor.unexplained_words(text, out.entities)
+        )
 
     def _priced_by_a_reader(
         self, text: str, best: GoalRef, conf: float, out: IntentOutput, order: IntArray, readings: Readings
