@@ -749,8 +749,11 @@ def composition_follow_up(
         for name, spec in goal.entities_schema.items()
         if spec.type == "boolean" and any(f" {normalise(w)} " in words for w in spec.synonyms.get("true", []))
     }
+    # the last goal's request already, with a value of its own besides the switches: a required
+    # one named, or the last request's values a follow-up carried ("e com tratamento químico?"
+    # after a medium pool's price keeps the medium pool)
     named = intent.goal == last.goal and any(
-        intent.entities.get(n) for n, s in goal.entities_schema.items() if s.required
+        intent.entities.get(n) and (s.required or n not in flags) for n, s in goal.entities_schema.items()
     )
     if not flags or named:
         return intent
