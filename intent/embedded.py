@@ -85,6 +85,7 @@ from intent.text import (
     sentences,
     status_question,
     tokens,
+    verb_stem,
     words,
 )
 from intent.typed import Clock
@@ -206,6 +207,16 @@ def choose_fast_accept(
 CLEAR_REQUEST_CONFIDENCE = 0.8
 #: How far ahead of the runner-up (on the calibrated scale) the first goal must be.
 CLEAR_REQUEST_MARGIN = 0.1
+#: The stems of the verbs that ask for something to be done, besides the everyday verbs of an
+#: action: "how do I *get* a cleaning?" asks for the goal, "how do I *clean* my pool?" does not.
+_ASKING_STEMS = frozenset(
+    verb_stem(verb)
+    for verb in (
+        *ACTION_OF,
+        *("get", "have", "request", "arrange", "hire", "order", "ask", "make", "reserve"),
+        *("pedir", "solicitar", "contratar", "encomendar", "marcar", "reservar", "chamar", "conseguir"),
+    )
+)
 #: Under the out-of-scope threshold but at least this sure, a clear request is still read (its
 #: entities from the goal's table or of the goal's type, and a word of the goal's own phrasing:
 #: "chove em floripa amanha?" has a city, a day and "chove"); text with a name in it and nothing
@@ -1465,7 +1476,12 @@ class EmbeddedIntentAdapter:
             note = f"{undo!r} is {undoer.goal.goal}'s verb, which undoes what {best.goal.goal} reads"
             conf, extractor, guessed = self._read_instead(out, best, undoer, note, readings)
             best = undoer
-        if free_to_drop and (how := self._how_to_it_does_not_tell(text, best, extractor)):
+        how = self._how_to_it_does_not_tell(text, best, extractor) if free_to_drop else None
+        if free_to_drop and how is None and read_first != best:
+            # "how do I clean my pool?" read as the cleaning's price: the booking it was read as
+            # first has the cleaning done
+            how = self._how_to_it_does_not_tell(text, read_first, readings.extractor(read_first))
+        if how is not None:
             # "how do I hem pants without a sewing machine?": how to do it oneself, where the goal
             # has it done ("how do I *book* a tour?" asks for the goal's own action)
             return _out_of_scope(
@@ -1935,10 +1951,15 @@ class EmbeddedIntentAdapter:
     def _how_to_it_does_not_tell(
         self, text: str, best: GoalRef, extractor: GoalEntityExtractor
     ) -> str | None:
-        """The verb ``text`` asks how to do oneself, when it is no word of ``best``'s phrasing and
-        none of the goal's own texts asks how to do something; ``None`` otherwise."""
+        """The verb ``text`` asks how to do oneself, when it is no word of ``best``'s phrasing (or,
+        of a goal that has something done, the doing itself rather than the asking for it: "como
+        eu *limpo* a piscina sozinho?" of a cleaning visit's booking, where "how do I *book* a
+        cleaning?" asks for the goal) and none of the goal's own texts asks how to do something;
+        ``None`` otherwise."""
         verb = how_to_verb(text)
-        if verb is None or extractor.asked_with(verb):
+        if verb is None or (
+            extractor.asked_with(verb) and (not self._acts(best) or verb_stem(verb) in _ASKING_STEMS)
+        ):
             return None
         return None if self._own_texts_ask(best, how_to_verb) else verb
 
