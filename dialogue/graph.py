@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from dialogue import approval, rules, slots
 from dialogue.approval_turn import ApprovalTurn
@@ -356,9 +356,8 @@ class ConversationGraph:
             if turn.given_intent is not None:  # named by the caller (an MCP goal tool): not parsed
                 intent = turn.given_intent
             else:
-                context = {"session_id": state.session_id, "time_zone": state.time_zone}
                 intent = await self.adapter.parse(
-                    turn.input, pinned_domain=state.pinned_domain, context=context
+                    turn.input, pinned_domain=state.pinned_domain, context=_parse_context(state)
                 )
             if span is not None:
                 span.set_attributes(
@@ -417,7 +416,13 @@ class ConversationGraph:
         intent = self.follow_ups.follow_up(intent, turn.input, state.memory, catalog, clock)
         intent = rules.composition_follow_up(intent, turn.input, state.memory, catalog, threshold)
         parts = await read_parts(
-            turn.input, intent, self.adapter, catalog, threshold, unsupported=self._unsupported_action
+            turn.input,
+            intent,
+            self.adapter,
+            catalog,
+            threshold,
+            unsupported=self._unsupported_action,
+            context=_parse_context(state),
         )
         return TurnChange(intent=parts.intent, not_done=parts.not_done, cannot_do=parts.cannot_do).apply(turn)
 
@@ -838,6 +843,11 @@ class ConversationGraph:
         # a question still pending waits for its answer; else the turn is over
         responded = RespondedToAsk if state.question is not None else RespondedToIdle
         return responded(messages=[answer], memory=memory, turn=settled)
+
+
+def _parse_context(state: TurnState) -> dict[str, Any]:
+    """What the adapter reads a message of this conversation with: its session and time zone."""
+    return {"session_id": state.session_id, "time_zone": state.time_zone}
 
 
 def _planner_error_note(error: PlatformError) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from intent import IntentAdapter
 from shared.catalog import Catalog
@@ -68,6 +69,7 @@ async def read_parts(
     catalog: Catalog,
     threshold: float,
     unsupported: UnsupportedAction | None = None,
+    context: dict[str, Any] | None = None,
 ) -> Parts:
     """The intent the turn runs and the parts of ``text`` it leaves undone.
 
@@ -77,7 +79,8 @@ async def read_parts(
     they ask first). When the whole reads as nothing (two requests in one
     sentence can pull the classifier apart), the first part read confidently is the request and
     the other confident parts are undone. With ``unsupported``, a part that reads as no goal but
-    opens with a verb the running goal does not do is one the platform cannot do."""
+    opens with a verb the running goal does not do is one the platform cannot do. Each part is
+    read with ``context`` as the whole was (the conversation's time zone for its days)."""
     parts = split_parts(text)
     if len(parts) < 2:
         return Parts(intent)
@@ -86,7 +89,7 @@ async def read_parts(
     for part in parts:
         if len(part.split()) < MIN_PART_WORDS:
             continue
-        read = await adapter.parse(part)
+        read = await adapter.parse(part, context=context)
         if read.primary_domain is not None and not catalog.gate_applies(read.primary_domain):
             continue  # help and small talk around a request are not requests
         if read.goal is None or read.confidence < threshold or read.primary_domain is None:

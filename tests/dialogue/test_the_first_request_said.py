@@ -27,29 +27,33 @@ def adapter(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIntentAdapter:
 
 
 @pytest.mark.parametrize(
-    ("text", "goal", "later", "later_part"),
+    ("text", "goal", "day", "later", "later_part"),
     [
         (
             "reserva quadra de tênis sexta 18h e cancela a QD5105",
             "BOOK_COURT",
+            "2026-03-13",
             "CANCEL_COURT_BOOKING",
             "cancela a QD5105",
         ),
         (
             "book a small pool cleaning saturday 8am and cancel visit PS4101",
             "BOOK_POOL_CLEANING",
+            "2026-03-14",
             "CANCEL_POOL_VISIT",
             "cancel visit PS4101",
         ),
     ],
 )
 async def test_the_first_request_runs(
-    adapter: EmbeddedIntentAdapter, text: str, goal: str, later: str, later_part: str
+    adapter: EmbeddedIntentAdapter, text: str, goal: str, day: str, later: str, later_part: str
 ) -> None:
     whole = await adapter.parse(text, context=CONTEXT)
     assert whole.goal == later, whole.notes  # the premise: the whole reads as the later request
-    parts = await read_parts(text, whole, adapter, adapter.catalog, DEFAULT_THRESHOLD)
+    parts = await read_parts(text, whole, adapter, adapter.catalog, DEFAULT_THRESHOLD, context=CONTEXT)
     assert parts.intent.goal == goal, parts.intent.notes
+    # the part is read with the conversation's clock, as the whole was
+    assert parts.intent.entities["day"] == day
     assert parts.not_done == [later_part]
     code = later_part.split()[-1]
     assert code not in parts.intent.entities.values()
