@@ -53,6 +53,7 @@ from intent.text import (
     Token,
     expand_shorthands,
     is_gerund,
+    price_judged,
     price_per_one,
     price_verbs,
     tokens,
@@ -2241,8 +2242,8 @@ class GoalEntityExtractor:
         # the singular too ("1 caixa")
         units = {s for c in self._typed_contexts.values() for w, n in c.left.items() if n for s in stems(w)}
         cues = {w for name in self._strings for w in self._verb_cues[name]}  # "*drop* me home"
-        # a price asked "por pessoa", "quanto *sai*": the question's own words
-        per_one = [*price_per_one(read), *price_verbs(read)]
+        # a price asked "por pessoa", "quanto *sai*", "é *caro*?": the question's own words
+        per_one = [*price_per_one(read), *price_verbs(read), *price_judged(read)]
         toks = tokens(read)
         # "*pick up* my stove" of a goal phrased "schedule a pickup": one word written as two
         written_apart = {

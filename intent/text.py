@@ -811,8 +811,26 @@ _PRICE_ASKED = re.compile(
 #: What a price is asked for one of: "per person", "por pessoa", "por noite" ("cada" and "each"
 #: are :data:`INDEFINITES`, no value anywhere).
 _PER_ONE = re.compile(
-    r"\b(?:por|per|a)\s+(?:pessoa|person|cabe[cç]a|head|hora|hour|noite|night|dia|day)\b", re.IGNORECASE
+    r"\b(?:por|per|a|da)\s+(?:pessoa|person|cabe[cç]a|head|hora|hour|noite|night|dia|day)\b", re.IGNORECASE
 )
+
+
+#: How a price question says it fears or hopes a price: "o boliche é *caro*?", "anything
+#: *cheaper*?": the question's own words.
+_PRICE_JUDGED = re.compile(
+    r"\b(?:caros?|caras?|carinhos?|baratos?|baratas?|baratinhos?|expensive|cheap|cheaper|cheapest|pricey)\b",
+    re.IGNORECASE,
+)
+
+
+def price_judged(text: str) -> list[tuple[int, int]]:
+    """The spans of the words that judge a price ``text`` asks ("boliche é *caro*? qual o valor
+    da hora"); none when it asks no price.
+
+    >>> price_judged("boliche é caro? qual o valor da hora"), price_judged("carro caro")
+    ([(10, 14)], [])
+    """
+    return [m.span() for m in _PRICE_JUDGED.finditer(text)] if asks_a_price(text) else []
 
 
 def price_per_one(text: str) -> list[tuple[int, int]]:

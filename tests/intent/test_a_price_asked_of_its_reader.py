@@ -29,3 +29,11 @@ def test_a_price_asked_of_its_reader_is_clear(
 def test_a_question_that_asks_no_price_is_not_raised(round21_beside_shipped: EmbeddedIntentAdapter) -> None:
     out = round21_beside_shipped.parse_sync("qual a temperatura ideal da água da piscina?", context=CONTEXT)
     assert out.confidence < CLEAR_REQUEST_CONFIDENCE, out.notes
+
+
+def test_a_price_judged_in_the_question_is_its_own_word(
+    round20_beside_shipped: EmbeddedIntentAdapter,
+) -> None:
+    out = round20_beside_shipped.parse_sync("boliche é caro? qual o valor da hora", context=CONTEXT)
+    assert out.goal == "BOWLING_PRICE", out.notes
+    assert out.confidence >= CLEAR_REQUEST_CONFIDENCE, out.notes
