@@ -830,7 +830,9 @@ def price_judged(text: str) -> list[tuple[int, int]]:
     >>> price_judged("boliche é caro? qual o valor da hora"), price_judged("carro caro")
     ([(10, 14)], [])
     """
-    return [m.span() for m in _PRICE_JUDGED.finditer(text)] if asks_a_price(text) else []
+    judged = [m.span() for m in _PRICE_JUDGED.finditer(text)]
+    # a word found first: asking whether a price is asked costs more, on every reading of a message
+    return judged if judged and asks_a_price(text) else []
 
 
 def price_per_one(text: str) -> list[tuple[int, int]]:
