@@ -138,7 +138,7 @@ def _said_first(
     goal = catalog.find_goal(first.primary_domain or "", first.goal or "")
     if goal is None or not first.entities:
         return None
-    if any(spec.required and name not in first.entities for name, spec in goal.entities_schema.items()):
+    if goal.missing_required(first.entities):
         return None
     return None if _lends_required(intent, text, opening, catalog) else first
 

@@ -234,9 +234,8 @@ _ENOUGH_SAID = 3
 def clear_request(goal: Goal, intent: IntentOutput) -> bool:
     """Whether ``intent`` names ``goal``'s entities: every required one, at least one in all,
     and the goal is not a near tie with another (a "did you mean A or B?")."""
-    specs = goal.entities_schema
     said = {name for name, value in intent.entities.items() if value not in (None, "", [])}
-    if not said or any(spec.required and name not in said for name, spec in specs.items()):
+    if not said or goal.missing_required(said):
         return False
     if any(note.startswith(CHOICE_NOTE) for note in intent.notes):
         return False
@@ -245,11 +244,6 @@ def clear_request(goal: Goal, intent: IntentOutput) -> bool:
         len(alternatives) < 2
         or alternatives[0].confidence - alternatives[1].confidence >= CLEAR_REQUEST_MARGIN
     )
-
-
-def _missing(goal: Goal, entities: Entities) -> list[str]:
-    """``goal``'s required entities that ``entities`` lacks."""
-    return [name for name, spec in goal.entities_schema.items() if spec.required and name not in entities]
 
 
 #: A goal that needs this many values, all said with evidence and nothing else, is not named by
@@ -268,7 +262,7 @@ def _reads_in_full(ref: GoalRef, readings: Readings) -> bool:
     reading = readings.of(ref)
     return (
         not reading.guessed
-        and not _missing(ref.goal, reading.entities)
+        and not ref.goal.missing_required(reading.entities)
         and readings.extractor(ref).evidenced(reading.entities)
     )
 
@@ -1352,13 +1346,13 @@ class EmbeddedIntentAdapter:
         out.entities, guessed = dict(reading.entities), set(reading.guessed)
         out.primary_domain = best.domain
         out.goal = best.goal.goal
-        if _missing(best.goal, out.entities) and (part := request_part(text)) != text:
+        if best.goal.missing_required(out.entities) and (part := request_part(text)) != text:
             # greetings and thanks around the request end none of its sentences ("Bom dia! O
             # Excel fecha sozinho. Pode abrir um chamado? Obrigado!"): its values are read from
             # the request part too, and the reading that misses fewer required values wins
             part_guessed: set[str] = set()
             found = extractor.extract(part, clock=clock, language=out.language, guessed=part_guessed)
-            if len(_missing(best.goal, found)) < len(_missing(best.goal, out.entities)):
+            if len(best.goal.missing_required(found)) < len(best.goal.missing_required(out.entities)):
                 out.entities, guessed = found, part_guessed
         if any(note.startswith(CHOICE_NOTE) for note in out.notes) and self._switch_explains(
             text, best, out, pinned_domain, model
@@ -1369,7 +1363,7 @@ class EmbeddedIntentAdapter:
             )
         if (
             pinned_domain is None
-            and (not out.entities or _missing(best.goal, out.entities))
+            and (not out.entities or best.goal.missing_required(out.entities))
             and (switched := self._switched_on(text, best, order, readings, model)) is not None
         ):
             # "uber quote and text me on telegram": a quote sent by Telegram, not a message
@@ -1655,7 +1649,7 @@ class EmbeddedIntentAdapter:
         return (
             not self._acts(best)
             and asks_a_price(text)
-            and not _missing(best.goal, out.entities)
+            and not best.goal.missing_required(out.entities)
             and not any(note.startswith(CHOICE_NOTE) for note in out.notes)
             and (
                 len(alternatives) < 2
@@ -2052,8 +2046,8 @@ class EmbeddedIntentAdapter:
             ref = model.goals[int(index)]
             reading = readings.of(ref)
             switches = [n for n, s in ref.goal.entities_schema.items() if s.type == "boolean"]
-            if not any(reading.entities.get(n) is True for n in switches) or _missing(
-                ref.goal, reading.entities
+            if not any(reading.entities.get(n) is True for n in switches) or ref.goal.missing_required(
+                reading.entities
             ):
                 continue
             rest = readings.extractor(ref).without_switches(text)
@@ -2071,7 +2065,7 @@ class EmbeddedIntentAdapter:
         missing, content words the goal does not account for, and none of the words it shares
         with the goal is one only its domain uses (an object's name such as "pedido" or
         "appointment"): "cancel my *uber*" shares only "cancel" with an order's cancellation."""
-        if not _missing(best.goal, out.entities):
+        if not best.goal.missing_required(out.entities):
             return []
         extractor = model.extractors[(best.domain, best.goal.goal)]
         kin = [x for (domain, _), x in model.extractors.items() if domain == best.domain]
@@ -2293,7 +2287,7 @@ class EmbeddedIntentAdapter:
         own = readings.of(best)
         priced = asks_a_price(text)
         if not self._acts(best) or not (
-            priced or (text.rstrip().endswith("?") and _missing(best.goal, own.entities))
+            priced or (text.rstrip().endswith("?") and best.goal.missing_required(own.entities))
         ):
             return None
         said_words = [t.text for t in tokens(text)]
@@ -2321,7 +2315,7 @@ class EmbeddedIntentAdapter:
                 )
                 and not theirs.guessed
                 # a price asked of what the first goal does not know either is asked for too
-                and (priced or not _missing(ref.goal, theirs.entities))
+                and (priced or not ref.goal.missing_required(theirs.entities))
                 and _reads_all_of(theirs.entities, own.entities, reader)
                 and reader.evidenced(theirs.entities)
             ):
@@ -2372,7 +2366,7 @@ class EmbeddedIntentAdapter:
                 or extractor.unsupported_action(text) not in (None, verb)
                 # "how much is an RV site for 2 nights, 3 people?": a price asked, not a booking
                 # short of its day
-                or (priced and _missing(ref.goal, theirs.entities))
+                or (priced and ref.goal.missing_required(theirs.entities))
             ):
                 continue
             unknown = extractor.unexplained_words(text, theirs.entities)
@@ -2537,7 +2531,7 @@ class EmbeddedIntentAdapter:
             entities
             and own
             and not reading.guessed
-            and _missing(best.goal, entities)
+            and best.goal.missing_required(entities)
             and extractor.evidenced(entities)
             and len(own) + _values_said(entities) >= _ENOUGH_SAID
             and not extractor.unexplained_words(text, entities)
@@ -2573,7 +2567,7 @@ class EmbeddedIntentAdapter:
         return bool(
             entities
             and not reading.guessed
-            and not _missing(best.goal, entities)
+            and not best.goal.missing_required(entities)
             and extractor.phrasing_words(text)
             and not extractor.unexplained_words(text, entities)
             and extractor.unsupported_action(text) is None
@@ -2624,7 +2618,7 @@ class EmbeddedIntentAdapter:
         entities = reading.entities
         if (
             reading.guessed
-            or not _missing(best.goal, entities)
+            or not best.goal.missing_required(entities)
             or not extractor.phrasing_words(text)
             or not extractor.evidenced(entities)
             or not extractor.from_table(entities)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -421,6 +421,17 @@ class Goal(_Strict):
 
     def example_texts(self) -> list[str]:
         return [e if isinstance(e, str) else e.text for e in self.examples]
+
+    def missing_required(self, entities: Collection[str]) -> list[str]:
+        """The required entities ``entities`` (a mapping's keys, or names) does not name, in
+        declaration order.
+
+        >>> goal = Goal.model_validate({"goal": "BOOK", "description": "d", "capabilities": ["b"],
+        ...     "entities_schema": {"day": {"type": "date", "required": True}, "note": {"type": "string"}}})
+        >>> goal.missing_required({"note": "x"}), goal.missing_required({"day": "2026-03-10"})
+        (['day'], [])
+        """
+        return [name for name, spec in self.entities_schema.items() if spec.required and name not in entities]
 
     def missing_group(self, entities: Mapping[str, object]) -> list[str] | None:
         """The first of :attr:`required_one_of` of which ``entities`` name none (a declared
