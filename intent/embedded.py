@@ -235,8 +235,12 @@ def clear_request(goal: Goal, intent: IntentOutput) -> bool:
     """Whether ``intent`` names ``goal``'s entities: every required one, at least one in all,
     and the goal is not a near tie with another (a "did you mean A or B?")."""
     said = {name for name, value in intent.entities.items() if value not in (None, "", [])}
-    if not said or goal.missing_required(said):
-        return False
+    return bool(said) and not goal.missing_required(said) and _clearly_first(intent)
+
+
+def _clearly_first(intent: IntentOutput) -> bool:
+    """Whether ``intent``'s goal is no near tie: no "did you mean A or B?" noted, and
+    :data:`CLEAR_REQUEST_MARGIN` ahead of the runner-up."""
     if any(note.startswith(CHOICE_NOTE) for note in intent.notes):
         return False
     alternatives = intent.alternatives
@@ -1470,11 +1474,13 @@ class EmbeddedIntentAdapter:
             note = f"{undo!r} is {undoer.goal.goal}'s verb, which undoes what {best.goal.goal} reads"
             conf, extractor, guessed = self._read_instead(out, best, undoer, note, readings)
             best = undoer
-        how = self._how_to_it_does_not_tell(text, best, extractor) if free_to_drop else None
-        if free_to_drop and how is None and read_first != best:
-            # "how do I clean my pool?" read as the cleaning's price: the booking it was read as
-            # first has the cleaning done
-            how = self._how_to_it_does_not_tell(text, read_first, readings.extractor(read_first))
+        how = None
+        if free_to_drop:
+            how = self._how_to_it_does_not_tell(text, best, extractor)
+            if how is None and read_first != best:
+                # "how do I clean my pool?" read as the cleaning's price: the booking it was read
+                # as first has the cleaning done
+                how = self._how_to_it_does_not_tell(text, read_first, readings.extractor(read_first))
         if how is not None:
             # "how do I hem pants without a sewing machine?": how to do it oneself, where the goal
             # has it done ("how do I *book* a tour?" asks for the goal's own action)
@@ -1645,16 +1651,11 @@ class EmbeddedIntentAdapter:
         only reads, requires nothing left unsaid and whose own texts ask prices, in words it all
         accounts for ("qual o valor da limpeza de piscina?", "what do your coffee bags cost?"):
         reading a price costs nothing, asking first costs the person a turn."""
-        alternatives = out.alternatives
         return (
             not self._acts(best)
             and asks_a_price(text)
             and not best.goal.missing_required(out.entities)
-            and not any(note.startswith(CHOICE_NOTE) for note in out.notes)
-            and (
-                len(alternatives) < 2
-                or alternatives[0].confidence - alternatives[1].confidence >= CLEAR_REQUEST_MARGIN
-            )
+            and _clearly_first(out)
             and self._own_texts_ask(best, asks_a_price)
             and not extractor.unexplained_words(text, out.entities)
         )
