@@ -825,24 +825,26 @@ _PRICE_JUDGED = re.compile(
 
 def price_judged(text: str) -> list[tuple[int, int]]:
     """The spans of the words that judge a price ``text`` asks ("boliche é *caro*? qual o valor
-    da hora"); none when it asks no price.
+    da hora"); none when it asks no price. The words are looked for first, as in
+    :func:`price_per_one`: whether a price is asked costs more, on every reading of a message.
 
     >>> price_judged("boliche é caro? qual o valor da hora"), price_judged("carro caro")
     ([(10, 14)], [])
     """
     judged = [m.span() for m in _PRICE_JUDGED.finditer(text)]
-    # a word found first: asking whether a price is asked costs more, on every reading of a message
     return judged if judged and asks_a_price(text) else []
 
 
 def price_per_one(text: str) -> list[tuple[int, int]]:
     """The spans of ``text`` that say what a price it asks is for one of ("quanto custa a sala *por
-    pessoa*?"); none when it asks no price.
+    pessoa*?"); none when it asks no price (asked only when such words are there: every reading
+    of a message reads its unexplained words).
 
     >>> price_per_one("qto custa o laboratório zumbi por pessoa?"), price_per_one("2 por pessoa")
     ([(30, 40)], [])
     """
-    return [m.span() for m in _PER_ONE.finditer(text)] if asks_a_price(text) else []
+    per_one = [m.span() for m in _PER_ONE.finditer(text)]
+    return per_one if per_one and asks_a_price(text) else []
 
 
 #: The everyday verb of a question about a price after "quanto" ("quanto *sai*", "qto *fica*",
